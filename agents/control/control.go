@@ -1,0 +1,130 @@
+// Package control is the client side of a league manager's HTTP surface:
+// the standings, the live event feed, and the admin's start, pause, resume
+// and stop. The headless run and the console both read the league through
+// it, the same way whether they started the manager or attached to one.
+package control
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-resty/resty/v2"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// StandingsFile is the manager's standings.json, also served on GET /standings.
+type StandingsFile struct {
+	SchemaVersion   string                 `json:"schema_version"`
+	LeagueID        string                 `json:"league_id"`
+	Version         int64                  `json:"version"`
+	State           engine.LeagueState     `json:"state"`
+	Seed            int64                  `json:"seed"`
+	RoundsCompleted int                    `json:"rounds_completed"`
+	RoundsTotal     int                    `json:"rounds_total"`
+	MatchesDone     int                    `json:"matches_done"`
+	MatchesTotal    int                    `json:"matches_total"`
+	Standings       []protocol.StandingRow `json:"standings"`
+	LastUpdated     string                 `json:"last_updated"`
+}
+
+// FeedPage is one answer of GET /events: the events after a cursor and the
+// cursor to ask with next.
+type FeedPage struct {
+	Events  []engine.Event     `json:"events"`
+	LastSeq int64              `json:"last_seq"`
+	State   engine.LeagueState `json:"state"`
+}
+
+// Admin methods on the manager's /mcp.
+const (
+	MethodStart  = "start_league"
+	MethodPause  = "pause_league"
+	MethodResume = "resume_league"
+	MethodStop   = "stop_league"
+)
+
+// Client talks to one manager.
+type Client struct {
+	base       string
+	adminToken string
+	http       *resty.Client
+	nextID     atomic.Int64
+}
+
+// New makes a client for the manager at base ("http://127.0.0.1:8000"; a
+// trailing /mcp is ignored). adminToken may be empty for read-only use.
+func New(base, adminToken string) *Client {
+	base = strings.TrimSuffix(strings.TrimSuffix(base, "/"), "/mcp")
+	return &Client{base: base, adminToken: adminToken,
+		http: resty.New().SetTimeout(45*time.Second).SetHeader("Content-Type", "application/json")}
+}
+
+// Base is the manager's base URL.
+func (c *Client) Base() string { return c.base }
+
+// Standings reads the current standings.
+func (c *Client) Standings(ctx context.Context) (StandingsFile, error) {
+	var doc StandingsFile
+	return doc, c.get(ctx, "/standings", &doc)
+}
+
+// Events reads the events after the cursor, waiting up to wait for one.
+func (c *Client) Events(ctx context.Context, after int64, wait time.Duration) (FeedPage, error) {
+	var page FeedPage
+	path := "/events?after=" + strconv.FormatInt(after, 10) + "&wait=" + wait.String()
+	return page, c.get(ctx, path, &page)
+}
+
+// Health reads the manager's /health.
+func (c *Client) Health(ctx context.Context) (map[string]any, error) {
+	var h map[string]any
+	return h, c.get(ctx, "/health", &h)
+}
+
+func (c *Client) get(ctx context.Context, path string, into any) error {
+	resp, err := c.http.R().SetContext(ctx).Get(c.base + path)
+	if err != nil {
+		return fmt.Errorf("manager at %s: %w", c.base, err)
+	}
+	if resp.StatusCode() != http.StatusOK {
+		return fmt.Errorf("manager at %s: GET %s: HTTP %d: %s", c.base, path, resp.StatusCode(), strings.TrimSpace(resp.String()))
+	}
+	return json.Unmarshal(resp.Body(), into)
+}
+
+// Start starts the league.
+func (c *Client) Start(ctx context.Context) error { return c.admin(ctx, MethodStart) }
+
+// Pause lets running matches finish and starts no new one.
+func (c *Client) Pause(ctx context.Context) error { return c.admin(ctx, MethodPause) }
+
+// Resume carries on a paused league.
+func (c *Client) Resume(ctx context.Context) error { return c.admin(ctx, MethodResume) }
+
+// Stop abandons running matches and ends the league; its state is saved.
+func (c *Client) Stop(ctx context.Context) error { return c.admin(ctx, MethodStop) }
+
+func (c *Client) admin(ctx context.Context, method string) error {
+	env := protocol.NewEnvelope(strings.ToUpper(method), "admin:console", "conv-admin-"+method)
+	env.AuthToken = c.adminToken
+	body, err := protocol.EncodeRequest(method, env, c.nextID.Add(1))
+	if err != nil {
+		return err
+	}
+	resp, err := c.http.R().SetContext(ctx).SetBody(body).Post(c.base + "/mcp")
+	if err != nil {
+		return fmt.Errorf("manager at %s: %w", c.base, err)
+	}
+	if _, err := protocol.ParseReply(resp.Body()); err != nil {
+		return fmt.Errorf("%s refused: %w", method, err)
+	}
+	return nil
+}

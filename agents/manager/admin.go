@@ -1,0 +1,102 @@
+package manager
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// adminRequest decodes an admin message and checks the admin token.
+func (m *Manager) adminRequest(in protocol.Inbound) (protocol.Envelope, error) {
+	var env protocol.Envelope
+	if err := rpc.DecodeParams(in, &env); err != nil {
+		return env, err
+	}
+	if env.AuthToken == "" {
+		return env, protocol.Reject(protocol.ErrAuthTokenMissing, "%s needs the admin token", in.Method)
+	}
+	if !m.isAdmin(env.AuthToken) {
+		return env, protocol.Reject(protocol.ErrAuthTokenInvalid, "%s needs the admin token", in.Method)
+	}
+	return env, nil
+}
+
+// handleStartLeague is the admin's start: it fixes the seed and the
+// schedule, then plays the league in the background.
+func (m *Manager) handleStartLeague(ctx context.Context, in protocol.Inbound) (any, error) {
+	env, err := m.adminRequest(in)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.startLeague(); err != nil {
+		return nil, protocol.NewRPCError(protocol.CodeInvalidRequest, "", "%v", err)
+	}
+	m.startRunning(context.WithoutCancel(ctx))
+	return &protocol.Ack{Envelope: m.reply("LEAGUE_STARTED", env), Status: "started"}, nil
+}
+
+// handlePause stops new matches from starting; running ones finish.
+func (m *Manager) handlePause(_ context.Context, in protocol.Inbound) (any, error) {
+	return m.adminEvent(in, engine.EventPaused, "paused")
+}
+
+// handleResume lets a paused league carry on.
+func (m *Manager) handleResume(_ context.Context, in protocol.Inbound) (any, error) {
+	return m.adminEvent(in, engine.EventResumed, "resumed")
+}
+
+// handleStop ends the league: matches still running are abandoned and
+// recorded as unfinished (they have no result in the journal).
+func (m *Manager) handleStop(_ context.Context, in protocol.Inbound) (any, error) {
+	reply, err := m.adminEvent(in, engine.EventStopped, "stopped")
+	if err == nil {
+		m.mu.Lock()
+		cancel := m.cancelRun
+		m.mu.Unlock()
+		cancel()
+	}
+	return reply, err
+}
+
+func (m *Manager) adminEvent(in protocol.Inbound, kind engine.EventKind, status string) (any, error) {
+	env, err := m.adminRequest(in)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	_, err = m.recordLocked(engine.Event{Kind: kind, Detail: "by the admin"})
+	if err == nil && kind == engine.EventResumed {
+		close(m.resumed)
+		m.resumed = make(chan struct{})
+	}
+	m.mu.Unlock()
+	if err != nil {
+		return nil, protocol.NewRPCError(protocol.CodeInvalidRequest, "", "%v", err)
+	}
+	m.Log.Info("league "+status, "event_type", "LEAGUE_"+fmt.Sprint(kind))
+	return &protocol.Ack{Envelope: m.reply("LEAGUE_"+in.MessageType+"_ACK", env), Status: status}, nil
+}
+
+// awaitRunning blocks while the league is paused; it fails once the league
+// is stopped.
+func (m *Manager) awaitRunning(ctx context.Context) error {
+	for {
+		m.mu.Lock()
+		state, resumed := m.league.State, m.resumed
+		m.mu.Unlock()
+		switch state {
+		case engine.LeagueRunning:
+			return nil
+		case engine.LeagueStopped:
+			return fmt.Errorf("league stopped")
+		}
+		select {
+		case <-resumed:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}

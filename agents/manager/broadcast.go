@@ -1,0 +1,210 @@
+package manager
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// postOffice delivers notifications without ever holding up the league:
+// each recipient has its own queue, delivered in order by its own
+// goroutine, so one slow or dead agent delays nobody else, and every agent
+// still sees standings before round-completed before the next round.
+type postOffice struct {
+	client  *rpc.Client
+	log     *slog.Logger
+	mu      sync.Mutex
+	boxes   map[string]*mailbox
+	pending sync.WaitGroup
+}
+
+type mailbox struct {
+	mu    sync.Mutex
+	queue []protocol.Message
+	wake  chan struct{}
+}
+
+func newPostOffice(client *rpc.Client, log *slog.Logger) *postOffice {
+	return &postOffice{client: client, log: log, boxes: map[string]*mailbox{}}
+}
+
+// Post queues msg for endpoint and returns at once.
+func (p *postOffice) Post(endpoint string, msg protocol.Message, timeoutOf func() rpc.Call) {
+	p.pending.Add(1)
+	p.mu.Lock()
+	box, ok := p.boxes[endpoint]
+	if !ok {
+		box = &mailbox{wake: make(chan struct{}, 1)}
+		p.boxes[endpoint] = box
+		go p.deliver(endpoint, box, timeoutOf)
+	}
+	p.mu.Unlock()
+	box.mu.Lock()
+	box.queue = append(box.queue, msg)
+	box.mu.Unlock()
+	select {
+	case box.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (p *postOffice) deliver(endpoint string, box *mailbox, callFor func() rpc.Call) {
+	for range box.wake {
+		for {
+			box.mu.Lock()
+			if len(box.queue) == 0 {
+				box.mu.Unlock()
+				break
+			}
+			msg := box.queue[0]
+			box.queue = box.queue[1:]
+			box.mu.Unlock()
+			call := callFor()
+			call.Endpoint, call.Message = endpoint, msg
+			if _, err := p.client.Send(context.Background(), call); err != nil {
+				p.log.Warn("notification not delivered", "event_type", "BROADCAST_FAILED", "endpoint", endpoint,
+					"message_type", msg.Header().MessageType, "err", err)
+			}
+			p.pending.Done()
+		}
+	}
+}
+
+// Drain waits until every queued notification was delivered or given up, or ctx ends.
+func (p *postOffice) Drain(ctx context.Context) {
+	done := make(chan struct{})
+	go func() { p.pending.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
+// envelopeTo starts a manager message about a round or match.
+func (m *Manager) envelopeTo(messageType string, round int, matchID string) protocol.Envelope {
+	conv := fmt.Sprintf("conv-%s-r%d", messageType, round)
+	if matchID != "" {
+		conv = "conv-" + matchID + "-start"
+	}
+	env := protocol.NewEnvelope(messageType, protocol.SenderManager, conv)
+	env.LeagueID, env.RoundID, env.MatchID = m.opts.Config.LeagueID, protocol.RoundID(round), matchID
+	return env
+}
+
+func (m *Manager) genericCall() rpc.Call {
+	return rpc.Call{Timeout: m.opts.Config.Timeouts.Generic}
+}
+
+// broadcast posts one message to each agent; msgFor builds each copy.
+func (m *Manager) broadcast(agents []engine.AgentInfo, msgFor func(engine.AgentInfo) protocol.Message) {
+	for _, a := range agents {
+		m.post.Post(a.Endpoint, msgFor(a), m.genericCall)
+	}
+}
+
+// announceRound sends ROUND_ANNOUNCEMENT to every player and to each referee
+// with matches in it, with the endpoints other referees rely on.
+func (m *Manager) announceRound(round int, assigned []assignment) {
+	m.mu.Lock()
+	players := m.league.Players()
+	matches := make([]protocol.AnnouncedMatch, len(assigned))
+	for i, a := range assigned {
+		pa, _ := m.league.Agent(a.PlayerA)
+		pb, _ := m.league.Agent(a.PlayerB)
+		matches[i] = protocol.AnnouncedMatch{MatchID: a.MatchID, GameType: m.game.Type(),
+			PlayerAID: a.PlayerA, PlayerBID: a.PlayerB, RefereeEndpoint: a.Referee.Endpoint, RefereeID: a.Referee.ID,
+			PlayerAEndpoint: pa.Endpoint, PlayerBEndpoint: pb.Endpoint}
+	}
+	m.mu.Unlock()
+	refs := map[string]engine.AgentInfo{}
+	for _, a := range assigned {
+		refs[a.Referee.ID] = a.Referee
+	}
+	recipients := players
+	for _, r := range m.refereesIn(refs) {
+		recipients = append(recipients, r)
+	}
+	m.broadcast(recipients, func(engine.AgentInfo) protocol.Message {
+		return &protocol.RoundAnnouncement{Envelope: m.envelopeTo(protocol.TypeRoundAnnouncement, round, ""), Matches: matches}
+	})
+}
+
+// refereesIn keeps registration order for a set of referees.
+func (m *Manager) refereesIn(set map[string]engine.AgentInfo) []engine.AgentInfo {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []engine.AgentInfo
+	for _, r := range m.league.Referees() {
+		if _, ok := set[r.ID]; ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (m *Manager) broadcastStandings(round int) {
+	m.mu.Lock()
+	players, rows := m.league.Players(), standingRows(m.league.Table.Rows())
+	m.mu.Unlock()
+	m.broadcast(players, func(engine.AgentInfo) protocol.Message {
+		return &protocol.StandingsUpdate{Envelope: m.envelopeTo(protocol.TypeStandingsUpdate, round, ""), Standings: rows}
+	})
+}
+
+func (m *Manager) broadcastRoundCompleted(round, totalRounds int, results []engine.Result) {
+	summary := protocol.RoundSummary{TotalMatches: len(results)}
+	for _, r := range results {
+		switch r.Status {
+		case engine.StatusWin:
+			summary.Wins++
+		case engine.StatusDraw:
+			summary.Draws++
+		case engine.StatusTechnicalLoss:
+			summary.TechnicalLosses++
+		}
+	}
+	var next *int
+	if round < totalRounds {
+		n := round + 1
+		next = &n
+	}
+	m.mu.Lock()
+	players := m.league.Players()
+	m.mu.Unlock()
+	m.broadcast(players, func(engine.AgentInfo) protocol.Message {
+		return &protocol.RoundCompleted{Envelope: m.envelopeTo(protocol.TypeRoundCompleted, round, ""),
+			MatchesCompleted: len(results), MatchesPlayed: len(results), NextRoundID: next, Summary: summary}
+	})
+}
+
+func (m *Manager) broadcastLeagueCompleted() {
+	m.mu.Lock()
+	everyone := append(m.league.Players(), m.league.Referees()...)
+	rows := standingRows(m.league.Table.Rows())
+	rounds := len(m.league.Rounds)
+	_, total := m.league.Progress()
+	m.mu.Unlock()
+	var champion protocol.Champion
+	if len(rows) > 0 {
+		champion = protocol.Champion{PlayerID: rows[0].PlayerID, DisplayName: rows[0].DisplayName, Points: rows[0].Points}
+	}
+	m.broadcast(everyone, func(engine.AgentInfo) protocol.Message {
+		return &protocol.LeagueCompleted{Envelope: m.envelopeTo(protocol.TypeLeagueCompleted, rounds, ""),
+			TotalRounds: rounds, TotalMatches: total, Champion: champion, FinalStandings: rows}
+	})
+}
+
+// standingRows converts the engine's table to the wire's rows.
+func standingRows(rows []engine.Row) []protocol.StandingRow {
+	out := make([]protocol.StandingRow, len(rows))
+	for i, r := range rows {
+		out[i] = protocol.StandingRow{Rank: r.Rank, PlayerID: r.PlayerID, DisplayName: r.DisplayName, Played: r.Played,
+			Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, TechnicalLosses: r.TechnicalLosses, Points: r.Points}
+	}
+	return out
+}

@@ -1,0 +1,219 @@
+// Package manager is the league manager: it registers agents and issues
+// their tokens, builds the schedule, hands matches to referees, collects
+// results, keeps the standings, and serves the league to the console.
+//
+// Every change of league state is an engine.Event: applied to the
+// engine.League (which validates it), appended to the journal (the source of
+// truth a restarted manager resumes from), and served on the live feed.
+package manager
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/leaguetui/leaguetui/agents/node"
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/config"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// Options are what a manager process is started with.
+type Options struct {
+	Config     config.Config
+	DataDir    string
+	Port       int
+	Seed       int64 // used when the league starts; 0 with SeedSet false picks one
+	SeedSet    bool
+	AdminToken string // required for start/pause/resume/stop
+}
+
+// Manager is the league manager process.
+type Manager struct {
+	*node.Node
+	opts    Options
+	game    engine.Game
+	journal *store.Journal
+	post    *postOffice
+
+	mu        sync.Mutex
+	league    *engine.League
+	feed      []engine.Event
+	changed   chan struct{}            // closed and replaced whenever the feed grows
+	reported  map[string]chan struct{} // match id -> closed when its result is in
+	running   bool
+	cancelRun context.CancelFunc
+	runDone   chan struct{}
+	resumed   chan struct{} // closed and replaced when the league resumes
+}
+
+// New opens (or resumes from) the league's journal in the data folder.
+func New(opts Options) (*Manager, error) {
+	cfg := opts.Config
+	game, ok := engine.LookupGame(cfg.GameType)
+	if !ok {
+		return nil, fmt.Errorf("unknown game type %q (known: %v)", cfg.GameType, engine.GameTypes())
+	}
+	if opts.AdminToken == "" {
+		return nil, fmt.Errorf("an admin token is required (set LEAGUETUI_ADMIN_TOKEN)")
+	}
+	n, err := node.New(cfg, "league_manager", "league_manager", opts.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	store.Redact(opts.AdminToken)
+	m := &Manager{
+		Node: n, opts: opts, game: game,
+		league:    engine.NewLeague(cfg.LeagueID, engine.Scoring(cfg.Scoring)),
+		changed:   make(chan struct{}),
+		reported:  map[string]chan struct{}{},
+		runDone:   make(chan struct{}),
+		resumed:   make(chan struct{}),
+		cancelRun: func() {},
+	}
+	m.post = newPostOffice(n.Client, n.Log)
+	if err := m.replayJournal(); err != nil {
+		return nil, err
+	}
+	m.routes()
+	return m, nil
+}
+
+// replayJournal rebuilds the league from the events already journaled.
+func (m *Manager) replayJournal() error {
+	journal, records, err := store.OpenJournal(m.Layout.Journal())
+	if err != nil {
+		return fmt.Errorf("cannot open the league journal: %w", err)
+	}
+	m.journal = journal
+	for i, raw := range records {
+		var ev engine.Event
+		if err := json.Unmarshal(raw, &ev); err != nil {
+			return fmt.Errorf("journal record %d: %w", i+1, err)
+		}
+		if err := m.league.Apply(ev); err != nil {
+			return fmt.Errorf("journal record %d does not apply: %w", i+1, err)
+		}
+		m.feed = append(m.feed, ev)
+	}
+	if len(records) > 0 {
+		done, total := m.league.Progress()
+		m.Log.Info("resumed from journal", "event_type", "LEAGUE_RESUMED", "events", len(records),
+			"state", string(m.league.State), "matches_done", done, "matches_total", total)
+	}
+	return nil
+}
+
+// Start listens and, if the journal shows a league in progress, carries it on.
+func (m *Manager) Start(ctx context.Context) error {
+	if err := m.Listen(m.opts.Port); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	resume := m.league.State == engine.LeagueRunning || m.league.State == engine.LeaguePaused
+	m.mu.Unlock()
+	if resume {
+		m.startRunning(ctx)
+	}
+	return nil
+}
+
+// Wait blocks until the league run ends (completed or stopped) or ctx ends.
+func (m *Manager) Wait(ctx context.Context) {
+	select {
+	case <-m.runDone:
+	case <-ctx.Done():
+	}
+}
+
+// Close delivers what is still queued for the agents, then stops serving.
+func (m *Manager) Close(ctx context.Context) error {
+	m.post.Drain(ctx)
+	err := m.Shutdown(ctx)
+	if jerr := m.journal.Close(); err == nil {
+		err = jerr
+	}
+	return err
+}
+
+// record applies an event to the league, journals it and publishes it on the
+// feed. An event the league refuses changes nothing and returns the error.
+func (m *Manager) record(ev engine.Event) (engine.Event, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.recordLocked(ev)
+}
+
+func (m *Manager) recordLocked(ev engine.Event) (engine.Event, error) {
+	ev.Seq = m.league.LastSeq() + 1
+	ev.Time = time.Now().UTC()
+	if err := m.league.Apply(ev); err != nil {
+		return ev, err
+	}
+	if err := m.journal.Append(ev); err != nil {
+		// The state moved but the record is not durable: say so loudly; a
+		// restart resumes from what the journal holds.
+		m.Log.Error("journal append failed", "event_type", "JOURNAL_ERROR", "err", err)
+		return ev, fmt.Errorf("journal: %w", err)
+	}
+	m.feed = append(m.feed, ev)
+	close(m.changed)
+	m.changed = make(chan struct{})
+	return ev, nil
+}
+
+// newToken issues a fresh random token and the hash the journal keeps.
+func (m *Manager) newToken() (token, hash string, err error) {
+	buf := make([]byte, m.opts.Config.Security.TokenBytes)
+	if _, err := rand.Read(buf); err != nil {
+		return "", "", err
+	}
+	token = "tok-" + hex.EncodeToString(buf)
+	store.Redact(token)
+	return token, hashToken(token), nil
+}
+
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// tokenMatches compares in constant time so response times leak nothing.
+func tokenMatches(token, hash string) bool {
+	return subtle.ConstantTimeCompare([]byte(hashToken(token)), []byte(hash)) == 1
+}
+
+// authenticate checks that a message comes from a registered agent of the
+// given role holding that agent's own token.
+func (m *Manager) authenticate(env protocol.Envelope, role string) (engine.AgentInfo, error) {
+	notRegistered := protocol.ErrPlayerNotRegistered
+	if role == engine.RoleReferee {
+		notRegistered = protocol.ErrRefereeNotRegistred
+	}
+	if env.AuthToken == "" {
+		return engine.AgentInfo{}, protocol.Reject(protocol.ErrAuthTokenMissing, "auth_token is required after registration")
+	}
+	kind, id := protocol.SplitSender(env.Sender)
+	m.mu.Lock()
+	agent, ok := m.league.Agent(id)
+	m.mu.Unlock()
+	if !ok || kind != role || agent.Role != role {
+		return engine.AgentInfo{}, protocol.Reject(notRegistered, "sender %q is not a registered %s", env.Sender, role)
+	}
+	if !tokenMatches(env.AuthToken, agent.TokenHash) {
+		return engine.AgentInfo{}, protocol.Reject(protocol.ErrAuthTokenInvalid, "auth_token is not valid for %s", env.Sender)
+	}
+	return agent, nil
+}
+
+// isAdmin checks the admin token in constant time.
+func (m *Manager) isAdmin(token string) bool {
+	return token != "" && subtle.ConstantTimeCompare([]byte(token), []byte(m.opts.AdminToken)) == 1
+}

@@ -1,0 +1,169 @@
+package manager
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+func (m *Manager) routes() {
+	m.Server.Handle(protocol.TypeLeagueRegisterRequest, m.handleRegisterPlayer)
+	m.Server.Handle(protocol.TypeRefereeRegisterRequest, m.handleRegisterReferee)
+	m.Server.Handle(protocol.TypeMatchResultReport, m.handleReport)
+	m.Server.Handle(protocol.TypeLeagueQuery, m.handleQuery)
+	m.Server.Handle(protocol.TypeStartLeague, m.handleStartLeague)
+	m.Server.Handle(protocol.TypePauseLeague, m.handlePause)
+	m.Server.Handle(protocol.TypeResumeLeague, m.handleResume)
+	m.Server.Handle(protocol.TypeStopLeague, m.handleStop)
+	m.serveHTTP()
+}
+
+func (m *Manager) handleRegisterPlayer(_ context.Context, in protocol.Inbound) (any, error) {
+	var req protocol.LeagueRegisterRequest
+	if err := rpc.DecodeParams(in, &req); err != nil {
+		return nil, err
+	}
+	return m.register(req.Envelope, req.PlayerMeta, engine.RolePlayer)
+}
+
+func (m *Manager) handleRegisterReferee(_ context.Context, in protocol.Inbound) (any, error) {
+	var req protocol.RefereeRegisterRequest
+	if err := rpc.DecodeParams(in, &req); err != nil {
+		return nil, err
+	}
+	return m.register(req.Envelope, req.RefereeMeta, engine.RoleReferee)
+}
+
+// register admits a player or referee. Registering again from the same
+// endpoint returns the same id with a fresh token, so a restarted agent
+// keeps its place.
+func (m *Manager) register(env protocol.Envelope, meta protocol.AgentMeta, role string) (any, error) {
+	if err := checkEnvelope(env); err != nil {
+		return nil, err
+	}
+	if meta.ContactEndpoint == "" {
+		return nil, protocol.Reject(protocol.ErrMissingField, "%s_meta.contact_endpoint is required", role)
+	}
+	if meta.ProtocolVersion != "" && versionBelow(meta.ProtocolVersion, protocol.MinProtocolVersion) {
+		return m.rejectRegistration(env, role, protocol.Reject(protocol.ErrProtocolVersion,
+			"protocol_version %s is below %s", meta.ProtocolVersion, protocol.MinProtocolVersion).Error()), nil
+	}
+	if len(meta.GameTypes) > 0 && !slices.Contains(meta.GameTypes, m.game.Type()) {
+		return m.rejectRegistration(env, role, fmt.Sprintf("this league plays %s, not %v", m.game.Type(), meta.GameTypes)), nil
+	}
+	token, hash, err := m.newToken()
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	agent, known := m.league.AgentAt(meta.ContactEndpoint)
+	if known && agent.Role != role {
+		return m.rejectRegistration(env, role, "that endpoint is registered as a "+agent.Role), nil
+	}
+	if !known && role == engine.RolePlayer && m.league.State != engine.LeagueWaiting {
+		return m.rejectRegistration(env, role, "the league has already started"), nil
+	}
+	if !known {
+		agent.ID = m.nextID(role)
+	}
+	agent = engine.AgentInfo{ID: agent.ID, Role: role, DisplayName: meta.DisplayName, Endpoint: meta.ContactEndpoint,
+		GameTypes: meta.GameTypes, MaxConcurrentMatches: concurrency(meta, role, m.opts.Config.Referee.MaxConcurrentMatches),
+		Version: meta.Version, TokenHash: hash}
+	if agent.DisplayName == "" {
+		agent.DisplayName = agent.ID
+	}
+	if _, err := m.recordLocked(engine.Event{Kind: engine.EventAgentRegistered, Agent: &agent}); err != nil {
+		return nil, err
+	}
+	m.Log.Info("registered", "event_type", strings.ToUpper(role)+"_REGISTERED", "agent_id", agent.ID,
+		"endpoint", agent.Endpoint, "again", known)
+	return m.acceptRegistration(env, role, agent.ID, token), nil
+}
+
+func (m *Manager) nextID(role string) string {
+	if role == engine.RoleReferee {
+		return fmt.Sprintf("REF%02d", len(m.league.Referees())+1)
+	}
+	return fmt.Sprintf("P%02d", len(m.league.Players())+1)
+}
+
+func concurrency(meta protocol.AgentMeta, role string, fallback int) int {
+	if role != engine.RoleReferee {
+		return 0
+	}
+	if meta.MaxConcurrentMatches > 0 {
+		return meta.MaxConcurrentMatches
+	}
+	return max(fallback, 1)
+}
+
+func responseType(role string) string {
+	if role == engine.RoleReferee {
+		return protocol.TypeRefereeRegisterResponse
+	}
+	return protocol.TypeLeagueRegisterResponse
+}
+
+func (m *Manager) acceptRegistration(env protocol.Envelope, role, id, token string) *protocol.RegisterResponse {
+	resp := &protocol.RegisterResponse{Envelope: m.reply(responseType(role), env), Status: protocol.StatusAccepted}
+	resp.AuthToken = token
+	if role == engine.RoleReferee {
+		resp.RefereeID = id
+	} else {
+		resp.PlayerID = id
+	}
+	return resp
+}
+
+func (m *Manager) rejectRegistration(env protocol.Envelope, role, reason string) *protocol.RegisterResponse {
+	m.Log.Warn("registration rejected", "event_type", "REGISTRATION_REJECTED", "sender", env.Sender, "reason", reason)
+	return &protocol.RegisterResponse{Envelope: m.reply(responseType(role), env), Status: protocol.StatusRejected, Reason: &reason}
+}
+
+// reply starts a reply envelope that echoes the request's conversation.
+func (m *Manager) reply(messageType string, req protocol.Envelope) protocol.Envelope {
+	env := protocol.NewEnvelope(messageType, protocol.SenderManager, req.ConversationID)
+	env.LeagueID = m.opts.Config.LeagueID
+	return env
+}
+
+// checkEnvelope applies the manager's envelope rules: the fields it needs to
+// authenticate must be there, and a timestamp with a non-UTC offset is
+// refused (E021). Naive timestamps, which the specification's own sample
+// player sends, pass.
+func checkEnvelope(env protocol.Envelope) error {
+	if env.Sender == "" {
+		return protocol.Reject(protocol.ErrMissingField, "sender is required")
+	}
+	if env.Protocol != "" && env.Protocol != protocol.Version {
+		return protocol.Reject(protocol.ErrProtocolVersion, "protocol %q is not %s", env.Protocol, protocol.Version)
+	}
+	if protocol.HasNonUTCOffset(env.Timestamp) {
+		return protocol.Reject(protocol.ErrInvalidTimestamp, "timestamp %q is not in UTC", env.Timestamp)
+	}
+	return nil
+}
+
+// versionBelow compares dotted versions numerically ("2.1.0" < "2.10.0").
+func versionBelow(v, min string) bool {
+	a, b := strings.Split(v, "."), strings.Split(min, ".")
+	for i := 0; i < max(len(a), len(b)); i++ {
+		var x, y int
+		if i < len(a) {
+			fmt.Sscanf(a[i], "%d", &x)
+		}
+		if i < len(b) {
+			fmt.Sscanf(b[i], "%d", &y)
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return false
+}

@@ -1,0 +1,137 @@
+package manager
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// handleReport takes a referee's MATCH_RESULT_REPORT. Only the referee the
+// match is assigned to may report it, once.
+func (m *Manager) handleReport(_ context.Context, in protocol.Inbound) (any, error) {
+	var rep protocol.MatchResultReport
+	if err := rpc.DecodeParams(in, &rep); err != nil {
+		return nil, err
+	}
+	if err := checkEnvelope(rep.Envelope); err != nil {
+		return nil, err
+	}
+	referee, err := m.authenticate(rep.Envelope, engine.RoleReferee)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	match, ok := m.league.Match(rep.MatchID)
+	m.mu.Unlock()
+	switch {
+	case !ok:
+		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "no match %q in this league", rep.MatchID)
+	case match.Referee != referee.ID:
+		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "match %s is not assigned to %s", rep.MatchID, referee.ID)
+	case match.Result != nil:
+		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "match %s already has a result", rep.MatchID)
+	}
+	result, err := resultFromReport(match.Pairing, rep.Result)
+	if err != nil {
+		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "%v", err)
+	}
+	if err := m.recordResult(result, referee.ID); err != nil {
+		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "%v", err)
+	}
+	return &protocol.Ack{Envelope: m.reply(protocol.TypeMatchResultAck, rep.Envelope), Status: "RECEIVED"}, nil
+}
+
+// recordResult journals a result, wakes whoever waits for the match and
+// writes the standings file.
+func (m *Manager) recordResult(r engine.Result, refereeID string) error {
+	m.mu.Lock()
+	ev, err := m.recordLocked(engine.Event{Kind: engine.EventMatchResult, Round: r.Round, MatchID: r.MatchID,
+		Referee: refereeID, Result: &r})
+	if err == nil {
+		if ch, ok := m.reported[r.MatchID]; ok {
+			close(ch)
+			delete(m.reported, r.MatchID)
+		}
+	}
+	m.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	m.Log.Info("match result", "event_type", "MATCH_RESULT_RECEIVED", "match_id", r.MatchID,
+		"status", string(r.Status), "winner", r.Winner, "seq", ev.Seq)
+	m.writeStandings()
+	return nil
+}
+
+// resultFromReport reads the outcome the way peers encode it (protocol.md §9
+// #8): result.status first, then the score, then the winner. Points are
+// never taken from the report: the league's own scoring gives them.
+func resultFromReport(p engine.Pairing, r protocol.ReportResult) (engine.Result, error) {
+	res := engine.Result{MatchID: p.MatchID, Round: p.Round, PlayerA: p.PlayerA, PlayerB: p.PlayerB}
+	players := []string{p.PlayerA, p.PlayerB}
+	winner := ""
+	if r.Winner != nil {
+		winner = *r.Winner
+	}
+	if winner != "" && !slices.Contains(players, winner) {
+		return res, fmt.Errorf("winner %q did not play match %s", winner, p.MatchID)
+	}
+	status := engine.Status(r.Status)
+	if status == "" {
+		status, winner = statusFromScore(players, r.Score, winner)
+	}
+	if r.Details.TechnicalLoss {
+		status = engine.StatusTechnicalLoss
+	}
+	switch status {
+	case engine.StatusWin:
+		if winner == "" {
+			return res, fmt.Errorf("a WIN needs a winner")
+		}
+		res.Winner = winner
+	case engine.StatusDraw:
+	case engine.StatusTechnicalLoss:
+		res.Winner = winner
+		res.Offenders = offenders(players, winner, r.Details)
+	default:
+		return res, fmt.Errorf("unknown result status %q", r.Status)
+	}
+	res.Status = status
+	return res, nil
+}
+
+// statusFromScore reads a report without status: equal scores are a draw
+// (both zero: both failed), otherwise the higher score won.
+func statusFromScore(players []string, score map[string]int, winner string) (engine.Status, string) {
+	if len(score) == 0 {
+		if winner == "" {
+			return engine.StatusDraw, ""
+		}
+		return engine.StatusWin, winner
+	}
+	a, b := score[players[0]], score[players[1]]
+	switch {
+	case a > b:
+		return engine.StatusWin, players[0]
+	case b > a:
+		return engine.StatusWin, players[1]
+	case a == 0:
+		return engine.StatusTechnicalLoss, ""
+	}
+	return engine.StatusDraw, ""
+}
+
+func offenders(players []string, winner string, d protocol.ReportDetails) []string {
+	var out []string
+	for _, p := range players {
+		named := d.OffendingPlayer == p || slices.Contains(d.Offenders, p)
+		if named || (winner != "" && p != winner) || (winner == "" && d.OffendingPlayer == "" && len(d.Offenders) == 0) {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,285 @@
+package manager
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
+	"github.com/leaguetui/leaguetui/config"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// startLeague journals the seed and schedule; it fails unless enough agents
+// have registered.
+func (m *Manager) startLeague() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	players, referees := m.league.Players(), m.league.Referees()
+	need := m.opts.Config.Participants
+	if len(players) < need.MinPlayers || len(referees) < need.MinReferees {
+		return fmt.Errorf("need at least %d players and %d referees, have %d and %d",
+			need.MinPlayers, need.MinReferees, len(players), len(referees))
+	}
+	if m.league.State != engine.LeagueWaiting {
+		return fmt.Errorf("the league is %s", m.league.State)
+	}
+	ids := make([]string, len(players))
+	for i, p := range players {
+		ids[i] = p.ID
+	}
+	rounds, err := engine.RoundRobin(ids)
+	if err != nil {
+		return err
+	}
+	seed := m.opts.Seed
+	if !m.opts.SeedSet {
+		seed = rand.Int64N(1 << 53) // fits a JSON number exactly
+	}
+	start := &engine.StartInfo{Seed: seed, GameType: m.game.Type(), Players: ids, Rounds: rounds}
+	if _, err := m.recordLocked(engine.Event{Kind: engine.EventLeagueStarted, Start: start}); err != nil {
+		return err
+	}
+	m.Log.Info("league started", "event_type", "SCHEDULE_CREATED", "seed", seed, "rounds", len(rounds),
+		"players", len(ids), "referees", len(referees))
+	m.writeLeagueInfo()
+	return nil
+}
+
+// startRunning starts the league loop once.
+func (m *Manager) startRunning(ctx context.Context) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.running {
+		return
+	}
+	m.running = true
+	ctx, m.cancelRun = context.WithCancel(ctx)
+	go func() {
+		defer close(m.runDone)
+		if err := m.run(ctx); err != nil {
+			m.Log.Error("league run ended", "event_type", "LEAGUE_ERROR", "err", err)
+		}
+	}()
+}
+
+// run plays every round not yet completed, then completes the league.
+func (m *Manager) run(ctx context.Context) error {
+	for {
+		m.mu.Lock()
+		round := m.league.CurrentRound()
+		m.mu.Unlock()
+		if round == 0 {
+			break
+		}
+		if err := m.playRound(ctx, round); err != nil {
+			return err
+		}
+		if err := m.completeRound(round); err != nil {
+			return err
+		}
+	}
+	return m.completeLeague()
+}
+
+// playRound announces a round and plays its matches in parallel, each
+// referee running at most its max_concurrent_matches at a time.
+func (m *Manager) playRound(ctx context.Context, round int) error {
+	m.mu.Lock()
+	pairings := m.league.Rounds[round-1].Matches
+	referees := m.league.Referees()
+	m.mu.Unlock()
+	if len(referees) == 0 {
+		return fmt.Errorf("no referee registered")
+	}
+	assigned := assignReferees(pairings, referees)
+	if _, err := m.record(engine.Event{Kind: engine.EventRoundAnnounced, Round: round}); err != nil {
+		return err
+	}
+	m.announceRound(round, assigned)
+	m.Log.Info("round announced", "event_type", "ROUND_ANNOUNCEMENT_SENT", "round_id", round, "matches", len(pairings))
+
+	slots := map[string]chan struct{}{}
+	for _, r := range referees {
+		slots[r.ID] = make(chan struct{}, max(r.MaxConcurrentMatches, 1))
+	}
+	done := make(chan error, len(assigned))
+	for _, a := range assigned {
+		go func() { done <- m.playMatch(ctx, a, referees, slots) }()
+	}
+	var firstErr error
+	for range assigned {
+		if err := <-done; err != nil && firstErr == nil {
+			firstErr = err
+		}
+	}
+	return firstErr
+}
+
+// assignment is a match and the referee planned for it.
+type assignment struct {
+	engine.Pairing
+	Referee engine.AgentInfo
+}
+
+// assignReferees spreads a round's matches over the referees in turn.
+func assignReferees(pairings []engine.Pairing, referees []engine.AgentInfo) []assignment {
+	out := make([]assignment, len(pairings))
+	for i, p := range pairings {
+		out[i] = assignment{Pairing: p, Referee: referees[i%len(referees)]}
+	}
+	return out
+}
+
+// playMatch hands one match to its referee and waits for the result. When
+// the referee cannot be reached or misses the match's deadline, the match
+// goes to the next referee; a late report from the first is then refused.
+func (m *Manager) playMatch(ctx context.Context, a assignment, referees []engine.AgentInfo, slots map[string]chan struct{}) error {
+	if m.hasResult(a.MatchID) {
+		return nil // reported before a restart
+	}
+	first := indexOf(referees, a.Referee.ID)
+	for attempt := 0; ; attempt++ {
+		referee := referees[(first+attempt)%len(referees)]
+		if err := m.awaitRunning(ctx); err != nil {
+			return err
+		}
+		select {
+		case slots[referee.ID] <- struct{}{}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		err := m.runOnReferee(ctx, a.Pairing, referee)
+		<-slots[referee.ID]
+		if err == nil {
+			return nil
+		}
+		m.Log.Warn("match not played by referee, reassigning", "event_type", "MATCH_REASSIGNED",
+			"match_id", a.MatchID, "referee_id", referee.ID, "err", err)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if attempt > 0 && (attempt+1)%len(referees) == 0 {
+			// Every referee failed once: give them a moment before the next pass.
+			select {
+			case <-time.After(m.opts.Config.Retry.Delay(1)):
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	}
+}
+
+func indexOf(list []engine.AgentInfo, id string) int {
+	for i, a := range list {
+		if a.ID == id {
+			return i
+		}
+	}
+	return 0
+}
+
+func (m *Manager) hasResult(matchID string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rec, _ := m.league.Match(matchID)
+	return rec.Result != nil
+}
+
+// runOnReferee assigns the match, asks the referee to start it, and waits
+// for its report until the match's deadline.
+func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee engine.AgentInfo) error {
+	m.mu.Lock()
+	if rec, _ := m.league.Match(p.MatchID); rec.Result != nil {
+		m.mu.Unlock()
+		return nil
+	}
+	if _, err := m.recordLocked(engine.Event{Kind: engine.EventMatchAssigned, Round: p.Round, MatchID: p.MatchID, Referee: referee.ID}); err != nil {
+		m.mu.Unlock()
+		return err
+	}
+	reported := make(chan struct{})
+	m.reported[p.MatchID] = reported
+	playerA, _ := m.league.Agent(p.PlayerA)
+	playerB, _ := m.league.Agent(p.PlayerB)
+	seed := m.league.Seed
+	standings := map[string]protocol.Standing{}
+	for _, id := range []string{p.PlayerA, p.PlayerB} {
+		row, _ := m.league.Table.Row(id)
+		standings[id] = protocol.Standing{Wins: row.Wins, Losses: row.Losses, Draws: row.Draws}
+	}
+	m.mu.Unlock()
+
+	msg := &protocol.StartMatch{
+		Envelope: m.envelopeTo(protocol.TypeStartMatch, p.Round, p.MatchID),
+		GameType: m.game.Type(), RefereeID: referee.ID,
+		PlayerAID: p.PlayerA, PlayerBID: p.PlayerB,
+		PlayerAEndpoint: playerA.Endpoint, PlayerBEndpoint: playerB.Endpoint,
+		LeagueSeed: seed, Standings: standings,
+	}
+	cfg := m.opts.Config
+	if _, err := m.Client.Send(ctx, rpc.Call{Endpoint: referee.Endpoint, Message: msg, Timeout: cfg.Timeouts.Generic}); err != nil {
+		m.forgetWaiter(p.MatchID, reported)
+		return err
+	}
+	select {
+	case <-reported:
+		return nil
+	case <-time.After(matchDeadline(cfg.Timeouts, cfg.Retry)):
+		m.forgetWaiter(p.MatchID, reported)
+		return fmt.Errorf("no result from %s within the match deadline", referee.ID)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (m *Manager) forgetWaiter(matchID string, ch chan struct{}) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.reported[matchID] == ch {
+		delete(m.reported, matchID)
+	}
+}
+
+// matchDeadline is the longest a match may take when every call uses all
+// its attempts and backoff, plus the report: past it the referee is lost.
+func matchDeadline(t config.Timeouts, r config.Retry) time.Duration {
+	var backoff time.Duration
+	for i := 1; i < r.Attempts; i++ {
+		backoff += r.Delay(i)
+	}
+	perCall := func(d time.Duration) time.Duration { return time.Duration(r.Attempts)*d + backoff }
+	return perCall(t.JoinAck) + perCall(t.Move) + perCall(t.GameOver) + perCall(t.Report) + t.Generic
+}
+
+// completeRound tells the players the standings and that the round is over
+// (in the specification's order), and writes rounds.json.
+func (m *Manager) completeRound(round int) error {
+	m.mu.Lock()
+	results := m.league.Results(round)
+	total := len(m.league.Rounds)
+	m.mu.Unlock()
+	if _, err := m.record(engine.Event{Kind: engine.EventRoundCompleted, Round: round}); err != nil {
+		return err
+	}
+	m.broadcastStandings(round)
+	m.broadcastRoundCompleted(round, total, results)
+	m.writeStandings()
+	m.writeRounds()
+	m.Log.Info("round completed", "event_type", "ROUND_COMPLETED", "round_id", round)
+	return nil
+}
+
+// completeLeague announces the champion to every agent.
+func (m *Manager) completeLeague() error {
+	if _, err := m.record(engine.Event{Kind: engine.EventLeagueCompleted}); err != nil {
+		return err
+	}
+	m.writeStandings()
+	m.writeRounds()
+	m.broadcastLeagueCompleted()
+	m.Log.Info("league completed", "event_type", "LEAGUE_COMPLETED")
+	return nil
+}

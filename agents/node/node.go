@@ -1,0 +1,227 @@
+// Package node is what every agent process shares: its logger, its /mcp
+// server and HTTP client, its identity once registered, its health route, and
+// the lines it prints so that a parent process knows it is up.
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
+	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/config"
+)
+
+// Lines an agent prints on stdout, for the process that started it.
+const (
+	ReadyListening  = "leaguetui: listening "  // followed by the /mcp URL
+	ReadyRegistered = "leaguetui: registered " // followed by the assigned id
+)
+
+// Agent states reported by /health.
+const (
+	StateInit       = "INIT"
+	StateRegistered = "REGISTERED"
+	StateActive     = "ACTIVE"
+	StateSuspended  = "SUSPENDED"
+	StateShutdown   = "SHUTDOWN"
+)
+
+// Node is one agent process's shared runtime.
+type Node struct {
+	Cfg    config.Config
+	Role   string // "league_manager", "referee" or "player"
+	Name   string // display name, also the log file's name
+	Log    *slog.Logger
+	Client *rpc.Client
+	Server *rpc.Server
+	Layout store.Layout
+	Stdout io.Writer
+
+	mu        sync.RWMutex
+	id, token string
+	state     string
+	listening *rpc.Listening
+	logFile   io.Closer
+}
+
+// New prepares a node; it does not listen yet.
+func New(cfg config.Config, role, name, dataDir string) (*Node, error) {
+	layout := store.Layout{Root: dataDir, LeagueID: cfg.LeagueID}
+	if err := store.SafeName(name); err != nil {
+		return nil, fmt.Errorf("agent name: %w", err)
+	}
+	component := role
+	if role != "league_manager" {
+		component = role + ":" + name
+	}
+	logger, closer, err := store.NewLogger(layout.AgentLog(name), component, name, slog.LevelInfo)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the log in %s: %w", dataDir, err)
+	}
+	n := &Node{Cfg: cfg, Role: role, Name: name, Log: logger, Layout: layout, Stdout: os.Stdout,
+		state: StateInit, logFile: closer}
+	n.Client = rpc.NewClient(rpc.Options{Retry: cfg.Retry, Breaker: cfg.Breaker, Log: logger})
+	n.Server = rpc.NewServer(logger, n.Sender)
+	n.Server.HandleHTTP("GET /health", n.serveHealth)
+	return n, nil
+}
+
+// Listen binds the agent's port (0 takes a free one) and says so on stdout.
+func (n *Node) Listen(port int) error {
+	l, err := n.Server.Listen(n.Cfg.Network.Host, port)
+	if err != nil {
+		return err
+	}
+	n.mu.Lock()
+	n.listening = l
+	n.mu.Unlock()
+	n.Log.Info("listening", "event_type", "SYSTEM_STARTUP", "endpoint", l.URL())
+	fmt.Fprintln(n.Stdout, ReadyListening+l.URL())
+	return nil
+}
+
+// Endpoint is this agent's /mcp URL once listening.
+func (n *Node) Endpoint() string {
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	if n.listening == nil {
+		return ""
+	}
+	return n.listening.URL()
+}
+
+// Identity returns the id and token the manager issued ("" before registration).
+func (n *Node) Identity() (id, token string) {
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	return n.id, n.token
+}
+
+// SetIdentity records what registration issued.
+func (n *Node) SetIdentity(id, token string) {
+	store.Redact(token)
+	n.mu.Lock()
+	n.id, n.token, n.state = id, token, StateRegistered
+	n.mu.Unlock()
+}
+
+// SetState changes the state /health reports.
+func (n *Node) SetState(state string) {
+	n.mu.Lock()
+	n.state = state
+	n.mu.Unlock()
+}
+
+// State is the state /health reports.
+func (n *Node) State() string {
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	return n.state
+}
+
+// Sender is this agent's sender value: "referee:REF01", "player:P01", or
+// "role:alpha"-style before registration.
+func (n *Node) Sender() string {
+	if n.Role == "league_manager" {
+		return protocol.SenderManager
+	}
+	id, _ := n.Identity()
+	if id == "" {
+		id = n.Name
+	}
+	return n.Role + ":" + id
+}
+
+// Envelope starts a message from this agent with its token and league.
+func (n *Node) Envelope(messageType, conversationID string) protocol.Envelope {
+	if conversationID == "" {
+		conversationID = "conv-" + uuid.NewString()
+	}
+	env := protocol.NewEnvelope(messageType, n.Sender(), conversationID)
+	_, env.AuthToken = n.Identity()
+	env.LeagueID = n.Cfg.LeagueID
+	return env
+}
+
+// Register sends a registration to the manager until it answers or ctx
+// ends: the manager may still be starting. A rejection is final.
+func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Message, timeout time.Duration) (*protocol.RegisterResponse, error) {
+	var resp protocol.RegisterResponse
+	for {
+		err := n.Client.Do(ctx, rpc.Call{Endpoint: managerURL, Message: msg, Timeout: timeout, Attempts: 1}, &resp)
+		if err == nil {
+			break
+		}
+		var callErr *rpc.CallError
+		if !errors.As(err, &callErr) {
+			return nil, fmt.Errorf("registration with %s failed: %w", managerURL, err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("manager at %s did not answer: %w", managerURL, err)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	if resp.Status != protocol.StatusAccepted {
+		reason := ""
+		if resp.Reason != nil {
+			reason = *resp.Reason
+		}
+		return nil, fmt.Errorf("registration rejected by %s: %s", managerURL, reason)
+	}
+	id := resp.PlayerID
+	if id == "" {
+		id = resp.RefereeID
+	}
+	if resp.LeagueID != "" {
+		n.Cfg.LeagueID = resp.LeagueID
+		n.Layout.LeagueID = resp.LeagueID
+	}
+	n.SetIdentity(id, resp.AuthToken)
+	n.Log.Info("registered", "event_type", "AGENT_REGISTERED", "agent_id", id, "league_id", n.Cfg.LeagueID)
+	fmt.Fprintln(n.Stdout, ReadyRegistered+id)
+	return &resp, nil
+}
+
+// Health is what GET /health answers.
+type Health struct {
+	ID          string `json:"id"`
+	Role        string `json:"role"`
+	DisplayName string `json:"display_name"`
+	State       string `json:"state"`
+	LeagueID    string `json:"league_id"`
+	Endpoint    string `json:"endpoint"`
+}
+
+func (n *Node) serveHealth(w http.ResponseWriter, _ *http.Request) {
+	id, _ := n.Identity()
+	if n.Role == "league_manager" {
+		id = protocol.SenderManager
+	}
+	rpc.WriteJSON(w, http.StatusOK, Health{ID: id, Role: n.Role, DisplayName: n.Name, State: n.State(),
+		LeagueID: n.Cfg.LeagueID, Endpoint: n.Endpoint()})
+}
+
+// Shutdown stops serving, waiting for requests in flight, and closes the log.
+func (n *Node) Shutdown(ctx context.Context) error {
+	n.mu.RLock()
+	l := n.listening
+	n.mu.RUnlock()
+	var err error
+	if l != nil {
+		err = l.Shutdown(ctx)
+	}
+	n.Log.Info("stopped", "event_type", "SYSTEM_SHUTDOWN")
+	return errors.Join(err, n.logFile.Close())
+}

@@ -1,0 +1,141 @@
+// Package protocol holds the league.v2 wire format: the message types, the
+// JSON-RPC 2.0 framing around them, and the liberal decoding that lets agents
+// written by other people join a leaguetui league. We send exactly what the
+// specification shows; we accept every variant protocol.md lists.
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Version is the value of every message's "protocol" field.
+const Version = "league.v2"
+
+// ProtocolVersion is the specification revision we implement; MinProtocolVersion
+// is the oldest an agent may declare at registration.
+const (
+	ProtocolVersion    = "2.1.0"
+	MinProtocolVersion = "2.0.0"
+)
+
+// SenderManager is the league manager's canonical sender value.
+const SenderManager = "league_manager"
+
+// Envelope is the set of fields every league.v2 message carries, flat beside
+// the message's own fields.
+type Envelope struct {
+	Protocol       string  `json:"protocol"`
+	MessageType    string  `json:"message_type"`
+	Sender         string  `json:"sender"`
+	Timestamp      string  `json:"timestamp"`
+	ConversationID string  `json:"conversation_id"`
+	AuthToken      string  `json:"auth_token,omitempty"`
+	LeagueID       string  `json:"league_id,omitempty"`
+	RoundID        RoundID `json:"round_id,omitempty"`
+	MatchID        string  `json:"match_id,omitempty"`
+}
+
+// NewEnvelope stamps a message we are about to send with the current time.
+func NewEnvelope(messageType, sender, conversationID string) Envelope {
+	return Envelope{
+		Protocol:       Version,
+		MessageType:    messageType,
+		Sender:         sender,
+		Timestamp:      FormatTime(time.Now()),
+		ConversationID: conversationID,
+	}
+}
+
+// Header gives access to the envelope of any message type that embeds it.
+func (e *Envelope) Header() *Envelope { return e }
+
+// Message is any league.v2 message: every message type embeds Envelope.
+type Message interface{ Header() *Envelope }
+
+// SenderID returns the id part of a sender such as "player:P01" ("P01"), or
+// "league_manager" for the manager in any of its spellings.
+func (e Envelope) SenderID() string {
+	kind, id := SplitSender(e.Sender)
+	if kind == "league_manager" {
+		return SenderManager
+	}
+	return id
+}
+
+// SplitSender splits "player:P01" into ("player", "P01"). The manager's
+// variants "league_manager", "league_manager:LM01" and
+// "league:league_manager" all give ("league_manager", "").
+func SplitSender(sender string) (kind, id string) {
+	sender = strings.TrimSpace(sender)
+	if sender == SenderManager || strings.HasPrefix(sender, SenderManager+":") || sender == "league:league_manager" {
+		return "league_manager", ""
+	}
+	kind, id, _ = strings.Cut(sender, ":")
+	return kind, id
+}
+
+// PlayerSender and RefereeSender build canonical sender values.
+func PlayerSender(id string) string  { return "player:" + id }
+func RefereeSender(id string) string { return "referee:" + id }
+
+// RoundID is a round number that also accepts a numeric string on input,
+// because several peers send "round_id":"1".
+type RoundID int
+
+// UnmarshalJSON accepts 3, "3", null and "".
+func (r *RoundID) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(string(b), `"`)
+	if s == "" || s == "null" {
+		*r = 0
+		return nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("round_id %s is not a number", b)
+	}
+	*r = RoundID(n)
+	return nil
+}
+
+// MarshalJSON always writes a number.
+func (r RoundID) MarshalJSON() ([]byte, error) { return json.Marshal(int(r)) }
+
+// FormatTime is the one timestamp form we send: second precision, UTC, "Z".
+// Strict peers reject fractional seconds.
+func FormatTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
+
+// ParseTime reads the timestamp spellings peers send: RFC 3339 with or
+// without fractions, "+00:00", basic ISO "20250115T103000Z", and naive local
+// times (read as UTC). utc is false when the value carries a non-UTC offset or
+// no zone at all, so the manager can enforce E021 where it must.
+func ParseTime(s string) (t time.Time, utc bool, err error) {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{time.RFC3339Nano, "20060102T150405Z07:00", "20060102T150405Z"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			_, offset := t.Zone()
+			return t.UTC(), offset == 0, nil
+		}
+	}
+	for _, layout := range []string{"2006-01-02T15:04:05.999999999", "2006-01-02T15:04:05", "2006-01-02 15:04:05.999999999"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, false, nil
+		}
+	}
+	return time.Time{}, false, fmt.Errorf("timestamp %q is not ISO-8601", s)
+}
+
+// HasNonUTCOffset reports a timestamp that states a zone other than UTC
+// ("+02:00"). Naive timestamps and unreadable ones are not reported: the
+// first are tolerated, the second are a different error.
+func HasNonUTCOffset(s string) bool {
+	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(s))
+	if err != nil {
+		return false
+	}
+	_, offset := t.Zone()
+	return offset != 0
+}

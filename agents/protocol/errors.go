@@ -1,0 +1,89 @@
+package protocol
+
+import "fmt"
+
+// League error codes: only those the specification defines (protocol.md §5.3).
+const (
+	ErrTimeout             = "E001"
+	ErrMissingField        = "E003"
+	ErrInvalidMove         = "E004"
+	ErrPlayerNotRegistered = "E005"
+	ErrConnection          = "E009"
+	ErrAuthTokenMissing    = "E011"
+	ErrAuthTokenInvalid    = "E012"
+	ErrRefereeNotRegistred = "E013"
+	ErrProtocolVersion     = "E018"
+	ErrInvalidTimestamp    = "E021"
+)
+
+// ErrorNames maps each code to the name peers branch on.
+var ErrorNames = map[string]string{
+	ErrTimeout:             "TIMEOUT_ERROR",
+	ErrMissingField:        "MISSING_REQUIRED_FIELD",
+	ErrInvalidMove:         "INVALID_PARITY_CHOICE",
+	ErrPlayerNotRegistered: "PLAYER_NOT_REGISTERED",
+	ErrConnection:          "CONNECTION_ERROR",
+	ErrAuthTokenMissing:    "AUTH_TOKEN_MISSING",
+	ErrAuthTokenInvalid:    "AUTH_TOKEN_INVALID",
+	ErrRefereeNotRegistred: "REFEREE_NOT_REGISTERED",
+	ErrProtocolVersion:     "PROTOCOL_VERSION_MISMATCH",
+	ErrInvalidTimestamp:    "INVALID_TIMESTAMP",
+}
+
+// Retryable reports whether the specification lets a caller retry after this code.
+func Retryable(code string) bool { return code == ErrTimeout || code == ErrConnection }
+
+// LeagueError is a league-level rejection. A handler returns it as an error;
+// the server sends it back as the JSON-RPC result (SPEC 8.10.1), and a client
+// that receives one returns it as an error.
+type LeagueError struct {
+	Envelope
+	ErrorCode           string         `json:"error_code"`
+	ErrorName           string         `json:"error_name"`
+	ErrorDescription    string         `json:"error_description"`
+	OriginalMessageType string         `json:"original_message_type,omitempty"`
+	Context             map[string]any `json:"context,omitempty"`
+	Retryable           bool           `json:"retryable"`
+}
+
+// Reject builds a LeagueError for code with a human description.
+func Reject(code, format string, args ...any) *LeagueError {
+	return &LeagueError{
+		ErrorCode:        code,
+		ErrorName:        ErrorNames[code],
+		ErrorDescription: fmt.Sprintf(format, args...),
+		Retryable:        Retryable(code),
+	}
+}
+
+func (e *LeagueError) Error() string {
+	return fmt.Sprintf("%s %s: %s", e.ErrorCode, e.ErrorName, e.ErrorDescription)
+}
+
+// JSON-RPC 2.0 error codes.
+const (
+	CodeParseError     = -32700
+	CodeInvalidRequest = -32600
+	CodeMethodNotFound = -32601
+	CodeInvalidParams  = -32602
+	CodeInternal       = -32603
+)
+
+// RPCError is a JSON-RPC error object: for transport and shape failures. Data
+// carries the league error code where one applies.
+type RPCError struct {
+	Code    int            `json:"code"`
+	Message string         `json:"message"`
+	Data    map[string]any `json:"data,omitempty"`
+}
+
+func (e *RPCError) Error() string { return fmt.Sprintf("json-rpc error %d: %s", e.Code, e.Message) }
+
+// NewRPCError builds an RPCError; leagueCode may be empty.
+func NewRPCError(code int, leagueCode, format string, args ...any) *RPCError {
+	e := &RPCError{Code: code, Message: fmt.Sprintf(format, args...)}
+	if leagueCode != "" {
+		e.Data = map[string]any{"error_code": leagueCode, "error_name": ErrorNames[leagueCode]}
+	}
+	return e
+}

@@ -1,0 +1,145 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Request is a JSON-RPC 2.0 request as it arrives. ID stays raw so that we
+// echo it exactly as received, whatever its type.
+type Request struct {
+	JSONRPC string          `json:"jsonrpc"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	ID      json.RawMessage `json:"id,omitempty"`
+}
+
+// Response is a JSON-RPC 2.0 response.
+type Response struct {
+	JSONRPC string          `json:"jsonrpc"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *RPCError       `json:"error,omitempty"`
+	ID      json.RawMessage `json:"id"`
+}
+
+// outgoingRequest is what we send: an integer id, as strict peers require.
+type outgoingRequest struct {
+	JSONRPC string `json:"jsonrpc"`
+	Method  string `json:"method"`
+	Params  any    `json:"params"`
+	ID      int64  `json:"id"`
+}
+
+// EncodeRequest frames params as a JSON-RPC request with an integer id.
+func EncodeRequest(method string, params any, id int64) ([]byte, error) {
+	return json.Marshal(outgoingRequest{JSONRPC: "2.0", Method: method, Params: params, ID: id})
+}
+
+// ParseRequest checks the JSON-RPC framing of a request body. A missing
+// "jsonrpc" is tolerated (naive peers omit it); a wrong one is not.
+func ParseRequest(body []byte) (*Request, *RPCError) {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		return nil, NewRPCError(CodeInvalidRequest, "", "batch requests are not supported")
+	}
+	var req Request
+	if err := json.Unmarshal(trimmed, &req); err != nil {
+		if _, ok := err.(*json.UnmarshalTypeError); ok {
+			return nil, NewRPCError(CodeInvalidRequest, "", "invalid request: %v", err)
+		}
+		return nil, NewRPCError(CodeParseError, "", "parse error: %v", err)
+	}
+	if req.JSONRPC != "" && req.JSONRPC != "2.0" {
+		return &req, NewRPCError(CodeInvalidRequest, "", `jsonrpc must be "2.0"`)
+	}
+	if req.Method == "" {
+		return &req, NewRPCError(CodeInvalidRequest, "", "method is missing")
+	}
+	if len(req.Params) > 0 && req.Params[0] != '{' && !bytes.Equal(req.Params, []byte("null")) {
+		return &req, NewRPCError(CodeInvalidParams, "", "params must be an object")
+	}
+	return &req, nil
+}
+
+// EncodeResult frames a successful response.
+func EncodeResult(id json.RawMessage, result any) ([]byte, error) {
+	raw, err := json.Marshal(result)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(Response{JSONRPC: "2.0", Result: raw, ID: nullID(id)})
+}
+
+// EncodeError frames an error response.
+func EncodeError(id json.RawMessage, rpcErr *RPCError) []byte {
+	out, _ := json.Marshal(Response{JSONRPC: "2.0", Error: rpcErr, ID: nullID(id)})
+	return out
+}
+
+func nullID(id json.RawMessage) json.RawMessage {
+	if len(id) == 0 {
+		return json.RawMessage("null")
+	}
+	return id
+}
+
+// ParseReply extracts the league message from a reply body, in any of the
+// forms peers answer with (protocol.md §1 and §9 #18): a JSON-RPC result, a
+// bare message with message_type and no wrapper, or an MCP tools/call result
+// (structuredContent, else content[0].text holding JSON). A JSON-RPC error
+// comes back as *RPCError, a LEAGUE_ERROR result as *LeagueError.
+func ParseReply(body []byte) (json.RawMessage, error) {
+	var frame struct {
+		Result      json.RawMessage `json:"result"`
+		Error       *RPCError       `json:"error"`
+		MessageType string          `json:"message_type"`
+	}
+	if err := json.Unmarshal(body, &frame); err != nil {
+		return nil, fmt.Errorf("reply is not JSON: %w", err)
+	}
+	switch {
+	case frame.Error != nil:
+		return nil, frame.Error
+	case len(frame.Result) > 0 && !bytes.Equal(frame.Result, []byte("null")):
+		return unwrapResult(frame.Result)
+	case frame.MessageType != "":
+		return unwrapResult(body)
+	}
+	return nil, fmt.Errorf("reply has neither result nor error: %s", truncate(body))
+}
+
+// unwrapResult looks inside an MCP tool result and turns LEAGUE_ERROR into an error.
+func unwrapResult(result json.RawMessage) (json.RawMessage, error) {
+	var probe struct {
+		MessageType       string          `json:"message_type"`
+		StructuredContent json.RawMessage `json:"structuredContent"`
+		Content           []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+		IsError bool `json:"isError"`
+	}
+	if json.Unmarshal(result, &probe) != nil {
+		return result, nil // not an object: a peer's plain value such as "ok"
+	}
+	if probe.MessageType == "" {
+		if len(probe.StructuredContent) > 0 {
+			return unwrapResult(probe.StructuredContent)
+		}
+		if len(probe.Content) > 0 && json.Valid([]byte(probe.Content[0].Text)) {
+			return unwrapResult(json.RawMessage(probe.Content[0].Text))
+		}
+		if probe.IsError && len(probe.Content) > 0 {
+			return nil, fmt.Errorf("tool error: %s", probe.Content[0].Text)
+		}
+	}
+	if probe.MessageType == TypeLeagueError {
+		var le LeagueError
+		if err := json.Unmarshal(result, &le); err != nil {
+			return nil, fmt.Errorf("unreadable LEAGUE_ERROR: %w", err)
+		}
+		return nil, &le
+	}
+	return result, nil
+}

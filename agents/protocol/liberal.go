@@ -1,0 +1,268 @@
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Liberal decoding: other implementations spell fields differently
+// (protocol.md §8 and §9). Each table maps the canonical key to the spellings
+// we also accept; the first one present wins when the canonical key is absent.
+var (
+	envelopeAliases = map[string][]string{
+		"match_id":     {"game_id", "matchId"},
+		"round_id":     {"round", "roundId"},
+		"auth_token":   {"token", "authToken"},
+		"message_type": {"messageType", "type"},
+	}
+	agentMetaAliases = map[string][]string{
+		"game_types":       {"supported_games", "games"},
+		"contact_endpoint": {"endpoint", "contact_url", "url"},
+		"display_name":     {"name"},
+	}
+	announcedMatchAliases = map[string][]string{
+		"player_A_id":       {"player_a_id", "player_A", "player_a", "player1_id"},
+		"player_B_id":       {"player_b_id", "player_B", "player_b", "player2_id"},
+		"player_A_endpoint": {"player_a_endpoint"},
+		"player_B_endpoint": {"player_b_endpoint"},
+		"game_type":         {"game"},
+	}
+	joinAckAliases     = map[string][]string{"accept": {"accepted"}}
+	choiceAliases      = map[string][]string{"parity_choice": {"choice", "parity", "move"}}
+	gameResultAliases  = map[string][]string{"winner_player_id": {"winner", "winner_id"}}
+	reportResultAlias  = map[string][]string{"winner": {"winner_id", "winner_player_id"}}
+	registerRespAlias  = map[string][]string{"auth_token": {"token"}}
+	invitationAliases  = map[string][]string{"role_in_match": {"role"}, "opponent_id": {"opponent"}}
+	leagueQueryAliases = map[string][]string{"query_params": {"params"}}
+)
+
+// withAliases returns data with every canonical key of aliases filled in from
+// its first present alias.
+func withAliases(data []byte, tables ...map[string][]string) ([]byte, map[string]json.RawMessage, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return nil, nil, err
+	}
+	if fields == nil {
+		return nil, nil, fmt.Errorf("expected a JSON object, got %s", truncate(data))
+	}
+	changed := false
+	for _, aliases := range tables {
+		for canonical, spellings := range aliases {
+			if _, ok := fields[canonical]; ok {
+				continue
+			}
+			for _, s := range spellings {
+				if v, ok := fields[s]; ok {
+					fields[canonical] = v
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	if !changed {
+		return data, fields, nil
+	}
+	out, err := json.Marshal(fields)
+	return out, fields, err
+}
+
+func truncate(b []byte) string {
+	if len(b) > 60 {
+		return string(b[:60]) + "…"
+	}
+	return string(b)
+}
+
+// Decode reads a league message body into msg, accepting the field spellings
+// of other implementations. It is the one entry point for inbound messages.
+func Decode(data []byte, msg Message) error {
+	tables := []map[string][]string{envelopeAliases}
+	switch msg.(type) {
+	case *GameJoinAck:
+		tables = append(tables, joinAckAliases)
+	case *RegisterResponse:
+		tables = append(tables, registerRespAlias)
+	case *GameInvitation:
+		tables = append(tables, invitationAliases)
+	case *LeagueQuery:
+		tables = append(tables, leagueQueryAliases)
+	case *StartMatch:
+		tables = append(tables, announcedMatchAliases)
+	case *ChooseParityResponse:
+		return decodeChoice(data, msg.(*ChooseParityResponse))
+	}
+	normalized, _, err := withAliases(data, tables...)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(normalized, msg)
+}
+
+// decodeChoice also reads the generic GAME_MOVE_RESPONSE form
+// {"move_data":{"choice":…}} and normalizes the choice's case and spaces.
+func decodeChoice(data []byte, resp *ChooseParityResponse) error {
+	normalized, fields, err := withAliases(data, envelopeAliases, choiceAliases)
+	if err != nil {
+		return err
+	}
+	type plain ChooseParityResponse
+	if err := json.Unmarshal(normalized, (*plain)(resp)); err != nil {
+		return err
+	}
+	if resp.ParityChoice == "" {
+		var move struct {
+			Choice string `json:"choice"`
+		}
+		if raw, ok := fields["move_data"]; ok && json.Unmarshal(raw, &move) == nil {
+			resp.ParityChoice = move.Choice
+		}
+	}
+	resp.ParityChoice = strings.ToLower(strings.TrimSpace(resp.ParityChoice))
+	return nil
+}
+
+// UnmarshalJSON accepts supported_games for game_types and the other
+// spellings of agentMetaAliases.
+func (m *AgentMeta) UnmarshalJSON(data []byte) error {
+	normalized, _, err := withAliases(data, agentMetaAliases)
+	if err != nil {
+		return err
+	}
+	type plain AgentMeta
+	return json.Unmarshal(normalized, (*plain)(m))
+}
+
+// UnmarshalJSON accepts the player_a_id family of spellings.
+func (m *AnnouncedMatch) UnmarshalJSON(data []byte) error {
+	normalized, _, err := withAliases(data, announcedMatchAliases)
+	if err != nil {
+		return err
+	}
+	type plain AnnouncedMatch
+	return json.Unmarshal(normalized, (*plain)(m))
+}
+
+// UnmarshalJSON treats a missing accept as true, as the volo10 referee does:
+// a player that answered at all has joined.
+func (a *GameJoinAck) UnmarshalJSON(data []byte) error {
+	normalized, _, err := withAliases(data, envelopeAliases, joinAckAliases)
+	if err != nil {
+		return err
+	}
+	type plain GameJoinAck
+	p := plain{Accept: true}
+	if err := json.Unmarshal(normalized, &p); err != nil {
+		return err
+	}
+	*a = GameJoinAck(p)
+	return nil
+}
+
+var gameResultKeys = []string{"status", "winner_player_id", "choices", "reason"}
+
+// MarshalJSON writes the game's details flat beside the common fields.
+func (r GameResult) MarshalJSON() ([]byte, error) {
+	type plain GameResult
+	return flatten(plain(r), r.Details)
+}
+
+// UnmarshalJSON keeps every field it does not know as a game detail.
+func (r *GameResult) UnmarshalJSON(data []byte) error {
+	normalized, fields, err := withAliases(data, gameResultAliases)
+	if err != nil {
+		return err
+	}
+	type plain GameResult
+	if err := json.Unmarshal(normalized, (*plain)(r)); err != nil {
+		return err
+	}
+	r.Details = extras(fields, append(gameResultKeys, "winner", "winner_id"))
+	return nil
+}
+
+var reportDetailKeys = []string{"choices", "technical_loss", "reason", "offending_player", "offending_players"}
+
+// MarshalJSON writes the game's facts flat beside the common details.
+func (d ReportDetails) MarshalJSON() ([]byte, error) {
+	type plain ReportDetails
+	return flatten(plain(d), d.Game)
+}
+
+// UnmarshalJSON keeps every field it does not know as a game fact.
+func (d *ReportDetails) UnmarshalJSON(data []byte) error {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return err
+	}
+	type plain ReportDetails
+	if err := json.Unmarshal(data, (*plain)(d)); err != nil {
+		return err
+	}
+	d.Game = extras(fields, reportDetailKeys)
+	return nil
+}
+
+// UnmarshalJSON accepts winner_id for winner and the string "DRAW" as no winner.
+func (r *ReportResult) UnmarshalJSON(data []byte) error {
+	normalized, _, err := withAliases(data, reportResultAlias)
+	if err != nil {
+		return err
+	}
+	type plain ReportResult
+	if err := json.Unmarshal(normalized, (*plain)(r)); err != nil {
+		return err
+	}
+	if r.Winner != nil && (strings.EqualFold(*r.Winner, "DRAW") || *r.Winner == "") {
+		r.Winner = nil
+	}
+	return nil
+}
+
+// flatten marshals v and merges extra's keys into the object, without
+// overwriting v's own fields.
+func flatten(v any, extra map[string]any) ([]byte, error) {
+	base, err := json.Marshal(v)
+	if err != nil || len(extra) == 0 {
+		return base, err
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(base, &fields); err != nil {
+		return nil, err
+	}
+	for k, val := range extra {
+		if _, taken := fields[k]; !taken {
+			fields[k] = val
+		}
+	}
+	return json.Marshal(fields)
+}
+
+// extras decodes the fields not named in known.
+func extras(fields map[string]json.RawMessage, known []string) map[string]any {
+	out := map[string]any{}
+	for k, raw := range fields {
+		if contains(known, k) {
+			continue
+		}
+		var v any
+		if json.Unmarshal(raw, &v) == nil {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,336 @@
+package protocol
+
+// Message types of the specification (protocol.md §3), and the few of our own
+// that other implementations never need to send (marked).
+const (
+	TypeRefereeRegisterRequest  = "REFEREE_REGISTER_REQUEST"
+	TypeRefereeRegisterResponse = "REFEREE_REGISTER_RESPONSE"
+	TypeLeagueRegisterRequest   = "LEAGUE_REGISTER_REQUEST"
+	TypeLeagueRegisterResponse  = "LEAGUE_REGISTER_RESPONSE"
+	TypeRoundAnnouncement       = "ROUND_ANNOUNCEMENT"
+	TypeGameInvitation          = "GAME_INVITATION"
+	TypeGameJoinAck             = "GAME_JOIN_ACK"
+	TypeChooseParityCall        = "CHOOSE_PARITY_CALL"
+	TypeChooseParityResponse    = "CHOOSE_PARITY_RESPONSE"
+	TypeGameOver                = "GAME_OVER"
+	TypeMatchResultReport       = "MATCH_RESULT_REPORT"
+	TypeStandingsUpdate         = "LEAGUE_STANDINGS_UPDATE"
+	TypeRoundCompleted          = "ROUND_COMPLETED"
+	TypeLeagueCompleted         = "LEAGUE_COMPLETED"
+	TypeGameError               = "GAME_ERROR"
+	TypeLeagueError             = "LEAGUE_ERROR"
+	TypeLeagueQuery             = "LEAGUE_QUERY"
+	TypeLeagueQueryResponse     = "LEAGUE_QUERY_RESPONSE"
+	TypeGameMoveCall            = "GAME_MOVE_CALL"
+	TypeGameMoveResponse        = "GAME_MOVE_RESPONSE"
+
+	// Not in the specification; peers use them and so do we.
+	TypeStartMatch     = "START_MATCH"      // manager -> referee: run this match now
+	TypeStartLeague    = "START_LEAGUE"     // admin -> manager
+	TypePauseLeague    = "PAUSE_LEAGUE"     // admin -> manager
+	TypeResumeLeague   = "RESUME_LEAGUE"    // admin -> manager
+	TypeStopLeague     = "STOP_LEAGUE"      // admin -> manager
+	TypeMatchResultAck = "MATCH_RESULT_ACK" // manager's reply to a report
+	TypePing           = "PING"
+)
+
+// AgentMeta describes a registering referee or player.
+type AgentMeta struct {
+	DisplayName          string   `json:"display_name"`
+	Version              string   `json:"version"`
+	GameTypes            []string `json:"game_types"`
+	ContactEndpoint      string   `json:"contact_endpoint"`
+	MaxConcurrentMatches int      `json:"max_concurrent_matches,omitempty"`
+	ProtocolVersion      string   `json:"protocol_version,omitempty"`
+}
+
+// RefereeRegisterRequest: referee -> manager, method register_referee.
+type RefereeRegisterRequest struct {
+	Envelope
+	RefereeMeta AgentMeta `json:"referee_meta"`
+}
+
+// LeagueRegisterRequest: player -> manager, method register_player.
+type LeagueRegisterRequest struct {
+	Envelope
+	PlayerMeta AgentMeta `json:"player_meta"`
+}
+
+// RegisterResponse is REFEREE_REGISTER_RESPONSE or LEAGUE_REGISTER_RESPONSE.
+// The issued token travels in AuthToken, the league in LeagueID.
+type RegisterResponse struct {
+	Envelope
+	Status    string  `json:"status"` // ACCEPTED or REJECTED
+	RefereeID string  `json:"referee_id,omitempty"`
+	PlayerID  string  `json:"player_id,omitempty"`
+	Reason    *string `json:"reason"`
+}
+
+// Registration statuses.
+const (
+	StatusAccepted = "ACCEPTED"
+	StatusRejected = "REJECTED"
+)
+
+// AnnouncedMatch is one match of a round as announced. The endpoints and
+// referee id are extras that referees of other implementations rely on.
+type AnnouncedMatch struct {
+	MatchID         string `json:"match_id"`
+	GameType        string `json:"game_type"`
+	PlayerAID       string `json:"player_A_id"`
+	PlayerBID       string `json:"player_B_id"`
+	RefereeEndpoint string `json:"referee_endpoint"`
+	RefereeID       string `json:"referee_id,omitempty"`
+	PlayerAEndpoint string `json:"player_A_endpoint,omitempty"`
+	PlayerBEndpoint string `json:"player_B_endpoint,omitempty"`
+}
+
+// RoundAnnouncement: manager -> players and referees, method notify_round.
+type RoundAnnouncement struct {
+	Envelope
+	Matches []AnnouncedMatch `json:"matches"`
+}
+
+// StartMatch: manager -> referee, method start_match (ours; peers use
+// start_match, run_match or assign_match). The referee answers at once with
+// an Ack and reports the result later with report_match_result.
+type StartMatch struct {
+	Envelope
+	GameType        string `json:"game_type"`
+	RefereeID       string `json:"referee_id"`
+	PlayerAID       string `json:"player_A_id"`
+	PlayerBID       string `json:"player_B_id"`
+	PlayerAEndpoint string `json:"player_A_endpoint"`
+	PlayerBEndpoint string `json:"player_B_endpoint"`
+	// LeagueSeed lets the referee derive the draw from the seed and the match
+	// id, so the same seed gives the same results whatever the concurrency.
+	LeagueSeed int64 `json:"league_seed"`
+	// Standings gives each player's record so far, for the move call's
+	// context.your_standings.
+	Standings map[string]Standing `json:"standings,omitempty"`
+}
+
+// GameInvitation: referee -> player, method handle_game_invitation.
+type GameInvitation struct {
+	Envelope
+	GameType    string `json:"game_type"`
+	RoleInMatch string `json:"role_in_match"` // PLAYER_A or PLAYER_B
+	OpponentID  string `json:"opponent_id"`
+	PlayerID    string `json:"player_id,omitempty"` // the addressee; an extra
+}
+
+// Roles in a match.
+const (
+	RolePlayerA = "PLAYER_A"
+	RolePlayerB = "PLAYER_B"
+)
+
+// GameJoinAck: player -> referee, the result of handle_game_invitation.
+type GameJoinAck struct {
+	Envelope
+	PlayerID         string `json:"player_id"`
+	ArrivalTimestamp string `json:"arrival_timestamp"`
+	Accept           bool   `json:"accept"`
+}
+
+// Standing is a player's record as the referee tells it in a move call.
+type Standing struct {
+	Wins   int `json:"wins"`
+	Losses int `json:"losses"`
+	Draws  int `json:"draws"`
+}
+
+// MoveContext is what a player is told when asked for a move.
+type MoveContext struct {
+	OpponentID    string   `json:"opponent_id"`
+	RoundID       RoundID  `json:"round_id"`
+	YourStandings Standing `json:"your_standings"`
+}
+
+// MoveRequest is the generic description of a move (GAME_MOVE_CALL); we add it
+// to CHOOSE_PARITY_CALL too, so a player can answer any game without knowing it.
+type MoveRequest struct {
+	MoveType     string   `json:"move_type"`
+	ValidOptions []string `json:"valid_options"`
+}
+
+// ChooseParityCall: referee -> player, method choose_parity.
+type ChooseParityCall struct {
+	Envelope
+	PlayerID    string       `json:"player_id"`
+	GameType    string       `json:"game_type"`
+	Context     MoveContext  `json:"context"`
+	Deadline    string       `json:"deadline"`
+	MoveRequest *MoveRequest `json:"move_request,omitempty"`
+}
+
+// ChooseParityResponse: player -> referee, the result of choose_parity.
+type ChooseParityResponse struct {
+	Envelope
+	PlayerID     string `json:"player_id"`
+	ParityChoice string `json:"parity_choice"`
+}
+
+// GameResult is the outcome inside GAME_OVER. Details holds the game's own
+// facts (even/odd: drawn_number, number_parity); they are written flat beside
+// the common fields, where the specification puts them.
+type GameResult struct {
+	Status         string            `json:"status"`
+	WinnerPlayerID *string           `json:"winner_player_id"`
+	Choices        map[string]string `json:"choices"`
+	Reason         string            `json:"reason"`
+	Details        map[string]any    `json:"-"`
+}
+
+// GameOver: referee -> both players, method notify_match_result.
+type GameOver struct {
+	Envelope
+	GameType   string     `json:"game_type"`
+	GameResult GameResult `json:"game_result"`
+	Reason     string     `json:"reason,omitempty"` // the SPEC puts it here too
+}
+
+// ReportDetails is the detail of a reported result. Game facts are flat
+// beside the common fields, as in GAME_OVER.
+type ReportDetails struct {
+	Choices         map[string]string `json:"choices"`
+	TechnicalLoss   bool              `json:"technical_loss,omitempty"`
+	Reason          string            `json:"reason,omitempty"`
+	OffendingPlayer string            `json:"offending_player,omitempty"`
+	Offenders       []string          `json:"offending_players,omitempty"`
+	Game            map[string]any    `json:"-"`
+}
+
+// ReportResult is the result inside MATCH_RESULT_REPORT.
+type ReportResult struct {
+	Winner  *string        `json:"winner"`
+	Score   map[string]int `json:"score"`
+	Details ReportDetails  `json:"details"`
+	Status  string         `json:"status,omitempty"`
+}
+
+// MatchResultReport: referee -> manager, method report_match_result.
+type MatchResultReport struct {
+	Envelope
+	GameType string       `json:"game_type"`
+	Result   ReportResult `json:"result"`
+}
+
+// StandingRow is one line of the standings on the wire.
+type StandingRow struct {
+	Rank            int    `json:"rank"`
+	PlayerID        string `json:"player_id"`
+	DisplayName     string `json:"display_name"`
+	Played          int    `json:"played"`
+	Wins            int    `json:"wins"`
+	Draws           int    `json:"draws"`
+	Losses          int    `json:"losses"`
+	TechnicalLosses int    `json:"technical_losses"`
+	Points          int    `json:"points"`
+}
+
+// StandingsUpdate: manager -> players, method update_standings.
+type StandingsUpdate struct {
+	Envelope
+	Standings []StandingRow `json:"standings"`
+}
+
+// RoundSummary counts a finished round's outcomes.
+type RoundSummary struct {
+	TotalMatches    int `json:"total_matches"`
+	Wins            int `json:"wins"`
+	Draws           int `json:"draws"`
+	TechnicalLosses int `json:"technical_losses"`
+}
+
+// RoundCompleted: manager -> players, method notify_round_completed.
+// MatchesCompleted and MatchesPlayed carry the same number under both names
+// the specification uses.
+type RoundCompleted struct {
+	Envelope
+	MatchesCompleted int          `json:"matches_completed"`
+	MatchesPlayed    int          `json:"matches_played"`
+	NextRoundID      *int         `json:"next_round_id"`
+	Summary          RoundSummary `json:"summary"`
+}
+
+// Champion is the league winner.
+type Champion struct {
+	PlayerID    string `json:"player_id"`
+	DisplayName string `json:"display_name"`
+	Points      int    `json:"points"`
+}
+
+// LeagueCompleted: manager -> all agents, method notify_league_completed.
+type LeagueCompleted struct {
+	Envelope
+	TotalRounds    int           `json:"total_rounds"`
+	TotalMatches   int           `json:"total_matches"`
+	Champion       Champion      `json:"champion"`
+	FinalStandings []StandingRow `json:"final_standings"`
+}
+
+// Query types of LEAGUE_QUERY, the specification's and the peers' extras.
+const (
+	QueryStandings   = "GET_STANDINGS"
+	QuerySchedule    = "GET_SCHEDULE"
+	QueryNextMatch   = "GET_NEXT_MATCH"
+	QueryPlayerStats = "GET_PLAYER_STATS"
+	QueryPlayers     = "GET_PLAYERS"
+	QueryStatus      = "GET_STATUS"
+)
+
+// LeagueQuery: player or referee -> manager, method league_query.
+type LeagueQuery struct {
+	Envelope
+	QueryType   string         `json:"query_type"`
+	QueryParams map[string]any `json:"query_params,omitempty"`
+}
+
+// LeagueQueryResponse is the result of league_query. For GET_STANDINGS the
+// rows go both in data.standings and at the top level, as SPEC 8.11.1 shows.
+type LeagueQueryResponse struct {
+	Envelope
+	QueryType string        `json:"query_type"`
+	Success   bool          `json:"success"`
+	Data      any           `json:"data"`
+	Standings []StandingRow `json:"standings,omitempty"`
+	Error     string        `json:"error,omitempty"`
+}
+
+// RetryInfo is the retry state a GAME_ERROR carries.
+type RetryInfo struct {
+	RetryCount  int    `json:"retry_count"`
+	MaxRetries  int    `json:"max_retries"`
+	NextRetryAt string `json:"next_retry_at,omitempty"`
+}
+
+// GameError: referee -> player, method notify_game_error, sent before a retry
+// and when a player is given a technical loss. Fields of both SPEC shapes.
+type GameError struct {
+	Envelope
+	ErrorCode        string    `json:"error_code"`
+	ErrorName        string    `json:"error_name"`
+	ErrorDescription string    `json:"error_description"`
+	AffectedPlayer   string    `json:"affected_player"`
+	PlayerID         string    `json:"player_id"`
+	ActionRequired   string    `json:"action_required,omitempty"`
+	GameState        string    `json:"game_state,omitempty"`
+	Retryable        bool      `json:"retryable"`
+	RetryCount       int       `json:"retry_count"`
+	MaxRetries       int       `json:"max_retries"`
+	RetryInfo        RetryInfo `json:"retry_info"`
+	Consequence      string    `json:"consequence,omitempty"`
+}
+
+// StartLeague: admin -> manager, method start_league; AuthToken is the admin token.
+type StartLeague struct {
+	Envelope
+}
+
+// Ack is the small reply to a notification (the SPEC sample: {"status":"ok"}),
+// with the full envelope so strict peers find what they look for.
+type Ack struct {
+	Envelope
+	Status string `json:"status"`
+}

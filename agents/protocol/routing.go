@@ -1,0 +1,201 @@
+package protocol
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// methodTypes maps every method name peers use to the message type it
+// carries (protocol.md §1.1, §1.2, §3.21). Dispatch prefers the message's own
+// message_type; this table is the fallback when a peer leaves it out.
+var methodTypes = map[string]string{
+	"register_referee": TypeRefereeRegisterRequest,
+	"register_player":  TypeLeagueRegisterRequest,
+
+	"notify_round": TypeRoundAnnouncement, "round_announcement": TypeRoundAnnouncement,
+	"announce_round": TypeRoundAnnouncement, "receive_round_announcement": TypeRoundAnnouncement,
+
+	"handle_game_invitation": TypeGameInvitation, "game_invitation": TypeGameInvitation,
+	"receive_game_invitation": TypeGameInvitation, "accept_game": TypeGameInvitation,
+
+	"choose_parity": TypeChooseParityCall, "parity_choose": TypeChooseParityCall,
+	"choose_parity_call": TypeChooseParityCall, "receive_choose_parity_call": TypeChooseParityCall,
+	"game_move_call": TypeChooseParityCall, "make_move": TypeChooseParityCall,
+
+	"notify_match_result": TypeGameOver, "game_over": TypeGameOver, "receive_game_over": TypeGameOver,
+
+	"report_match_result": TypeMatchResultReport, "match_result_report": TypeMatchResultReport,
+
+	"update_standings": TypeStandingsUpdate, "league_standings_update": TypeStandingsUpdate,
+	"receive_standings_update": TypeStandingsUpdate,
+
+	"notify_round_completed": TypeRoundCompleted, "round_completed": TypeRoundCompleted,
+	"notify_league_completed": TypeLeagueCompleted, "league_completed": TypeLeagueCompleted,
+	"notify_game_error": TypeGameError, "game_error": TypeGameError,
+	"league_query": TypeLeagueQuery,
+
+	"start_match": TypeStartMatch, "run_match": TypeStartMatch, "assign_match": TypeStartMatch,
+	"match_assignment": TypeStartMatch,
+
+	"receive_game_join_ack": TypeGameJoinAck, "game_join_ack": TypeGameJoinAck,
+	"receive_parity_response": TypeChooseParityResponse, "choose_parity_response": TypeChooseParityResponse,
+
+	"start_league": TypeStartLeague, "pause_league": TypePauseLeague,
+	"resume_league": TypeResumeLeague, "stop_league": TypeStopLeague,
+	"ping": TypePing,
+}
+
+// messageTypeAliases: message types peers send under another message_type.
+var messageTypeAliases = map[string]string{
+	TypeGameMoveCall:         TypeChooseParityCall,
+	TypeGameMoveResponse:     TypeChooseParityResponse,
+	"RESPONSE_PARITY_CHOOSE": TypeChooseParityResponse,
+	"PARITY_CHOICE":          TypeChooseParityResponse,
+	"RUN_MATCH":              TypeStartMatch,
+	"MATCH_ASSIGNMENT":       TypeStartMatch,
+}
+
+// SendMethods lists, per message type, the method names we try in order: the
+// specification's first, then what peers serve instead. A client moves to the
+// next one on -32601 and remembers per endpoint which worked (protocol.md §9 #1).
+var SendMethods = map[string][]string{
+	TypeRefereeRegisterRequest: {"register_referee"},
+	TypeLeagueRegisterRequest:  {"register_player"},
+	TypeRoundAnnouncement:      {"notify_round", "ROUND_ANNOUNCEMENT"},
+	TypeGameInvitation:         {"handle_game_invitation", "GAME_INVITATION", "game_invitation"},
+	TypeChooseParityCall:       {"choose_parity", "parity_choose", "CHOOSE_PARITY_CALL"},
+	TypeGameOver:               {"notify_match_result", "GAME_OVER", "game_over"},
+	TypeMatchResultReport:      {"report_match_result", "MATCH_RESULT_REPORT"},
+	TypeStandingsUpdate:        {"update_standings", "LEAGUE_STANDINGS_UPDATE"},
+	TypeRoundCompleted:         {"notify_round_completed", "ROUND_COMPLETED"},
+	TypeLeagueCompleted:        {"notify_league_completed", "LEAGUE_COMPLETED"},
+	TypeGameError:              {"notify_game_error", "GAME_ERROR"},
+	TypeLeagueQuery:            {"league_query"},
+	TypeStartMatch:             {"start_match", "run_match", "START_MATCH"},
+	TypeStartLeague:            {"start_league"},
+	TypePauseLeague:            {"pause_league"},
+	TypeResumeLeague:           {"resume_league"},
+	TypeStopLeague:             {"stop_league"},
+}
+
+// Wrapper methods whose params carry the league message somewhere inside.
+const (
+	MethodToolsCall = "tools/call"
+	methodMCPMsg    = "mcp_message"
+	methodProtoMsg  = "protocol/message"
+	methodHandleMsg = "handle_message"
+	methodLeague    = "league.handle"
+)
+
+// Inbound is a league message as the server routed it.
+type Inbound struct {
+	Method      string          // the JSON-RPC method as sent
+	MessageType string          // the message type it was routed to
+	Body        json.RawMessage // the flat league message
+	ViaTool     bool            // came as MCP tools/call: answer in MCP form
+}
+
+// Route finds the league message inside a request and the message type to
+// dispatch on (protocol.md §8, "Dispatch key order"). ok is false when
+// nothing identifies a message type we know.
+func Route(method string, params json.RawMessage) (Inbound, bool) {
+	in := Inbound{Method: method, Body: params}
+	name := method
+	switch method {
+	case MethodToolsCall:
+		var call struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		_ = json.Unmarshal(params, &call)
+		in.ViaTool, in.Body, name = true, call.Arguments, call.Name
+	case methodMCPMsg, methodProtoMsg, methodHandleMsg:
+		var wrapped struct {
+			Message json.RawMessage `json:"message"`
+		}
+		if json.Unmarshal(params, &wrapped) == nil && len(wrapped.Message) > 0 {
+			in.Body = wrapped.Message
+		}
+	case methodLeague:
+		in.Body = mergeEnvelopePayload(params)
+	}
+	if len(in.Body) == 0 {
+		in.Body = json.RawMessage("{}")
+	}
+	in.MessageType = messageTypeOf(in.Body)
+	if in.MessageType == "" {
+		in.MessageType = TypeForMethod(name)
+	}
+	return in, in.MessageType != ""
+}
+
+// TypeForMethod maps a method name to its message type: the alias table,
+// then the method read as a message type in any case ("GAME_INVITATION",
+// "game_invitation").
+func TypeForMethod(method string) string {
+	if t, ok := methodTypes[method]; ok {
+		return t
+	}
+	return canonicalType(strings.ToUpper(method))
+}
+
+func messageTypeOf(body json.RawMessage) string {
+	var probe struct {
+		MessageType string `json:"message_type"`
+		Type        string `json:"type"`
+	}
+	if json.Unmarshal(body, &probe) != nil {
+		return ""
+	}
+	if t := canonicalType(strings.ToUpper(probe.MessageType)); t != "" {
+		return t
+	}
+	return canonicalType(strings.ToUpper(probe.Type))
+}
+
+func canonicalType(t string) string {
+	if alias, ok := messageTypeAliases[t]; ok {
+		return alias
+	}
+	if _, ok := SendMethods[t]; ok {
+		return t
+	}
+	switch t {
+	case TypeGameJoinAck, TypeChooseParityResponse, TypePing:
+		return t
+	}
+	return ""
+}
+
+// mergeEnvelopePayload flattens the league.handle form {envelope:{…}, payload:{…}}.
+func mergeEnvelopePayload(params json.RawMessage) json.RawMessage {
+	var parts struct {
+		Envelope map[string]json.RawMessage `json:"envelope"`
+		Payload  map[string]json.RawMessage `json:"payload"`
+	}
+	if json.Unmarshal(params, &parts) != nil || parts.Envelope == nil {
+		return params
+	}
+	for k, v := range parts.Payload {
+		parts.Envelope[k] = v
+	}
+	flat, err := json.Marshal(parts.Envelope)
+	if err != nil {
+		return params
+	}
+	return flat
+}
+
+// ToolResult wraps a reply the way MCP tools/call answers: the message as
+// structuredContent and the same JSON as one text block.
+func ToolResult(reply any, isError bool) (map[string]any, error) {
+	raw, err := json.Marshal(reply)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{
+		"content":           []map[string]string{{"type": "text", "text": string(raw)}},
+		"structuredContent": json.RawMessage(raw),
+		"isError":           isError,
+	}, nil
+}

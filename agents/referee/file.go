@@ -1,0 +1,119 @@
+package referee
+
+import (
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// transcript is the ordered record of a match's exchanges, without tokens.
+type transcript struct {
+	mu      sync.Mutex
+	entries []transcriptEntry
+}
+
+type transcriptEntry struct {
+	Seq         int            `json:"seq"`
+	Timestamp   string         `json:"timestamp"`
+	MessageType string         `json:"message_type"`
+	From        string         `json:"from"`
+	To          string         `json:"to"`
+	Content     map[string]any `json:"content"`
+}
+
+func (t *transcript) add(from, to string, msg any) {
+	raw, err := json.Marshal(msg)
+	if err == nil {
+		t.addRaw(from, to, raw)
+	}
+}
+
+// addRaw records a message as JSON; the auth token never reaches the file.
+func (t *transcript) addRaw(from, to string, raw json.RawMessage) {
+	var content map[string]any
+	if json.Unmarshal(raw, &content) != nil {
+		content = map[string]any{"raw": string(raw)}
+	}
+	delete(content, "auth_token")
+	messageType, _ := content["message_type"].(string)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.entries = append(t.entries, transcriptEntry{Seq: len(t.entries) + 1, Timestamp: protocol.FormatTime(time.Now()),
+		MessageType: messageType, From: from, To: to, Content: content})
+}
+
+// MatchFile is matches/<league>/<match_id>.json.
+type MatchFile struct {
+	SchemaVersion string            `json:"schema_version"`
+	MatchID       string            `json:"match_id"`
+	LeagueID      string            `json:"league_id"`
+	RoundID       int               `json:"round_id"`
+	GameType      string            `json:"game_type"`
+	Players       map[string]string `json:"players"`
+	RefereeID     string            `json:"referee_id"`
+	Lifecycle     Lifecycle         `json:"lifecycle"`
+	Transcript    []transcriptEntry `json:"transcript"`
+	Result        MatchResult       `json:"result"`
+}
+
+// Lifecycle is when the match moved through its states.
+type Lifecycle struct {
+	State      string `json:"state"`
+	CreatedAt  string `json:"created_at"`
+	StartedAt  string `json:"started_at"`
+	FinishedAt string `json:"finished_at"`
+}
+
+// MatchResult is GAME_OVER's game_result plus the points each player got.
+type MatchResult struct {
+	protocol.GameResult
+	Score     map[string]int `json:"score"`
+	Offenders []string       `json:"offending_players,omitempty"`
+}
+
+// MarshalJSON keeps the game's details flat, as GAME_OVER has them.
+func (r MatchResult) MarshalJSON() ([]byte, error) {
+	base, err := json.Marshal(r.GameResult)
+	if err != nil {
+		return nil, err
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(base, &fields); err != nil {
+		return nil, err
+	}
+	fields["score"] = r.Score
+	if len(r.Offenders) > 0 {
+		fields["offending_players"] = r.Offenders
+	}
+	return json.Marshal(fields)
+}
+
+func (run *matchRun) result(o engine.Outcome) MatchResult {
+	scoring := engine.Scoring(run.r.opts.Config.Scoring)
+	players := run.match.Players()
+	points := scoring.Points(engine.Result{MatchID: run.start.MatchID, PlayerA: players[0], PlayerB: players[1],
+		Status: o.Status, Winner: o.Winner, Offenders: o.Offenders})
+	return MatchResult{GameResult: gameResult(o), Score: points, Offenders: o.Offenders}
+}
+
+// save writes the match file; a failure is logged, the result still goes out.
+func (run *matchRun) save(o engine.Outcome) {
+	run.transcript.mu.Lock()
+	entries := append([]transcriptEntry(nil), run.transcript.entries...)
+	run.transcript.mu.Unlock()
+	id, _ := run.r.Identity()
+	doc := MatchFile{SchemaVersion: "1.0.0", MatchID: run.start.MatchID, LeagueID: run.r.Layout.LeagueID,
+		RoundID: int(run.start.RoundID), GameType: run.game.Type(),
+		Players:   map[string]string{"player_A": run.start.PlayerAID, "player_B": run.start.PlayerBID},
+		RefereeID: id,
+		Lifecycle: Lifecycle{State: string(run.match.State()), CreatedAt: protocol.FormatTime(run.createdAt),
+			StartedAt: protocol.FormatTime(run.createdAt), FinishedAt: protocol.FormatTime(time.Now())},
+		Transcript: entries, Result: run.result(o)}
+	if err := store.WriteJSON(run.r.Layout.Match(run.start.MatchID), doc); err != nil {
+		run.r.Log.Error("cannot write match file", "event_type", "DATA_WRITE_FAILED", "match_id", run.start.MatchID, "err", err)
+	}
+}

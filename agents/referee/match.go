@@ -1,0 +1,286 @@
+package referee
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// matchRun is one match in progress: the engine's state machine plus the
+// talking to players around it, and the transcript of every exchange.
+type matchRun struct {
+	r          *Referee
+	start      protocol.StartMatch
+	game       engine.Game
+	match      *engine.Match
+	endpoints  map[string]string
+	conv       string
+	transcript *transcript
+	createdAt  time.Time
+}
+
+func newMatchRun(r *Referee, start protocol.StartMatch, game engine.Game) *matchRun {
+	return &matchRun{
+		r: r, start: start, game: game,
+		match: engine.NewMatch(game, start.MatchID, start.PlayerAID, start.PlayerBID, start.LeagueSeed),
+		endpoints: map[string]string{
+			start.PlayerAID: start.PlayerAEndpoint,
+			start.PlayerBID: start.PlayerBEndpoint,
+		},
+		conv:       fmt.Sprintf("conv-%s-%s", start.MatchID, start.LeagueID),
+		transcript: &transcript{},
+		createdAt:  time.Now().UTC(),
+	}
+}
+
+// play runs the step loop to the end, tells the players, saves the match
+// file and reports the result.
+func (run *matchRun) play(ctx context.Context) {
+	log := run.r.Log.With("match_id", run.start.MatchID)
+	log.Info("match started", "event_type", "MATCH_STARTED", "player_A", run.start.PlayerAID, "player_B", run.start.PlayerBID)
+	for !run.match.Done() {
+		switch run.match.State() {
+		case engine.StateWaitingForPlayers:
+			run.forEachPending(ctx, run.invite)
+		case engine.StateCollectingMoves:
+			run.forEachPending(ctx, run.askMove)
+		}
+	}
+	outcome := run.match.Outcome()
+	run.forEachPlayer(ctx, func(ctx context.Context, player string) { run.notifyGameOver(ctx, player, outcome) })
+	run.save(outcome)
+	if err := run.report(ctx, outcome); err != nil {
+		log.Error("result not reported", "event_type", "REPORT_FAILED", "err", err)
+		return
+	}
+	log.Info("match finished", "event_type", "MATCH_FINISHED", "status", string(outcome.Status), "winner", outcome.Winner)
+}
+
+// forEachPending runs step for every player the current step waits for, in
+// parallel: neither player waits on the other, nor sees the other's move.
+func (run *matchRun) forEachPending(ctx context.Context, step func(context.Context, string)) {
+	var wg sync.WaitGroup
+	for _, p := range run.match.Pending() {
+		wg.Add(1)
+		go func() { defer wg.Done(); step(ctx, p) }()
+	}
+	wg.Wait()
+}
+
+func (run *matchRun) forEachPlayer(ctx context.Context, step func(context.Context, string)) {
+	var wg sync.WaitGroup
+	for _, p := range run.match.Players() {
+		wg.Add(1)
+		go func() { defer wg.Done(); step(ctx, p) }()
+	}
+	wg.Wait()
+}
+
+func (run *matchRun) opponentOf(player string) (opponent, role string) {
+	players := run.match.Players()
+	if player == players[0] {
+		return players[1], protocol.RolePlayerA
+	}
+	return players[0], protocol.RolePlayerB
+}
+
+func (run *matchRun) envelope(messageType string) protocol.Envelope {
+	env := run.r.Envelope(messageType, run.conv)
+	env.RoundID, env.MatchID = run.start.RoundID, run.start.MatchID
+	if run.start.LeagueID != "" {
+		env.LeagueID = run.start.LeagueID
+	}
+	return env
+}
+
+// invite sends GAME_INVITATION and records the player's join or failure.
+func (run *matchRun) invite(ctx context.Context, player string) {
+	opponent, role := run.opponentOf(player)
+	msg := &protocol.GameInvitation{Envelope: run.envelope(protocol.TypeGameInvitation), GameType: run.game.Type(),
+		RoleInMatch: role, OpponentID: opponent, PlayerID: player}
+	var ack protocol.GameJoinAck
+	err := run.ask(ctx, player, msg, run.r.opts.Config.Timeouts.JoinAck, protocol.TypeGameJoinAck,
+		func(raw json.RawMessage) (bool, error) {
+			ack = protocol.GameJoinAck{}
+			if protocol.Decode(raw, &ack) != nil || !holdsJoin(raw) {
+				return false, nil
+			}
+			return true, nil
+		})
+	if err != nil {
+		run.match.Failed(player, err.Error())
+		return
+	}
+	run.match.Joined(player, ack.Accept)
+}
+
+// holdsJoin tells an inline join answer from a mere acknowledgement such as
+// {"status":"joined"} that promises a GAME_JOIN_ACK later.
+func holdsJoin(raw json.RawMessage) bool {
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(raw, &probe) != nil {
+		return false
+	}
+	_, accept := probe["accept"]
+	_, accepted := probe["accepted"]
+	var mt string
+	_ = json.Unmarshal(probe["message_type"], &mt)
+	return accept || accepted || mt == protocol.TypeGameJoinAck
+}
+
+// askMove asks for the game's move and records it; an invalid move is
+// retried like a timeout, with GAME_ERROR first.
+func (run *matchRun) askMove(ctx context.Context, player string) {
+	opponent, _ := run.opponentOf(player)
+	cfg := run.r.opts.Config
+	msg := &protocol.ChooseParityCall{Envelope: run.envelope(protocol.TypeChooseParityCall), PlayerID: player,
+		GameType: run.game.Type(),
+		Context: protocol.MoveContext{OpponentID: opponent, RoundID: run.start.RoundID,
+			YourStandings: run.start.Standings[player]},
+		MoveRequest: &protocol.MoveRequest{MoveType: run.game.MoveType(), ValidOptions: run.game.Options()},
+	}
+	var move string
+	err := run.ask(ctx, player, msg, cfg.Timeouts.Move, protocol.TypeChooseParityResponse,
+		func(raw json.RawMessage) (bool, error) {
+			var resp protocol.ChooseParityResponse
+			if protocol.Decode(raw, &resp) != nil || resp.ParityChoice == "" {
+				return false, nil
+			}
+			normalized, ok := run.game.Normalize(resp.ParityChoice)
+			if !ok {
+				return true, protocol.Reject(protocol.ErrInvalidMove, "%q is not one of %v", resp.ParityChoice, run.game.Options())
+			}
+			move = normalized
+			return true, nil
+		})
+	if err != nil {
+		run.match.Failed(player, err.Error())
+		return
+	}
+	if err := run.match.Moved(player, move); err != nil {
+		run.match.Failed(player, err.Error())
+	}
+}
+
+// ask sends msg to player up to the configured attempts. read looks at a
+// reply: whether it holds the answer, and whether that answer is invalid.
+// A reply without the answer means the player will post it back; we wait
+// for that until the call's deadline. Before each retry the player gets a
+// GAME_ERROR saying why.
+func (run *matchRun) ask(ctx context.Context, player string, msg protocol.Message, timeout time.Duration,
+	answerType string, read func(json.RawMessage) (bool, error)) error {
+	retry := run.r.opts.Config.Retry
+	for attempt := 1; ; attempt++ {
+		err := run.askOnce(ctx, player, msg, timeout, answerType, read)
+		if err == nil {
+			return nil
+		}
+		if attempt >= retry.Attempts || ctx.Err() != nil {
+			return fmt.Errorf("%s after %d attempts: %w", msg.Header().MessageType, attempt, err)
+		}
+		run.gameError(ctx, player, msg.Header().MessageType, answerType, err, attempt)
+		select {
+		case <-time.After(retry.Delay(attempt)):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Message, timeout time.Duration,
+	answerType string, read func(json.RawMessage) (bool, error)) error {
+	deadline := time.Now().Add(timeout)
+	late, cancel := run.r.inbox.expect(run.start.MatchID, player, answerType)
+	defer cancel()
+	run.transcript.add(run.r.Sender(), protocol.PlayerSender(player), msg)
+	raw, err := run.r.Client.Send(ctx, rpc.Call{Endpoint: run.endpoints[player], Message: msg, Timeout: timeout, Attempts: 1})
+	if err != nil {
+		return err
+	}
+	run.transcript.addRaw(protocol.PlayerSender(player), run.r.Sender(), raw)
+	if answered, invalid := read(raw); answered {
+		return invalid
+	}
+	select {
+	case raw := <-late:
+		run.transcript.addRaw(protocol.PlayerSender(player), run.r.Sender(), raw)
+		if answered, invalid := read(raw); answered {
+			return invalid
+		}
+		return protocol.Reject(protocol.ErrMissingField, "the posted %s holds no answer", answerType)
+	case <-time.After(time.Until(deadline)):
+		return &rpc.CallError{Code: protocol.ErrTimeout, Endpoint: run.endpoints[player],
+			Err: errors.New("answered without " + answerType + " and posted none in time")}
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// gameError tells a player its answer failed and that it will be asked again.
+func (run *matchRun) gameError(ctx context.Context, player, callType, action string, cause error, attempt int) {
+	code := rpc.ErrorCode(cause)
+	if code == "" {
+		code = protocol.ErrTimeout
+	}
+	max := run.r.opts.Config.Retry.Attempts
+	msg := &protocol.GameError{Envelope: run.envelope(protocol.TypeGameError), ErrorCode: code,
+		ErrorName: protocol.ErrorNames[code], ErrorDescription: cause.Error(), AffectedPlayer: player, PlayerID: player,
+		ActionRequired: action, GameState: string(run.match.State()), Retryable: true,
+		RetryCount: attempt, MaxRetries: max, RetryInfo: protocol.RetryInfo{RetryCount: attempt, MaxRetries: max},
+		Consequence: "technical loss if no valid " + action + " after " + fmt.Sprint(max) + " attempts"}
+	run.r.Log.Warn("retrying", "event_type", "GAME_ERROR", "match_id", run.start.MatchID, "player_id", player,
+		"call", callType, "attempt", attempt, "err", cause)
+	run.transcript.add(run.r.Sender(), protocol.PlayerSender(player), msg)
+	_, _ = run.r.Client.Send(ctx, rpc.Call{Endpoint: run.endpoints[player], Message: msg,
+		Timeout: run.r.opts.Config.Timeouts.GameOver, Attempts: 1})
+}
+
+// notifyGameOver sends the same GAME_OVER to a player; a player that does
+// not acknowledge it changes nothing.
+func (run *matchRun) notifyGameOver(ctx context.Context, player string, o engine.Outcome) {
+	msg := &protocol.GameOver{Envelope: run.envelope(protocol.TypeGameOver), GameType: run.game.Type(),
+		GameResult: gameResult(o), Reason: o.Reason}
+	run.transcript.add(run.r.Sender(), protocol.PlayerSender(player), msg)
+	raw, err := run.r.Client.Send(ctx, rpc.Call{Endpoint: run.endpoints[player], Message: msg,
+		Timeout: run.r.opts.Config.Timeouts.GameOver, Attempts: 1})
+	if err == nil {
+		run.transcript.addRaw(protocol.PlayerSender(player), run.r.Sender(), raw)
+	}
+}
+
+func gameResult(o engine.Outcome) protocol.GameResult {
+	var winner *string
+	if o.Winner != "" {
+		w := o.Winner
+		winner = &w
+	}
+	return protocol.GameResult{Status: string(o.Status), WinnerPlayerID: winner, Choices: o.Moves,
+		Reason: o.Reason, Details: o.Details}
+}
+
+// report sends MATCH_RESULT_REPORT to the manager with the retry policy.
+func (run *matchRun) report(ctx context.Context, o engine.Outcome) error {
+	cfg := run.r.opts.Config
+	result := run.result(o)
+	msg := &protocol.MatchResultReport{Envelope: run.r.Envelope(protocol.TypeMatchResultReport, run.conv+"-report"),
+		GameType: run.game.Type(), Result: protocol.ReportResult{Winner: result.WinnerPlayerID, Score: result.Score,
+			Status: string(o.Status), Details: protocol.ReportDetails{Choices: o.Moves, Game: o.Details}}}
+	msg.RoundID, msg.MatchID = run.start.RoundID, run.start.MatchID
+	if o.Status == engine.StatusTechnicalLoss {
+		msg.Result.Details.TechnicalLoss = true
+		msg.Result.Details.Reason = o.Reason
+		msg.Result.Details.Offenders = o.Offenders
+		if len(o.Offenders) == 1 {
+			msg.Result.Details.OffendingPlayer = o.Offenders[0]
+		}
+	}
+	var ack protocol.Ack
+	return run.r.Client.Do(ctx, rpc.Call{Endpoint: run.r.opts.ManagerURL, Message: msg, Timeout: cfg.Timeouts.Report}, &ack)
+}

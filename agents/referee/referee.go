@@ -1,0 +1,163 @@
+// Package referee is the referee agent: it registers with the manager, runs
+// each match it is given through the engine's game-agnostic step loop, talks
+// to both players with the specification's timeouts and retries, and
+// reports the result.
+package referee
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/leaguetui/leaguetui/agents/node"
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
+	"github.com/leaguetui/leaguetui/config"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// Options are what a referee process is started with.
+type Options struct {
+	Config        config.Config
+	DataDir       string
+	Port          int
+	ManagerURL    string
+	Name          string
+	MaxConcurrent int // matches at once; 0 means the config's default
+}
+
+// Referee is the referee agent.
+type Referee struct {
+	*node.Node
+	opts  Options
+	inbox *inbox
+
+	mu      sync.Mutex
+	running map[string]bool // match ids in progress
+	wg      sync.WaitGroup
+}
+
+// New prepares a referee.
+func New(opts Options) (*Referee, error) {
+	if opts.MaxConcurrent <= 0 {
+		opts.MaxConcurrent = opts.Config.Referee.MaxConcurrentMatches
+	}
+	n, err := node.New(opts.Config, "referee", opts.Name, opts.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	r := &Referee{Node: n, opts: opts, inbox: newInbox(), running: map[string]bool{}}
+	r.Server.Handle(protocol.TypeStartMatch, r.handleStartMatch)
+	r.Server.Handle(protocol.TypeGameJoinAck, r.handleLateAnswer)
+	r.Server.Handle(protocol.TypeChooseParityResponse, r.handleLateAnswer)
+	r.Server.Handle(protocol.TypeLeagueCompleted, r.handleLeagueCompleted)
+	for _, t := range []string{protocol.TypeRoundAnnouncement, protocol.TypeStandingsUpdate, protocol.TypeRoundCompleted} {
+		r.Server.Handle(t, r.ack)
+	}
+	return r, nil
+}
+
+// Start listens and registers with the manager.
+func (r *Referee) Start(ctx context.Context) error {
+	if err := r.Listen(r.opts.Port); err != nil {
+		return err
+	}
+	req := &protocol.RefereeRegisterRequest{
+		Envelope: r.Envelope(protocol.TypeRefereeRegisterRequest, ""),
+		RefereeMeta: protocol.AgentMeta{DisplayName: r.Name, Version: protocol.ProtocolVersion,
+			GameTypes: engine.GameTypes(), ContactEndpoint: r.Endpoint(),
+			MaxConcurrentMatches: r.opts.MaxConcurrent, ProtocolVersion: protocol.ProtocolVersion},
+	}
+	regCtx, cancel := context.WithTimeout(ctx, registrationWindow(r.opts.Config))
+	defer cancel()
+	_, err := r.Register(regCtx, r.opts.ManagerURL, req, r.opts.Config.Timeouts.RegisterReferee)
+	return err
+}
+
+// registrationWindow is how long an agent keeps trying to reach a manager
+// that may still be starting.
+func registrationWindow(cfg config.Config) time.Duration { return 3 * cfg.Timeouts.RegisterReferee }
+
+// Wait blocks until matches in progress have finished.
+func (r *Referee) Wait() { r.wg.Wait() }
+
+func (r *Referee) ack(_ context.Context, in protocol.Inbound) (any, error) {
+	var env protocol.Envelope
+	_ = json.Unmarshal(in.Body, &env)
+	return &protocol.Ack{Envelope: r.Envelope(in.MessageType+"_ACK", env.ConversationID), Status: "ok"}, nil
+}
+
+func (r *Referee) handleLeagueCompleted(ctx context.Context, in protocol.Inbound) (any, error) {
+	r.SetState(node.StateShutdown)
+	return r.ack(ctx, in)
+}
+
+// handleStartMatch accepts a match and runs it in the background; the result
+// goes to the manager with report_match_result.
+func (r *Referee) handleStartMatch(ctx context.Context, in protocol.Inbound) (any, error) {
+	var start protocol.StartMatch
+	if err := rpc.DecodeParams(in, &start); err != nil {
+		return nil, err
+	}
+	if start.MatchID == "" || start.PlayerAID == "" || start.PlayerBID == "" || start.PlayerAEndpoint == "" || start.PlayerBEndpoint == "" {
+		return nil, protocol.Reject(protocol.ErrMissingField, "start_match needs match_id, both player ids and both endpoints")
+	}
+	game, ok := engine.LookupGame(start.GameType)
+	if !ok {
+		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "this referee cannot run game %q", start.GameType)
+	}
+	if err := r.claim(start.MatchID); err != nil {
+		return nil, protocol.NewRPCError(protocol.CodeInvalidRequest, "", "%v", err)
+	}
+	r.SetState(node.StateActive)
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		defer r.release(start.MatchID)
+		newMatchRun(r, start, game).play(context.WithoutCancel(ctx))
+	}()
+	return &protocol.Ack{Envelope: r.Envelope("START_MATCH_ACK", start.ConversationID), Status: "accepted"}, nil
+}
+
+// claim refuses a match already running here and more matches than declared.
+func (r *Referee) claim(matchID string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.running[matchID] {
+		return fmt.Errorf("match %s is already running here", matchID)
+	}
+	if len(r.running) >= r.opts.MaxConcurrent {
+		return fmt.Errorf("already running %d matches, the most this referee declared", len(r.running))
+	}
+	r.running[matchID] = true
+	return nil
+}
+
+func (r *Referee) release(matchID string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.running, matchID)
+}
+
+// handleLateAnswer takes a GAME_JOIN_ACK or CHOOSE_PARITY_RESPONSE that a
+// player posts back instead of answering inline (protocol.md §9 #2).
+func (r *Referee) handleLateAnswer(ctx context.Context, in protocol.Inbound) (any, error) {
+	var env protocol.Envelope
+	if err := rpc.DecodeParams(in, &env); err != nil {
+		return nil, err
+	}
+	var who struct {
+		PlayerID string `json:"player_id"`
+	}
+	_ = json.Unmarshal(in.Body, &who)
+	player := who.PlayerID
+	if player == "" {
+		player = env.SenderID()
+	}
+	if !r.inbox.deliver(env.MatchID, player, in.MessageType, in.Body) {
+		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "no %s expected from %s in match %s", in.MessageType, player, env.MatchID)
+	}
+	return r.ack(ctx, in)
+}

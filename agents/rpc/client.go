@@ -1,0 +1,267 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-resty/resty/v2"
+	"github.com/sony/gobreaker/v2"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/config"
+)
+
+// CallError is a failure to get any answer from a peer: a timeout (E001) or
+// a connection failure (E009), the two errors the specification retries.
+type CallError struct {
+	Code     string // protocol.ErrTimeout or protocol.ErrConnection
+	Endpoint string
+	Err      error
+}
+
+func (e *CallError) Error() string {
+	return fmt.Sprintf("%s %s calling %s: %v", e.Code, protocol.ErrorNames[e.Code], e.Endpoint, e.Err)
+}
+
+func (e *CallError) Unwrap() error { return e.Err }
+
+// ErrorCode gives the league error code an error stands for, or "".
+func ErrorCode(err error) string {
+	var callErr *CallError
+	var leagueErr *protocol.LeagueError
+	switch {
+	case errors.As(err, &callErr):
+		return callErr.Code
+	case errors.As(err, &leagueErr):
+		return leagueErr.ErrorCode
+	}
+	return ""
+}
+
+// Options configure a Client.
+type Options struct {
+	Retry   config.Retry
+	Breaker config.Breaker
+	Log     *slog.Logger
+	// MaxConnsPerHost bounds the connection pool to each peer; 0 means 64.
+	MaxConnsPerHost int
+}
+
+// Client sends league messages. One Client per agent process: it keeps
+// connections alive, one circuit breaker per endpoint, and remembers per
+// endpoint which method name a peer answers to.
+type Client struct {
+	http    *resty.Client
+	opts    Options
+	nextID  atomic.Int64
+	mu      sync.Mutex
+	circuit map[string]*gobreaker.CircuitBreaker[[]byte]
+	methods map[string]string // endpoint + "|" + message type -> method that worked
+}
+
+// NewClient builds a Client.
+func NewClient(opts Options) *Client {
+	if opts.MaxConnsPerHost == 0 {
+		opts.MaxConnsPerHost = 64
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	transport := &http.Transport{
+		Proxy:               nil, // agents talk to each other directly, never through a proxy
+		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConns:        1024,
+		MaxIdleConnsPerHost: opts.MaxConnsPerHost,
+		MaxConnsPerHost:     opts.MaxConnsPerHost,
+		IdleConnTimeout:     90 * time.Second,
+	}
+	httpClient := resty.New().SetTransport(transport).
+		SetHeader("Content-Type", "application/json").
+		SetHeader("Accept", "application/json, text/event-stream")
+	return &Client{
+		http:    httpClient,
+		opts:    opts,
+		circuit: map[string]*gobreaker.CircuitBreaker[[]byte]{},
+		methods: map[string]string{},
+	}
+}
+
+// Call describes one message to send.
+type Call struct {
+	Endpoint string
+	Message  protocol.Message
+	Timeout  time.Duration // for each attempt
+	// Attempts in total for timeouts and connection errors; 0 means the
+	// configured retry policy, 1 means a single try.
+	Attempts int
+	// BeforeRetry runs before attempt n+1 after attempt n failed with err;
+	// the referee sends GAME_ERROR from here.
+	BeforeRetry func(attempt int, err error)
+}
+
+// Send delivers the call and returns the reply's league message.
+func (c *Client) Send(ctx context.Context, call Call) (json.RawMessage, error) {
+	attempts := call.Attempts
+	if attempts <= 0 {
+		attempts = c.opts.Retry.Attempts
+	}
+	var lastErr error
+	for attempt := 1; attempt <= attempts; attempt++ {
+		reply, err := c.sendOnce(ctx, call)
+		if err == nil || !retryable(err) || attempt == attempts || ctx.Err() != nil {
+			return reply, err
+		}
+		lastErr = err
+		if call.BeforeRetry != nil {
+			call.BeforeRetry(attempt, err)
+		}
+		select {
+		case <-time.After(c.opts.Retry.Delay(attempt)):
+		case <-ctx.Done():
+			return nil, lastErr
+		}
+	}
+	return nil, lastErr
+}
+
+// Do sends the call and decodes the reply into reply.
+func (c *Client) Do(ctx context.Context, call Call, reply protocol.Message) error {
+	raw, err := c.Send(ctx, call)
+	if err != nil {
+		return err
+	}
+	if err := protocol.Decode(raw, reply); err != nil {
+		return fmt.Errorf("unreadable reply from %s: %w", call.Endpoint, err)
+	}
+	return nil
+}
+
+func retryable(err error) bool {
+	var callErr *CallError
+	return errors.As(err, &callErr) && !errors.Is(err, gobreaker.ErrOpenState)
+}
+
+// sendOnce is one attempt: it walks the method names the message may be
+// served under until the peer stops answering "method not found".
+func (c *Client) sendOnce(ctx context.Context, call Call) (json.RawMessage, error) {
+	messageType := call.Message.Header().MessageType
+	methods := c.methodsFor(call.Endpoint, messageType)
+	var lastErr error
+	for _, method := range methods {
+		reply, err := c.post(ctx, call, method)
+		var rpcErr *protocol.RPCError
+		if errors.As(err, &rpcErr) && rpcErr.Code == protocol.CodeMethodNotFound {
+			lastErr = err
+			continue
+		}
+		if err == nil {
+			c.remember(call.Endpoint, messageType, method)
+		}
+		return reply, err
+	}
+	return nil, lastErr
+}
+
+// methodsFor puts the method that worked last time first, then the
+// specification's names, then MCP tools/call as the last resort.
+func (c *Client) methodsFor(endpoint, messageType string) []string {
+	names := append([]string{}, protocol.SendMethods[messageType]...)
+	if len(names) == 0 {
+		names = []string{messageType}
+	}
+	names = append(names, protocol.MethodToolsCall)
+	c.mu.Lock()
+	known, ok := c.methods[endpoint+"|"+messageType]
+	c.mu.Unlock()
+	if ok {
+		return append([]string{known}, names...)
+	}
+	return names
+}
+
+func (c *Client) remember(endpoint, messageType, method string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.methods[endpoint+"|"+messageType] = method
+}
+
+// post sends one request through the endpoint's circuit breaker.
+func (c *Client) post(ctx context.Context, call Call, method string) (json.RawMessage, error) {
+	var params any = call.Message
+	if method == protocol.MethodToolsCall {
+		params = map[string]any{"name": protocol.SendMethods[call.Message.Header().MessageType][0], "arguments": call.Message}
+	}
+	body, err := protocol.EncodeRequest(method, params, c.nextID.Add(1))
+	if err != nil {
+		return nil, err
+	}
+	respBody, err := c.breaker(call.Endpoint).Execute(func() ([]byte, error) {
+		return c.roundTrip(ctx, call, body)
+	})
+	if err != nil {
+		if errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests) {
+			return nil, &CallError{Code: protocol.ErrConnection, Endpoint: call.Endpoint, Err: err}
+		}
+		return nil, err
+	}
+	return protocol.ParseReply(respBody)
+}
+
+func (c *Client) roundTrip(ctx context.Context, call Call, body []byte) ([]byte, error) {
+	attemptCtx, cancel := context.WithTimeout(ctx, call.Timeout)
+	defer cancel()
+	resp, err := c.http.R().SetContext(attemptCtx).SetBody(body).Post(call.Endpoint)
+	if err != nil {
+		code := protocol.ErrConnection
+		var netErr net.Error
+		if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout()) {
+			code = protocol.ErrTimeout
+		}
+		return nil, &CallError{Code: code, Endpoint: call.Endpoint, Err: err}
+	}
+	if len(resp.Body()) == 0 && resp.IsError() {
+		return nil, &CallError{Code: protocol.ErrConnection, Endpoint: call.Endpoint,
+			Err: fmt.Errorf("HTTP %d with no body", resp.StatusCode())}
+	}
+	return resp.Body(), nil
+}
+
+// breaker returns the endpoint's circuit breaker. Only failures to get an
+// answer trip it: a peer that answers with an error is alive.
+func (c *Client) breaker(endpoint string) *gobreaker.CircuitBreaker[[]byte] {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cb, ok := c.circuit[endpoint]; ok {
+		return cb
+	}
+	threshold := uint32(c.opts.Breaker.Failures)
+	cb := gobreaker.NewCircuitBreaker[[]byte](gobreaker.Settings{
+		Name:    endpoint,
+		Timeout: c.opts.Breaker.Reset,
+		ReadyToTrip: func(counts gobreaker.Counts) bool {
+			return threshold > 0 && counts.ConsecutiveFailures >= threshold
+		},
+		IsSuccessful: func(err error) bool {
+			var callErr *CallError
+			return !errors.As(err, &callErr) || errors.Is(err, context.Canceled)
+		},
+		OnStateChange: func(name string, from, to gobreaker.State) {
+			c.opts.Log.Warn("circuit breaker", "endpoint", name, "from", from.String(), "to", to.String())
+		},
+	})
+	c.circuit[endpoint] = cb
+	return cb
+}
+
+// BreakerOpen reports whether calls to endpoint currently fail fast.
+func (c *Client) BreakerOpen(endpoint string) bool {
+	return c.breaker(endpoint).State() == gobreaker.StateOpen
+}

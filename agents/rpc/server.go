@@ -1,0 +1,230 @@
+// Package rpc is the HTTP side of every agent: the /mcp server that routes
+// league.v2 JSON-RPC to handlers, and the client that sends league messages
+// with deadlines, retries, method fallbacks and a circuit breaker per endpoint.
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
+)
+
+// MaxBodyBytes bounds a request body; larger ones are refused unread.
+const MaxBodyBytes = 1 << 20
+
+// Handler answers one routed league message. It returns the reply message,
+// or a *protocol.LeagueError (sent back as a LEAGUE_ERROR result), or a
+// *protocol.RPCError (sent back as a JSON-RPC error).
+type Handler func(ctx context.Context, in protocol.Inbound) (any, error)
+
+// Server serves POST /mcp for one agent plus any extra routes it adds.
+type Server struct {
+	mux      *http.ServeMux
+	log      *slog.Logger
+	sender   func() string
+	mu       sync.RWMutex
+	handlers map[string]Handler
+}
+
+// NewServer makes a server whose LEAGUE_ERROR replies carry sender().
+func NewServer(log *slog.Logger, sender func() string) *Server {
+	s := &Server{mux: http.NewServeMux(), log: log, sender: sender, handlers: map[string]Handler{}}
+	s.mux.HandleFunc("/mcp", s.serveMCP)
+	s.Handle(protocol.TypePing, func(context.Context, protocol.Inbound) (any, error) {
+		return map[string]string{"status": "ok"}, nil
+	})
+	return s
+}
+
+// Handle routes a message type to h.
+func (s *Server) Handle(messageType string, h Handler) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.handlers[messageType] = h
+}
+
+// HandleHTTP adds a plain HTTP route such as "GET /health".
+func (s *Server) HandleHTTP(pattern string, h http.HandlerFunc) { s.mux.HandleFunc(pattern, h) }
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "POST a JSON-RPC request to /mcp", http.StatusMethodNotAllowed)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			writeJSON(w, http.StatusRequestEntityTooLarge, protocol.EncodeError(nil,
+				protocol.NewRPCError(protocol.CodeInvalidRequest, "", "request body over %d bytes", MaxBodyBytes)))
+			return
+		}
+		writeJSON(w, http.StatusBadRequest, protocol.EncodeError(nil,
+			protocol.NewRPCError(protocol.CodeParseError, "", "could not read the body: %v", err)))
+		return
+	}
+	writeJSON(w, http.StatusOK, s.Dispatch(r.Context(), body))
+}
+
+// Dispatch answers one JSON-RPC request body and returns the response body.
+// It is the single path every league request takes, whatever carried it.
+func (s *Server) Dispatch(ctx context.Context, body []byte) []byte {
+	req, rpcErr := protocol.ParseRequest(body)
+	if rpcErr != nil {
+		var id json.RawMessage
+		if req != nil {
+			id = req.ID
+		}
+		return protocol.EncodeError(id, rpcErr)
+	}
+	in, ok := protocol.Route(req.Method, req.Params)
+	handler := s.handler(in.MessageType)
+	if !ok || handler == nil {
+		return protocol.EncodeError(req.ID, protocol.NewRPCError(protocol.CodeMethodNotFound, "",
+			"method %q not found", req.Method))
+	}
+	reply, err := s.call(ctx, handler, in)
+	if err != nil {
+		return s.encodeFailure(req.ID, in, err)
+	}
+	if in.ViaTool {
+		wrapped, werr := protocol.ToolResult(reply, false)
+		if werr != nil {
+			return protocol.EncodeError(req.ID, protocol.NewRPCError(protocol.CodeInternal, "", "%v", werr))
+		}
+		reply = wrapped
+	}
+	out, err := protocol.EncodeResult(req.ID, reply)
+	if err != nil {
+		return protocol.EncodeError(req.ID, protocol.NewRPCError(protocol.CodeInternal, "", "%v", err))
+	}
+	return out
+}
+
+func (s *Server) handler(messageType string) Handler {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.handlers[messageType]
+}
+
+// call runs the handler, turning a panic into an internal error so one bad
+// message never takes the agent down.
+func (s *Server) call(ctx context.Context, h Handler, in protocol.Inbound) (reply any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("handler panicked", "message_type", in.MessageType, "panic", fmt.Sprint(p))
+			err = protocol.NewRPCError(protocol.CodeInternal, "", "internal error")
+		}
+	}()
+	return h(ctx, in)
+}
+
+func (s *Server) encodeFailure(id json.RawMessage, in protocol.Inbound, err error) []byte {
+	var leagueErr *protocol.LeagueError
+	var rpcErr *protocol.RPCError
+	switch {
+	case errors.As(err, &leagueErr):
+		s.stampLeagueError(leagueErr, in)
+		s.log.Warn("rejected", "message_type", in.MessageType, "error_code", leagueErr.ErrorCode,
+			"reason", leagueErr.ErrorDescription)
+		if in.ViaTool {
+			wrapped, _ := protocol.ToolResult(leagueErr, true)
+			out, _ := protocol.EncodeResult(id, wrapped)
+			return out
+		}
+		out, _ := protocol.EncodeResult(id, leagueErr)
+		return out
+	case errors.As(err, &rpcErr):
+		return protocol.EncodeError(id, rpcErr)
+	default:
+		s.log.Error("handler failed", "message_type", in.MessageType, "err", err)
+		return protocol.EncodeError(id, protocol.NewRPCError(protocol.CodeInternal, "", "%v", err))
+	}
+}
+
+func (s *Server) stampLeagueError(e *protocol.LeagueError, in protocol.Inbound) {
+	var env protocol.Envelope
+	_ = json.Unmarshal(in.Body, &env)
+	e.Envelope = protocol.NewEnvelope(protocol.TypeLeagueError, s.sender(), env.ConversationID)
+	e.OriginalMessageType = in.MessageType
+}
+
+func writeJSON(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// WriteJSON answers a plain HTTP route with v as JSON.
+func WriteJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	writeJSON(w, status, body)
+}
+
+// Listening is a server bound to an address.
+type Listening struct {
+	Addr string // host:port actually bound (port 0 picks a free one)
+	srv  *http.Server
+	done chan error
+}
+
+// URL is the agent's /mcp endpoint.
+func (l *Listening) URL() string { return "http://" + l.Addr + "/mcp" }
+
+// Base is the agent's base URL without a path.
+func (l *Listening) Base() string { return "http://" + l.Addr }
+
+// Shutdown stops accepting requests and waits for those in flight.
+func (l *Listening) Shutdown(ctx context.Context) error {
+	err := l.srv.Shutdown(ctx)
+	<-l.done
+	return err
+}
+
+// Listen binds host:port and serves in the background. A port in use gives
+// an error that names it.
+func (s *Server) Listen(host string, port int) (*Listening, error) {
+	addr := net.JoinHostPort(host, strconv.Itoa(port))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("cannot listen on %s (is port %d in use? --port 0 takes a free one): %w", addr, port, err)
+	}
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	l := &Listening{Addr: ln.Addr().String(), srv: srv, done: make(chan error, 1)}
+	go func() { l.done <- srv.Serve(ln) }()
+	return l, nil
+}
+
+// DecodeParams decodes a routed message into msg, or returns the JSON-RPC
+// error for params that do not fit the message's shape.
+func DecodeParams(in protocol.Inbound, msg protocol.Message) error {
+	if err := protocol.Decode(in.Body, msg); err != nil {
+		return protocol.NewRPCError(protocol.CodeInvalidParams, "", "invalid %s: %v", in.MessageType, err)
+	}
+	return nil
+}

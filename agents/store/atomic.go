@@ -1,0 +1,103 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// filePerm and dirPerm are the modes of everything the store creates: the data
+// folder is meant to be read by the console and by people, not kept secret
+// (tokens are never written to it).
+const (
+	filePerm = 0o644
+	dirPerm  = 0o755
+)
+
+// WriteJSON writes v as indented JSON atomically: a temp file in the same
+// folder, fsync, rename over path, fsync the folder. It creates parent folders.
+// A reader never sees a half-written file, and a crash leaves either the old or
+// the new file, never a mix or an empty one.
+func WriteJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("store: encode %s: %w", path, err)
+	}
+	return WriteFileAtomic(path, append(data, '\n'))
+}
+
+// WriteFileAtomic replaces path with data the way WriteJSON does, for files
+// that are not JSON.
+//
+// The temp file's name starts with a dot and does not end in the target's
+// extension, so a reader listing a folder for *.json never picks it up.
+func WriteFileAtomic(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, dirPerm); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return fmt.Errorf("store: write %s: %w", path, err)
+	}
+	// CreateTemp makes the file private (0o600); give it the store's mode.
+	if err := tmp.Chmod(filePerm); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("store: sync %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	// The rename is only durable once the folder entry is; a failure here
+	// still leaves a complete file in place, so it is not rolled back.
+	if err := syncDir(dir); err != nil {
+		return fmt.Errorf("store: sync folder of %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReadJSON reads the JSON file at path into v. A missing file's error wraps
+// os.ErrNotExist, so callers can tell "not written yet" from a real failure.
+func ReadJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("store: decode %s: %w", path, err)
+	}
+	return nil
+}
+
+// syncDir makes the entries of dir (a created or renamed file) durable.
+// Windows cannot open a folder for syncing and does not need it.
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	if err := d.Sync(); err != nil {
+		d.Close()
+		return err
+	}
+	return d.Close()
+}

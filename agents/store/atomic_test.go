@@ -1,0 +1,156 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+type sample struct {
+	LeagueID string   `json:"league_id"`
+	Version  int      `json:"version"`
+	Players  []string `json:"players"`
+}
+
+func TestWriteJSONReadJSONRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "leagues", "L1", "standings.json") // parents do not exist yet
+	want := sample{LeagueID: "L1", Version: 3, Players: []string{"P01", "P02"}}
+
+	if err := WriteJSON(path, want); err != nil {
+		t.Fatal(err)
+	}
+	var got sample
+	if err := ReadJSON(path, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.LeagueID != want.LeagueID || got.Version != want.Version || len(got.Players) != 2 {
+		t.Errorf("read %+v, want %+v", got, want)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := info.Mode().Perm(); perm != filePerm {
+		t.Errorf("mode %v, want %v", perm, os.FileMode(filePerm))
+	}
+	assertOnlyFiles(t, filepath.Dir(path), "standings.json")
+}
+
+func TestWriteJSONOverwrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rounds.json")
+	// The second value is shorter: a non-atomic rewrite in place would leave
+	// the first value's tail behind.
+	for _, v := range []sample{
+		{LeagueID: "L1", Version: 1, Players: []string{"P01", "P02", "P03", "P04"}},
+		{LeagueID: "L1", Version: 2},
+	} {
+		if err := WriteJSON(path, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !json.Valid(data) {
+		t.Fatalf("file is not valid JSON after overwrite:\n%s", data)
+	}
+	var got sample
+	if err := json.Unmarshal(data, &got); err != nil || got.Version != 2 || got.Players != nil {
+		t.Errorf("got %+v (%v), want version 2 and no players", got, err)
+	}
+	assertOnlyFiles(t, filepath.Dir(path), "rounds.json")
+}
+
+// Readers racing with writers must always see a whole file.
+func TestWriteJSONConcurrentReaders(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "standings.json")
+	if err := WriteJSON(path, sample{Version: 0}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for v := 1; v <= 50; v++ {
+			if err := WriteJSON(path, sample{Version: v, Players: make([]string, v%7)}); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	})
+	for range 4 {
+		wg.Go(func() {
+			for range 50 {
+				var s sample
+				if err := ReadJSON(path, &s); err != nil {
+					t.Errorf("reader saw a broken file: %v", err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	assertOnlyFiles(t, filepath.Dir(path), "standings.json")
+}
+
+func TestWriteJSONUnencodable(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bad.json")
+	if err := WriteJSON(path, map[string]any{"c": make(chan int)}); err == nil {
+		t.Fatal("WriteJSON of a channel succeeded")
+	}
+	assertOnlyFiles(t, dir)
+}
+
+func TestReadJSONErrors(t *testing.T) {
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage.json")
+	if err := os.WriteFile(garbage, []byte(`{"league_id":`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		path     string
+		notExist bool
+	}{
+		{"missing", filepath.Join(dir, "missing.json"), true},
+		{"invalid", garbage, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s sample
+			err := ReadJSON(tt.path, &s)
+			if err == nil {
+				t.Fatal("ReadJSON succeeded")
+			}
+			if got := errors.Is(err, os.ErrNotExist); got != tt.notExist {
+				t.Errorf("errors.Is(%v, os.ErrNotExist) = %v, want %v", err, got, tt.notExist)
+			}
+		})
+	}
+}
+
+// assertOnlyFiles fails unless dir holds exactly the named files (so no temp
+// file was left behind).
+func assertOnlyFiles(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	if len(got) != len(names) {
+		t.Fatalf("folder holds %q, want %q", got, names)
+	}
+	for i := range names {
+		if got[i] != names[i] {
+			t.Fatalf("folder holds %q, want %q", got, names)
+		}
+	}
+}

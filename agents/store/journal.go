@@ -1,0 +1,297 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+)
+
+// ErrJournalClosed is returned by Append and Close once the journal is closed.
+// It wraps os.ErrClosed.
+var ErrJournalClosed = fmt.Errorf("store: journal closed: %w", os.ErrClosed)
+
+// ErrCorruptJournal is wrapped by OpenJournal's error when a line other than
+// the last is not valid JSON: that cannot be a crash mid-write, so the file
+// was damaged and guessing would lose or invent league events.
+var ErrCorruptJournal = errors.New("store: corrupt journal")
+
+// Journal is an append-only JSON-lines file: the league's source of truth.
+// Appends from many goroutines are group-committed: Append returns only after
+// its record is fsynced, but concurrent Appends share one fsync, so the cost
+// per record falls as results arrive faster.
+//
+// One goroutine, started by OpenJournal, does all writing. Append queues its
+// line and waits; the writer takes everything queued, writes it with one write
+// and one fsync, and answers every waiter. While it is syncing, new lines pile
+// up and go together in the next batch.
+type Journal struct {
+	path  string
+	f     *os.File
+	hooks journalHooks
+
+	mu      sync.Mutex
+	pending []appendRequest // queued lines, in arrival order
+	closed  bool
+	failed  error // sticky: once set, the file's state is unknown
+
+	kick    chan struct{} // wakes the writer; buffered, so a wake-up is never lost
+	stopped chan struct{} // closed when the writer has exited
+	syncs   atomic.Int64
+
+	// Owned by the writer goroutine.
+	size int64  // length of the file up to the last committed record
+	buf  []byte // reused to assemble a batch
+}
+
+type appendRequest struct {
+	line []byte
+	done chan error // buffered, so the writer never waits for a waiter
+}
+
+// journalHooks are seams for tests; both are nil in production.
+type journalHooks struct {
+	afterEnqueue func()      // called by Append once its line is queued
+	beforeCommit func(n int) // called by the writer with each batch's size
+}
+
+// OpenJournal opens the journal at path, creating it and its folders, and
+// returns the records already in it, in order.
+//
+// A torn last line is the trace of a crash mid-append (its Append never
+// returned), so it is dropped and truncated away: the last line is torn when it
+// has no trailing newline or is not valid JSON. Invalid JSON on any earlier
+// line is an error (wrapping ErrCorruptJournal) naming the line number. Blank
+// lines are skipped.
+func OpenJournal(path string) (*Journal, []json.RawMessage, error) {
+	return openJournal(path, journalHooks{})
+}
+
+func openJournal(path string, hooks journalHooks) (*Journal, []json.RawMessage, error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, dirPerm); err != nil {
+		return nil, nil, fmt.Errorf("store: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, filePerm)
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: %w", err)
+	}
+	records, size, err := readJournal(f, path)
+	if err == nil {
+		// Make the file's folder entry durable in case we just created it.
+		err = syncDir(dir)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	j := &Journal{
+		path:    path,
+		f:       f,
+		hooks:   hooks,
+		kick:    make(chan struct{}, 1),
+		stopped: make(chan struct{}),
+		size:    size,
+	}
+	go j.run()
+	return j, records, nil
+}
+
+// readJournal parses the whole file and truncates a torn tail away, returning
+// the records and the length of the file that remains.
+func readJournal(f *os.File, path string) ([]json.RawMessage, int64, error) {
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: read %s: %w", path, err)
+	}
+	records, keep, err := parseJournal(data)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%w: %s %w", ErrCorruptJournal, path, err)
+	}
+	if keep < len(data) {
+		slog.Warn("store: dropping the torn last line of the journal",
+			"path", path, "bytes", len(data)-keep)
+		if err := f.Truncate(int64(keep)); err != nil {
+			return nil, 0, fmt.Errorf("store: truncate torn journal %s: %w", path, err)
+		}
+		if err := f.Sync(); err != nil {
+			return nil, 0, fmt.Errorf("store: sync %s: %w", path, err)
+		}
+	}
+	return records, int64(keep), nil
+}
+
+// parseJournal splits data into records and returns how many leading bytes
+// hold whole, valid lines; anything after them is a torn last line.
+func parseJournal(data []byte) (records []json.RawMessage, keep int, err error) {
+	// Bytes after the last newline were never acknowledged: torn.
+	complete := data[:bytes.LastIndexByte(data, '\n')+1]
+	keep = len(complete)
+	badLine, badStart := 0, 0 // an invalid line, which is fine only if last
+	lineNo := 0
+	for start := 0; start < len(complete); {
+		end := start + bytes.IndexByte(complete[start:], '\n')
+		line := bytes.TrimSpace(complete[start:end])
+		lineNo++
+		lineStart := start
+		start = end + 1
+		if len(line) == 0 {
+			continue
+		}
+		if badLine != 0 {
+			return nil, 0, fmt.Errorf("line %d: invalid JSON", badLine)
+		}
+		if !json.Valid(line) {
+			badLine, badStart = lineNo, lineStart
+			continue
+		}
+		records = append(records, json.RawMessage(line))
+	}
+	if badLine != 0 {
+		keep = badStart
+	}
+	return records, keep, nil
+}
+
+// Append marshals rec as one line and returns after it is durable. It is safe
+// for concurrent use; records from one goroutine keep their order. After Close
+// it returns ErrJournalClosed.
+func (j *Journal) Append(rec any) error {
+	line, err := json.Marshal(rec) // escapes newlines inside strings: one record, one line
+	if err != nil {
+		return fmt.Errorf("store: encode journal record: %w", err)
+	}
+	req := appendRequest{line: append(line, '\n'), done: make(chan error, 1)}
+
+	j.mu.Lock()
+	switch {
+	case j.closed:
+		j.mu.Unlock()
+		return ErrJournalClosed
+	case j.failed != nil:
+		j.mu.Unlock()
+		return j.failed
+	}
+	j.pending = append(j.pending, req)
+	j.mu.Unlock()
+
+	j.wake()
+	if j.hooks.afterEnqueue != nil {
+		j.hooks.afterEnqueue()
+	}
+	return <-req.done
+}
+
+// Syncs is how many fsyncs appends have done (for tests and benchmarks of
+// group commit). The fsyncs of OpenJournal are not counted.
+func (j *Journal) Syncs() int64 {
+	return j.syncs.Load()
+}
+
+// Close waits for the queued appends to be committed, then closes the file.
+// A second Close returns ErrJournalClosed.
+func (j *Journal) Close() error {
+	j.mu.Lock()
+	if j.closed {
+		j.mu.Unlock()
+		return ErrJournalClosed
+	}
+	j.closed = true
+	j.mu.Unlock()
+
+	j.wake()
+	<-j.stopped
+	if err := j.f.Close(); err != nil {
+		return fmt.Errorf("store: close journal: %w", err)
+	}
+	return nil
+}
+
+func (j *Journal) wake() {
+	select {
+	case j.kick <- struct{}{}:
+	default: // a wake-up is already pending; it will see our line too
+	}
+}
+
+// run is the writer goroutine: it commits whatever is queued, one batch at a
+// time, until the journal is closed and nothing is left.
+func (j *Journal) run() {
+	defer close(j.stopped)
+	for {
+		<-j.kick
+		for {
+			batch, closed := j.takePending()
+			if len(batch) == 0 {
+				if closed {
+					return
+				}
+				break
+			}
+			err := j.commit(batch)
+			for _, req := range batch {
+				req.done <- err
+			}
+		}
+	}
+}
+
+func (j *Journal) takePending() (batch []appendRequest, closed bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	batch, j.pending = j.pending, nil
+	return batch, j.closed
+}
+
+// commit writes a batch with one write and one fsync.
+func (j *Journal) commit(batch []appendRequest) error {
+	if err := j.failure(); err != nil {
+		return err
+	}
+	if j.hooks.beforeCommit != nil {
+		j.hooks.beforeCommit(len(batch))
+	}
+	j.buf = j.buf[:0]
+	for _, req := range batch {
+		j.buf = append(j.buf, req.line...)
+	}
+	if _, err := j.f.Write(j.buf); err != nil {
+		err = fmt.Errorf("store: append to journal %s: %w", j.path, err)
+		// Cut a partial write away, or the next batch would follow a torn
+		// line and turn it into corruption in the middle of the file.
+		if terr := j.f.Truncate(j.size); terr != nil {
+			return j.fail(fmt.Errorf("%w (and cannot truncate it back: %v)", err, terr))
+		}
+		return err
+	}
+	j.syncs.Add(1)
+	if err := j.f.Sync(); err != nil {
+		// After a failed fsync the kernel may have dropped the dirty pages:
+		// nothing about the file can be trusted any more.
+		return j.fail(fmt.Errorf("store: sync journal %s: %w", j.path, err))
+	}
+	j.size += int64(len(j.buf))
+	return nil
+}
+
+func (j *Journal) failure() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.failed
+}
+
+// fail makes err sticky: every later Append returns it.
+func (j *Journal) fail(err error) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.failed == nil {
+		j.failed = err
+	}
+	return j.failed
+}

@@ -1,0 +1,452 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+)
+
+// redacted replaces every secret in a log line.
+const redacted = "[redacted]"
+
+// timestampLayout is UTC RFC 3339 with milliseconds, as both specification
+// loggers write it; times are converted to UTC before formatting.
+const timestampLayout = "2006-01-02T15:04:05.000Z"
+
+// reservedKeys are written first on every line. An attribute with one of
+// these keys is written as "attr_<key>" so that no line has a duplicate key.
+var reservedKeys = map[string]bool{
+	"timestamp": true, "level": true, "component": true, "agent_id": true, "message": true,
+}
+
+// NewLogger returns a slog logger writing JSON lines to path (appending,
+// creating folders) with the keys both specification loggers use, in this
+// order: "timestamp" (UTC RFC 3339 with milliseconds, ending in Z), "level"
+// (DEBUG, INFO, WARNING, ERROR), "component", "agent_id", "message",
+// "event_type" (taken from a top-level attribute named event_type, and left
+// out when there is none), then the other attributes flat; groups become
+// nested objects.
+//
+// Tokens must never reach a log line: any attribute whose key is "token" or
+// ends in "token" (auth_token, admin_token, …; case-insensitively, at any depth
+// and inside structs and maps logged as values) is written as "[redacted]",
+// and so is every secret registered with Redact wherever it appears.
+//
+// Lines are not fsynced: logs are for people, the journal is for recovery.
+// The returned io.Closer closes the file. level is the minimum level.
+func NewLogger(path, component, agentID string, level slog.Level) (*slog.Logger, io.Closer, error) {
+	if err := os.MkdirAll(filepath.Dir(path), dirPerm); err != nil {
+		return nil, nil, fmt.Errorf("store: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, filePerm)
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: %w", err)
+	}
+	s := &logSink{f: f}
+	h := &logHandler{sink: s, component: component, agentID: agentID, level: level}
+	return slog.New(h), s, nil
+}
+
+// secretReplacer replaces every registered secret with "[redacted]"; nil
+// until the first Redact. strings.Replacer is safe for concurrent use, so
+// loggers read it without locking.
+var (
+	secretsMu      sync.Mutex
+	secrets        []string
+	secretReplacer atomic.Pointer[strings.Replacer]
+)
+
+// Redact registers a secret (an issued token) that must never appear in any
+// log line written by NewLogger loggers of this process: any string attribute
+// value, key or message containing it has it replaced by "[redacted]". The
+// empty string is ignored. Safe for concurrent use.
+func Redact(secret string) {
+	if secret == "" {
+		return
+	}
+	secretsMu.Lock()
+	defer secretsMu.Unlock()
+	if slices.Contains(secrets, secret) {
+		return
+	}
+	secrets = append(secrets, secret)
+	// The replacer tries its patterns in argument order, so longest first: a
+	// secret that contains another is then redacted whole.
+	sort.SliceStable(secrets, func(a, b int) bool { return len(secrets[a]) > len(secrets[b]) })
+	pairs := make([]string, 0, 2*len(secrets))
+	for _, s := range secrets {
+		pairs = append(pairs, s, redacted)
+	}
+	secretReplacer.Store(strings.NewReplacer(pairs...))
+}
+
+func redactSecrets(s string) string {
+	if r := secretReplacer.Load(); r != nil {
+		return r.Replace(s)
+	}
+	return s
+}
+
+// secretKey reports whether values under key are tokens.
+func secretKey(key string) bool {
+	return strings.HasSuffix(strings.ToLower(key), "token")
+}
+
+// logSink is the file shared by a logger and everything derived from it.
+type logSink struct {
+	mu sync.Mutex
+	f  *os.File
+}
+
+// write writes one line with one write call, so lines from concurrent
+// goroutines (and, with O_APPEND, processes) never interleave.
+func (s *logSink) write(line []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, err := s.f.Write(line)
+	return err
+}
+
+func (s *logSink) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.f.Close()
+}
+
+// logHandler is the slog.Handler behind NewLogger.
+type logHandler struct {
+	sink               *logSink
+	component, agentID string
+	level              slog.Level
+	frames             []logFrame // With and WithGroup calls, in order
+}
+
+// logFrame is one WithAttrs (attrs) or WithGroup (group) call.
+type logFrame struct {
+	group string
+	attrs []slog.Attr
+}
+
+func (h *logHandler) Enabled(_ context.Context, l slog.Level) bool {
+	return l >= h.level
+}
+
+func (h *logHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	if len(attrs) == 0 {
+		return h
+	}
+	return h.with(logFrame{attrs: slices.Clone(attrs)})
+}
+
+func (h *logHandler) WithGroup(name string) slog.Handler {
+	if name == "" {
+		return h
+	}
+	return h.with(logFrame{group: name})
+}
+
+func (h *logHandler) with(f logFrame) *logHandler {
+	h2 := *h
+	h2.frames = append(slices.Clip(h.frames), f)
+	return &h2
+}
+
+func (h *logHandler) Handle(_ context.Context, r slog.Record) error {
+	attrs := flattenInline(h.topLevel(r), nil)
+	eventType, attrs := liftEventType(attrs)
+
+	t := r.Time
+	if t.IsZero() {
+		t = time.Now()
+	}
+	e := lineEncoder{buf: make([]byte, 0, 256)}
+	e.buf = append(e.buf, '{')
+	e.member("timestamp")
+	e.buf = append(e.buf, '"')
+	e.buf = t.UTC().AppendFormat(e.buf, timestampLayout)
+	e.buf = append(e.buf, '"')
+	e.member("level")
+	e.string(levelName(r.Level))
+	e.member("component")
+	e.string(h.component)
+	e.member("agent_id")
+	e.string(h.agentID)
+	e.member("message")
+	e.string(r.Message)
+	if eventType != nil {
+		e.member("event_type")
+		e.value(eventType.Value)
+	}
+	for _, a := range attrs {
+		if reservedKeys[a.Key] {
+			a.Key = "attr_" + a.Key
+		}
+		e.attr(a)
+	}
+	e.buf = append(e.buf, '}', '\n')
+	return h.sink.write(e.buf)
+}
+
+// topLevel nests the record's attributes inside the handler's groups and puts
+// the handler's own attributes in front, giving the line's top-level members.
+// A group left with nothing in it is dropped, as slog asks.
+func (h *logHandler) topLevel(r slog.Record) []slog.Attr {
+	cur := make([]slog.Attr, 0, r.NumAttrs())
+	r.Attrs(func(a slog.Attr) bool {
+		cur = append(cur, a)
+		return true
+	})
+	for i := len(h.frames) - 1; i >= 0; i-- {
+		f := h.frames[i]
+		if f.group == "" {
+			cur = append(slices.Clip(f.attrs), cur...)
+		} else if len(cur) > 0 {
+			cur = []slog.Attr{{Key: f.group, Value: slog.GroupValue(cur...)}}
+		}
+	}
+	return cur
+}
+
+// flattenInline resolves attributes and splices groups with an empty key into
+// their parent, so that an inline event_type is found at the top level.
+func flattenInline(attrs, out []slog.Attr) []slog.Attr {
+	for _, a := range attrs {
+		a.Value = a.Value.Resolve()
+		if a.Key == "" && a.Value.Kind() == slog.KindGroup {
+			out = flattenInline(a.Value.Group(), out)
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// liftEventType removes every top-level event_type attribute and returns the
+// last one (a record's attribute overrides the logger's With).
+func liftEventType(attrs []slog.Attr) (*slog.Attr, []slog.Attr) {
+	var found *slog.Attr
+	rest := attrs[:0:0]
+	for i := range attrs {
+		if attrs[i].Key == "event_type" {
+			found = &attrs[i]
+			continue
+		}
+		rest = append(rest, attrs[i])
+	}
+	return found, rest
+}
+
+// levelName spells slog's WARN the way the specification does: WARNING.
+func levelName(l slog.Level) string {
+	s := l.String()
+	if rest, ok := strings.CutPrefix(s, "WARN"); ok {
+		return "WARNING" + rest
+	}
+	return s
+}
+
+// lineEncoder builds one JSON line. Every string it writes, keys included,
+// goes through redactSecrets.
+type lineEncoder struct {
+	buf []byte
+}
+
+// member writes a key, preceded by a comma unless it opens an object.
+func (e *lineEncoder) member(key string) {
+	if e.buf[len(e.buf)-1] != '{' {
+		e.buf = append(e.buf, ',')
+	}
+	e.string(key)
+	e.buf = append(e.buf, ':')
+}
+
+func (e *lineEncoder) attr(a slog.Attr) {
+	a.Value = a.Value.Resolve()
+	if a.Equal(slog.Attr{}) {
+		return // slog: an attribute with a zero key and value is ignored
+	}
+	if a.Value.Kind() == slog.KindGroup {
+		group := a.Value.Group()
+		if len(group) == 0 {
+			return
+		}
+		if a.Key == "" {
+			for _, g := range group {
+				e.attr(g)
+			}
+			return
+		}
+		e.member(a.Key)
+		if secretKey(a.Key) {
+			e.string(redacted)
+			return
+		}
+		e.buf = append(e.buf, '{')
+		for _, g := range group {
+			e.attr(g)
+		}
+		e.buf = append(e.buf, '}')
+		return
+	}
+	e.member(a.Key)
+	if secretKey(a.Key) {
+		e.string(redacted)
+		return
+	}
+	e.value(a.Value)
+}
+
+// value writes a resolved non-group value the way slog.JSONHandler would.
+func (e *lineEncoder) value(v slog.Value) {
+	switch v.Kind() {
+	case slog.KindString:
+		e.string(v.String())
+	case slog.KindInt64:
+		e.buf = strconv.AppendInt(e.buf, v.Int64(), 10)
+	case slog.KindUint64:
+		e.buf = strconv.AppendUint(e.buf, v.Uint64(), 10)
+	case slog.KindFloat64:
+		f := v.Float64()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			e.string(strconv.FormatFloat(f, 'g', -1, 64)) // JSON has no NaN or Inf
+		} else {
+			e.buf = strconv.AppendFloat(e.buf, f, 'g', -1, 64)
+		}
+	case slog.KindBool:
+		e.buf = strconv.AppendBool(e.buf, v.Bool())
+	case slog.KindDuration:
+		e.buf = strconv.AppendInt(e.buf, int64(v.Duration()), 10)
+	case slog.KindTime:
+		e.string(v.Time().Format(time.RFC3339Nano))
+	case slog.KindGroup:
+		e.buf = append(e.buf, '{')
+		for _, a := range v.Group() {
+			e.attr(a)
+		}
+		e.buf = append(e.buf, '}')
+	default:
+		e.any(v.Any())
+	}
+}
+
+// any writes an arbitrary value: an error as its message, anything else as
+// its JSON. The JSON is decoded and walked so that token fields and secrets
+// inside structs, maps and raw messages (a logged protocol message carries its
+// auth_token) are redacted too; objects come out with sorted keys.
+func (e *lineEncoder) any(x any) {
+	if err, ok := x.(error); ok {
+		e.string(err.Error())
+		return
+	}
+	raw, err := json.Marshal(x)
+	if err != nil {
+		e.string("!ERROR: " + err.Error())
+		return
+	}
+	var tree any
+	if err := unmarshalNumbers(raw, &tree); err != nil {
+		e.string("!ERROR: " + err.Error())
+		return
+	}
+	e.tree(tree)
+}
+
+// tree writes a decoded JSON value, redacting as it goes.
+func (e *lineEncoder) tree(x any) {
+	switch x := x.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		e.buf = append(e.buf, '{')
+		for _, k := range keys {
+			e.member(k)
+			if secretKey(k) {
+				e.string(redacted)
+			} else {
+				e.tree(x[k])
+			}
+		}
+		e.buf = append(e.buf, '}')
+	case []any:
+		e.buf = append(e.buf, '[')
+		for i, v := range x {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.tree(v)
+		}
+		e.buf = append(e.buf, ']')
+	case string:
+		e.string(x)
+	case json.Number:
+		e.buf = append(e.buf, x...)
+	case bool:
+		e.buf = strconv.AppendBool(e.buf, x)
+	default: // nil
+		e.buf = append(e.buf, "null"...)
+	}
+}
+
+// string writes s, with secrets redacted, as a JSON string. HTML characters are
+// left alone (unlike encoding/json) because the lines are read by people.
+func (e *lineEncoder) string(s string) {
+	s = redactSecrets(s)
+	e.buf = append(e.buf, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			switch {
+			case r == utf8.RuneError && size == 1:
+				e.buf = append(e.buf, `\ufffd`...)
+			case r == '\u2028' || r == '\u2029':
+				e.buf = fmt.Appendf(e.buf, `\u%04x`, r)
+			default:
+				e.buf = append(e.buf, s[i:i+size]...)
+			}
+			i += size
+			continue
+		}
+		switch {
+		case c == '"' || c == '\\':
+			e.buf = append(e.buf, '\\', c)
+		case c == '\n':
+			e.buf = append(e.buf, `\n`...)
+		case c == '\r':
+			e.buf = append(e.buf, `\r`...)
+		case c == '\t':
+			e.buf = append(e.buf, `\t`...)
+		case c < 0x20:
+			e.buf = fmt.Appendf(e.buf, `\u%04x`, c)
+		default:
+			e.buf = append(e.buf, c)
+		}
+		i++
+	}
+	e.buf = append(e.buf, '"')
+}
+
+// unmarshalNumbers decodes JSON keeping numbers as json.Number, so that large
+// integers survive a round trip unchanged.
+func unmarshalNumbers(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return dec.Decode(v)
+}

@@ -1,0 +1,201 @@
+// Command leaguetui runs and shows leagues of autonomous game-playing agents.
+//
+//	leaguetui                 the console: start a local league and watch it
+//	leaguetui --no-ui         the same league headless, for CI
+//	leaguetui manager|referee|player   one agent alone
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/leaguetui/leaguetui/agents/headless"
+	"github.com/leaguetui/leaguetui/agents/manager"
+	"github.com/leaguetui/leaguetui/agents/player"
+	"github.com/leaguetui/leaguetui/agents/referee"
+	"github.com/leaguetui/leaguetui/config"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+const usage = `leaguetui runs and shows leagues of autonomous game-playing agents.
+
+Usage:
+  leaguetui [flags]              start a local league in the console
+  leaguetui --no-ui [flags]      run the same league headless and print the standings
+  leaguetui manager [flags]      run the league manager alone
+  leaguetui referee [flags]      run one referee
+  leaguetui player [flags]       run one player
+
+Run "leaguetui COMMAND --help" for a command's flags.
+
+Flags:
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "leaguetui:", err)
+		}
+		os.Exit(exitCode(err))
+	}
+}
+
+func exitCode(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 1
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "manager":
+			return runManager(ctx, args[1:], stderr)
+		case "referee":
+			return runReferee(ctx, args[1:], stderr)
+		case "player":
+			return runPlayer(ctx, args[1:], stderr)
+		}
+	}
+	return runLeague(ctx, args, stdout, stderr)
+}
+
+// newFlagSet makes a command's flag set with the shared config flags.
+func newFlagSet(name, help string, stderr io.Writer) (*flag.FlagSet, *config.Flags) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, help)
+		fs.PrintDefaults()
+	}
+	return fs, config.AddFlags(fs)
+}
+
+func parse(fs *flag.FlagSet, cf *config.Flags, args []string) (config.Config, error) {
+	if err := fs.Parse(args); err != nil {
+		return config.Config{}, err
+	}
+	if fs.NArg() > 0 {
+		return config.Config{}, fmt.Errorf("unexpected argument %q (see --help)", fs.Arg(0))
+	}
+	return cf.Resolve()
+}
+
+func runLeague(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, cf := newFlagSet("leaguetui", usage, stderr)
+	noUI := fs.Bool("no-ui", false, "run headless: progress on stderr, final standings on stdout")
+	players := fs.Int("players", 4, "number of players to start (strategies cycle through "+fmt.Sprint(engine.StrategyNames())+")")
+	referees := fs.Int("referees", 2, "number of referees to start")
+	seed := fs.Int64("seed", 0, "seed for the schedule, draws and strategies (default random; printed and saved)")
+	data := fs.String("data", "./data", "data `folder` for standings, rounds, matches, histories and logs")
+	freePorts := fs.Bool("free-ports", false, "take free ports instead of the configured ones (run leagues side by side)")
+	cfg, err := parse(fs, cf, args)
+	if err != nil {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("cannot find this program to start the agents: %w", err)
+	}
+	seedSet := false
+	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
+	opts := headless.Options{Config: cfg, ConfigArgs: cf.Args(), Executable: exe, DataDir: *data,
+		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, FreePorts: *freePorts,
+		Stdout: stdout, Stderr: stderr}
+	if !*noUI {
+		return runConsole(ctx, opts)
+	}
+	return headless.Run(ctx, opts)
+}
+
+// agentFlags are the flags every agent command has.
+type agentFlags struct {
+	port    *int
+	data    *string
+	name    *string
+	manager *string
+}
+
+func addAgentFlags(fs *flag.FlagSet, defaultPort int, defaultName string) agentFlags {
+	return agentFlags{
+		port:    fs.Int("port", defaultPort, "port to listen on (0 takes a free one)"),
+		data:    fs.String("data", "./data", "data `folder`"),
+		name:    fs.String("name", defaultName, "display name, also the log file's name"),
+		manager: fs.String("manager", "http://127.0.0.1:8000/mcp", "the league manager's /mcp `URL`"),
+	}
+}
+
+// serve runs an agent until a signal, then stops it cleanly.
+func serve(ctx context.Context, start func(context.Context) error, wait func(), shutdown func(context.Context) error) error {
+	if err := start(ctx); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	if wait != nil {
+		wait()
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return shutdown(shutdownCtx)
+}
+
+func runManager(ctx context.Context, args []string, stderr io.Writer) error {
+	fs, cf := newFlagSet("leaguetui manager", "leaguetui manager: run the league manager.\n\nThe admin token comes from LEAGUETUI_ADMIN_TOKEN.\n\nFlags:\n", stderr)
+	af := addAgentFlags(fs, config.Default().Network.ManagerPort, "league_manager")
+	seed := fs.Int64("seed", 0, "league seed (default random, saved in the journal)")
+	cfg, err := parse(fs, cf, args)
+	if err != nil {
+		return err
+	}
+	seedSet := false
+	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
+	m, err := manager.New(manager.Options{Config: cfg, DataDir: *af.data, Port: *af.port, Seed: *seed, SeedSet: seedSet,
+		AdminToken: os.Getenv("LEAGUETUI_ADMIN_TOKEN")})
+	if err != nil {
+		return err
+	}
+	return serve(ctx, m.Start, nil, m.Close)
+}
+
+func runReferee(ctx context.Context, args []string, stderr io.Writer) error {
+	fs, cf := newFlagSet("leaguetui referee", "leaguetui referee: run one referee; it registers with the manager.\n\nFlags:\n", stderr)
+	af := addAgentFlags(fs, config.Default().Network.RefereePortFirst, "referee")
+	maxConcurrent := fs.Int("max-concurrent", 0, "matches run at once (default from the config: 2)")
+	cfg, err := parse(fs, cf, args)
+	if err != nil {
+		return err
+	}
+	r, err := referee.New(referee.Options{Config: cfg, DataDir: *af.data, Port: *af.port, ManagerURL: *af.manager,
+		Name: *af.name, MaxConcurrent: *maxConcurrent})
+	if err != nil {
+		return err
+	}
+	return serve(ctx, r.Start, r.Wait, r.Shutdown)
+}
+
+func runPlayer(ctx context.Context, args []string, stderr io.Writer) error {
+	fs, cf := newFlagSet("leaguetui player", "leaguetui player: run one player; it registers with the manager.\n\nFlags:\n", stderr)
+	af := addAgentFlags(fs, config.Default().Network.PlayerPortFirst, "player")
+	strategy := fs.String("strategy", config.Default().Player.Strategy, fmt.Sprintf("strategy, one of %v", engine.StrategyNames()))
+	seed := fs.Int64("seed", 0, "seed for the strategy's randomness")
+	cfg, err := parse(fs, cf, args)
+	if err != nil {
+		return err
+	}
+	p, err := player.New(player.Options{Config: cfg, DataDir: *af.data, Port: *af.port, ManagerURL: *af.manager,
+		Name: *af.name, Strategy: *strategy, Seed: *seed})
+	if err != nil {
+		return err
+	}
+	return serve(ctx, p.Start, nil, p.Shutdown)
+}

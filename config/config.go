@@ -1,0 +1,185 @@
+// Package config holds the settings every leaguetui process (league manager,
+// referee, player, console) needs before it starts.
+//
+// Settings come in layers, each overriding the one before:
+//
+//  1. Default(): the values of the specification's config layer, so a
+//     process runs correctly with no files at all;
+//  2. a config folder laid out like the specification's SHARED/config/
+//     (Load), so folders written for other implementations work unchanged;
+//  3. LEAGUETUI_* environment variables;
+//  4. command-line flags the user actually typed (Flags.Resolve).
+//
+// A Config is a plain comparable value: copy it freely, compare it with ==.
+package config
+
+import (
+	"math"
+	"time"
+)
+
+// Config is everything an agent or the console needs to know before it starts.
+type Config struct {
+	LeagueID string // default "league_2025_even_odd"
+	GameType string // default "even_odd"
+
+	Network      Network
+	Timeouts     Timeouts
+	Retry        Retry
+	Breaker      Breaker
+	Scoring      Scoring
+	Security     Security
+	Referee      RefereeDefaults
+	Player       PlayerDefaults
+	Participants Participants
+
+	// Dir is the absolute path of the config folder Load read, or "" when
+	// the Config came from defaults alone. Agents that need files this
+	// package does not interpret (agents/agents_config.json, the "phone
+	// book", or games/games_registry.json) find them here.
+	Dir string
+}
+
+// Network says where agents listen. Each agent is its own HTTP process, so
+// referees and players take ports from disjoint ranges.
+type Network struct {
+	// Host is the address agents listen on. It defaults to loopback so a
+	// league never opens ports to the network unless asked to; the
+	// specification's "localhost" is mapped to 127.0.0.1 for the same reason
+	// (it can resolve to ::1 first and miss IPv4-only peers).
+	Host             string // "127.0.0.1"
+	ManagerPort      int    // 8000
+	RefereePortFirst int    // 8001
+	RefereePortLast  int    // 8010
+	PlayerPortFirst  int    // 8101
+	PlayerPortLast   int    // 8200
+}
+
+// Timeouts are the per-exchange deadlines of the specification (section 5.1).
+// A peer that misses one is treated as not having answered.
+type Timeouts struct {
+	RegisterReferee time.Duration // 10s  register_referee_timeout_sec
+	RegisterPlayer  time.Duration // 10s  register_player_timeout_sec
+	JoinAck         time.Duration // 5s   game_join_ack_timeout_sec
+	Move            time.Duration // 30s  move_timeout_sec
+	GameOver        time.Duration // 5s   game_over_timeout_sec (our extension)
+	Report          time.Duration // 10s  match_result_report_timeout_sec (our extension): MATCH_RESULT_REPORT
+	Query           time.Duration // 10s  league_query_timeout_sec (our extension): LEAGUE_QUERY
+	Generic         time.Duration // 10s  generic_response_timeout_sec
+}
+
+// Retry is the policy for retryable failures (timeout E001, connection
+// E009). When the attempts run out the non-responder takes a technical loss.
+type Retry struct {
+	// Attempts counts every try, the first included: the specification's
+	// code makes 3 attempts in total, and system.json's max_retries means
+	// the same number.
+	Attempts     int           // 3
+	InitialDelay time.Duration // 2s (the specification's code: 2 s then 4 s)
+	Multiplier   float64       // 2 for "exponential" backoff, 1 for "fixed"
+}
+
+// Delay is the wait before attempt n+1 after attempt n failed (n>=1):
+// InitialDelay * Multiplier^(n-1). It returns 0 for n < 1 and saturates at
+// the largest Duration instead of overflowing.
+func (r Retry) Delay(n int) time.Duration {
+	if n < 1 {
+		return 0
+	}
+	return saturate(float64(r.InitialDelay) * math.Pow(r.Multiplier, float64(n-1)))
+}
+
+// Breaker configures the circuit breaker a caller keeps per peer, so a dead
+// agent stops costing a full timeout on every call (specification 5.2).
+type Breaker struct {
+	Failures int           // 5 consecutive failures open the circuit
+	Reset    time.Duration // 60s until a trial call is let through
+}
+
+// Scoring gives the league points per match outcome. TechnicalLoss goes to
+// the offender; the other side scores Win.
+type Scoring struct {
+	Win           int // 3
+	Draw          int // 1, to each player
+	Loss          int // 0
+	TechnicalLoss int // 0
+}
+
+// Security configures the auth tokens the league manager hands out at
+// registration.
+type Security struct {
+	// TokenBytes is the token's length in random bytes (system.json's
+	// token_length: 32 means 32 bytes, not 32 characters; hex encoding
+	// makes the text twice as long).
+	TokenBytes int           // 32
+	AuthTokens bool          // true  enable_auth_tokens
+	TokenTTL   time.Duration // 24h   token_ttl_hours
+}
+
+// RefereeDefaults are the settings of defaults/referee.json.
+type RefereeDefaults struct {
+	MaxConcurrentMatches int // 2
+}
+
+// PlayerDefaults are the settings of defaults/player.json.
+type PlayerDefaults struct {
+	// Strategy names the player's strategy. This package does not check it:
+	// the set of strategies belongs to the player code.
+	Strategy string // "random"
+}
+
+// Participants bounds how many agents a league needs before it can start.
+type Participants struct {
+	MinPlayers  int // 2
+	MaxPlayers  int // 10000
+	MinReferees int // 1
+}
+
+// Default returns the built-in defaults, equal to the specification's config layer.
+//
+// One deliberate difference: the sample system.json says initial_delay_sec
+// 1.0, while the specification's retry code (and our Retry) waits 2 s then
+// 4 s; the code is what peers actually run.
+func Default() Config {
+	return Config{
+		LeagueID: "league_2025_even_odd",
+		GameType: "even_odd",
+		Network: Network{
+			Host:             "127.0.0.1",
+			ManagerPort:      8000,
+			RefereePortFirst: 8001,
+			RefereePortLast:  8010,
+			PlayerPortFirst:  8101,
+			PlayerPortLast:   8200,
+		},
+		Timeouts: Timeouts{
+			RegisterReferee: 10 * time.Second,
+			RegisterPlayer:  10 * time.Second,
+			JoinAck:         5 * time.Second,
+			Move:            30 * time.Second,
+			GameOver:        5 * time.Second,
+			Report:          10 * time.Second,
+			Query:           10 * time.Second,
+			Generic:         10 * time.Second,
+		},
+		Retry:        Retry{Attempts: 3, InitialDelay: 2 * time.Second, Multiplier: 2},
+		Breaker:      Breaker{Failures: 5, Reset: 60 * time.Second},
+		Scoring:      Scoring{Win: 3, Draw: 1, Loss: 0, TechnicalLoss: 0},
+		Security:     Security{TokenBytes: 32, AuthTokens: true, TokenTTL: 24 * time.Hour},
+		Referee:      RefereeDefaults{MaxConcurrentMatches: 2},
+		Player:       PlayerDefaults{Strategy: "random"},
+		Participants: Participants{MinPlayers: 2, MaxPlayers: 10000, MinReferees: 1},
+	}
+}
+
+// saturate converts a nanosecond count to a Duration, clamping values that do
+// not fit so that absurd inputs stay absurd instead of wrapping negative.
+func saturate(ns float64) time.Duration {
+	switch {
+	case ns >= math.MaxInt64:
+		return math.MaxInt64
+	case ns <= math.MinInt64:
+		return math.MinInt64
+	}
+	return time.Duration(math.Round(ns))
+}

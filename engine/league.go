@@ -1,0 +1,342 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+)
+
+// LeagueState is where a league is in its life.
+type LeagueState string
+
+// League states, in the order a league normally passes through them.
+const (
+	LeagueWaiting   LeagueState = "waiting"   // agents registering, not started
+	LeagueRunning   LeagueState = "running"   // matches being played
+	LeaguePaused    LeagueState = "paused"    // no new match starts
+	LeagueCompleted LeagueState = "completed" // every match has a result
+	LeagueStopped   LeagueState = "stopped"   // stopped by the admin before the end
+)
+
+// EventKind names a league event. The manager's journal is a list of events;
+// the league's state is whatever applying them in order gives.
+type EventKind string
+
+// The league events.
+const (
+	EventAgentRegistered EventKind = "agent_registered"
+	EventLeagueStarted   EventKind = "league_started"
+	EventRoundAnnounced  EventKind = "round_announced"
+	EventMatchAssigned   EventKind = "match_assigned"
+	EventMatchStep       EventKind = "match_step"
+	EventMatchResult     EventKind = "match_result"
+	EventRoundCompleted  EventKind = "round_completed"
+	EventLeagueCompleted EventKind = "league_completed"
+	EventPaused          EventKind = "paused"
+	EventResumed         EventKind = "resumed"
+	EventStopped         EventKind = "stopped"
+)
+
+// Agent roles.
+const (
+	RolePlayer  = "player"
+	RoleReferee = "referee"
+)
+
+// Event is one entry of the league's journal and live feed. Only the fields
+// of its kind are set. Time is given by the manager: the engine reads no clock.
+type Event struct {
+	Seq   int64     `json:"seq"`
+	Time  time.Time `json:"time"`
+	Kind  EventKind `json:"kind"`
+	Round int       `json:"round,omitempty"`
+
+	Agent   *AgentInfo `json:"agent,omitempty"`    // agent_registered
+	Start   *StartInfo `json:"start,omitempty"`    // league_started
+	MatchID string     `json:"match_id,omitempty"` // match_*
+	Referee string     `json:"referee,omitempty"`  // match_assigned, match_step
+	Step    string     `json:"step,omitempty"`     // match_step: invited, joined, choosing, drawn N …
+	Result  *Result    `json:"result,omitempty"`   // match_result
+	Detail  string     `json:"detail,omitempty"`   // a human sentence: reason, who paused …
+}
+
+// AgentInfo describes a registered agent. TokenHash, never the token, is what
+// the journal keeps, so the token can be checked after a restart without
+// being written anywhere.
+type AgentInfo struct {
+	ID                   string   `json:"id"`
+	Role                 string   `json:"role"`
+	DisplayName          string   `json:"display_name"`
+	Endpoint             string   `json:"endpoint"`
+	GameTypes            []string `json:"game_types,omitempty"`
+	MaxConcurrentMatches int      `json:"max_concurrent_matches,omitempty"`
+	Version              string   `json:"version,omitempty"`
+	TokenHash            string   `json:"token_hash,omitempty"`
+}
+
+// StartInfo fixes what a started league plays: the seed and the schedule.
+type StartInfo struct {
+	Seed     int64    `json:"seed"`
+	GameType string   `json:"game_type"`
+	Players  []string `json:"players"`
+	Rounds   []Round  `json:"rounds"`
+}
+
+// League is the league's state, rebuilt by applying events in order.
+type League struct {
+	ID       string
+	State    LeagueState
+	Seed     int64
+	GameType string
+	Rounds   []Round
+	Table    *Table
+
+	players    []*AgentInfo
+	referees   []*AgentInfo
+	byID       map[string]*AgentInfo
+	byEndpoint map[string]*AgentInfo
+	matches    map[string]*MatchRecord
+	finished   int
+	lastSeq    int64
+}
+
+// MatchRecord is what the league knows about one scheduled match.
+type MatchRecord struct {
+	Pairing
+	Referee string  // assigned referee, "" before assignment
+	Step    string  // last reported step
+	Result  *Result // nil until reported
+}
+
+// NewLeague makes an empty league waiting for registrations.
+func NewLeague(id string, scoring Scoring) *League {
+	return &League{
+		ID:         id,
+		State:      LeagueWaiting,
+		Table:      NewTable(scoring),
+		byID:       map[string]*AgentInfo{},
+		byEndpoint: map[string]*AgentInfo{},
+		matches:    map[string]*MatchRecord{},
+	}
+}
+
+// Apply checks ev against the state and applies it. An event that does not
+// fit (a result for an unknown match or a second result) is an error and
+// changes nothing, so the manager can validate by applying.
+func (l *League) Apply(ev Event) error {
+	if err := l.apply(ev); err != nil {
+		return fmt.Errorf("%s: %w", ev.Kind, err)
+	}
+	if ev.Seq > l.lastSeq {
+		l.lastSeq = ev.Seq
+	}
+	return nil
+}
+
+func (l *League) apply(ev Event) error {
+	switch ev.Kind {
+	case EventAgentRegistered:
+		return l.register(ev.Agent)
+	case EventLeagueStarted:
+		return l.start(ev.Start)
+	case EventMatchAssigned:
+		m, err := l.unfinished(ev.MatchID)
+		if err == nil {
+			m.Referee, m.Step = ev.Referee, "assigned"
+		}
+		return err
+	case EventMatchStep:
+		m, err := l.unfinished(ev.MatchID)
+		if err == nil {
+			m.Step = ev.Step
+		}
+		return err
+	case EventMatchResult:
+		return l.recordResult(ev.Result)
+	case EventPaused:
+		return l.transition(LeagueRunning, LeaguePaused)
+	case EventResumed:
+		return l.transition(LeaguePaused, LeagueRunning)
+	case EventStopped:
+		if l.State == LeagueCompleted {
+			return fmt.Errorf("league already completed")
+		}
+		l.State = LeagueStopped
+	case EventLeagueCompleted:
+		if done, total := l.Progress(); done != total {
+			return fmt.Errorf("%d of %d matches have results", done, total)
+		}
+		l.State = LeagueCompleted
+	case EventRoundAnnounced, EventRoundCompleted:
+		if ev.Round < 1 || ev.Round > len(l.Rounds) {
+			return fmt.Errorf("no round %d", ev.Round)
+		}
+	default:
+		return fmt.Errorf("unknown event kind %q", ev.Kind)
+	}
+	return nil
+}
+
+// register adds an agent, or updates one that registers again under the
+// same id (a restarted agent gets a fresh token).
+func (l *League) register(a *AgentInfo) error {
+	if a == nil || a.ID == "" {
+		return fmt.Errorf("agent without id")
+	}
+	if old, ok := l.byID[a.ID]; ok {
+		delete(l.byEndpoint, old.Endpoint)
+		*old = *a
+		l.byEndpoint[a.Endpoint] = old
+		return nil
+	}
+	info := *a
+	l.byID[a.ID] = &info
+	l.byEndpoint[a.Endpoint] = &info
+	switch a.Role {
+	case RolePlayer:
+		l.players = append(l.players, &info)
+		l.Table.AddPlayer(a.ID, a.DisplayName)
+	case RoleReferee:
+		l.referees = append(l.referees, &info)
+	default:
+		return fmt.Errorf("unknown role %q", a.Role)
+	}
+	return nil
+}
+
+func (l *League) start(s *StartInfo) error {
+	if s == nil {
+		return fmt.Errorf("no start info")
+	}
+	if l.State != LeagueWaiting {
+		return fmt.Errorf("league is %s, not waiting", l.State)
+	}
+	l.State, l.Seed, l.GameType, l.Rounds = LeagueRunning, s.Seed, s.GameType, s.Rounds
+	for _, r := range s.Rounds {
+		for _, p := range r.Matches {
+			l.matches[p.MatchID] = &MatchRecord{Pairing: p}
+		}
+	}
+	return nil
+}
+
+func (l *League) unfinished(matchID string) (*MatchRecord, error) {
+	m, ok := l.matches[matchID]
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("no match %q", matchID)
+	case m.Result != nil:
+		return nil, fmt.Errorf("match %s already has a result", matchID)
+	}
+	return m, nil
+}
+
+func (l *League) recordResult(r *Result) error {
+	if r == nil {
+		return fmt.Errorf("no result")
+	}
+	m, err := l.unfinished(r.MatchID)
+	if err != nil {
+		return err
+	}
+	if r.PlayerA != m.PlayerA || r.PlayerB != m.PlayerB {
+		return fmt.Errorf("match %s is %s vs %s, not %s vs %s", r.MatchID, m.PlayerA, m.PlayerB, r.PlayerA, r.PlayerB)
+	}
+	res := *r
+	m.Result, m.Step = &res, "finished"
+	l.finished++
+	l.Table.Record(res)
+	return nil
+}
+
+func (l *League) transition(from, to LeagueState) error {
+	if l.State != from {
+		return fmt.Errorf("league is %s, not %s", l.State, from)
+	}
+	l.State = to
+	return nil
+}
+
+// LastSeq is the sequence number of the last event applied.
+func (l *League) LastSeq() int64 { return l.lastSeq }
+
+// Agent finds a registered agent by id.
+func (l *League) Agent(id string) (AgentInfo, bool) {
+	a, ok := l.byID[id]
+	if !ok {
+		return AgentInfo{}, false
+	}
+	return *a, true
+}
+
+// AgentAt finds a registered agent by its contact endpoint.
+func (l *League) AgentAt(endpoint string) (AgentInfo, bool) {
+	a, ok := l.byEndpoint[endpoint]
+	if !ok {
+		return AgentInfo{}, false
+	}
+	return *a, true
+}
+
+// Players lists registered players in registration order.
+func (l *League) Players() []AgentInfo { return copyAgents(l.players) }
+
+// Referees lists registered referees in registration order.
+func (l *League) Referees() []AgentInfo { return copyAgents(l.referees) }
+
+func copyAgents(list []*AgentInfo) []AgentInfo {
+	out := make([]AgentInfo, len(list))
+	for i, a := range list {
+		out[i] = *a
+	}
+	return out
+}
+
+// Match returns what the league knows of a scheduled match.
+func (l *League) Match(matchID string) (MatchRecord, bool) {
+	m, ok := l.matches[matchID]
+	if !ok {
+		return MatchRecord{}, false
+	}
+	return *m, true
+}
+
+// RoundDone reports whether every match of round (1-based) has a result.
+func (l *League) RoundDone(round int) bool {
+	if round < 1 || round > len(l.Rounds) {
+		return false
+	}
+	for _, p := range l.Rounds[round-1].Matches {
+		if l.matches[p.MatchID].Result == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// CurrentRound is the first round with a match still to play, or 0 when
+// every round is done or the league has not started.
+func (l *League) CurrentRound() int {
+	for i := range l.Rounds {
+		if !l.RoundDone(i + 1) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// Progress counts matches with a result and matches in all.
+func (l *League) Progress() (done, total int) { return l.finished, len(l.matches) }
+
+// Results lists the results of a round in match order.
+func (l *League) Results(round int) []Result {
+	if round < 1 || round > len(l.Rounds) {
+		return nil
+	}
+	var out []Result
+	for _, p := range l.Rounds[round-1].Matches {
+		if r := l.matches[p.MatchID].Result; r != nil {
+			out = append(out, *r)
+		}
+	}
+	return out
+}

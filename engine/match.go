@@ -1,0 +1,268 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// MatchState is where a match is in the referee's step loop. The values are
+// the protocol's wire names.
+type MatchState string
+
+// The match states, in the order a match passes through them.
+const (
+	StateWaitingForPlayers MatchState = "WAITING_FOR_PLAYERS"
+	StateCollectingMoves   MatchState = "COLLECTING_CHOICES"
+	StateDrawing           MatchState = "DRAWING_NUMBER" // transient inside Moved; never observed from outside
+	StateFinished          MatchState = "FINISHED"
+)
+
+// Status is how a finished match ended, as reported to the league manager.
+type Status string
+
+// The match statuses.
+const (
+	StatusWin           Status = "WIN"
+	StatusDraw          Status = "DRAW"
+	StatusTechnicalLoss Status = "TECHNICAL_LOSS"
+)
+
+// DeclinedReason is the failure reason recorded when a player answers the
+// invitation with accept=false.
+const DeclinedReason = "declined the invitation"
+
+// Errors returned by Match.Moved; test for them with errors.Is.
+var (
+	ErrUnknownPlayer   = errors.New("player is not in this match")
+	ErrWrongState      = errors.New("match is not collecting moves")
+	ErrAlreadyAnswered = errors.New("player already answered this step")
+	ErrInvalidMove     = errors.New("invalid move")
+)
+
+// Outcome is a finished match, ready for GAME_OVER and MATCH_RESULT_REPORT.
+type Outcome struct {
+	Status    Status
+	Winner    string            // player id, "" for a draw or a double technical loss
+	Offenders []string          // players who failed (technical loss), in A,B order; empty otherwise
+	Moves     map[string]string // player id -> normalized move, only for players that moved
+	Details   map[string]any    // Decision.Details; nil on a technical loss
+	Right     string            // Decision.Right
+	Reason    string            // human sentence with player ids, or the failure reason(s) for a technical loss
+}
+
+// Match is the referee's game-agnostic state machine for one match. The
+// referee does the I/O (invitations, move calls, retries) and feeds each
+// answer in with Joined, Moved or Failed; Pending says whom it still waits
+// for. A Match is not safe for concurrent use: the referee serializes calls.
+//
+// Each step (joining, then moving) waits until both players have answered,
+// so a match in which both fail is a double technical loss.
+type Match struct {
+	game    Game
+	id      string
+	players [2]string
+	seed    int64
+	state   MatchState
+
+	answered [2]bool   // per side, in the current step
+	failure  [2]string // per side, the failure reason; "" if none
+	moves    [2]string // per side, the normalized move; "" if none
+
+	outcome Outcome
+}
+
+// NewMatch starts a match in StateWaitingForPlayers. seed is the league
+// seed; the game's draw uses MatchRand(seed, id, "draw").
+func NewMatch(game Game, id, playerA, playerB string, seed int64) *Match {
+	return &Match{
+		game:    game,
+		id:      id,
+		players: [2]string{playerA, playerB},
+		seed:    seed,
+		state:   StateWaitingForPlayers,
+	}
+}
+
+// ID returns the match id, e.g. "R1M1".
+func (m *Match) ID() string { return m.id }
+
+// Game returns the game being played.
+func (m *Match) Game() Game { return m.game }
+
+// Players returns the two player ids, A first.
+func (m *Match) Players() [2]string { return m.players }
+
+// State returns the current state.
+func (m *Match) State() MatchState { return m.state }
+
+// Done reports whether the match has finished and Outcome is valid.
+func (m *Match) Done() bool { return m.state == StateFinished }
+
+// Joined records one player's answer to the invitation; accepted=false is a
+// failure with reason DeclinedReason. Once both have answered, the match
+// finishes with a technical loss if anyone failed, and otherwise starts
+// collecting moves. Calls outside StateWaitingForPlayers, for an unknown
+// player, or for a player who already answered are ignored.
+func (m *Match) Joined(player string, accepted bool) {
+	if m.state != StateWaitingForPlayers {
+		return
+	}
+	if accepted {
+		m.answer(player, "")
+		return
+	}
+	m.answer(player, DeclinedReason)
+}
+
+// Failed records that a player could not be reached, timed out or answered
+// invalidly in the current step. While waiting for players it counts as the
+// player's answer to the invitation; while collecting, as the player's move.
+// The transition rules are those of Joined and Moved. Calls in any other
+// state, for an unknown player, or for a player who already answered are
+// ignored. An empty reason is recorded as "failed".
+func (m *Match) Failed(player, reason string) {
+	if m.state != StateWaitingForPlayers && m.state != StateCollectingMoves {
+		return
+	}
+	if reason == "" {
+		reason = "failed"
+	}
+	m.answer(player, reason)
+}
+
+// Moved records one player's raw move. It returns an error and records
+// nothing if the match is not collecting moves (ErrWrongState), the player is
+// not in the match (ErrUnknownPlayer), the player already answered this step
+// (ErrAlreadyAnswered), or the move is invalid for the game (ErrInvalidMove),
+// so the referee can retry or call Failed. When both moves are in, the game
+// decides and the match finishes.
+func (m *Match) Moved(player, raw string) error {
+	if m.state != StateCollectingMoves {
+		return fmt.Errorf("match %s: %w (state %s)", m.id, ErrWrongState, m.state)
+	}
+	side, ok := m.side(player)
+	if !ok {
+		return fmt.Errorf("match %s: %w: %q", m.id, ErrUnknownPlayer, player)
+	}
+	if m.answered[side] {
+		return fmt.Errorf("match %s: %w: %q", m.id, ErrAlreadyAnswered, player)
+	}
+	move, ok := m.game.Normalize(raw)
+	if !ok {
+		return fmt.Errorf("match %s: %w %q from %s, want one of %s",
+			m.id, ErrInvalidMove, raw, player, strings.Join(m.game.Options(), ", "))
+	}
+	m.moves[side] = move
+	m.answer(player, "")
+	return nil
+}
+
+// Pending lists the players the current step still waits for, in A,B order;
+// it is empty when the match is done.
+func (m *Match) Pending() []string {
+	if m.Done() {
+		return nil
+	}
+	var pending []string
+	for i, p := range m.players {
+		if !m.answered[i] {
+			pending = append(pending, p)
+		}
+	}
+	return pending
+}
+
+// Outcome returns the result of a finished match; before Done it returns
+// the zero Outcome.
+func (m *Match) Outcome() Outcome { return m.outcome }
+
+// side finds a player's seat. If both seats hold the same id, A wins.
+func (m *Match) side(player string) (int, bool) {
+	for i, p := range m.players {
+		if p == player {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// answer records a player's answer for the current step (failure "" means
+// success) and advances the match once both players have answered.
+func (m *Match) answer(player, failure string) {
+	side, ok := m.side(player)
+	if !ok || m.answered[side] {
+		return
+	}
+	m.answered[side] = true
+	m.failure[side] = failure
+	if m.answered[0] && m.answered[1] {
+		m.advance()
+	}
+}
+
+// advance leaves a step that both players have answered.
+func (m *Match) advance() {
+	switch {
+	case m.failure[0] != "" || m.failure[1] != "":
+		m.finish(m.technicalLoss())
+	case m.state == StateWaitingForPlayers:
+		m.state = StateCollectingMoves
+		m.answered = [2]bool{}
+	default:
+		m.state = StateDrawing
+		m.finish(m.decide())
+	}
+}
+
+// finish stores the outcome and ends the match.
+func (m *Match) finish(o Outcome) {
+	m.outcome = o
+	m.state = StateFinished
+}
+
+// decide lets the game settle a match in which both players moved.
+func (m *Match) decide() Outcome {
+	d := m.game.Decide(m.moves[0], m.moves[1], MatchRand(m.seed, m.id, "draw"))
+	o := Outcome{
+		Status:  StatusDraw,
+		Moves:   m.movesByPlayer(),
+		Details: d.Details,
+		Right:   d.Right,
+	}
+	result := "draw"
+	if d.Winner == SideA || d.Winner == SideB {
+		o.Status = StatusWin
+		o.Winner = m.players[int(d.Winner-SideA)]
+		result = o.Winner + " wins"
+	}
+	o.Reason = fmt.Sprintf("%s (A) vs %s (B): %s; %s", m.players[0], m.players[1], d.Reason, result)
+	return o
+}
+
+// technicalLoss builds the outcome of a match in which someone failed.
+func (m *Match) technicalLoss() Outcome {
+	o := Outcome{Status: StatusTechnicalLoss, Moves: m.movesByPlayer()}
+	var reasons []string
+	for i, p := range m.players {
+		if m.failure[i] == "" {
+			o.Winner = p
+			continue
+		}
+		o.Offenders = append(o.Offenders, p)
+		reasons = append(reasons, p+": "+m.failure[i])
+	}
+	o.Reason = "technical loss: " + strings.Join(reasons, "; ")
+	return o
+}
+
+// movesByPlayer maps each player who moved to the normalized move.
+func (m *Match) movesByPlayer() map[string]string {
+	moves := map[string]string{}
+	for i, p := range m.players {
+		if m.moves[i] != "" {
+			moves[p] = m.moves[i]
+		}
+	}
+	return moves
+}

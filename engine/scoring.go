@@ -1,0 +1,232 @@
+package engine
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Scoring is the league's points table.
+type Scoring struct {
+	Win, Draw, Loss, TechnicalLoss int
+}
+
+// DefaultScoring is the protocol's table: win 3, draw 1, loss 0, technical
+// loss 0.
+func DefaultScoring() Scoring {
+	return Scoring{Win: 3, Draw: 1, Loss: 0, TechnicalLoss: 0}
+}
+
+// Result is one match result as the standings see it.
+type Result struct {
+	MatchID   string
+	Round     int
+	PlayerA   string
+	PlayerB   string
+	Status    Status
+	Winner    string   // "" for a draw or double technical loss
+	Offenders []string // technical-loss offenders
+}
+
+// Points awards points per player: a win gives Win to the winner and Loss
+// to the other; a draw gives Draw to each; a technical loss gives Win to the
+// non-offender (if any) and TechnicalLoss to each offender.
+func (s Scoring) Points(r Result) map[string]int {
+	points := map[string]int{}
+	for _, o := range tally(r) {
+		points[o.player] = s.pointsFor(o.kind)
+	}
+	return points
+}
+
+// pointsFor is what one player earns for an outcome of the given kind.
+func (s Scoring) pointsFor(k outcomeKind) int {
+	switch k {
+	case won:
+		return s.Win
+	case drew:
+		return s.Draw
+	case lostTechnically:
+		return s.TechnicalLoss
+	default:
+		return s.Loss
+	}
+}
+
+// outcomeKind is how one match ended for one player.
+type outcomeKind int
+
+const (
+	won outcomeKind = iota
+	drew
+	lost
+	lostTechnically
+)
+
+// playerOutcome is one player's share of a result.
+type playerOutcome struct {
+	player string
+	kind   outcomeKind
+}
+
+// tally splits a result into each player's outcome; Points and Table both
+// build on it so they cannot disagree.
+//
+// For a technical loss with no Offenders listed, the player other than the
+// Winner is taken as the offender. For a WIN whose Winner is neither player
+// (malformed), both players get a loss.
+func tally(r Result) [2]playerOutcome {
+	return [2]playerOutcome{
+		{player: r.PlayerA, kind: kindFor(r, r.PlayerA)},
+		{player: r.PlayerB, kind: kindFor(r, r.PlayerB)},
+	}
+}
+
+// kindFor decides how result r ended for player p.
+func kindFor(r Result, p string) outcomeKind {
+	switch r.Status {
+	case StatusDraw:
+		return drew
+	case StatusTechnicalLoss:
+		if isOffender(r, p) {
+			return lostTechnically
+		}
+		return won
+	default:
+		if p == r.Winner {
+			return won
+		}
+		return lost
+	}
+}
+
+// isOffender reports whether p caused the technical loss in r.
+func isOffender(r Result, p string) bool {
+	if len(r.Offenders) == 0 {
+		return r.Winner != "" && p != r.Winner
+	}
+	return slices.Contains(r.Offenders, p)
+}
+
+// Row is one standings line. Losses counts every loss including technical
+// losses; TechnicalLosses counts those alone.
+type Row struct {
+	Rank            int
+	PlayerID        string
+	DisplayName     string
+	Played          int
+	Wins            int
+	Draws           int
+	Losses          int
+	TechnicalLosses int
+	Points          int
+}
+
+// Table keeps standings incrementally: Record is O(1), so the league
+// manager's work per reported result does not grow with the league; only
+// Rows sorts. A Table is not safe for concurrent use.
+type Table struct {
+	scoring  Scoring
+	rows     map[string]*Row
+	recorded map[string]bool // match ids already recorded
+}
+
+// NewTable returns an empty table that awards points with s.
+func NewTable(s Scoring) *Table {
+	return &Table{scoring: s, rows: map[string]*Row{}, recorded: map[string]bool{}}
+}
+
+// AddPlayer makes sure a player appears in the standings, even with no
+// results. It is idempotent; a non-empty displayName replaces the stored
+// one. Without a display name the player id is shown.
+func (t *Table) AddPlayer(id, displayName string) {
+	row := t.row(id)
+	if displayName != "" {
+		row.DisplayName = displayName
+	}
+}
+
+// Record adds one result in O(1). Players it does not know are added on the
+// fly. A result whose non-empty MatchID was already recorded is ignored, so a
+// duplicated report cannot count twice.
+func (t *Table) Record(r Result) {
+	if r.MatchID != "" {
+		if t.recorded[r.MatchID] {
+			return
+		}
+		t.recorded[r.MatchID] = true
+	}
+	for _, o := range tally(r) {
+		row := t.row(o.player)
+		row.Played++
+		row.Points += t.scoring.pointsFor(o.kind)
+		switch o.kind {
+		case won:
+			row.Wins++
+		case drew:
+			row.Draws++
+		case lost:
+			row.Losses++
+		case lostTechnically:
+			row.Losses++
+			row.TechnicalLosses++
+		}
+	}
+}
+
+// Rows returns the standings sorted by points, wins and draws (all
+// descending), then player id ascending, ranked 1..N with no shared ranks.
+func (t *Table) Rows() []Row {
+	rows := make([]Row, 0, len(t.rows))
+	for _, r := range t.rows {
+		rows = append(rows, *r)
+	}
+	slices.SortFunc(rows, compareRows)
+	for i := range rows {
+		rows[i].Rank = i + 1
+	}
+	return rows
+}
+
+// Row returns one player's line. Its Rank is 0 because ranking needs the
+// whole table; use Rows for ranks.
+func (t *Table) Row(playerID string) (Row, bool) {
+	r, ok := t.rows[playerID]
+	if !ok {
+		return Row{}, false
+	}
+	return *r, true
+}
+
+// row returns the player's row, creating it if needed.
+func (t *Table) row(id string) *Row {
+	r, ok := t.rows[id]
+	if !ok {
+		r = &Row{PlayerID: id, DisplayName: id}
+		t.rows[id] = r
+	}
+	return r
+}
+
+// compareRows orders rows best first: points, wins, draws (descending),
+// then player id (ascending) so the order is total and deterministic.
+func compareRows(a, b Row) int {
+	return cmp.Or(
+		cmp.Compare(b.Points, a.Points),
+		cmp.Compare(b.Wins, a.Wins),
+		cmp.Compare(b.Draws, a.Draws),
+		cmp.Compare(a.PlayerID, b.PlayerID),
+	)
+}
+
+// Standings is the one-shot form of Table: players (which may have no
+// results) plus results, sorted and ranked as Table.Rows does.
+func Standings(s Scoring, players []string, results []Result) []Row {
+	t := NewTable(s)
+	for _, p := range players {
+		t.AddPlayer(p, "")
+	}
+	for _, r := range results {
+		t.Record(r)
+	}
+	return t.Rows()
+}
