@@ -1,89 +1,11 @@
 package manager
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
-	"sync"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
-	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/engine"
 )
-
-// postOffice delivers notifications without ever holding up the league:
-// each recipient has its own queue, delivered in order by its own
-// goroutine, so one slow or dead agent delays nobody else, and every agent
-// still sees standings before round-completed before the next round.
-type postOffice struct {
-	client  *rpc.Client
-	log     *slog.Logger
-	mu      sync.Mutex
-	boxes   map[string]*mailbox
-	pending sync.WaitGroup
-}
-
-type mailbox struct {
-	mu    sync.Mutex
-	queue []protocol.Message
-	wake  chan struct{}
-}
-
-func newPostOffice(client *rpc.Client, log *slog.Logger) *postOffice {
-	return &postOffice{client: client, log: log, boxes: map[string]*mailbox{}}
-}
-
-// Post queues msg for endpoint and returns at once.
-func (p *postOffice) Post(endpoint string, msg protocol.Message, timeoutOf func() rpc.Call) {
-	p.pending.Add(1)
-	p.mu.Lock()
-	box, ok := p.boxes[endpoint]
-	if !ok {
-		box = &mailbox{wake: make(chan struct{}, 1)}
-		p.boxes[endpoint] = box
-		go p.deliver(endpoint, box, timeoutOf)
-	}
-	p.mu.Unlock()
-	box.mu.Lock()
-	box.queue = append(box.queue, msg)
-	box.mu.Unlock()
-	select {
-	case box.wake <- struct{}{}:
-	default:
-	}
-}
-
-func (p *postOffice) deliver(endpoint string, box *mailbox, callFor func() rpc.Call) {
-	for range box.wake {
-		for {
-			box.mu.Lock()
-			if len(box.queue) == 0 {
-				box.mu.Unlock()
-				break
-			}
-			msg := box.queue[0]
-			box.queue = box.queue[1:]
-			box.mu.Unlock()
-			call := callFor()
-			call.Endpoint, call.Message = endpoint, msg
-			if _, err := p.client.Send(context.Background(), call); err != nil {
-				p.log.Warn("notification not delivered", "event_type", "BROADCAST_FAILED", "endpoint", endpoint,
-					"message_type", msg.Header().MessageType, "err", err)
-			}
-			p.pending.Done()
-		}
-	}
-}
-
-// Drain waits until every queued notification was delivered or given up, or ctx ends.
-func (p *postOffice) Drain(ctx context.Context) {
-	done := make(chan struct{})
-	go func() { p.pending.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-ctx.Done():
-	}
-}
 
 // envelopeTo starts a manager message about a round or match.
 func (m *Manager) envelopeTo(messageType string, round int, matchID string) protocol.Envelope {
@@ -96,14 +18,10 @@ func (m *Manager) envelopeTo(messageType string, round int, matchID string) prot
 	return env
 }
 
-func (m *Manager) genericCall() rpc.Call {
-	return rpc.Call{Timeout: m.opts.Config.Timeouts.Generic}
-}
-
 // broadcast posts one message to each agent; msgFor builds each copy.
 func (m *Manager) broadcast(agents []engine.AgentInfo, msgFor func(engine.AgentInfo) protocol.Message) {
 	for _, a := range agents {
-		m.post.Post(a.Endpoint, msgFor(a), m.genericCall)
+		m.post.Post(a.Endpoint, msgFor(a), m.opts.Config.Timeouts.Generic)
 	}
 }
 

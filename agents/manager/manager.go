@@ -20,6 +20,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
@@ -41,7 +42,7 @@ type Manager struct {
 	opts    Options
 	game    engine.Game
 	journal *store.Journal
-	post    *postOffice
+	post    *rpc.Mailer
 
 	mu        sync.Mutex
 	league    *engine.League
@@ -78,7 +79,7 @@ func New(opts Options) (*Manager, error) {
 		resumed:   make(chan struct{}),
 		cancelRun: func() {},
 	}
-	m.post = newPostOffice(n.Client, n.Log)
+	m.post = rpc.NewMailer(n.Client, n.Log)
 	if err := m.replayJournal(); err != nil {
 		return nil, err
 	}

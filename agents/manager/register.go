@@ -15,6 +15,7 @@ func (m *Manager) routes() {
 	m.Server.Handle(protocol.TypeLeagueRegisterRequest, m.handleRegisterPlayer)
 	m.Server.Handle(protocol.TypeRefereeRegisterRequest, m.handleRegisterReferee)
 	m.Server.Handle(protocol.TypeMatchResultReport, m.handleReport)
+	m.Server.Handle(protocol.TypeMatchStep, m.handleMatchStep)
 	m.Server.Handle(protocol.TypeLeagueQuery, m.handleQuery)
 	m.Server.Handle(protocol.TypeStartLeague, m.handleStartLeague)
 	m.Server.Handle(protocol.TypePauseLeague, m.handlePause)

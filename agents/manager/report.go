@@ -135,3 +135,31 @@ func offenders(players []string, winner string, d protocol.ReportDetails) []stri
 	}
 	return out
 }
+
+// handleMatchStep records a step our referees report while a match runs. A
+// step that arrives after the result (steps travel on their own queue) is
+// acknowledged and dropped.
+func (m *Manager) handleMatchStep(_ context.Context, in protocol.Inbound) (any, error) {
+	var step protocol.MatchStep
+	if err := rpc.DecodeParams(in, &step); err != nil {
+		return nil, err
+	}
+	referee, err := m.authenticate(step.Envelope, engine.RoleReferee)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	match, ok := m.league.Match(step.MatchID)
+	if ok && match.Referee == referee.ID && match.Result == nil {
+		_, err = m.recordLocked(engine.Event{Kind: engine.EventMatchStep, Round: match.Round, MatchID: step.MatchID,
+			Referee: referee.ID, Step: step.Step, Detail: step.Detail})
+	}
+	m.mu.Unlock()
+	if !ok || match.Referee != referee.ID {
+		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "match %s is not assigned to %s", step.MatchID, referee.ID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &protocol.Ack{Envelope: m.reply("MATCH_STEP_ACK", step.Envelope), Status: "ok"}, nil
+}

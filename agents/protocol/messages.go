@@ -30,6 +30,7 @@ const (
 	TypePauseLeague    = "PAUSE_LEAGUE"     // admin -> manager
 	TypeResumeLeague   = "RESUME_LEAGUE"    // admin -> manager
 	TypeStopLeague     = "STOP_LEAGUE"      // admin -> manager
+	TypeMatchStep      = "MATCH_STEP"       // referee -> manager: a match moved on (ours)
 	TypeMatchResultAck = "MATCH_RESULT_ACK" // manager's reply to a report
 	TypePing           = "PING"
 )
@@ -321,6 +322,14 @@ type GameError struct {
 	MaxRetries       int       `json:"max_retries"`
 	RetryInfo        RetryInfo `json:"retry_info"`
 	Consequence      string    `json:"consequence,omitempty"`
+}
+
+// MatchStep: referee -> manager, method report_match_step (ours; other
+// referees need not send it). It lets the console show a match's progress.
+type MatchStep struct {
+	Envelope
+	Step   string `json:"step"` // invited, joined, choosing, drawn N / decided, finished
+	Detail string `json:"detail,omitempty"`
 }
 
 // StartLeague: admin -> manager, method start_league; AuthToken is the admin token.

@@ -76,6 +76,7 @@ var SendMethods = map[string][]string{
 	TypePauseLeague:            {"pause_league"},
 	TypeResumeLeague:           {"resume_league"},
 	TypeStopLeague:             {"stop_league"},
+	TypeMatchStep:              {"report_match_step"},
 }
 
 // Wrapper methods whose params carry the league message somewhere inside.

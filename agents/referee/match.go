@@ -48,19 +48,42 @@ func (run *matchRun) play(ctx context.Context) {
 	for !run.match.Done() {
 		switch run.match.State() {
 		case engine.StateWaitingForPlayers:
+			run.step("invited", "")
 			run.forEachPending(ctx, run.invite)
 		case engine.StateCollectingMoves:
+			run.step("joined", "")
+			run.step("choosing", "")
 			run.forEachPending(ctx, run.askMove)
 		}
 	}
 	outcome := run.match.Outcome()
+	run.step(decidedStep(outcome), outcome.Reason)
 	run.forEachPlayer(ctx, func(ctx context.Context, player string) { run.notifyGameOver(ctx, player, outcome) })
 	run.save(outcome)
 	if err := run.report(ctx, outcome); err != nil {
 		log.Error("result not reported", "event_type", "REPORT_FAILED", "err", err)
 		return
 	}
+	run.step("finished", string(outcome.Status))
 	log.Info("match finished", "event_type", "MATCH_FINISHED", "status", string(outcome.Status), "winner", outcome.Winner)
+}
+
+// step tells the manager how the match goes on, without waiting for it.
+func (run *matchRun) step(name, detail string) {
+	msg := &protocol.MatchStep{Envelope: run.r.Envelope(protocol.TypeMatchStep, run.conv+"-steps"), Step: name, Detail: detail}
+	msg.RoundID, msg.MatchID = run.start.RoundID, run.start.MatchID
+	run.r.steps.Post(run.r.opts.ManagerURL, msg, run.r.opts.Config.Timeouts.Generic)
+}
+
+// decidedStep names the decision: "drawn N" for a game that draws a number.
+func decidedStep(o engine.Outcome) string {
+	if n, ok := o.Details["drawn_number"]; ok {
+		return fmt.Sprintf("drawn %v", n)
+	}
+	if o.Status == engine.StatusTechnicalLoss {
+		return "technical loss"
+	}
+	return "decided"
 }
 
 // forEachPending runs step for every player the current step waits for, in

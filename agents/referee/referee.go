@@ -33,6 +33,7 @@ type Referee struct {
 	*node.Node
 	opts  Options
 	inbox *inbox
+	steps *rpc.Mailer // match steps to the manager, in order, never blocking a match
 
 	mu      sync.Mutex
 	running map[string]bool // match ids in progress
@@ -49,6 +50,7 @@ func New(opts Options) (*Referee, error) {
 		return nil, err
 	}
 	r := &Referee{Node: n, opts: opts, inbox: newInbox(), running: map[string]bool{}}
+	r.steps = rpc.NewMailer(n.Client, n.Log)
 	r.Server.Handle(protocol.TypeStartMatch, r.handleStartMatch)
 	r.Server.Handle(protocol.TypeGameJoinAck, r.handleLateAnswer)
 	r.Server.Handle(protocol.TypeChooseParityResponse, r.handleLateAnswer)
