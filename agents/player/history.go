@@ -47,12 +47,14 @@ type HistoryDetails struct {
 }
 
 // record adds a GAME_OVER once; fresh is false for a resent one.
-func (h *History) record(self string, over protocol.GameOver) (entry HistoryEntry, fresh bool) {
+// opponent comes from the invitation: after a technical loss the choices
+// may not name it.
+func (h *History) record(self, opponent string, over protocol.GameOver) (entry HistoryEntry, fresh bool) {
 	if i := slices.IndexFunc(h.Matches, func(e HistoryEntry) bool { return e.MatchID == over.MatchID }); i >= 0 {
 		return h.Matches[i], false
 	}
 	gr := over.GameResult
-	entry = HistoryEntry{MatchID: over.MatchID, LeagueID: over.LeagueID, Result: resultFor(self, gr),
+	entry = HistoryEntry{MatchID: over.MatchID, LeagueID: over.LeagueID, OpponentID: opponent, Result: resultFor(self, gr),
 		MyChoice: gr.Choices[self], Timestamp: protocol.FormatTime(time.Now()),
 		Details: HistoryDetails{DrawnNumber: gr.Details["drawn_number"], Reason: gr.Reason}}
 	entry.Details.NumberParity, _ = gr.Details["number_parity"].(string)

@@ -35,6 +35,7 @@ type Player struct {
 	mu       sync.Mutex // serializes the strategy and the history
 	strategy engine.Strategy
 	moves    map[string]string // match id -> the move we gave, so a retry gets the same
+	opponent map[string]string // match id -> opponent, from the invitation
 	history  History
 }
 
@@ -48,7 +49,7 @@ func New(opts Options) (*Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Player{Node: n, opts: opts, strategy: strategy, moves: map[string]string{}}
+	p := &Player{Node: n, opts: opts, strategy: strategy, moves: map[string]string{}, opponent: map[string]string{}}
 	p.Server.Handle(protocol.TypeGameInvitation, p.handleInvitation)
 	p.Server.Handle(protocol.TypeChooseParityCall, p.handleMoveCall)
 	p.Server.Handle(protocol.TypeGameOver, p.handleGameOver)
@@ -99,6 +100,9 @@ func (p *Player) handleInvitation(_ context.Context, in protocol.Inbound) (any, 
 		return nil, err
 	}
 	p.SetState(node.StateActive)
+	p.mu.Lock()
+	p.opponent[inv.MatchID] = inv.OpponentID
+	p.mu.Unlock()
 	id, _ := p.Identity()
 	ack := &protocol.GameJoinAck{Envelope: p.Envelope(protocol.TypeGameJoinAck, inv.ConversationID),
 		PlayerID: id, ArrivalTimestamp: protocol.FormatTime(time.Now()), Accept: true}
@@ -142,11 +146,12 @@ func (p *Player) handleGameOver(ctx context.Context, in protocol.Inbound) (any, 
 	}
 	id, _ := p.Identity()
 	p.mu.Lock()
-	entry, fresh := p.history.record(id, over)
+	entry, fresh := p.history.record(id, p.opponent[over.MatchID], over)
 	if fresh {
 		p.strategy.Observe(engine.Observation{MatchID: over.MatchID, OpponentID: entry.OpponentID,
 			MyMove: entry.MyChoice, OpponentMove: entry.OpponentChoice, Right: entry.Details.NumberParity})
 		delete(p.moves, over.MatchID)
+		delete(p.opponent, over.MatchID)
 	}
 	snapshot := p.history.clone()
 	p.mu.Unlock()

@@ -82,8 +82,14 @@ func (r *Referee) Start(ctx context.Context) error {
 // that may still be starting.
 func registrationWindow(cfg config.Config) time.Duration { return 3 * cfg.Timeouts.RegisterReferee }
 
-// Wait blocks until matches in progress have finished.
-func (r *Referee) Wait() { r.wg.Wait() }
+// Wait blocks until matches in progress have finished and their steps are
+// delivered.
+func (r *Referee) Wait() {
+	r.wg.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), r.opts.Config.Timeouts.Generic)
+	defer cancel()
+	r.steps.Drain(ctx)
+}
 
 func (r *Referee) ack(_ context.Context, in protocol.Inbound) (any, error) {
 	var env protocol.Envelope
