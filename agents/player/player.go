@@ -4,7 +4,6 @@ package player
 
 import (
 	"context"
-	"encoding/json"
 	"sync"
 	"time"
 
@@ -53,11 +52,8 @@ func New(opts Options) (*Player, error) {
 	p.Server.Handle(protocol.TypeGameInvitation, p.handleInvitation)
 	p.Server.Handle(protocol.TypeChooseParityCall, p.handleMoveCall)
 	p.Server.Handle(protocol.TypeGameOver, p.handleGameOver)
-	p.Server.Handle(protocol.TypeLeagueCompleted, p.handleLeagueCompleted)
-	for _, t := range []string{protocol.TypeRoundAnnouncement, protocol.TypeStandingsUpdate,
-		protocol.TypeRoundCompleted, protocol.TypeGameError} {
-		p.Server.Handle(t, p.ack)
-	}
+	p.AcknowledgeNotifications(protocol.TypeRoundAnnouncement, protocol.TypeStandingsUpdate,
+		protocol.TypeRoundCompleted, protocol.TypeGameError)
 	return p, nil
 }
 
@@ -80,17 +76,6 @@ func (p *Player) Start(ctx context.Context) error {
 	id, _ := p.Identity()
 	p.history = History{SchemaVersion: "1.0.0", PlayerID: id, Strategy: p.strategy.Name()}
 	return nil
-}
-
-func (p *Player) ack(_ context.Context, in protocol.Inbound) (any, error) {
-	var env protocol.Envelope
-	_ = json.Unmarshal(in.Body, &env)
-	return &protocol.Ack{Envelope: p.Envelope(in.MessageType+"_ACK", env.ConversationID), Status: "ok"}, nil
-}
-
-func (p *Player) handleLeagueCompleted(ctx context.Context, in protocol.Inbound) (any, error) {
-	p.SetState(node.StateShutdown)
-	return p.ack(ctx, in)
 }
 
 // handleInvitation always joins: auto_accept_invitations is the default.
@@ -160,5 +145,5 @@ func (p *Player) handleGameOver(ctx context.Context, in protocol.Inbound) (any, 
 			p.Log.Error("cannot write history", "event_type", "DATA_WRITE_FAILED", "err", err)
 		}
 	}
-	return p.ack(ctx, in)
+	return p.Ack(ctx, in)
 }

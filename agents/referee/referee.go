@@ -54,10 +54,7 @@ func New(opts Options) (*Referee, error) {
 	r.Server.Handle(protocol.TypeStartMatch, r.handleStartMatch)
 	r.Server.Handle(protocol.TypeGameJoinAck, r.handleLateAnswer)
 	r.Server.Handle(protocol.TypeChooseParityResponse, r.handleLateAnswer)
-	r.Server.Handle(protocol.TypeLeagueCompleted, r.handleLeagueCompleted)
-	for _, t := range []string{protocol.TypeRoundAnnouncement, protocol.TypeStandingsUpdate, protocol.TypeRoundCompleted} {
-		r.Server.Handle(t, r.ack)
-	}
+	r.AcknowledgeNotifications(protocol.TypeRoundAnnouncement, protocol.TypeStandingsUpdate, protocol.TypeRoundCompleted)
 	return r, nil
 }
 
@@ -89,17 +86,6 @@ func (r *Referee) Wait() {
 	ctx, cancel := context.WithTimeout(context.Background(), r.opts.Config.Timeouts.Generic)
 	defer cancel()
 	r.steps.Drain(ctx)
-}
-
-func (r *Referee) ack(_ context.Context, in protocol.Inbound) (any, error) {
-	var env protocol.Envelope
-	_ = json.Unmarshal(in.Body, &env)
-	return &protocol.Ack{Envelope: r.Envelope(in.MessageType+"_ACK", env.ConversationID), Status: "ok"}, nil
-}
-
-func (r *Referee) handleLeagueCompleted(ctx context.Context, in protocol.Inbound) (any, error) {
-	r.SetState(node.StateShutdown)
-	return r.ack(ctx, in)
 }
 
 // handleStartMatch accepts a match and runs it in the background; the result
@@ -167,5 +153,5 @@ func (r *Referee) handleLateAnswer(ctx context.Context, in protocol.Inbound) (an
 	if !r.inbox.deliver(env.MatchID, player, in.MessageType, in.Body) {
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "no %s expected from %s in match %s", in.MessageType, player, env.MatchID)
 	}
-	return r.ack(ctx, in)
+	return r.Ack(ctx, in)
 }

@@ -1,0 +1,29 @@
+package node
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
+)
+
+// Ack answers a notification with a small acknowledgement that echoes its
+// conversation (the SPEC sample is {"status":"ok"}; the envelope is for
+// strict peers).
+func (n *Node) Ack(_ context.Context, in protocol.Inbound) (any, error) {
+	var env protocol.Envelope
+	_ = json.Unmarshal(in.Body, &env)
+	return &protocol.Ack{Envelope: n.Envelope(in.MessageType+"_ACK", env.ConversationID), Status: "ok"}, nil
+}
+
+// AcknowledgeNotifications routes notifications this agent only needs to
+// acknowledge. LEAGUE_COMPLETED also moves the agent to SHUTDOWN.
+func (n *Node) AcknowledgeNotifications(messageTypes ...string) {
+	for _, t := range messageTypes {
+		n.Server.Handle(t, n.Ack)
+	}
+	n.Server.Handle(protocol.TypeLeagueCompleted, func(ctx context.Context, in protocol.Inbound) (any, error) {
+		n.SetState(StateShutdown)
+		return n.Ack(ctx, in)
+	})
+}
