@@ -65,7 +65,11 @@ func New(cfg config.Config, role, name, dataDir string) (*Node, error) {
 	if role != "league_manager" {
 		component = role + ":" + name
 	}
-	logger, closer, err := store.NewLogger(layout.AgentLog(name), component, name, slog.LevelInfo)
+	logPath := layout.AgentLog(name)
+	if role == "league_manager" {
+		logPath = layout.LeagueLog() // the specification's place for the manager's log
+	}
+	logger, closer, err := store.NewLogger(logPath, component, name, slog.LevelInfo)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the log in %s: %w", dataDir, err)
 	}
