@@ -206,6 +206,7 @@ type Health struct {
 	State       string `json:"state"`
 	LeagueID    string `json:"league_id"`
 	Endpoint    string `json:"endpoint"`
+	Served      int64  `json:"requests_served"`
 }
 
 func (n *Node) serveHealth(w http.ResponseWriter, _ *http.Request) {
@@ -214,7 +215,7 @@ func (n *Node) serveHealth(w http.ResponseWriter, _ *http.Request) {
 		id = protocol.SenderManager
 	}
 	rpc.WriteJSON(w, http.StatusOK, Health{ID: id, Role: n.Role, DisplayName: n.Name, State: n.State(),
-		LeagueID: n.Cfg.LeagueID, Endpoint: n.Endpoint()})
+		LeagueID: n.Cfg.LeagueID, Endpoint: n.Endpoint(), Served: n.Server.Served()})
 }
 
 // Shutdown stops serving, waiting for requests in flight, and closes the log.

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
@@ -34,6 +35,7 @@ type Server struct {
 	sender   func() string
 	mu       sync.RWMutex
 	handlers map[string]Handler
+	served   atomic.Int64
 }
 
 // NewServer makes a server whose LEAGUE_ERROR replies carry sender().
@@ -45,6 +47,9 @@ func NewServer(log *slog.Logger, sender func() string) *Server {
 	})
 	return s
 }
+
+// Served counts the JSON-RPC requests this server has answered.
+func (s *Server) Served() int64 { return s.served.Load() }
 
 // Handle routes a message type to h.
 func (s *Server) Handle(messageType string, h Handler) {
@@ -82,6 +87,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 // Dispatch answers one JSON-RPC request body and returns the response body.
 // It is the single path every league request takes, whatever carried it.
 func (s *Server) Dispatch(ctx context.Context, body []byte) []byte {
+	s.served.Add(1)
 	req, rpcErr := protocol.ParseRequest(body)
 	if rpcErr != nil {
 		var id json.RawMessage

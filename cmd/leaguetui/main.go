@@ -32,6 +32,7 @@ Usage:
   leaguetui manager [flags]      run the league manager alone
   leaguetui referee [flags]      run one referee
   leaguetui player [flags]       run one player
+  leaguetui bench [flags]        measure how close a league runs to the machine's limit
 
 Run "leaguetui COMMAND --help" for a command's flags.
 
@@ -65,6 +66,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return runReferee(ctx, args[1:], stderr)
 		case "player":
 			return runPlayer(ctx, args[1:], stderr)
+		case "bench":
+			return runBench(ctx, args[1:], stdout, stderr)
 		}
 	}
 	return runLeague(ctx, args, stdout, stderr)
