@@ -67,12 +67,15 @@ func (m *Manager) adminEvent(in protocol.Inbound, kind engine.EventKind, status 
 		return nil, err
 	}
 	m.mu.Lock()
-	_, err = m.recordLocked(engine.Event{Kind: kind, Detail: "by the admin"})
+	ev, err := m.stage(engine.Event{Kind: kind, Detail: "by the admin"})
 	if err == nil && kind == engine.EventResumed {
 		close(m.resumed)
 		m.resumed = make(chan struct{})
 	}
 	m.mu.Unlock()
+	if err == nil {
+		err = ev.durable()
+	}
 	if err != nil {
 		return nil, protocol.NewRPCError(protocol.CodeInvalidRequest, "", "%v", err)
 	}

@@ -145,29 +145,47 @@ func (m *Manager) Close(ctx context.Context) error {
 }
 
 // record applies an event to the league, journals it and publishes it on the
-// feed. An event the league refuses changes nothing and returns the error.
+// feed, returning once it is durable. An event the league refuses changes
+// nothing and returns the error.
 func (m *Manager) record(ev engine.Event) (engine.Event, error) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.recordLocked(ev)
+	staged, err := m.stage(ev)
+	m.mu.Unlock()
+	if err != nil {
+		return staged.Event, err
+	}
+	return staged.Event, staged.durable()
 }
 
-func (m *Manager) recordLocked(ev engine.Event) (engine.Event, error) {
+// staged is an event applied and queued for the journal.
+type staged struct {
+	engine.Event
+	durable func() error // waits for the journal's fsync; call once
+}
+
+// stage applies ev and queues it for the journal, under m.mu so that the
+// journal's order is the order of application. The caller waits for
+// durable() after releasing m.mu, so events from many matches share one
+// fsync; a reply that promises the event is durable is sent only after it.
+func (m *Manager) stage(ev engine.Event) (staged, error) {
 	ev.Seq = m.league.LastSeq() + 1
 	ev.Time = time.Now().UTC()
 	if err := m.league.Apply(ev); err != nil {
-		return ev, err
+		return staged{Event: ev}, err
 	}
-	if err := m.journal.Append(ev); err != nil {
-		// The state moved but the record is not durable: say so loudly; a
-		// restart resumes from what the journal holds.
-		m.Log.Error("journal append failed", "event_type", "JOURNAL_ERROR", "err", err)
-		return ev, fmt.Errorf("journal: %w", err)
-	}
+	wait := m.journal.Enqueue(ev)
 	m.feed = append(m.feed, ev)
 	close(m.changed)
 	m.changed = make(chan struct{})
-	return ev, nil
+	return staged{Event: ev, durable: func() error {
+		if err := wait(); err != nil {
+			// The state moved but the record is not durable: say so loudly;
+			// a restart resumes from what the journal holds.
+			m.Log.Error("journal append failed", "event_type", "JOURNAL_ERROR", "err", err)
+			return fmt.Errorf("journal: %w", err)
+		}
+		return nil
+	}}, nil
 }
 
 // newToken issues a fresh random token and the hash the journal keeps.

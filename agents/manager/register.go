@@ -79,7 +79,11 @@ func (m *Manager) register(env protocol.Envelope, meta protocol.AgentMeta, role 
 	if agent.DisplayName == "" {
 		agent.DisplayName = agent.ID
 	}
-	if _, err := m.recordLocked(engine.Event{Kind: engine.EventAgentRegistered, Agent: &agent}); err != nil {
+	ev, err := m.stage(engine.Event{Kind: engine.EventAgentRegistered, Agent: &agent})
+	if err == nil {
+		err = ev.durable()
+	}
+	if err != nil {
 		return nil, err
 	}
 	m.Log.Info("registered", "event_type", strings.ToUpper(role)+"_REGISTERED", "agent_id", agent.ID,

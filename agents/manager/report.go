@@ -49,18 +49,29 @@ func (m *Manager) handleReport(_ context.Context, in protocol.Inbound) (any, err
 // writes the standings file.
 func (m *Manager) recordResult(r engine.Result, refereeID string) error {
 	m.mu.Lock()
-	ev, err := m.recordLocked(engine.Event{Kind: engine.EventMatchResult, Round: r.Round, MatchID: r.MatchID,
-		Referee: refereeID, Result: &r})
-	if err == nil {
-		if ch, ok := m.reported[r.MatchID]; ok {
-			close(ch)
-			delete(m.reported, r.MatchID)
-		}
+	var ev staged
+	var err error
+	if rec, _ := m.league.Match(r.MatchID); rec.Referee != refereeID {
+		// Checked again under the lock: the match may have been reassigned
+		// since the report was read.
+		err = fmt.Errorf("match %s is not assigned to %s", r.MatchID, refereeID)
+	} else {
+		ev, err = m.stage(engine.Event{Kind: engine.EventMatchResult, Round: r.Round, MatchID: r.MatchID,
+			Referee: refereeID, Result: &r})
 	}
 	m.mu.Unlock()
+	if err == nil {
+		err = ev.durable()
+	}
 	if err != nil {
 		return err
 	}
+	m.mu.Lock()
+	if ch, ok := m.reported[r.MatchID]; ok {
+		close(ch)
+		delete(m.reported, r.MatchID)
+	}
+	m.mu.Unlock()
 	m.Log.Info("match result", "event_type", "MATCH_RESULT_RECEIVED", "match_id", r.MatchID,
 		"status", string(r.Status), "winner", r.Winner, "seq", ev.Seq)
 	m.writeStandings()
@@ -150,13 +161,17 @@ func (m *Manager) handleMatchStep(_ context.Context, in protocol.Inbound) (any, 
 	}
 	m.mu.Lock()
 	match, ok := m.league.Match(step.MatchID)
+	ev := staged{durable: func() error { return nil }}
 	if ok && match.Referee == referee.ID && match.Result == nil {
-		_, err = m.recordLocked(engine.Event{Kind: engine.EventMatchStep, Round: match.Round, MatchID: step.MatchID,
+		ev, err = m.stage(engine.Event{Kind: engine.EventMatchStep, Round: match.Round, MatchID: step.MatchID,
 			Referee: referee.ID, Step: step.Step, Detail: step.Detail})
 	}
 	m.mu.Unlock()
 	if !ok || match.Referee != referee.ID {
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "match %s is not assigned to %s", step.MatchID, referee.ID)
+	}
+	if err == nil {
+		err = ev.durable()
 	}
 	if err != nil {
 		return nil, err

@@ -39,7 +39,11 @@ func (m *Manager) startLeague() error {
 		seed = rand.Int64N(1 << 53) // fits a JSON number exactly
 	}
 	start := &engine.StartInfo{Seed: seed, GameType: m.game.Type(), Players: ids, Rounds: rounds}
-	if _, err := m.recordLocked(engine.Event{Kind: engine.EventLeagueStarted, Start: start}); err != nil {
+	ev, err := m.stage(engine.Event{Kind: engine.EventLeagueStarted, Start: start})
+	if err == nil {
+		err = ev.durable()
+	}
+	if err != nil {
 		return err
 	}
 	m.Log.Info("league started", "event_type", "SCHEDULE_CREATED", "seed", seed, "rounds", len(rounds),
@@ -196,7 +200,8 @@ func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee en
 		m.mu.Unlock()
 		return nil
 	}
-	if _, err := m.recordLocked(engine.Event{Kind: engine.EventMatchAssigned, Round: p.Round, MatchID: p.MatchID, Referee: referee.ID}); err != nil {
+	assigned, err := m.stage(engine.Event{Kind: engine.EventMatchAssigned, Round: p.Round, MatchID: p.MatchID, Referee: referee.ID})
+	if err != nil {
 		m.mu.Unlock()
 		return err
 	}
@@ -211,6 +216,10 @@ func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee en
 		standings[id] = protocol.Standing{Wins: row.Wins, Losses: row.Losses, Draws: row.Draws}
 	}
 	m.mu.Unlock()
+	if err := assigned.durable(); err != nil {
+		m.forgetWaiter(p.MatchID, reported)
+		return err
+	}
 
 	msg := &protocol.StartMatch{
 		Envelope: m.envelopeTo(protocol.TypeStartMatch, p.Round, p.MatchID),

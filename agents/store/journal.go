@@ -159,13 +159,20 @@ func parseJournal(data []byte) (records []json.RawMessage, keep int, err error) 
 	return records, keep, nil
 }
 
-// Append marshals rec as one line and returns after it is durable. It is safe
-// for concurrent use; records from one goroutine keep their order. After Close
-// it returns ErrJournalClosed.
+// Append marshals rec as one line and returns after it is durable. Safe for
+// concurrent use. After Close it returns an error.
 func (j *Journal) Append(rec any) error {
+	return j.Enqueue(rec)()
+}
+
+// Enqueue queues rec and returns a wait that reports when it is durable.
+// Records are written in the order Enqueue was called, so a caller that
+// orders its records under its own lock can enqueue under that lock and wait
+// outside it, letting records from many callers share one fsync.
+func (j *Journal) Enqueue(rec any) (wait func() error) {
 	line, err := json.Marshal(rec) // escapes newlines inside strings: one record, one line
 	if err != nil {
-		return fmt.Errorf("store: encode journal record: %w", err)
+		return func() error { return fmt.Errorf("store: encode journal record: %w", err) }
 	}
 	req := appendRequest{line: append(line, '\n'), done: make(chan error, 1)}
 
@@ -173,10 +180,11 @@ func (j *Journal) Append(rec any) error {
 	switch {
 	case j.closed:
 		j.mu.Unlock()
-		return ErrJournalClosed
+		return func() error { return ErrJournalClosed }
 	case j.failed != nil:
+		failed := j.failed
 		j.mu.Unlock()
-		return j.failed
+		return func() error { return failed }
 	}
 	j.pending = append(j.pending, req)
 	j.mu.Unlock()
@@ -185,7 +193,7 @@ func (j *Journal) Append(rec any) error {
 	if j.hooks.afterEnqueue != nil {
 		j.hooks.afterEnqueue()
 	}
-	return <-req.done
+	return func() error { return <-req.done }
 }
 
 // Syncs is how many fsyncs appends have done (for tests and benchmarks of
