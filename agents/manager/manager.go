@@ -43,6 +43,7 @@ type Manager struct {
 	game    engine.Game
 	journal *store.Journal
 	post    *rpc.Mailer
+	files   sync.Mutex // orders the writes of standings.json and rounds.json
 
 	mu        sync.Mutex
 	league    *engine.League
@@ -134,8 +135,18 @@ func (m *Manager) Wait(ctx context.Context) {
 	}
 }
 
-// Close delivers what is still queued for the agents, then stops serving.
+// Close ends the league run and waits for it, so that a league that has just
+// completed finishes writing its files and posting LEAGUE_COMPLETED (one
+// still playing resumes from the journal), then delivers what is still
+// queued for the agents, then stops serving.
 func (m *Manager) Close(ctx context.Context) error {
+	m.mu.Lock()
+	running, cancel := m.running, m.cancelRun
+	m.mu.Unlock()
+	if running {
+		cancel()
+		m.Wait(ctx)
+	}
 	m.post.Drain(ctx)
 	err := m.Shutdown(ctx)
 	if jerr := m.journal.Close(); err == nil {

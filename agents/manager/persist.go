@@ -65,12 +65,26 @@ func (m *Manager) Standings() control.StandingsFile {
 	}
 }
 
+// writeStandings and writeRounds take their snapshot and write it under
+// m.files, so that writes land in snapshot order: an older snapshot never
+// replaces a newer one.
 func (m *Manager) writeStandings() {
+	m.files.Lock()
+	defer m.files.Unlock()
 	m.writeFile(m.Layout.Standings(), m.Standings())
 }
 
 func (m *Manager) writeRounds() {
+	m.files.Lock()
+	defer m.files.Unlock()
+	m.writeFile(m.Layout.Rounds(), m.Schedule())
+}
+
+// Schedule snapshots the rounds document: every round's matches with their
+// referee and result so far.
+func (m *Manager) Schedule() RoundsFile {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	doc := RoundsFile{SchemaVersion: SchemaVersion, LeagueID: m.league.ID, LastUpdated: protocol.FormatTime(time.Now())}
 	current := m.league.CurrentRound()
 	for _, r := range m.league.Rounds {
@@ -89,8 +103,7 @@ func (m *Manager) writeRounds() {
 		}
 		doc.Rounds = append(doc.Rounds, entry)
 	}
-	m.mu.Unlock()
-	m.writeFile(m.Layout.Rounds(), doc)
+	return doc
 }
 
 func roundStatus(round, current int, done bool) string {

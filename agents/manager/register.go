@@ -22,28 +22,30 @@ func (m *Manager) routes() {
 	m.Server.Handle(protocol.TypeResumeLeague, m.handleResume)
 	m.Server.Handle(protocol.TypeStopLeague, m.handleStop)
 	m.serveHTTP()
+	m.mcpTools()
 }
 
-func (m *Manager) handleRegisterPlayer(_ context.Context, in protocol.Inbound) (any, error) {
+func (m *Manager) handleRegisterPlayer(ctx context.Context, in protocol.Inbound) (any, error) {
 	var req protocol.LeagueRegisterRequest
 	if err := rpc.DecodeParams(in, &req); err != nil {
 		return nil, err
 	}
-	return m.register(req.Envelope, req.PlayerMeta, engine.RolePlayer)
+	return m.register(ctx, req.Envelope, req.PlayerMeta, engine.RolePlayer)
 }
 
-func (m *Manager) handleRegisterReferee(_ context.Context, in protocol.Inbound) (any, error) {
+func (m *Manager) handleRegisterReferee(ctx context.Context, in protocol.Inbound) (any, error) {
 	var req protocol.RefereeRegisterRequest
 	if err := rpc.DecodeParams(in, &req); err != nil {
 		return nil, err
 	}
-	return m.register(req.Envelope, req.RefereeMeta, engine.RoleReferee)
+	return m.register(ctx, req.Envelope, req.RefereeMeta, engine.RoleReferee)
 }
 
 // register admits a player or referee. Registering again from the same
 // endpoint returns the same id with a fresh token, so a restarted agent
-// keeps its place.
-func (m *Manager) register(env protocol.Envelope, meta protocol.AgentMeta, role string) (any, error) {
+// keeps its place. A player whose MCP tools lack what referees call is
+// refused here rather than failing its first match.
+func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta protocol.AgentMeta, role string) (any, error) {
 	if err := checkEnvelope(env); err != nil {
 		return nil, err
 	}
@@ -56,6 +58,11 @@ func (m *Manager) register(env protocol.Envelope, meta protocol.AgentMeta, role 
 	}
 	if len(meta.GameTypes) > 0 && !slices.Contains(meta.GameTypes, m.game.Type()) {
 		return m.rejectRegistration(env, role, fmt.Sprintf("this league plays %s, not %v", m.game.Type(), meta.GameTypes)), nil
+	}
+	if role == engine.RolePlayer {
+		if missing := m.missingPlayerTools(ctx, meta.ContactEndpoint); len(missing) > 0 {
+			return m.rejectRegistration(env, role, missingToolsReason(missing)), nil
+		}
 	}
 	token, hash, err := m.newToken()
 	if err != nil {

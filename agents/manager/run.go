@@ -155,6 +155,11 @@ func (m *Manager) playMatch(ctx context.Context, a assignment, referees []engine
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+		// A pause may have come while this match waited for a slot.
+		if err := m.awaitRunning(ctx); err != nil {
+			<-slots[referee.ID]
+			return err
+		}
 		err := m.runOnReferee(ctx, a.Pairing, referee)
 		<-slots[referee.ID]
 		if err == nil {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/leaguetui/leaguetui/agents/mcpserve"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/agents/store"
@@ -45,6 +46,7 @@ type Node struct {
 	Log    *slog.Logger
 	Client *rpc.Client
 	Server *rpc.Server
+	MCP    *mcpserve.Server // the same /mcp as an MCP server: league operations as tools
 	Layout store.Layout
 	Stdout io.Writer
 
@@ -77,12 +79,15 @@ func New(cfg config.Config, role, name, dataDir string) (*Node, error) {
 		state: StateInit, logFile: closer}
 	n.Client = rpc.NewClient(rpc.Options{Retry: cfg.Retry, Breaker: cfg.Breaker, Log: logger})
 	n.Server = rpc.NewServer(logger, n.Sender)
+	n.MCP = mcpserve.Mount(n.Server, role, name)
 	n.Server.HandleHTTP("GET /health", n.serveHealth)
 	return n, nil
 }
 
 // Listen binds the agent's port (0 takes a free one) and says so on stdout.
+// By then the agent's handlers are in place, so each becomes an MCP tool.
 func (n *Node) Listen(port int) error {
+	n.MCP.PublishLeagueTools()
 	l, err := n.Server.Listen(n.Cfg.Network.Host, port)
 	if err != nil {
 		return err

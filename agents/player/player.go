@@ -74,7 +74,11 @@ func (p *Player) Start(ctx context.Context) error {
 		return err
 	}
 	id, _ := p.Identity()
+	// Under p.mu: the server is already taking requests, and handleGameOver
+	// reads the history under it.
+	p.mu.Lock()
 	p.history = History{SchemaVersion: "1.0.0", PlayerID: id, Strategy: p.strategy.Name()}
+	p.mu.Unlock()
 	return nil
 }
 

@@ -86,14 +86,17 @@ func nullID(id json.RawMessage) json.RawMessage {
 
 // ParseReply extracts the league message from a reply body, in any of the
 // forms peers answer with (protocol.md §1 and §9 #18): a JSON-RPC result, a
-// bare message with message_type and no wrapper, or an MCP tools/call result
+// bare message with message_type and no wrapper (or a bare acknowledgement
+// {"status":"ok"}, as the SPEC's sample player sends), or an MCP tools/call result
 // (structuredContent, else content[0].text holding JSON). A JSON-RPC error
 // comes back as *RPCError, a LEAGUE_ERROR result as *LeagueError.
 func ParseReply(body []byte) (json.RawMessage, error) {
 	var frame struct {
+		JSONRPC     string          `json:"jsonrpc"`
 		Result      json.RawMessage `json:"result"`
 		Error       *RPCError       `json:"error"`
 		MessageType string          `json:"message_type"`
+		Status      json.RawMessage `json:"status"`
 	}
 	if err := json.Unmarshal(body, &frame); err != nil {
 		return nil, fmt.Errorf("reply is not JSON: %w", err)
@@ -105,6 +108,9 @@ func ParseReply(body []byte) (json.RawMessage, error) {
 		return unwrapResult(frame.Result)
 	case frame.MessageType != "":
 		return unwrapResult(body)
+	case frame.JSONRPC == "" && len(frame.Status) > 0:
+		// The bare acknowledgement of the same naive peers: {"status":"ok"}.
+		return body, nil
 	}
 	return nil, fmt.Errorf("reply has neither result nor error: %s", truncate(body))
 }

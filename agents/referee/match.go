@@ -24,6 +24,16 @@ type matchRun struct {
 	conv       string
 	transcript *transcript
 	createdAt  time.Time
+	// mu serializes what the two players' goroutines do to match: both are
+	// asked at once, and engine.Match is not safe for concurrent use.
+	mu sync.Mutex
+}
+
+// locked runs f on the match under mu.
+func (run *matchRun) locked(f func(m *engine.Match)) {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	f(run.match)
 }
 
 func newMatchRun(r *Referee, start protocol.StartMatch, game engine.Game) *matchRun {
@@ -60,6 +70,9 @@ func (run *matchRun) play(ctx context.Context) {
 	run.step(decidedStep(outcome), outcome.Reason)
 	run.forEachPlayer(ctx, func(ctx context.Context, player string) { run.notifyGameOver(ctx, player, outcome) })
 	run.save(outcome)
+	// The slot is free before the manager hears the result: it hands this
+	// referee its next match as soon as the report arrives.
+	run.r.release(run.start.MatchID)
 	if err := run.report(ctx, outcome); err != nil {
 		log.Error("result not reported", "event_type", "REPORT_FAILED", "err", err)
 		return
@@ -68,8 +81,10 @@ func (run *matchRun) play(ctx context.Context) {
 	log.Info("match finished", "event_type", "MATCH_FINISHED", "status", string(outcome.Status), "winner", outcome.Winner)
 }
 
-// step tells the manager how the match goes on, without waiting for it.
+// step tells the manager how the match goes on, without waiting for it,
+// and keeps the state get_match_state answers.
 func (run *matchRun) step(name, detail string) {
+	run.r.states.record(run, name, detail)
 	msg := &protocol.MatchStep{Envelope: run.r.Envelope(protocol.TypeMatchStep, run.conv+"-steps"), Step: name, Detail: detail}
 	msg.RoundID, msg.MatchID = run.start.RoundID, run.start.MatchID
 	run.r.steps.Post(run.r.opts.ManagerURL, msg, run.r.opts.Config.Timeouts.Generic)
@@ -137,11 +152,13 @@ func (run *matchRun) invite(ctx context.Context, player string) {
 			}
 			return true, nil
 		})
-	if err != nil {
-		run.match.Failed(player, err.Error())
-		return
-	}
-	run.match.Joined(player, ack.Accept)
+	run.locked(func(m *engine.Match) {
+		if err != nil {
+			m.Failed(player, err.Error())
+			return
+		}
+		m.Joined(player, ack.Accept)
+	})
 }
 
 // holdsJoin tells an inline join answer from a mere acknowledgement such as
@@ -183,13 +200,15 @@ func (run *matchRun) askMove(ctx context.Context, player string) {
 			move = normalized
 			return true, nil
 		})
-	if err != nil {
-		run.match.Failed(player, err.Error())
-		return
-	}
-	if err := run.match.Moved(player, move); err != nil {
-		run.match.Failed(player, err.Error())
-	}
+	run.locked(func(m *engine.Match) {
+		if err != nil {
+			m.Failed(player, err.Error())
+			return
+		}
+		if err := m.Moved(player, move); err != nil {
+			m.Failed(player, err.Error())
+		}
+	})
 }
 
 // ask sends msg to player up to the configured attempts. read looks at a
@@ -253,9 +272,11 @@ func (run *matchRun) gameError(ctx context.Context, player, callType, action str
 		code = protocol.ErrTimeout
 	}
 	max := run.r.opts.Config.Retry.Attempts
+	var state engine.MatchState
+	run.locked(func(m *engine.Match) { state = m.State() })
 	msg := &protocol.GameError{Envelope: run.envelope(protocol.TypeGameError), ErrorCode: code,
 		ErrorName: protocol.ErrorNames[code], ErrorDescription: cause.Error(), AffectedPlayer: player, PlayerID: player,
-		ActionRequired: action, GameState: string(run.match.State()), Retryable: true,
+		ActionRequired: action, GameState: string(state), Retryable: true,
 		RetryCount: attempt, MaxRetries: max, RetryInfo: protocol.RetryInfo{RetryCount: attempt, MaxRetries: max},
 		Consequence: "technical loss if no valid " + action + " after " + fmt.Sprint(max) + " attempts"}
 	run.r.Log.Warn("retrying", "event_type", "GAME_ERROR", "match_id", run.start.MatchID, "player_id", player,

@@ -31,9 +31,10 @@ type Options struct {
 // Referee is the referee agent.
 type Referee struct {
 	*node.Node
-	opts  Options
-	inbox *inbox
-	steps *rpc.Mailer // match steps to the manager, in order, never blocking a match
+	opts   Options
+	inbox  *inbox
+	steps  *rpc.Mailer  // match steps to the manager, in order, never blocking a match
+	states *matchStates // what get_match_state answers
 
 	mu      sync.Mutex
 	running map[string]bool // match ids in progress
@@ -49,12 +50,13 @@ func New(opts Options) (*Referee, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Referee{Node: n, opts: opts, inbox: newInbox(), running: map[string]bool{}}
+	r := &Referee{Node: n, opts: opts, inbox: newInbox(), states: newMatchStates(), running: map[string]bool{}}
 	r.steps = rpc.NewMailer(n.Client, n.Log)
 	r.Server.Handle(protocol.TypeStartMatch, r.handleStartMatch)
 	r.Server.Handle(protocol.TypeGameJoinAck, r.handleLateAnswer)
 	r.Server.Handle(protocol.TypeChooseParityResponse, r.handleLateAnswer)
 	r.AcknowledgeNotifications(protocol.TypeRoundAnnouncement, protocol.TypeStandingsUpdate, protocol.TypeRoundCompleted)
+	r.mcpTools()
 	return r, nil
 }
 
@@ -106,11 +108,13 @@ func (r *Referee) handleStartMatch(ctx context.Context, in protocol.Inbound) (an
 		return nil, protocol.NewRPCError(protocol.CodeInvalidRequest, "", "%v", err)
 	}
 	r.SetState(node.StateActive)
+	run := newMatchRun(r, start, game)
+	r.states.record(run, "assigned", "")
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
-		defer r.release(start.MatchID)
-		newMatchRun(r, start, game).play(context.WithoutCancel(ctx))
+		defer r.release(start.MatchID) // also when play ends early
+		run.play(context.WithoutCancel(ctx))
 	}()
 	return &protocol.Ack{Envelope: r.Envelope("START_MATCH_ACK", start.ConversationID), Status: "accepted"}, nil
 }

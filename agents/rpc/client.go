@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -197,7 +198,12 @@ func (c *Client) remember(endpoint, messageType, method string) {
 func (c *Client) post(ctx context.Context, call Call, method string) (json.RawMessage, error) {
 	var params any = call.Message
 	if method == protocol.MethodToolsCall {
-		params = map[string]any{"name": protocol.SendMethods[call.Message.Header().MessageType][0], "arguments": call.Message}
+		// The tool is named like the first method tried (methodsFor).
+		name := call.Message.Header().MessageType
+		if names := protocol.SendMethods[name]; len(names) > 0 {
+			name = names[0]
+		}
+		params = map[string]any{"name": name, "arguments": call.Message}
 	}
 	body, err := protocol.EncodeRequest(method, params, c.nextID.Add(1))
 	if err != nil {
@@ -231,7 +237,27 @@ func (c *Client) roundTrip(ctx context.Context, call Call, body []byte) ([]byte,
 		return nil, &CallError{Code: protocol.ErrConnection, Endpoint: call.Endpoint,
 			Err: fmt.Errorf("HTTP %d with no body", resp.StatusCode())}
 	}
+	if refused := notServed(resp); refused != nil {
+		return nil, refused
+	}
 	return resp.Body(), nil
+}
+
+// notServed reads a client-error status with a body that is not JSON as
+// "method not found", so that the next method name is tried: the official
+// MCP Go SDK answers a method it does not know with HTTP 400 and plain text,
+// and a league method is exactly that to a peer that speaks only MCP.
+func notServed(resp *resty.Response) *protocol.RPCError {
+	status := resp.StatusCode()
+	refused := (status >= 400 && status <= 499) || status == http.StatusNotImplemented
+	if !refused || json.Valid(resp.Body()) {
+		return nil
+	}
+	text := strings.TrimSpace(string(resp.Body()))
+	if len(text) > 200 {
+		text = text[:200]
+	}
+	return protocol.NewRPCError(protocol.CodeMethodNotFound, "", "HTTP %d: %s", status, text)
 }
 
 // breaker returns the endpoint's circuit breaker. Only failures to get an

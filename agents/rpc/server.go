@@ -36,6 +36,7 @@ type Server struct {
 	mu       sync.RWMutex
 	handlers map[string]Handler
 	served   atomic.Int64
+	mcp      http.Handler // MCP methods go here when set (MountMCP)
 }
 
 // NewServer makes a server whose LEAGUE_ERROR replies carry sender().
@@ -64,7 +65,12 @@ func (s *Server) HandleHTTP(pattern string, h http.HandlerFunc) { s.mux.HandleFu
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
 
 func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
+	mcpHandler := s.mcpHandler()
 	if r.Method != http.MethodPost {
+		if mcpHandler != nil {
+			mcpHandler.ServeHTTP(w, r) // the MCP SDK answers GET and DELETE
+			return
+		}
 		w.Header().Set("Allow", http.MethodPost)
 		http.Error(w, "POST a JSON-RPC request to /mcp", http.StatusMethodNotAllowed)
 		return
@@ -79,6 +85,10 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, http.StatusBadRequest, protocol.EncodeError(nil,
 			protocol.NewRPCError(protocol.CodeParseError, "", "could not read the body: %v", err)))
+		return
+	}
+	if mcpHandler != nil && s.routesToMCP(r, body) {
+		serveBodyTo(mcpHandler, w, r, body)
 		return
 	}
 	writeJSON(w, http.StatusOK, s.Dispatch(r.Context(), body))

@@ -3,10 +3,136 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/leaguetui/leaguetui/agents/bench"
+	"github.com/leaguetui/leaguetui/agents/headless"
 )
+
+const benchUsage = `leaguetui bench: measure how close a league runs to the machine's limit.
+
+It takes two measures on this machine, one after the other:
+
+  raw     a minimal Go HTTP server and client on 127.0.0.1 exchanging a real
+          CHOOSE_PARITY_CALL and its response (JSON-RPC, about 600 and 400
+          bytes) over keep-alive connections, --concurrency at a time, for
+          --raw-duration. The server does no JSON work: this is the ceiling
+          of HTTP on loopback for league-shaped traffic.
+  league  a real league: the manager, --referees referees and --players
+          players as separate processes on free ports, played to the end.
+
+Figures:
+  raw HTTP exchanges/s     request/response pairs per second in the raw measure
+  league matches/s         matches played / the league's wall time, from the
+                           league_started event to league_completed
+  league HTTP exchanges/s  JSON-RPC requests all agents answered during the
+                           league (sum of requests_served on every agent's
+                           /health, before the start and before stopping)
+                           / the same wall time; also shown per match
+  match duration p50, p99  match_assigned to match_result on the event feed:
+                           half, and 99%, of the matches took at most this
+  manager peak memory      the manager's VmHWM (peak resident set) at the
+                           end of the league; n/a where there is no /proc
+  league CPU               CPU time (user + system) the agents used during the
+                           league, by role and per match, beside the CPUs x wall
+                           time the machine had: near it, the league is short
+                           of CPU; far below, it waits (n/a without /proc)
+  ratio league/raw         league exchanges/s / raw exchanges/s
+
+Reading the ratio: it is the share of the machine's HTTP capacity the league
+turns into league traffic. Near 1, the agents cost little beyond HTTP itself
+and only a faster machine or fewer exchanges per match make the league
+faster. Well below 1, the time goes elsewhere: JSON, logs, the journal's
+fsyncs, waiting between steps, or too few matches running at once to keep the
+machine busy. Both measures share this machine's CPUs, but the league runs
+one process per agent while the raw measure runs in one process.
+Targets: >= 1000 matches/s with 64 players and 8 referees, ratio >= 0.5.
+
+Progress goes to stderr; the result to stdout, as a table or, with --json,
+as JSON (durations in ms or s as named, memory in bytes, null when n/a).
+
+Flags:
+`
 
 // runBench measures the league's throughput against the machine's.
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errors.New("bench: not built yet")
+	fs, cf := newFlagSet("leaguetui bench", benchUsage, stderr)
+	players := fs.Int("players", 64, "players in the league")
+	referees := fs.Int("referees", 8, "referees in the league")
+	concurrency := fs.Int("concurrency", 0, "exchanges in flight in the raw measure (default referees x each referee's\n"+
+		"max concurrent matches x 2, as both players of a running match may be asked at once)")
+	rawDuration := fs.Duration("raw-duration", 3*time.Second, "how long the raw measure runs")
+	seed := fs.Int64("seed", 1, "the league's seed (fixed, so that runs compare)")
+	data := fs.String("data", "", "data `folder` for the league, empty or new (default a temporary folder,\nremoved after unless --keep-data; a folder given here is always kept)")
+	keepData := fs.Bool("keep-data", false, "keep the temporary data folder and print where it is")
+	asJSON := fs.Bool("json", false, "print the result as JSON instead of a table")
+	cfg, err := parse(fs, cf, args)
+	if err != nil {
+		return err
+	}
+	if *players < 2 || *referees < 1 {
+		return fmt.Errorf("a league needs at least 2 players and 1 referee (got --players %d --referees %d)", *players, *referees)
+	}
+	if *concurrency < 0 || *rawDuration <= 0 {
+		return fmt.Errorf("--concurrency must be >= 0 and --raw-duration > 0 (got %d and %s)", *concurrency, *rawDuration)
+	}
+	if *concurrency == 0 {
+		*concurrency = *referees * cfg.Referee.MaxConcurrentMatches * 2
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("cannot find this program to start the agents: %w", err)
+	}
+	dir, cleanup, err := benchDataDir(*data, *keepData, stderr)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+
+	fmt.Fprintf(stderr, "bench: raw measure, %d exchanges in flight for %s\n", *concurrency, *rawDuration)
+	raw, err := bench.Raw(ctx, bench.RawOptions{Concurrency: *concurrency, Duration: *rawDuration})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "bench: raw: %.0f exchanges/s\n", raw.PerSecond())
+	league, err := bench.League(ctx, headless.Options{Config: cfg, ConfigArgs: cf.Args(), Executable: exe,
+		DataDir: dir, Players: *players, Referees: *referees, Seed: *seed, SeedSet: true, FreePorts: true,
+		Stdout: io.Discard, Stderr: stderr})
+	if err != nil {
+		return err
+	}
+	report := bench.Report{Raw: raw, League: league, CPUs: runtime.NumCPU()}
+	if *asJSON {
+		return report.JSON(stdout)
+	}
+	return report.Table(stdout)
+}
+
+// benchDataDir gives the league's data folder and what to do after. A
+// folder the user names must be empty or new, since a manager resumes the
+// league it finds in its folder; it is kept. The temporary folder is
+// removed unless keep.
+func benchDataDir(dir string, keep bool, stderr io.Writer) (string, func(), error) {
+	if dir != "" {
+		entries, err := os.ReadDir(dir)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return "", nil, err
+		}
+		if len(entries) > 0 {
+			return "", nil, fmt.Errorf("--data %s is not empty; bench needs a fresh folder", dir)
+		}
+		return dir, func() {}, nil
+	}
+	dir, err := os.MkdirTemp("", "leaguetui-bench-")
+	if err != nil {
+		return "", nil, err
+	}
+	if keep {
+		return dir, func() { fmt.Fprintf(stderr, "bench: data kept in %s\n", dir) }, nil
+	}
+	return dir, func() { _ = os.RemoveAll(dir) }, nil
 }

@@ -2,12 +2,106 @@ package main
 
 import (
 	"context"
-	"errors"
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
 
+	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/headless"
+	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/engine"
+	"github.com/leaguetui/leaguetui/tui"
 )
 
-// runConsole starts the interactive console.
-func runConsole(ctx context.Context, opts headless.Options) error {
-	return errors.New("the console is not available in this build yet: run with --no-ui")
+// attachOptions say which running manager the console shows instead of
+// starting its own league.
+type attachOptions struct {
+	URL        string // "" starts a local league
+	AdminToken string // for start/pause/resume/stop of that league
+}
+
+// runConsole starts the interactive console: on a local league it starts
+// (manager, referees and players as child processes, stopped on quit), or
+// on the manager at attach.URL.
+func runConsole(ctx context.Context, opts headless.Options, attach attachOptions) error {
+	if err := tui.CheckTerminal(os.Stdin, os.Stdout); err != nil {
+		return err
+	}
+	closeLog, err := logToFile(opts.DataDir)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	scoring := engine.Scoring(opts.Config.Scoring)
+	if attach.URL != "" {
+		return tui.Run(ctx, tui.Options{Control: control.New(attach.URL, attach.AdminToken), Attached: true,
+			DataDir: opts.DataDir, Scoring: scoring, Logger: slog.Default()})
+	}
+	if opts.Players < 2 || opts.Referees < 1 {
+		return fmt.Errorf("a league needs at least 2 players and 1 referee (got --players %d --referees %d)", opts.Players, opts.Referees)
+	}
+	if !opts.SeedSet {
+		opts.Seed, opts.SeedSet = randomSeed(), true
+	}
+	fmt.Fprintf(opts.Stderr, "leaguetui: seed %d; starting the manager, referees (%d) and players (%d)…\n",
+		opts.Seed, opts.Referees, opts.Players)
+	league, err := headless.Launch(ctx, opts)
+	if league != nil {
+		defer stopLeague(league, opts)
+	}
+	if err != nil {
+		return err
+	}
+	slog.Info("league launched", "manager", league.Control.Base(), "seed", opts.Seed,
+		"referees", opts.Referees, "players", opts.Players)
+	return tui.Run(ctx, tui.Options{Control: league.Control, Children: childrenOf(league),
+		DataDir: opts.DataDir, Scoring: scoring, Seed: opts.Seed, Logger: slog.Default()})
+}
+
+// stopLeague stops every child the console started and says so, once the
+// console has given the terminal back.
+func stopLeague(league *headless.League, opts headless.Options) {
+	n := len(league.Children())
+	league.Stop()
+	slog.Info("agents stopped", "count", n)
+	fmt.Fprintf(opts.Stderr, "leaguetui: stopped %d agents; the league's files are in %s (seed %d)\n", n, opts.DataDir, opts.Seed)
+}
+
+// childrenOf lists the started processes for the agents pane.
+func childrenOf(league *headless.League) func() []tui.ChildInfo {
+	return func() []tui.ChildInfo {
+		all := league.Children()
+		out := make([]tui.ChildInfo, len(all))
+		for i, c := range all {
+			out[i] = tui.ChildInfo{Name: c.Name, ID: c.ID, Endpoint: c.Endpoint, PID: c.PID(), Running: c.Running()}
+		}
+		return out
+	}
+}
+
+// logToFile sends slog (and the log package) to the data folder: the
+// console owns the screen, so nothing may print over it.
+func logToFile(dataDir string) (func(), error) {
+	path := filepath.Join(dataDir, "logs", "system", "console.log.jsonl")
+	logger, closer, err := store.NewLogger(path, "console", "console", slog.LevelInfo)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the console log in %s: %w", dataDir, err)
+	}
+	previous := slog.Default()
+	slog.SetDefault(logger)
+	return func() {
+		slog.SetDefault(previous)
+		_ = closer.Close()
+	}, nil
+}
+
+// randomSeed picks a seed that fits a JSON number exactly, so the league
+// can be replayed with --seed.
+func randomSeed() int64 {
+	var buf [8]byte
+	_, _ = rand.Read(buf[:])
+	return int64(binary.BigEndian.Uint64(buf[:]) >> 11)
 }

@@ -28,6 +28,7 @@ const usage = `leaguetui runs and shows leagues of autonomous game-playing agent
 
 Usage:
   leaguetui [flags]              start a local league in the console
+  leaguetui --attach URL         watch (and with --admin-token, control) a running manager
   leaguetui --no-ui [flags]      run the same league headless and print the standings
   leaguetui manager [flags]      run the league manager alone
   leaguetui referee [flags]      run one referee
@@ -40,7 +41,9 @@ Flags:
 `
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// A closed terminal (SIGHUP) ends leaguetui like a quit, so the agents it
+	// started are stopped rather than left running.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
@@ -102,9 +105,17 @@ func runLeague(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	seed := fs.Int64("seed", 0, "seed for the schedule, draws and strategies (default random; printed and saved)")
 	data := fs.String("data", "./data", "data `folder` for standings, rounds, matches, histories and logs")
 	freePorts := fs.Bool("free-ports", false, "take free ports instead of the configured ones (run leagues side by side)")
+	attach := fs.String("attach", "", "show the league of a manager already running at `URL` (e.g. http://HOST:8000) instead of starting one")
+	adminToken := fs.String("admin-token", "", "the attached manager's admin `token`, for start, pause, resume and stop (default $LEAGUETUI_ADMIN_TOKEN)")
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
 		return err
+	}
+	if *attach != "" && *noUI {
+		return errors.New("--attach shows a league in the console; without it, read the league with curl URL/standings")
+	}
+	if *adminToken == "" {
+		*adminToken = os.Getenv("LEAGUETUI_ADMIN_TOKEN")
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -116,7 +127,7 @@ func runLeague(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, FreePorts: *freePorts,
 		Stdout: stdout, Stderr: stderr}
 	if !*noUI {
-		return runConsole(ctx, opts)
+		return runConsole(ctx, opts, attachOptions{URL: *attach, AdminToken: *adminToken})
 	}
 	return headless.Run(ctx, opts)
 }

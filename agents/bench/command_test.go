@@ -1,0 +1,136 @@
+package bench_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBenchCommand builds leaguetui once and runs `leaguetui bench` as a
+// user would.
+func TestBenchCommand(t *testing.T) {
+	bin := buildLeaguetui(t)
+	t.Run("tiny league", func(t *testing.T) { testTinyLeague(t, bin) })
+	t.Run("help", func(t *testing.T) { testHelp(t, bin) })
+}
+
+// testTinyLeague is the short bench run for CI: a tiny league, checking
+// that every figure is there and sane. It asserts nothing about speed.
+func testTinyLeague(t *testing.T, bin string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "bench", "--players", "4", "--referees", "2", "--raw-duration", "300ms", "--json")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("leaguetui bench: %v\nstderr:\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "bench: league started: 6 matches") {
+		t.Errorf("no progress on stderr:\n%s", stderr.String())
+	}
+
+	var report map[string]any
+	if err := json.Unmarshal(stdout.Bytes(), &report); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout.String())
+	}
+	for _, path := range []string{
+		"raw.concurrency", "raw.seconds", "raw.exchanges", "raw.exchanges_per_second", "raw.request_bytes", "raw.response_bytes",
+		"league.players", "league.referees", "league.matches", "league.wall_seconds", "league.matches_per_second",
+		"league.exchanges", "league.exchanges_per_second", "league.exchanges_per_match",
+		"league.match_p50_ms", "league.match_p99_ms", "ratio", "cpus",
+	} {
+		if v, ok := number(report, path); !ok || v <= 0 {
+			t.Errorf("%s = %v, want a number > 0", path, lookup(report, path))
+		}
+	}
+	if v, _ := number(report, "league.matches"); v != 6 {
+		t.Errorf("league.matches = %v, want 6 (4 players, one round-robin)", v)
+	}
+	if v, _ := number(report, "raw.concurrency"); v != 8 {
+		t.Errorf("raw.concurrency = %v, want 2 referees x 2 matches x 2 = 8", v)
+	}
+	p50, _ := number(report, "league.match_p50_ms")
+	p99, _ := number(report, "league.match_p99_ms")
+	if p50 > p99 {
+		t.Errorf("p50 %v > p99 %v", p50, p99)
+	}
+	if _, err := os.Stat("/proc/self/status"); err == nil {
+		if v, ok := number(report, "league.manager_peak_memory_bytes"); !ok || v <= 0 {
+			t.Errorf("manager_peak_memory_bytes = %v with /proc present", lookup(report, "league.manager_peak_memory_bytes"))
+		}
+		if _, ok := lookup(report, "league.cpu_seconds").(map[string]any); !ok {
+			t.Errorf("cpu_seconds = %v with /proc present", lookup(report, "league.cpu_seconds"))
+		}
+		if left := processesOf(bin); len(left) > 0 {
+			t.Errorf("agents left running after bench: %v", left)
+		}
+	}
+}
+
+// testHelp checks that --help explains the figures and the ratio.
+func testHelp(t *testing.T, bin string) {
+	out, err := exec.Command(bin, "bench", "--help").CombinedOutput()
+	if err != nil {
+		t.Fatalf("bench --help: %v\n%s", err, out)
+	}
+	for _, want := range []string{"raw HTTP exchanges/s", "league matches/s", "match duration p50", "VmHWM", "league CPU",
+		"Reading the ratio", "concurrency", "raw-duration", "keep-data", "move-timeout"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("--help lacks %q", want)
+		}
+	}
+}
+
+// buildLeaguetui builds the command into the test's temporary folder.
+func buildLeaguetui(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "leaguetui")
+	out, err := exec.Command(goTool(), "build", "-o", bin, "github.com/leaguetui/leaguetui/cmd/leaguetui").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func goTool() string {
+	if root := os.Getenv("GOROOT"); root != "" {
+		return filepath.Join(root, "bin", "go")
+	}
+	return "go"
+}
+
+func lookup(doc map[string]any, path string) any {
+	var v any = doc
+	for _, key := range strings.Split(path, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[key]
+	}
+	return v
+}
+
+func number(doc map[string]any, path string) (float64, bool) {
+	v, ok := lookup(doc, path).(float64)
+	return v, ok
+}
+
+// processesOf lists the pids whose command runs bin, from /proc.
+func processesOf(bin string) []string {
+	var pids []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.HasPrefix(string(cmdline), bin+"\x00") {
+			pids = append(pids, e.Name())
+		}
+	}
+	return pids
+}

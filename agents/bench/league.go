@@ -1,0 +1,176 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/headless"
+	"github.com/leaguetui/leaguetui/agents/launch"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// LeagueResult is what a real league achieved.
+type LeagueResult struct {
+	Players, Referees int
+	Matches           int           // matches played
+	Wall              time.Duration // league_started to league_completed, on the manager's clock
+	// Exchanges are the JSON-RPC requests every agent answered between
+	// the start of the league and its end (the sum of their
+	// requests_served, read before the start and again before stopping).
+	Exchanges        int64
+	MatchP50         time.Duration // match_assigned to match_result
+	MatchP99         time.Duration
+	ManagerPeakBytes int64 // VmHWM of the manager at the end
+	ManagerPeakKnown bool  // false where /proc is missing
+	// CPU is the CPU time the agents used between the start and the end,
+	// by role: with the machine's CPU count and the wall time it says
+	// whether the league was short of CPU or waiting.
+	CPU      CPU
+	CPUKnown bool // false where /proc is missing
+}
+
+// CPU is CPU time (user + system) by role.
+type CPU struct {
+	Manager, Referees, Players time.Duration
+}
+
+// Total is the CPU time of every agent.
+func (c CPU) Total() time.Duration { return c.Manager + c.Referees + c.Players }
+
+func (c CPU) sub(before CPU) CPU {
+	return CPU{Manager: c.Manager - before.Manager, Referees: c.Referees - before.Referees, Players: c.Players - before.Players}
+}
+
+// MatchesPerSecond is matches played per second of wall time.
+func (r LeagueResult) MatchesPerSecond() float64 { return Rate(int64(r.Matches), r.Wall) }
+
+// ExchangesPerSecond is HTTP exchanges per second of wall time.
+func (r LeagueResult) ExchangesPerSecond() float64 { return Rate(r.Exchanges, r.Wall) }
+
+// ExchangesPerMatch is how many exchanges one match costs, all agents
+// together, the manager's share included.
+func (r LeagueResult) ExchangesPerMatch() float64 {
+	if r.Matches == 0 {
+		return 0
+	}
+	return float64(r.Exchanges) / float64(r.Matches)
+}
+
+// League launches opts' league as separate processes (headless.Launch),
+// plays it to the end and measures it; every process it started is stopped
+// before it returns. Progress goes to opts.Stderr.
+func League(ctx context.Context, opts headless.Options) (LeagueResult, error) {
+	if opts.Players < 2 || opts.Referees < 1 {
+		return LeagueResult{}, fmt.Errorf("a league needs at least 2 players and 1 referee (got %d and %d)", opts.Players, opts.Referees)
+	}
+	progress := opts.Stderr
+	if progress == nil {
+		progress = io.Discard
+	}
+	fmt.Fprintf(progress, "bench: launching the manager, %d referees and %d players\n", opts.Referees, opts.Players)
+	league, err := headless.Launch(ctx, opts)
+	if league != nil {
+		defer league.Stop()
+	}
+	if err != nil {
+		return LeagueResult{}, err
+	}
+	return play(ctx, league, progress)
+}
+
+// play starts a launched league, follows it to the end and takes the
+// figures that need the processes alive: requests served and peak memory.
+func play(ctx context.Context, league *headless.League, progress io.Writer) (LeagueResult, error) {
+	endpoints := endpointsOf(league.Children())
+	cpuBefore, _ := cpuOf(league)
+	before, err := RequestsServed(ctx, endpoints)
+	if err != nil {
+		return LeagueResult{}, err
+	}
+	fmt.Fprintln(progress, "bench: starting the league")
+	if err := league.Control.Start(ctx); err != nil {
+		return LeagueResult{}, err
+	}
+	tally, err := follow(ctx, league.Control, progress)
+	if err != nil {
+		return LeagueResult{}, err
+	}
+	peak, known := PeakMemory(league.Manager.PID())
+	cpuAfter, cpuKnown := cpuOf(league)
+	after, err := RequestsServed(ctx, endpoints)
+	if err != nil {
+		return LeagueResult{}, err
+	}
+	fmt.Fprintln(progress, "bench: league completed; stopping the agents")
+	return LeagueResult{Players: len(league.Players), Referees: len(league.Referees),
+		Matches: tally.Matches, Wall: tally.Wall(), Exchanges: after - before,
+		MatchP50: Percentile(tally.Durations, 50), MatchP99: Percentile(tally.Durations, 99),
+		ManagerPeakBytes: peak, ManagerPeakKnown: known,
+		CPU: cpuAfter.sub(cpuBefore), CPUKnown: cpuKnown}, nil
+}
+
+// cpuOf reads the CPU time each of the league's processes has used so far.
+func cpuOf(league *headless.League) (CPU, bool) {
+	manager, ok := CPUTime(league.Manager.PID())
+	referees, refOK := sumCPU(league.Referees)
+	players, playersOK := sumCPU(league.Players)
+	return CPU{Manager: manager, Referees: referees, Players: players}, ok && refOK && playersOK
+}
+
+func sumCPU(children []*launch.Child) (time.Duration, bool) {
+	var total time.Duration
+	for _, c := range children {
+		cpu, ok := CPUTime(c.PID())
+		if !ok {
+			return 0, false
+		}
+		total += cpu
+	}
+	return total, true
+}
+
+func endpointsOf(children []*launch.Child) []string {
+	endpoints := make([]string, len(children))
+	for i, c := range children {
+		endpoints[i] = c.Endpoint
+	}
+	return endpoints
+}
+
+// follow reads the event feed until the league completes, printing a line
+// each time another tenth of the matches is done, so a long league shows
+// that it moves and how fast.
+func follow(ctx context.Context, c *control.Client, progress io.Writer) (*Tally, error) {
+	tally := &Tally{}
+	var cursor int64
+	reported := 0
+	for {
+		page, err := c.Events(ctx, cursor, 10*time.Second)
+		if err != nil {
+			return nil, err
+		}
+		for _, ev := range page.Events {
+			over := tally.Add(ev)
+			if ev.Kind == engine.EventLeagueStarted {
+				fmt.Fprintf(progress, "bench: league started: %d matches\n", tally.Total)
+			}
+			if tally.Total > 0 && tally.Matches*10/tally.Total > reported {
+				reported = tally.Matches * 10 / tally.Total
+				elapsed := ev.Time.Sub(tally.Started)
+				fmt.Fprintf(progress, "bench: %d/%d matches in %s, %.0f matches/s\n", tally.Matches, tally.Total,
+					elapsed.Round(time.Millisecond), Rate(int64(tally.Matches), elapsed))
+			}
+			if over && tally.Stopped {
+				return nil, errors.New("the league was stopped before it completed")
+			}
+			if over {
+				return tally, nil
+			}
+		}
+		cursor = page.LastSeq
+	}
+}

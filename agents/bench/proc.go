@@ -1,0 +1,124 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// PeakMemory is a process's peak resident set size in bytes (VmHWM in
+// /proc/<pid>/status). ok is false where there is no /proc (macOS, Windows)
+// or the field is missing; the caller then says "n/a".
+func PeakMemory(pid int) (bytes int64, ok bool) {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	return parseVmHWM(f)
+}
+
+// parseVmHWM reads the "VmHWM:   12345 kB" line of a /proc status file.
+func parseVmHWM(r io.Reader) (int64, bool) {
+	scanner := bufio.NewScanner(r)
+	for scanner.Scan() {
+		rest, found := strings.CutPrefix(scanner.Text(), "VmHWM:")
+		if !found {
+			continue
+		}
+		fields := strings.Fields(rest)
+		if len(fields) != 2 || fields[1] != "kB" {
+			return 0, false
+		}
+		kb, err := strconv.ParseInt(fields[0], 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		return kb * 1024, true
+	}
+	return 0, false
+}
+
+// RequestsServed sums "requests_served" over the agents' GET /health: the
+// JSON-RPC requests each has answered since it started. endpoints are the
+// agents' /mcp URLs.
+func RequestsServed(ctx context.Context, endpoints []string) (int64, error) {
+	client := &http.Client{Timeout: 10 * time.Second}
+	defer client.CloseIdleConnections()
+	var total int64
+	for _, endpoint := range endpoints {
+		n, err := requestsServed(ctx, client, strings.TrimSuffix(endpoint, "/mcp")+"/health")
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return total, nil
+}
+
+func requestsServed(ctx context.Context, client *http.Client, url string) (int64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, fmt.Errorf("reading requests_served: %w", err)
+	}
+	defer resp.Body.Close()
+	var health struct {
+		Served *int64 `json:"requests_served"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&health); err != nil {
+		return 0, fmt.Errorf("reading requests_served from %s: %w", url, err)
+	}
+	if resp.StatusCode != http.StatusOK || health.Served == nil {
+		return 0, fmt.Errorf("%s: HTTP %d without requests_served", url, resp.StatusCode)
+	}
+	return *health.Served, nil
+}
+
+// userHZ is the unit of the CPU times in /proc/<pid>/stat. The kernel
+// reports them in USER_HZ, which is 100 on every Linux architecture Go
+// supports; reading sysconf(_SC_CLK_TCK) would need cgo.
+const userHZ = 100
+
+// CPUTime is the CPU time (user + system) a process has used so far, from
+// /proc/<pid>/stat. ok is false where there is no /proc.
+func CPUTime(pid int) (cpu time.Duration, ok bool) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	return parseStatCPU(string(data))
+}
+
+// parseStatCPU reads utime and stime, fields 14 and 15 of a /proc stat
+// line. The command name (field 2) is in parentheses and may hold spaces,
+// so fields are counted from the last ')'.
+func parseStatCPU(stat string) (time.Duration, bool) {
+	end := strings.LastIndexByte(stat, ')')
+	if end < 0 {
+		return 0, false
+	}
+	fields := strings.Fields(stat[end+1:]) // fields[0] is field 3, the state
+	if len(fields) < 13 {
+		return 0, false
+	}
+	var ticks int64
+	for _, f := range fields[11:13] {
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / userHZ, true
+}

@@ -1,0 +1,214 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// RawOptions configure the raw measure.
+type RawOptions struct {
+	// Concurrency is the number of exchanges kept in flight, one client
+	// goroutine each; the league's is its referees' total match capacity
+	// times two (both players are asked at once). 0 means 1.
+	Concurrency int
+	// Duration is how long to measure; 0 means 3s.
+	Duration time.Duration
+}
+
+// RawResult is the machine's capacity for league-shaped HTTP exchanges.
+type RawResult struct {
+	Concurrency   int
+	Elapsed       time.Duration
+	Exchanges     int64 // request/response pairs completed within Elapsed
+	RequestBytes  int
+	ResponseBytes int
+}
+
+// PerSecond is exchanges per second.
+func (r RawResult) PerSecond() float64 { return Rate(r.Exchanges, r.Elapsed) }
+
+// Raw measures exchanges per second between a minimal HTTP server and
+// client on 127.0.0.1 in this process, with keep-alive connections, each
+// exchange a CHOOSE_PARITY_CALL and its response (SampleExchange). The
+// server does no JSON work: it reads the body and writes the canned reply,
+// so the figure is the ceiling of HTTP on loopback for this traffic, the
+// cost every league exchange pays before any league logic.
+func Raw(ctx context.Context, opts RawOptions) (RawResult, error) {
+	opts = opts.withDefaults()
+	request, response, err := SampleExchange()
+	if err != nil {
+		return RawResult{}, err
+	}
+	srv, err := startRawServer(response)
+	if err != nil {
+		return RawResult{}, err
+	}
+	defer srv.close()
+	client := newRawClient(srv.url, request, opts.Concurrency)
+	defer client.close()
+
+	count, elapsed, err := client.run(ctx, opts.Concurrency, opts.Duration)
+	return RawResult{Concurrency: opts.Concurrency, Elapsed: elapsed, Exchanges: count,
+		RequestBytes: len(request), ResponseBytes: len(response)}, err
+}
+
+func (o RawOptions) withDefaults() RawOptions {
+	if o.Concurrency < 1 {
+		o.Concurrency = 1
+	}
+	if o.Duration <= 0 {
+		o.Duration = 3 * time.Second
+	}
+	return o
+}
+
+// rawServer answers every POST /mcp with the same bytes.
+type rawServer struct {
+	url  string
+	srv  *http.Server
+	done chan error
+}
+
+func startRawServer(response []byte) (*rawServer, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("raw measure: cannot listen on loopback: %w", err)
+	}
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(response)
+	})
+	s := &rawServer{url: "http://" + ln.Addr().String() + "/mcp",
+		srv:  &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second},
+		done: make(chan error, 1)}
+	go func() { s.done <- s.srv.Serve(ln) }()
+	return s, nil
+}
+
+func (s *rawServer) close() {
+	_ = s.srv.Close()
+	<-s.done
+}
+
+// rawClient posts the request over a pool of keep-alive connections, one
+// per concurrent exchange, as an agent's client does.
+type rawClient struct {
+	url     string
+	request []byte
+	http    *http.Client
+}
+
+func newRawClient(url string, request []byte, concurrency int) *rawClient {
+	transport := &http.Transport{
+		Proxy:               nil,
+		MaxIdleConns:        concurrency,
+		MaxIdleConnsPerHost: concurrency,
+		MaxConnsPerHost:     concurrency,
+		IdleConnTimeout:     90 * time.Second,
+		DisableCompression:  true,
+	}
+	return &rawClient{url: url, request: request, http: &http.Client{Transport: transport}}
+}
+
+func (c *rawClient) close() { c.http.CloseIdleConnections() }
+
+// exchange posts the request once and reads the whole reply.
+func (c *rawClient) exchange(ctx context.Context) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(c.request))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("raw measure: HTTP %d", resp.StatusCode)
+	}
+	return nil
+}
+
+// run keeps concurrency exchanges in flight for duration and counts those
+// completed. Each worker first makes one exchange untimed, so connections
+// are open before the clock starts; then all start together.
+func (c *rawClient) run(ctx context.Context, concurrency int, duration time.Duration) (int64, time.Duration, error) {
+	var warm, done sync.WaitGroup
+	start := make(chan struct{})
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var count atomic.Int64
+	errs := make(chan error, concurrency)
+
+	for range concurrency {
+		warm.Add(1)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			err := c.exchange(runCtx)
+			warm.Done()
+			if err != nil {
+				errs <- err
+				cancel()
+				return
+			}
+			<-start
+			n, err := c.loop(runCtx)
+			count.Add(n)
+			if err != nil {
+				errs <- err
+				cancel()
+			}
+		}()
+	}
+	warm.Wait()
+	began := time.Now()
+	stop := time.AfterFunc(duration, cancel)
+	defer stop.Stop()
+	close(start)
+	done.Wait()
+	elapsed := time.Since(began)
+	close(errs)
+	return count.Load(), elapsed, firstError(ctx, errs)
+}
+
+// loop exchanges until ctx ends; an exchange cut short by the end is not
+// counted and not an error.
+func (c *rawClient) loop(ctx context.Context) (int64, error) {
+	var n int64
+	for {
+		if err := c.exchange(ctx); err != nil {
+			if ctx.Err() != nil {
+				return n, nil
+			}
+			return n, err
+		}
+		n++
+	}
+}
+
+// firstError is the first worker failure, or the caller's cancellation.
+func firstError(ctx context.Context, errs <-chan error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return fmt.Errorf("raw measure: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,153 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+)
+
+// Targets the league is measured against (issue 5): 64 players and 8
+// referees should play at least this many matches per second, and turn at
+// least this share of the machine's raw exchange rate into league traffic.
+const (
+	TargetMatchesPerSecond = 1000
+	TargetRatio            = 0.5
+)
+
+// Report is one bench run: the machine's raw capacity and the league's
+// throughput, measured one after the other on the same machine.
+type Report struct {
+	Raw    RawResult
+	League LeagueResult
+	CPUs   int // the CPUs this process may use (runtime.NumCPU)
+}
+
+// Ratio is the league's exchanges per second ÷ the raw exchanges per
+// second: the share of the machine's HTTP capacity the league uses. 1 would
+// mean the league's agents cost nothing beyond HTTP itself.
+func (r Report) Ratio() float64 {
+	return Ratio(r.League.ExchangesPerSecond(), r.Raw.PerSecond())
+}
+
+// Table writes the report for people: figure, value, and what it was
+// measured over.
+func (r Report) Table(w io.Writer) error {
+	raw, lg := r.Raw, r.League
+	rows := [][3]string{
+		{"raw HTTP exchanges/s", fmt.Sprintf("%.0f", raw.PerSecond()),
+			fmt.Sprintf("loopback, %d in flight, %d B request / %d B response, %s", raw.Concurrency, raw.RequestBytes, raw.ResponseBytes, raw.Elapsed.Round(time.Millisecond))},
+		{"league matches/s", fmt.Sprintf("%.1f", lg.MatchesPerSecond()),
+			fmt.Sprintf("%d matches, %d players, %d referees, in %s (target >= %d)", lg.Matches, lg.Players, lg.Referees, lg.Wall.Round(time.Millisecond), TargetMatchesPerSecond)},
+		{"league HTTP exchanges/s", fmt.Sprintf("%.0f", lg.ExchangesPerSecond()),
+			fmt.Sprintf("%d exchanges, %.1f per match", lg.Exchanges, lg.ExchangesPerMatch())},
+		{"match duration p50", ms(lg.MatchP50), "match_assigned to match_result"},
+		{"match duration p99", ms(lg.MatchP99), ""},
+		{"manager peak memory", r.peakMemory(), "VmHWM at the end of the league"},
+		{"league CPU", r.cpuUsed(), r.cpuDetail()},
+		{"ratio league/raw", fmt.Sprintf("%.3f", r.Ratio()), fmt.Sprintf("league exchanges/s ÷ raw exchanges/s (target >= %.1f)", TargetRatio)},
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "figure\tvalue\tmeasured over")
+	for _, row := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", row[0], row[1], row[2])
+	}
+	return tw.Flush()
+}
+
+func (r Report) peakMemory() string {
+	if !r.League.ManagerPeakKnown {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f MiB", float64(r.League.ManagerPeakBytes)/(1<<20))
+}
+
+func (r Report) cpuUsed() string {
+	if !r.League.CPUKnown {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f s", r.League.CPU.Total().Seconds())
+}
+
+// cpuDetail splits the CPU time by role and sets it against what the
+// machine had: its CPUs times the wall time.
+func (r Report) cpuDetail() string {
+	lg := r.League
+	if !lg.CPUKnown {
+		return "no /proc"
+	}
+	var perMatch time.Duration
+	if lg.Matches > 0 {
+		perMatch = lg.CPU.Total() / time.Duration(lg.Matches)
+	}
+	available := time.Duration(r.CPUs) * lg.Wall
+	return fmt.Sprintf("manager %.1f s, referees %.1f s, players %.1f s; %s per match; %d CPUs x wall = %.1f s",
+		lg.CPU.Manager.Seconds(), lg.CPU.Referees.Seconds(), lg.CPU.Players.Seconds(), ms(perMatch), r.CPUs, available.Seconds())
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", millis(d)) }
+
+func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// The JSON shape: rates per second, durations in milliseconds or seconds as
+// each name says, memory in bytes; null where /proc is missing.
+type (
+	jsonReport struct {
+		Raw    jsonRaw    `json:"raw"`
+		League jsonLeague `json:"league"`
+		Ratio  float64    `json:"ratio"`
+		CPUs   int        `json:"cpus"`
+	}
+	jsonRaw struct {
+		Concurrency        int     `json:"concurrency"`
+		Seconds            float64 `json:"seconds"`
+		Exchanges          int64   `json:"exchanges"`
+		ExchangesPerSecond float64 `json:"exchanges_per_second"`
+		RequestBytes       int     `json:"request_bytes"`
+		ResponseBytes      int     `json:"response_bytes"`
+	}
+	jsonLeague struct {
+		Players            int      `json:"players"`
+		Referees           int      `json:"referees"`
+		Matches            int      `json:"matches"`
+		WallSeconds        float64  `json:"wall_seconds"`
+		MatchesPerSecond   float64  `json:"matches_per_second"`
+		Exchanges          int64    `json:"exchanges"`
+		ExchangesPerSecond float64  `json:"exchanges_per_second"`
+		ExchangesPerMatch  float64  `json:"exchanges_per_match"`
+		MatchP50Ms         float64  `json:"match_p50_ms"`
+		MatchP99Ms         float64  `json:"match_p99_ms"`
+		ManagerPeakBytes   *int64   `json:"manager_peak_memory_bytes"`
+		CPUSeconds         *jsonCPU `json:"cpu_seconds"`
+	}
+	jsonCPU struct {
+		Manager  float64 `json:"manager"`
+		Referees float64 `json:"referees"`
+		Players  float64 `json:"players"`
+	}
+)
+
+// JSON writes the report as one indented JSON object.
+func (r Report) JSON(w io.Writer) error {
+	raw, lg := r.Raw, r.League
+	out := jsonReport{
+		Raw: jsonRaw{Concurrency: raw.Concurrency, Seconds: raw.Elapsed.Seconds(), Exchanges: raw.Exchanges,
+			ExchangesPerSecond: raw.PerSecond(), RequestBytes: raw.RequestBytes, ResponseBytes: raw.ResponseBytes},
+		League: jsonLeague{Players: lg.Players, Referees: lg.Referees, Matches: lg.Matches,
+			WallSeconds: lg.Wall.Seconds(), MatchesPerSecond: lg.MatchesPerSecond(),
+			Exchanges: lg.Exchanges, ExchangesPerSecond: lg.ExchangesPerSecond(), ExchangesPerMatch: lg.ExchangesPerMatch(),
+			MatchP50Ms: millis(lg.MatchP50), MatchP99Ms: millis(lg.MatchP99)},
+		Ratio: r.Ratio(),
+		CPUs:  r.CPUs,
+	}
+	if lg.ManagerPeakKnown {
+		out.League.ManagerPeakBytes = &lg.ManagerPeakBytes
+	}
+	if lg.CPUKnown {
+		out.League.CPUSeconds = &jsonCPU{lg.CPU.Manager.Seconds(), lg.CPU.Referees.Seconds(), lg.CPU.Players.Seconds()}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,97 @@
+package bench
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// Rate is count per second over d, or 0 when d is not positive.
+func Rate(count int64, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(count) / d.Seconds()
+}
+
+// Ratio is a ÷ b, or 0 when b is 0.
+func Ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// Percentile is the nearest-rank p-th percentile (0 < p <= 100) of ds: the
+// smallest value with at least p% of the values at or below it, so it is
+// always one of the measured values, never an interpolation. ds need not
+// be sorted; it is left as it was. It is 0 for no values.
+func Percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	sorted := slices.Clone(ds)
+	slices.Sort(sorted)
+	rank := int(math.Ceil(p / 100 * float64(len(sorted))))
+	rank = min(max(rank, 1), len(sorted))
+	return sorted[rank-1]
+}
+
+// Tally reads a league's event feed: when it started and completed, how
+// many matches finished, and how long each took from match_assigned to
+// match_result. A match assigned more than once (its referee failed) counts
+// from its first assignment: that is how long the league waited for it.
+type Tally struct {
+	Started, Completed time.Time
+	Total              int // matches scheduled, from league_started
+	Matches            int // match_result events seen
+	Durations          []time.Duration
+	Stopped            bool // the league was stopped before it completed
+
+	assigned map[string]time.Time
+}
+
+// Add takes one event and reports whether the league is over (completed or
+// stopped).
+func (t *Tally) Add(ev engine.Event) bool {
+	switch ev.Kind {
+	case engine.EventLeagueStarted:
+		t.Started = ev.Time
+		if ev.Start != nil {
+			t.Total = 0
+			for _, r := range ev.Start.Rounds {
+				t.Total += len(r.Matches)
+			}
+		}
+	case engine.EventMatchAssigned:
+		if t.assigned == nil {
+			t.assigned = map[string]time.Time{}
+		}
+		if _, seen := t.assigned[ev.MatchID]; !seen {
+			t.assigned[ev.MatchID] = ev.Time
+		}
+	case engine.EventMatchResult:
+		t.Matches++
+		if at, ok := t.assigned[ev.MatchID]; ok {
+			t.Durations = append(t.Durations, ev.Time.Sub(at))
+			delete(t.assigned, ev.MatchID)
+		}
+	case engine.EventLeagueCompleted:
+		t.Completed = ev.Time
+		return true
+	case engine.EventStopped:
+		t.Stopped = true
+		return true
+	}
+	return false
+}
+
+// Wall is the league's wall time from league_started to league_completed.
+func (t *Tally) Wall() time.Duration {
+	if t.Started.IsZero() || t.Completed.IsZero() {
+		return 0
+	}
+	return t.Completed.Sub(t.Started)
+}

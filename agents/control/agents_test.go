@@ -1,0 +1,79 @@
+package control
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
+
+func TestHealthURL(t *testing.T) {
+	tests := []struct{ endpoint, want string }{
+		{"http://127.0.0.1:8101/mcp", "http://127.0.0.1:8101/health"},
+		{"http://127.0.0.1:8101/mcp/", "http://127.0.0.1:8101/health"},
+		{"http://127.0.0.1:8101", "http://127.0.0.1:8101/health"},
+	}
+	for _, tt := range tests {
+		if got := HealthURL(tt.endpoint); got != tt.want {
+			t.Errorf("HealthURL(%q) = %q, want %q", tt.endpoint, got, tt.want)
+		}
+	}
+}
+
+// closedEndpoint is the /mcp URL of a port nothing listens on any more.
+func closedEndpoint(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return "http://" + addr + "/mcp"
+}
+
+func TestProbeAgents(t *testing.T) {
+	healthy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/health" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":"P01","role":"player","state":"ACTIVE","requests_served":7}`))
+	}))
+	defer healthy.Close()
+	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "no", http.StatusInternalServerError)
+	}))
+	defer broken.Close()
+	hung := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		select {
+		case <-hung:
+		case <-r.Context().Done():
+		}
+	}))
+	defer slow.Close()
+	defer close(hung)
+
+	endpoints := []string{healthy.URL + "/mcp", broken.URL + "/mcp", closedEndpoint(t), slow.URL + "/mcp"}
+	probes := ProbeAgents(context.Background(), endpoints, 2, 300*time.Millisecond)
+	if len(probes) != len(endpoints) {
+		t.Fatalf("got %d probes, want %d", len(probes), len(endpoints))
+	}
+	if p := probes[0]; p.Err != nil || p.Health.ID != "P01" || p.Health.State != "ACTIVE" || p.Health.Served != 7 {
+		t.Errorf("healthy agent: %+v", p)
+	}
+	for i, name := range []string{"", "HTTP 500", "closed port", "no answer in time"} {
+		if i == 0 {
+			continue
+		}
+		if probes[i].Err == nil {
+			t.Errorf("%s: want an error, got %+v", name, probes[i])
+		}
+		if probes[i].Endpoint != endpoints[i] || probes[i].At.IsZero() {
+			t.Errorf("%s: probe not labelled: %+v", name, probes[i])
+		}
+	}
+}

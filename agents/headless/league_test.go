@@ -1,0 +1,590 @@
+package headless_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/leaguetui/leaguetui/internal/leaguetest"
+)
+
+func TestMain(m *testing.M) { leaguetest.Main(m) }
+
+const leagueID = "league_2025_even_odd"
+
+// runTimeout bounds one headless league; a 10-player league takes seconds.
+const runTimeout = 90 * time.Second
+
+// leagueRun is one `leaguetui --no-ui` run that exited.
+type leagueRun struct {
+	dataDir        string
+	stdout, stderr string
+	// children are the processes leaguetui had while it ran, by pid, with
+	// their command lines, as seen in /proc.
+	children map[int]string
+}
+
+// runHeadless runs `leaguetui --no-ui` as a real process in a fresh data
+// folder, watching its child processes, and requires exit status 0.
+func runHeadless(t *testing.T, players, referees int, seed int64) leagueRun {
+	t.Helper()
+	bin := leaguetest.Binary(t)
+	run := leagueRun{dataDir: t.TempDir(), children: map[int]string{}}
+	cmd := exec.Command(bin, "--no-ui", "--free-ports", "--data", run.dataDir, "--seed", fmt.Sprint(seed),
+		"--players", fmt.Sprint(players), "--referees", fmt.Sprint(referees))
+	cmd.Env = append(os.Environ(), leaguetest.ChildEnv()...) // leaguetui passes it on to its agents
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+	// Watch the children while the league runs; polling here observes, it
+	// does not synchronise anything.
+	watch := time.NewTicker(2 * time.Millisecond)
+	defer watch.Stop()
+	deadline := time.After(runTimeout)
+	var err error
+wait:
+	for {
+		select {
+		case err = <-exited:
+			break wait
+		case <-deadline:
+			_ = cmd.Process.Kill()
+			<-exited
+			killLeftovers(t, run.dataDir)
+			t.Fatalf("leaguetui --no-ui did not finish within %s\nstderr:\n%s", runTimeout, stderr.String())
+		case <-watch.C:
+			pids, _ := leaguetest.ChildPIDs(cmd.Process.Pid)
+			for _, pid := range pids {
+				if _, known := run.children[pid]; !known {
+					if line := leaguetest.CommandLine(pid); line != "" {
+						run.children[pid] = line
+					}
+				}
+			}
+		}
+	}
+	run.stdout, run.stderr = stdout.String(), stderr.String()
+	outputs, _ := filepath.Glob(filepath.Join(run.dataDir, "logs", "system", "*.out"))
+	if len(outputs) != 1+players+referees {
+		t.Errorf("%d agent output files in logs/system, want %d", len(outputs), 1+players+referees)
+	}
+	leaguetest.CheckNoDataRace(t, outputs...)
+	if err != nil {
+		killLeftovers(t, run.dataDir)
+		t.Fatalf("leaguetui --no-ui: %v (want exit status 0)\nstderr:\n%s", err, run.stderr)
+	}
+	return run
+}
+
+// killLeftovers ends the agents a failed run left behind: the processes
+// started with this run's data folder, by pid.
+func killLeftovers(t *testing.T, dataDir string) {
+	left, _ := leaguetest.ProcessesMentioning(dataDir)
+	for pid := range left {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Logf("killed left-over process %d", pid)
+	}
+}
+
+// assertNoChildLeft checks that every agent the run started has exited.
+func assertNoChildLeft(t *testing.T, run leagueRun, players, referees int) {
+	t.Helper()
+	if !leaguetest.HaveProc() {
+		t.Log("no /proc here: cannot look for left-over processes")
+		return
+	}
+	if len(run.children) == 0 {
+		t.Errorf("saw no child process of leaguetui while the league ran; the agents should be separate processes")
+	}
+	for pid, line := range run.children {
+		if !strings.Contains(line, run.dataDir) {
+			t.Errorf("child %d of leaguetui is not one of its agents: %s", pid, line)
+		}
+		if now := leaguetest.CommandLine(pid); now == line {
+			t.Errorf("child %d still runs after leaguetui exited: %s", pid, line)
+		}
+	}
+	left, err := leaguetest.ProcessesMentioning(run.dataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pid, line := range left {
+		t.Errorf("process %d of this league still runs after leaguetui exited: %s", pid, line)
+	}
+	t.Logf("saw %d of the %d agent processes while the league ran; none is left", len(run.children), 1+players+referees)
+}
+
+// The data folder's files, read with their specified field names.
+
+type standingsFile struct {
+	LeagueID        string        `json:"league_id"`
+	State           string        `json:"state"`
+	Seed            int64         `json:"seed"`
+	RoundsCompleted int           `json:"rounds_completed"`
+	RoundsTotal     int           `json:"rounds_total"`
+	MatchesDone     int           `json:"matches_done"`
+	MatchesTotal    int           `json:"matches_total"`
+	Standings       []standingRow `json:"standings"`
+}
+
+type standingRow struct {
+	Rank            int    `json:"rank"`
+	PlayerID        string `json:"player_id"`
+	Played          int    `json:"played"`
+	Wins            int    `json:"wins"`
+	Draws           int    `json:"draws"`
+	Losses          int    `json:"losses"`
+	TechnicalLosses int    `json:"technical_losses"`
+	Points          int    `json:"points"`
+}
+
+type roundsFile struct {
+	Rounds []struct {
+		RoundID int    `json:"round_id"`
+		Status  string `json:"status"`
+		Matches []struct {
+			MatchID   string  `json:"match_id"`
+			PlayerAID string  `json:"player_A_id"`
+			PlayerBID string  `json:"player_B_id"`
+			RefereeID string  `json:"referee_id"`
+			Result    string  `json:"result"`
+			Winner    *string `json:"winner"`
+		} `json:"matches"`
+	} `json:"rounds"`
+}
+
+type matchFile struct {
+	MatchID  string `json:"match_id"`
+	LeagueID string `json:"league_id"`
+	RoundID  int    `json:"round_id"`
+	Players  struct {
+		A string `json:"player_A"`
+		B string `json:"player_B"`
+	} `json:"players"`
+	RefereeID string `json:"referee_id"`
+	Lifecycle struct {
+		State string `json:"state"`
+	} `json:"lifecycle"`
+	Transcript []json.RawMessage `json:"transcript"`
+	Result     matchResult       `json:"result"`
+}
+
+// matchResult is what a match file says happened; no timestamps, so two
+// runs of the same seed must give equal values.
+type matchResult struct {
+	Status       string            `json:"status"`
+	Winner       *string           `json:"winner_player_id"`
+	Choices      map[string]string `json:"choices"`
+	DrawnNumber  *int              `json:"drawn_number"`
+	NumberParity string            `json:"number_parity"`
+	Score        map[string]int    `json:"score"`
+}
+
+type historyFile struct {
+	PlayerID string `json:"player_id"`
+	Stats    struct {
+		TotalMatches int `json:"total_matches"`
+		Wins         int `json:"wins"`
+		Losses       int `json:"losses"`
+		Draws        int `json:"draws"`
+	} `json:"stats"`
+	Matches []struct {
+		MatchID    string `json:"match_id"`
+		OpponentID string `json:"opponent_id"`
+		Result     string `json:"result"`
+		MyChoice   string `json:"my_choice"`
+	} `json:"matches"`
+}
+
+type journalEvent struct {
+	Kind    string `json:"kind"`
+	MatchID string `json:"match_id"`
+}
+
+// leagueFiles is what checkLeagueFiles read.
+type leagueFiles struct {
+	standings standingsFile
+	matches   map[string]matchFile // by match id
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s is not the expected JSON: %v", path, err)
+	}
+}
+
+func playerID(i int) string { return fmt.Sprintf("P%02d", i) }
+
+// checkLeagueFiles checks the data folder of a completed league of n
+// players (n even): every file the specification's data layer names, each
+// consistent with the others.
+func checkLeagueFiles(t *testing.T, dir string, n int) leagueFiles {
+	t.Helper()
+	wantRounds, perRound := n-1, n/2
+	wantMatches := n * (n - 1) / 2
+	var files leagueFiles
+
+	// One match file per match, each a valid even/odd game.
+	files.matches = map[string]matchFile{}
+	paths, err := filepath.Glob(filepath.Join(dir, "matches", leagueID, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) != wantMatches {
+		t.Errorf("%d match files in matches/%s, want %d", len(paths), leagueID, wantMatches)
+	}
+	for _, path := range paths {
+		var m matchFile
+		readJSON(t, path, &m)
+		if base := strings.TrimSuffix(filepath.Base(path), ".json"); m.MatchID != base {
+			t.Errorf("%s holds match_id %q", path, m.MatchID)
+		}
+		checkMatchFile(t, m)
+		files.matches[m.MatchID] = m
+	}
+
+	// Standings: the table the match files add up to.
+	readJSON(t, filepath.Join(dir, "leagues", leagueID, "standings.json"), &files.standings)
+	st := files.standings
+	if st.State != "completed" || st.MatchesDone != wantMatches || st.MatchesTotal != wantMatches ||
+		st.RoundsCompleted != wantRounds || st.RoundsTotal != wantRounds {
+		t.Errorf("standings.json: state %q, matches %d/%d, rounds %d/%d; want completed, %d/%d, %d/%d",
+			st.State, st.MatchesDone, st.MatchesTotal, st.RoundsCompleted, st.RoundsTotal,
+			wantMatches, wantMatches, wantRounds, wantRounds)
+	}
+	want := tallyMatches(files.matches)
+	if len(st.Standings) != n {
+		t.Errorf("standings.json has %d rows, want %d", len(st.Standings), n)
+	}
+	for i, row := range st.Standings {
+		if row.Rank != i+1 {
+			t.Errorf("row %d has rank %d", i, row.Rank)
+		}
+		w := want[row.PlayerID]
+		w.Rank, w.PlayerID = row.Rank, row.PlayerID
+		if row != w {
+			t.Errorf("standings row of %s = %+v\nbut the match files give %+v", row.PlayerID, row, w)
+		}
+		if row.Played != n-1 {
+			t.Errorf("%s played %d matches, want %d", row.PlayerID, row.Played, n-1)
+		}
+		if i > 0 && ranksBefore(row, st.Standings[i-1]) {
+			t.Errorf("%s (%+v) is ranked below %s (%+v)", row.PlayerID, row, st.Standings[i-1].PlayerID, st.Standings[i-1])
+		}
+	}
+
+	// rounds.json: every round completed, the same results, a round robin.
+	var rounds roundsFile
+	readJSON(t, filepath.Join(dir, "leagues", leagueID, "rounds.json"), &rounds)
+	if len(rounds.Rounds) != wantRounds {
+		t.Errorf("rounds.json has %d rounds, want %d", len(rounds.Rounds), wantRounds)
+	}
+	met := map[[2]string]string{}
+	for i, r := range rounds.Rounds {
+		if r.RoundID != i+1 || r.Status != "COMPLETED" || len(r.Matches) != perRound {
+			t.Errorf("rounds.json round %d: id %d, status %s, %d matches; want id %d, COMPLETED, %d matches",
+				i+1, r.RoundID, r.Status, len(r.Matches), i+1, perRound)
+		}
+		inRound := map[string]bool{}
+		for _, m := range r.Matches {
+			for _, p := range []string{m.PlayerAID, m.PlayerBID} {
+				if inRound[p] {
+					t.Errorf("%s plays twice in round %d", p, r.RoundID)
+				}
+				inRound[p] = true
+			}
+			pair := [2]string{min(m.PlayerAID, m.PlayerBID), max(m.PlayerAID, m.PlayerBID)}
+			if other, twice := met[pair]; twice {
+				t.Errorf("%s and %s meet twice: %s and %s", pair[0], pair[1], other, m.MatchID)
+			}
+			met[pair] = m.MatchID
+			mf, ok := files.matches[m.MatchID]
+			switch {
+			case !ok:
+				t.Errorf("rounds.json names %s, which has no match file", m.MatchID)
+			case mf.Players.A != m.PlayerAID || mf.Players.B != m.PlayerBID || mf.RoundID != r.RoundID ||
+				mf.Result.Status != m.Result || !reflect.DeepEqual(mf.Result.Winner, m.Winner) || mf.RefereeID != m.RefereeID:
+				t.Errorf("rounds.json has %s as %s vs %s in round %d by %s: %s winner %v;\nits match file: %s vs %s in round %d by %s: %s winner %v",
+					m.MatchID, m.PlayerAID, m.PlayerBID, r.RoundID, m.RefereeID, m.Result, deref(m.Winner),
+					mf.Players.A, mf.Players.B, mf.RoundID, mf.RefereeID, mf.Result.Status, deref(mf.Result.Winner))
+			}
+		}
+	}
+	if len(met) != wantMatches {
+		t.Errorf("rounds.json pairs %d players %d times, want every pair once (%d)", n, len(met), wantMatches)
+	}
+
+	// Each player's own history: its matches, seen from its side.
+	for i := 1; i <= n; i++ {
+		checkHistory(t, dir, playerID(i), n-1, files.matches)
+	}
+
+	// The journal: one result per match, none twice.
+	journal, err := os.ReadFile(filepath.Join(dir, "leagues", leagueID, "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := map[string]int{}
+	total := 0
+	for _, line := range bytes.Split(bytes.TrimSpace(journal), []byte("\n")) {
+		var ev journalEvent
+		if err := json.Unmarshal(line, &ev); err != nil {
+			t.Fatalf("journal line %s: %v", line, err)
+		}
+		if ev.Kind == "match_result" {
+			results[ev.MatchID]++
+			total++
+		}
+	}
+	if total != wantMatches || len(results) != wantMatches {
+		t.Errorf("journal has %d match_result events for %d distinct matches, want %d for %d", total, len(results), wantMatches, wantMatches)
+	}
+	for id, count := range results {
+		if count != 1 {
+			t.Errorf("journal has %d results for %s", count, id)
+		}
+		if _, ok := files.matches[id]; !ok {
+			t.Errorf("journal has a result for %s, which has no match file", id)
+		}
+	}
+
+	// Files are replaced atomically: a clean exit leaves no temp file.
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && strings.Contains(d.Name(), ".tmp-") {
+			t.Errorf("left-over temp file %s: a process ended in the middle of writing a data file", path)
+		}
+		return nil
+	})
+	return files
+}
+
+// checkMatchFile checks one match against the even/odd rules and scoring.
+func checkMatchFile(t *testing.T, m matchFile) {
+	t.Helper()
+	var round, index int
+	if _, err := fmt.Sscanf(m.MatchID, "R%dM%d", &round, &index); err != nil || round != m.RoundID {
+		t.Errorf("match %s has round_id %d", m.MatchID, m.RoundID)
+	}
+	r := m.Result
+	a, b := m.Players.A, m.Players.B
+	if m.LeagueID != leagueID || m.Lifecycle.State != "FINISHED" || len(m.Transcript) == 0 || a == "" || b == "" || a == b {
+		t.Errorf("%s: league %q, state %q, %d transcript entries, players %q vs %q",
+			m.MatchID, m.LeagueID, m.Lifecycle.State, len(m.Transcript), a, b)
+	}
+	switch r.Status {
+	case "WIN", "DRAW":
+		if r.DrawnNumber == nil || *r.DrawnNumber < 1 || *r.DrawnNumber > 10 {
+			t.Errorf("%s: drawn_number %v, want 1..10", m.MatchID, r.DrawnNumber)
+			return
+		}
+		parity := []string{"even", "odd"}[*r.DrawnNumber%2]
+		right := map[string]bool{a: r.Choices[a] == parity, b: r.Choices[b] == parity}
+		wantStatus, wantWinner, wantScore := "DRAW", "", map[string]int{a: 1, b: 1}
+		if right[a] != right[b] {
+			winner, loser := a, b
+			if right[b] {
+				winner, loser = b, a
+			}
+			wantStatus, wantWinner, wantScore = "WIN", winner, map[string]int{winner: 3, loser: 0}
+		}
+		if r.NumberParity != parity || r.Status != wantStatus || deref(r.Winner) != wantWinner || !reflect.DeepEqual(r.Score, wantScore) {
+			t.Errorf("%s: %s chose %q, %s chose %q, drawn %d (%s): file says %s, winner %q, score %v, parity %q; want %s, winner %q, score %v",
+				m.MatchID, a, r.Choices[a], b, r.Choices[b], *r.DrawnNumber, parity,
+				r.Status, deref(r.Winner), r.Score, r.NumberParity, wantStatus, wantWinner, wantScore)
+		}
+	case "TECHNICAL_LOSS":
+		t.Errorf("%s: technical loss between built-in players: %+v", m.MatchID, r)
+	default:
+		t.Errorf("%s: result status %q", m.MatchID, r.Status)
+	}
+}
+
+// tallyMatches builds the standings rows the match files add up to.
+func tallyMatches(matches map[string]matchFile) map[string]standingRow {
+	rows := map[string]standingRow{}
+	for _, m := range matches {
+		winner := deref(m.Result.Winner)
+		for _, p := range []string{m.Players.A, m.Players.B} {
+			row := rows[p]
+			row.Played++
+			row.Points += m.Result.Score[p]
+			switch {
+			case m.Result.Status == "DRAW":
+				row.Draws++
+			case p == winner:
+				row.Wins++
+			case m.Result.Status == "TECHNICAL_LOSS":
+				row.Losses++
+				row.TechnicalLosses++
+			default:
+				row.Losses++
+			}
+			rows[p] = row
+		}
+	}
+	return rows
+}
+
+// ranksBefore reports whether a should rank above b: points, wins, draws,
+// then player id.
+func ranksBefore(a, b standingRow) bool {
+	if a.Points != b.Points {
+		return a.Points > b.Points
+	}
+	if a.Wins != b.Wins {
+		return a.Wins > b.Wins
+	}
+	if a.Draws != b.Draws {
+		return a.Draws > b.Draws
+	}
+	return a.PlayerID < b.PlayerID
+}
+
+func checkHistory(t *testing.T, dir, player string, want int, matches map[string]matchFile) {
+	t.Helper()
+	var h historyFile
+	readJSON(t, filepath.Join(dir, "players", player, "history.json"), &h)
+	if h.PlayerID != player || h.Stats.TotalMatches != want || len(h.Matches) != want {
+		t.Errorf("%s history.json: player_id %q, total_matches %d, %d matches; want %s, %d, %d",
+			player, h.PlayerID, h.Stats.TotalMatches, len(h.Matches), player, want, want)
+	}
+	wins, losses, draws := 0, 0, 0
+	for _, e := range h.Matches {
+		m, ok := matches[e.MatchID]
+		if !ok {
+			t.Errorf("%s history has %s, which has no match file", player, e.MatchID)
+			continue
+		}
+		opponent := m.Players.A
+		if opponent == player {
+			opponent = m.Players.B
+		}
+		result := "LOSS"
+		switch {
+		case m.Result.Status == "DRAW":
+			result = "DRAW"
+			draws++
+		case deref(m.Result.Winner) == player:
+			result = "WIN"
+			wins++
+		default:
+			losses++
+		}
+		if e.OpponentID != opponent || e.Result != result || e.MyChoice != m.Result.Choices[player] {
+			t.Errorf("%s history of %s: opponent %s, %s, chose %q; the match file says opponent %s, %s, chose %q",
+				player, e.MatchID, e.OpponentID, e.Result, e.MyChoice, opponent, result, m.Result.Choices[player])
+		}
+	}
+	if h.Stats.Wins != wins || h.Stats.Losses != losses || h.Stats.Draws != draws {
+		t.Errorf("%s history stats W/L/D %d/%d/%d, its matches give %d/%d/%d",
+			player, h.Stats.Wins, h.Stats.Losses, h.Stats.Draws, wins, losses, draws)
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// TestHeadlessLeague runs the default league, 4 players and 2 referees as
+// real processes, and checks everything it leaves behind.
+func TestHeadlessLeague(t *testing.T) {
+	t.Parallel()
+	const players, referees = 4, 2
+	run := runHeadless(t, players, referees, 42)
+	files := checkLeagueFiles(t, run.dataDir, players)
+	if len(files.matches) != 6 {
+		t.Errorf("%d matches, want 6", len(files.matches))
+	}
+	if !strings.Contains(run.stdout, "6 matches in 3 rounds  completed") {
+		t.Errorf("stdout does not report a completed league of 6 matches in 3 rounds:\n%s", run.stdout)
+	}
+	for _, row := range files.standings.Standings {
+		if !strings.Contains(run.stdout, fmt.Sprintf("%-8s", row.PlayerID)) {
+			t.Errorf("stdout's table has no row for %s:\n%s", row.PlayerID, run.stdout)
+		}
+	}
+	if got := strings.Count(run.stderr, " vs "); got != 6 {
+		t.Errorf("stderr has %d result lines, want 6:\n%s", got, run.stderr)
+	}
+	assertNoChildLeft(t, run, players, referees)
+}
+
+// TestHeadlessSameSeedSameLeague runs the same seed twice, side by side:
+// the standings and every match's result must be the same.
+func TestHeadlessSameSeedSameLeague(t *testing.T) {
+	t.Parallel()
+	const players, referees, seed = 4, 2, 20250115
+	files := make([]leagueFiles, 2)
+	t.Run("runs", func(t *testing.T) { // returns when both parallel runs have finished
+		for i := range files {
+			t.Run(fmt.Sprintf("run%d", i+1), func(t *testing.T) {
+				t.Parallel()
+				run := runHeadless(t, players, referees, seed)
+				files[i] = checkLeagueFiles(t, run.dataDir, players)
+			})
+		}
+	})
+	if t.Failed() {
+		return
+	}
+	a, b := files[0], files[1]
+	if a.standings.Seed != seed || b.standings.Seed != seed {
+		t.Errorf("standings.json seeds %d and %d, want %d", a.standings.Seed, b.standings.Seed, seed)
+	}
+	if !reflect.DeepEqual(a.standings.Standings, b.standings.Standings) {
+		t.Errorf("seed %d gave different standings:\nrun 1: %+v\nrun 2: %+v", seed, a.standings.Standings, b.standings.Standings)
+	}
+	ids := slices.Sorted(maps.Keys(a.matches))
+	if got := slices.Sorted(maps.Keys(b.matches)); !slices.Equal(ids, got) {
+		t.Fatalf("seed %d gave different matches: %v and %v", seed, ids, got)
+	}
+	for _, id := range ids {
+		if ra, rb := a.matches[id].Result, b.matches[id].Result; !reflect.DeepEqual(ra, rb) {
+			t.Errorf("seed %d, %s: different results\nrun 1: %+v\nrun 2: %+v", seed, id, ra, rb)
+		}
+	}
+}
+
+// TestHeadlessTenPlayers runs 10 players and 3 referees: 45 matches, each
+// result journaled exactly once.
+func TestHeadlessTenPlayers(t *testing.T) {
+	t.Parallel()
+	const players, referees = 10, 3
+	run := runHeadless(t, players, referees, 7)
+	files := checkLeagueFiles(t, run.dataDir, players)
+	if len(files.matches) != 45 {
+		t.Errorf("%d matches, want 45", len(files.matches))
+	}
+	referees3 := map[string]int{}
+	for _, m := range files.matches {
+		referees3[m.RefereeID]++
+	}
+	if len(referees3) != referees {
+		t.Errorf("matches were refereed by %v, want all %d referees used", referees3, referees)
+	}
+	assertNoChildLeft(t, run, players, referees)
+}

@@ -1,0 +1,66 @@
+package mcpserve
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
+)
+
+// httpClient talks to agents directly: never through a proxy from the
+// environment, as the league's own client does.
+var httpClient = &http.Client{Transport: &http.Transport{
+	Proxy:           nil,
+	DialContext:     (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
+	MaxIdleConns:    64,
+	IdleConnTimeout: 30 * time.Second,
+}}
+
+// Connect opens an MCP client session with the agent at endpoint (its /mcp
+// URL) through the official SDK: initialize, then requests. Close it after use.
+func Connect(ctx context.Context, endpoint string) (*mcp.ClientSession, error) {
+	client := mcp.NewClient(&mcp.Implementation{Name: "leaguetui", Version: protocol.ProtocolVersion}, nil)
+	transport := &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: httpClient,
+		DisableStandaloneSSE: true, MaxRetries: -1}
+	session, err := client.Connect(ctx, transport, nil)
+	if err != nil {
+		return nil, fmt.Errorf("MCP connect to %s: %w", endpoint, err)
+	}
+	return session, nil
+}
+
+// ListTools returns the names of the tools the agent at endpoint offers, in
+// its order. It fails for an agent that does not speak MCP; ctx bounds the
+// whole exchange. The console's agents view shows these.
+func ListTools(ctx context.Context, endpoint string) ([]string, error) {
+	session, err := Connect(ctx, endpoint)
+	if err != nil {
+		return nil, err
+	}
+	defer session.Close()
+	var names []string
+	for tool, err := range session.Tools(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("MCP tools/list at %s: %w", endpoint, err)
+		}
+		names = append(names, tool.Name)
+	}
+	return names, nil
+}
+
+// Missing lists the names of want that have is lacks, in want's order.
+func Missing(have, want []string) []string {
+	var out []string
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}

@@ -1,0 +1,136 @@
+// Package mcpserve makes every leaguetui agent a Model Context Protocol
+// server on the same POST /mcp that serves league.v2 JSON-RPC. It uses the
+// official Go SDK, stateless with JSON responses, so each POST stands alone
+// and clients of both protocol eras (the initialize handshake, and the
+// 2026-07-28 revision's headers) are served.
+//
+// Each league operation an agent serves is a tool whose arguments are the
+// flat league.v2 message. A tool call is turned back into the league
+// request and run through the agent's rpc.Server.Dispatch: one path for both
+// protocols. Replies come back as structuredContent plus the same JSON as
+// text; league rejections with isError set.
+package mcpserve
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
+)
+
+// Server is one agent's MCP side.
+type Server struct {
+	sdk    *mcp.Server
+	league *rpc.Server
+
+	mu    sync.Mutex
+	names []string // tools offered, in the order added
+}
+
+// Mount creates the agent's MCP server and routes MCP traffic on league's
+// /mcp to it. role and name describe the agent to clients.
+func Mount(league *rpc.Server, role, name string) *Server {
+	impl := &mcp.Implementation{Name: "leaguetui-" + role, Title: name, Version: protocol.ProtocolVersion}
+	sdk := mcp.NewServer(impl, &mcp.ServerOptions{
+		Instructions: instructions(role),
+		// Tools only; a stateless server has no session to notify of list changes.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+	})
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sdk },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	league.MountMCP(handler)
+	return &Server{sdk: sdk, league: league}
+}
+
+func instructions(role string) string {
+	return fmt.Sprintf("A leaguetui %s of an even/odd league (league.v2). Each league tool takes the flat "+
+		"league.v2 message as its arguments and returns the reply message as structuredContent; "+
+		"a league rejection (LEAGUE_ERROR) comes back with isError.", role)
+}
+
+// PublishLeagueTools offers a tool for every message type the league server
+// has a handler for. Agents call it once their handlers are in place.
+func (s *Server) PublishLeagueTools() {
+	for _, messageType := range s.league.MessageTypes() {
+		tool, ok := ToolFor(messageType)
+		if !ok || s.has(tool.Name) {
+			continue
+		}
+		s.add(tool.MCPTool(), s.leagueHandler(tool))
+	}
+}
+
+// Tool is a tool that is not a league message: a read-only view the agent
+// computes directly.
+type Tool struct {
+	Name        string
+	Title       string
+	Description string
+	Input       *jsonschema.Schema // nil: no arguments
+	Call        func(ctx context.Context, args json.RawMessage) (any, error)
+}
+
+// AddReadOnlyTool offers t. Its arguments are checked against t.Input; an
+// error from Call comes back with isError set.
+func (s *Server) AddReadOnlyTool(t Tool) {
+	input := t.Input
+	if input == nil {
+		input = &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}}
+	}
+	resolved, err := input.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserve: schema of %s: %v", t.Name, err)) // a bug in the caller's schema
+	}
+	def := &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: input,
+		Annotations: &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: true}}
+	s.add(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args := req.Params.Arguments
+		if err := validate(resolved, args); err != nil {
+			return invalidArguments(t.Name, err), nil
+		}
+		reply, err := t.Call(ctx, args)
+		if err != nil {
+			return failure(map[string]string{"error": err.Error()}), nil
+		}
+		return success(reply), nil
+	})
+}
+
+func (s *Server) has(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Contains(s.names, name)
+}
+
+func (s *Server) add(def *mcp.Tool, h mcp.ToolHandler) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sdk.AddTool(def, h)
+	if !slices.Contains(s.names, def.Name) {
+		s.names = append(s.names, def.Name)
+	}
+}
+
+// leagueHandler runs a tool call as the league request it stands for, on
+// the same Dispatch the plain JSON-RPC path takes.
+func (s *Server) leagueHandler(tool LeagueTool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args := req.Params.Arguments
+		if err := tool.Validate(args); err != nil {
+			return invalidArguments(tool.Name, err), nil
+		}
+		body, err := protocol.EncodeRequest(tool.Name, args, 1)
+		if err != nil {
+			return nil, err
+		}
+		return fromResponse(s.league.Dispatch(ctx, body)), nil
+	}
+}

@@ -1,0 +1,105 @@
+// Package mcpts runs the end-to-end check of match.mjs: the official MCP
+// TypeScript SDK client against real agent processes of the leaguetui binary.
+// It needs Node.js and `npm ci --prefix e2e/mcp-ts`; without them it skips.
+package mcpts
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/headless"
+	"github.com/leaguetui/leaguetui/config"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+func TestTypeScriptSDKClientPlaysAMatchOverMCP(t *testing.T) {
+	if _, err := os.Stat(filepath.Join("node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		t.Skip("e2e/mcp-ts/node_modules is missing: run `npm ci --prefix e2e/mcp-ts` to check the agents with the MCP TypeScript SDK")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the MCP TypeScript SDK check needs Node.js 18 or later")
+	}
+	if testing.Short() {
+		t.Skip("builds the binary and starts agent processes")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	exe := buildBinary(ctx, t)
+	league, err := headless.Launch(ctx, headless.Options{Config: config.Default(), Executable: exe,
+		DataDir: t.TempDir(), Players: 2, Referees: 1, Seed: 42, SeedSet: true, FreePorts: true,
+		Stdout: io.Discard, Stderr: io.Discard})
+	if league != nil {
+		defer league.Stop()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	args := []string{"match.mjs", "--manager", league.Manager.Endpoint, "--referee", league.Referees[0].Endpoint}
+	for _, p := range league.Players {
+		args = append(args, "--player", p.ID+"="+p.Endpoint)
+	}
+	out, err := exec.CommandContext(ctx, node, args...).CombinedOutput()
+	t.Logf("node %v\n%s", args, out)
+	if err != nil {
+		t.Fatalf("the TypeScript SDK check failed: %v", err)
+	}
+
+	// The agents still play their league afterwards, over plain JSON-RPC.
+	if err := league.Control.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	standings := awaitCompleted(ctx, t, league.Control)
+	if standings.MatchesDone != 1 {
+		t.Fatalf("league %s with %d of %d matches", standings.State, standings.MatchesDone, standings.MatchesTotal)
+	}
+	for _, row := range standings.Standings {
+		if row.TechnicalLosses != 0 {
+			t.Errorf("%s has %d technical losses", row.PlayerID, row.TechnicalLosses)
+		}
+	}
+}
+
+// buildBinary builds leaguetui into the test's temporary folder.
+func buildBinary(ctx context.Context, t *testing.T) string {
+	t.Helper()
+	exe := filepath.Join(t.TempDir(), "leaguetui")
+	build := exec.CommandContext(ctx, "go", "build", "-o", exe, "github.com/leaguetui/leaguetui/cmd/leaguetui")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return exe
+}
+
+// awaitCompleted follows the manager's event feed until the league
+// completes, then reads the standings.
+func awaitCompleted(ctx context.Context, t *testing.T, ctl *control.Client) control.StandingsFile {
+	t.Helper()
+	var cursor int64
+	for {
+		page, err := ctl.Events(ctx, cursor, 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range page.Events {
+			switch ev.Kind {
+			case engine.EventLeagueCompleted:
+				standings, err := ctl.Standings(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return standings
+			case engine.EventStopped:
+				t.Fatal("the league was stopped")
+			}
+		}
+		cursor = page.LastSeq
+	}
+}

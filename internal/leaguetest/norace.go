@@ -1,0 +1,5 @@
+//go:build !race
+
+package leaguetest
+
+const raceEnabled = false

@@ -1,0 +1,143 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// agentsPane lists the manager, the referees and the players: endpoint,
+// state from /health, when last seen, and for the processes this console
+// started, their PID and whether they still run.
+type agentsPane struct {
+	ctx   *programContext
+	list  scroller
+	width int
+}
+
+func newAgentsPane(ctx *programContext) *agentsPane { return &agentsPane{ctx: ctx} }
+
+func (p *agentsPane) Title() string { return "Agents" }
+
+func (p *agentsPane) SetSize(width, height int) { p.width, p.list.height = width, height-1 }
+
+func (p *agentsPane) Help() keyHelp {
+	k := p.ctx.ListKeys
+	return keyHelp{short: []key.Binding{k.Up, k.Down}, full: [][]key.Binding{{k.Up, k.Down, k.PgUp, k.PgDown, k.Top, k.Bottom}}}
+}
+
+// agents lists the rows: the manager, referees, then players that pass the filter.
+func (p *agentsPane) agents() []*agentInfo {
+	st := p.ctx.State
+	out := []*agentInfo{st.manager}
+	out = append(out, st.Referees()...)
+	for _, a := range st.Players() {
+		if p.ctx.matchesFilter(a.ID) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func (p *agentsPane) Update(msg tea.KeyMsg) (tea.Cmd, bool) {
+	return nil, p.list.move(msg, p.ctx.ListKeys, len(p.agents()))
+}
+
+func (p *agentsPane) View() string {
+	s := p.ctx.Styles
+	agents := p.agents()
+	procs := map[string]ChildInfo{}
+	if p.ctx.Children != nil {
+		for _, c := range p.ctx.Children() {
+			procs[childKey(c)] = c
+		}
+	}
+	epWidth := max(p.width-1-8-9-13-9-12, 12)
+	head := fmt.Sprintf(" %-7s %-8s %-*s %-12s %-8s %s", "role", "id", epWidth, "endpoint", "state", "seen", "pid")
+	lines := []string{s.TableHead.Render(fit(head, p.width))}
+	from, to := p.list.window(len(agents))
+	now := p.ctx.Now()
+	for i := from; i < to; i++ {
+		a := agents[i]
+		proc, started := procs[agentKey(a)]
+		text := fmt.Sprintf("%-7s %-8s %-*s %-12s %-8s %s", roleName(a.Role), truncate(a.ID, 8), epWidth,
+			truncate(shortEndpoint(a.Endpoint), epWidth), agentState(a, proc, started), ago(now, a.LastSeen), processText(proc, started))
+		lines = append(lines, p.ctx.row(text, i == p.list.cursor, p.width))
+	}
+	return block(lines, p.width, p.list.height+1)
+}
+
+// childKey and agentKey pair a started process with its agent: by the id
+// the manager gave it, or as the manager.
+func childKey(c ChildInfo) string {
+	if c.ID == "" && strings.HasPrefix(c.Name, "manager") {
+		return "manager"
+	}
+	return c.ID
+}
+
+func agentKey(a *agentInfo) string {
+	if a.Role == roleManager {
+		return "manager"
+	}
+	return a.ID
+}
+
+const roleManager = "manager"
+
+func roleName(role string) string {
+	if role == "" {
+		return "agent"
+	}
+	return role
+}
+
+// agentState is registered / active / suspended / down, with a symbol:
+// an exited process or a failed /health is down whatever was said before.
+func agentState(a *agentInfo, proc ChildInfo, started bool) string {
+	switch {
+	case started && !proc.Running:
+		return "✗ down"
+	case a.Down:
+		return "✗ down"
+	}
+	switch strings.ToUpper(a.Health) {
+	case "ACTIVE":
+		return "● active"
+	case "INIT": // the manager registers with nobody: INIT is its normal state
+		if a.Role == roleManager {
+			return "● active"
+		}
+		return "○ starting"
+	case "SUSPENDED":
+		return "‖ suspended"
+	case "SHUTDOWN":
+		return "✗ down"
+	}
+	if a.Role == roleManager { // not probed yet: its feed answering is a sign of life
+		if !a.LastSeen.IsZero() {
+			return "● active"
+		}
+		return "? unknown"
+	}
+	return "○ registered"
+}
+
+// processText is a started process's PID and whether it runs; "-" for an
+// agent this console did not start.
+func processText(proc ChildInfo, started bool) string {
+	switch {
+	case !started:
+		return "-"
+	case proc.Running:
+		return fmt.Sprintf("%d running", proc.PID)
+	}
+	return fmt.Sprintf("%d exited", proc.PID)
+}
+
+// shortEndpoint drops what every endpoint repeats: the scheme and /mcp.
+func shortEndpoint(ep string) string {
+	return strings.TrimSuffix(strings.TrimPrefix(ep, "http://"), "/mcp")
+}

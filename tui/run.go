@@ -1,0 +1,119 @@
+// Package tui is the interactive console: a Bubble Tea program that shows a
+// league as its manager reports it over HTTP (standings, the live event
+// feed) and sends the admin's start, pause, resume and stop. It reads the
+// league the same way whether it started the manager or attached to one.
+//
+// The root model routes messages to panes (rounds, match flow, standings,
+// agents, log), each owning its keys, help and size; HTTP work runs as
+// tea.Cmds; feed events are applied as they come and the screen is redrawn
+// at most about 30 times a second.
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/term"
+
+	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// ChildInfo is one agent process the console started.
+type ChildInfo struct {
+	Name     string // "manager", "referee REF01", "player P01"
+	ID       string // the id the manager gave it; "" for the manager
+	Endpoint string
+	PID      int
+	Running  bool
+}
+
+// Options configure the console.
+type Options struct {
+	// Control reads the league from its manager and sends admin commands.
+	// Nil runs no HTTP at all (the tests feed the model by hand).
+	Control *control.Client
+	// Children lists the processes the console started, nil when attached.
+	Children func() []ChildInfo
+	// DataDir is where match files are looked for ("" never looks).
+	DataDir string
+	// Attached says the manager was already running; it changes the words
+	// only: the console reads the league the same way.
+	Attached bool
+	// Seed is the seed a league the console started will use, shown
+	// before the league starts (the feed gives it from then on).
+	Seed int64
+	// Scoring is the league's points table, for live standings between the
+	// manager's own standings (which always win when in step). Zero means
+	// the protocol's default.
+	Scoring engine.Scoring
+	// Now is the clock; tests fix it so screens are stable.
+	Now func() time.Time
+	// Location shows times in this zone (default the local one).
+	Location *time.Location
+	// NoColor drops colours (NO_COLOR is honoured in any case).
+	NoColor bool
+	// HealthEvery is how often agents' /health is probed; 0 means every
+	// 3 s, negative never.
+	HealthEvery time.Duration
+	// Logger gets the log pane's warnings and errors too (the console's
+	// log file); nil logs nowhere else.
+	Logger *slog.Logger
+	// Input and Output default to the terminal.
+	Input  io.Reader
+	Output io.Writer
+}
+
+// Run shows the console until the user quits or ctx ends. It returns how
+// the user left; stopping children the console started is the caller's
+// job, after Run returns, so the terminal is restored first.
+func Run(ctx context.Context, opts Options) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the feed's long poll and any request in flight
+	m := New(ctx, opts)
+	progOpts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx), tea.WithFPS(30)}
+	if opts.Input != nil {
+		progOpts = append(progOpts, tea.WithInput(opts.Input))
+	}
+	if opts.Output != nil {
+		progOpts = append(progOpts, tea.WithOutput(opts.Output))
+	}
+	_, err := tea.NewProgram(m, progOpts...).Run()
+	switch {
+	case errors.Is(err, tea.ErrInterrupted):
+		return nil // SIGINT from outside the terminal: a normal way out
+	case errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil:
+		return nil // the caller's context ended (SIGTERM): a normal way out
+	}
+	return err
+}
+
+// ErrNotTerminal says the console cannot run here.
+var ErrNotTerminal = errors.New("the console needs a terminal")
+
+// CheckTerminal fails, with a hint to use --no-ui, unless both stdin and
+// stdout are terminals: Bubble Tea would otherwise fail obscurely or draw
+// escape codes into a file.
+func CheckTerminal(stdin, stdout *os.File) error {
+	var not []string
+	if !term.IsTerminal(stdin.Fd()) {
+		not = append(not, "standard input")
+	}
+	if !term.IsTerminal(stdout.Fd()) {
+		not = append(not, "standard output")
+	}
+	switch len(not) {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("%w, and %s is not one: run with --no-ui to play the league headless", ErrNotTerminal, not[0])
+	}
+	return fmt.Errorf("%w, and neither %s nor %s is one: run with --no-ui to play the league headless",
+		ErrNotTerminal, not[0], not[1])
+}

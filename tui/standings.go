@@ -1,0 +1,311 @@
+package tui
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// sortColumn is a column the standings can be sorted by.
+type sortColumn int
+
+const (
+	sortRank sortColumn = iota
+	sortPoints
+	sortWins
+	sortDraws
+	sortLosses
+	sortTechnical
+	sortPlayed
+	sortPlayer
+	sortColumns // count
+)
+
+var sortNames = [...]string{"rank", "points", "W", "D", "L", "TL", "played", "player"}
+
+func (c sortColumn) String() string { return sortNames[c] }
+
+// standingsPane is the live table and, on c, the crosstable of who beat
+// whom. The table is sorted on each draw: O(players log players), a few
+// hundred rows at most, and drawn 30 times a second at most.
+type standingsPane struct {
+	ctx        *programContext
+	list       scroller
+	width      int
+	sortBy     sortColumn
+	reverse    bool
+	cross      bool
+	col        int // crosstable column cursor
+	colOffset  int
+	keySort    key.Binding
+	keyReverse key.Binding
+	keyCross   key.Binding
+	keyLeft    key.Binding
+	keyRight   key.Binding
+	keyOpen    key.Binding
+}
+
+func newStandingsPane(ctx *programContext) *standingsPane {
+	return &standingsPane{ctx: ctx,
+		keySort:    key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "sort column")),
+		keyReverse: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reverse sort")),
+		keyCross:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "crosstable")),
+		keyLeft:    key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "column left")),
+		keyRight:   key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "column right")),
+		keyOpen:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open match")),
+	}
+}
+
+func (p *standingsPane) Title() string {
+	if p.cross {
+		return "Crosstable"
+	}
+	return "Standings"
+}
+
+func (p *standingsPane) SetSize(width, height int) { p.width, p.list.height = width, height-2 }
+
+func (p *standingsPane) Help() keyHelp {
+	k := p.ctx.ListKeys
+	if p.cross {
+		return keyHelp{short: []key.Binding{k.Up, k.Down, p.keyLeft, p.keyRight, p.keyOpen, p.keyCross},
+			full: [][]key.Binding{{k.Up, k.Down, p.keyLeft, p.keyRight, k.PgUp, k.PgDown}, {p.keyOpen, p.keyCross}}}
+	}
+	return keyHelp{short: []key.Binding{k.Up, k.Down, p.keySort, p.keyReverse, p.keyCross},
+		full: [][]key.Binding{{k.Up, k.Down, k.PgUp, k.PgDown, k.Top, k.Bottom}, {p.keySort, p.keyReverse, p.keyCross}}}
+}
+
+// rows are the standings, filtered and sorted as asked.
+func (p *standingsPane) rows() []protocol.StandingRow {
+	all := p.ctx.State.Standings()
+	rows := make([]protocol.StandingRow, 0, len(all))
+	for _, r := range all {
+		if p.ctx.matchesFilter(r.PlayerID) {
+			rows = append(rows, r)
+		}
+	}
+	slices.SortStableFunc(rows, func(a, b protocol.StandingRow) int {
+		c := compareBy(p.sortBy, a, b)
+		if p.reverse {
+			return -c
+		}
+		return c
+	})
+	return rows
+}
+
+// compareBy orders by a column, best (or first) first, ties by rank.
+func compareBy(col sortColumn, a, b protocol.StandingRow) int {
+	desc := func(x, y int) int { return cmp.Compare(y, x) }
+	var c int
+	switch col {
+	case sortPoints:
+		c = desc(a.Points, b.Points)
+	case sortWins:
+		c = desc(a.Wins, b.Wins)
+	case sortDraws:
+		c = desc(a.Draws, b.Draws)
+	case sortLosses:
+		c = desc(a.Losses, b.Losses)
+	case sortTechnical:
+		c = desc(a.TechnicalLosses, b.TechnicalLosses)
+	case sortPlayed:
+		c = desc(a.Played, b.Played)
+	case sortPlayer:
+		c = cmp.Compare(a.PlayerID, b.PlayerID)
+	}
+	return cmp.Or(c, cmp.Compare(a.Rank, b.Rank))
+}
+
+func (p *standingsPane) Update(msg tea.KeyMsg) (tea.Cmd, bool) {
+	switch {
+	case key.Matches(msg, p.keySort) && !p.cross:
+		p.sortBy = (p.sortBy + 1) % sortColumns
+		return nil, true
+	case key.Matches(msg, p.keyReverse) && !p.cross:
+		p.reverse = !p.reverse
+		return nil, true
+	case key.Matches(msg, p.keyCross):
+		p.cross = !p.cross
+		return nil, true
+	}
+	rows := p.rows()
+	if p.list.move(msg, p.ctx.ListKeys, len(rows)) {
+		return nil, true
+	}
+	if !p.cross {
+		return nil, false
+	}
+	return p.updateCross(msg, rows)
+}
+
+func (p *standingsPane) updateCross(msg tea.KeyMsg, rows []protocol.StandingRow) (tea.Cmd, bool) {
+	cols := p.ctx.State.Standings()
+	switch {
+	case key.Matches(msg, p.keyLeft):
+		p.col = max(p.col-1, 0)
+	case key.Matches(msg, p.keyRight):
+		p.col = min(p.col+1, max(len(cols)-1, 0))
+	case key.Matches(msg, p.keyOpen):
+		if p.list.cursor < len(rows) && p.col < len(cols) {
+			if m := p.ctx.State.Between(rows[p.list.cursor].PlayerID, cols[p.col].PlayerID); m != nil {
+				return openMatch(m.MatchID), true
+			}
+		}
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+func (p *standingsPane) View() string {
+	if p.cross {
+		return p.crossView()
+	}
+	s := p.ctx.Styles
+	rows := p.rows()
+	wide := p.width >= 68 // room for the display name
+	head := fmt.Sprintf(" %4s  %-10s", "rank", "player")
+	if wide {
+		head += fmt.Sprintf(" %-14s", "name")
+	}
+	head += fmt.Sprintf(" %6s %4s %4s %4s %4s %6s", "played", "W", "D", "L", "TL", "points")
+	lines := []string{s.TableHead.Render(fit(head, p.width))}
+	from, to := p.list.window(len(rows))
+	for i := from; i < to; i++ {
+		r := rows[i]
+		text := fmt.Sprintf("%4d  %-10s", r.Rank, truncate(r.PlayerID, 10))
+		if wide {
+			text += fmt.Sprintf(" %-14s", truncate(r.DisplayName, 14))
+		}
+		text += fmt.Sprintf(" %6d %4d %4d %4d %4d %6d", r.Played, r.Wins, r.Draws, r.Losses, r.TechnicalLosses, r.Points)
+		lines = append(lines, p.ctx.row(text, i == p.list.cursor, p.width))
+	}
+	if len(rows) == 0 {
+		lines = append(lines, s.Dim.Render(" No player yet."))
+	}
+	lines = padTo(lines, p.list.height+1)
+	order := "↓"
+	if p.reverse {
+		order = "↑"
+	}
+	footer := fmt.Sprintf(" sorted by %s %s · %d players", p.sortBy, order, len(rows))
+	if p.ctx.Filter != "" {
+		footer += fmt.Sprintf(" · filter %q", p.ctx.Filter)
+	}
+	return block(append(lines, s.Dim.Render(footer)), p.width, p.list.height+2)
+}
+
+// crossCell is one cell of the crosstable from the row player's side.
+func crossCell(m *matchInfo, row string) string {
+	switch {
+	case m == nil:
+		return "—"
+	case m.Result != nil:
+		switch kindOf(*m.Result, row) {
+		case "win":
+			return "W"
+		case "draw":
+			return "D"
+		case "technical":
+			return "T"
+		}
+		return "L"
+	case m.Abandoned:
+		return "x"
+	case m.Referee != "":
+		return "▶"
+	}
+	return "·"
+}
+
+// kindOf is how a result ended for player p: win, draw, loss or technical.
+func kindOf(r engine.Result, p string) string {
+	switch r.Status {
+	case engine.StatusDraw:
+		return "draw"
+	case engine.StatusTechnicalLoss:
+		if slices.Contains(r.Offenders, p) || (len(r.Offenders) == 0 && r.Winner != p) {
+			return "technical"
+		}
+		return "win"
+	}
+	if r.Winner == p {
+		return "win"
+	}
+	return "loss"
+}
+
+// crossView draws the crosstable: rows are the (filtered) players, columns
+// every player by rank; only the cells that fit are drawn.
+func (p *standingsPane) crossView() string {
+	s, st := p.ctx.Styles, p.ctx.State
+	rows, cols := p.rows(), st.Standings()
+	const label, cell = 16, 3
+	visible := max((p.width-label)/cell, 1)
+	p.col = min(p.col, max(len(cols)-1, 0))
+	if p.col < p.colOffset {
+		p.colOffset = p.col
+	}
+	if p.col >= p.colOffset+visible {
+		p.colOffset = p.col - visible + 1
+	}
+	var head strings.Builder
+	head.WriteString(fmt.Sprintf(" %-*s", label-1, "rank player"))
+	for j := p.colOffset; j < min(p.colOffset+visible, len(cols)); j++ {
+		head.WriteString(fmt.Sprintf("%*d", cell, cols[j].Rank))
+	}
+	lines := []string{s.TableHead.Render(fit(head.String(), p.width))}
+	from, to := p.list.window(len(rows))
+	for i := from; i < to; i++ {
+		lines = append(lines, p.crossRow(rows[i], cols, i == p.list.cursor, visible))
+	}
+	lines = padTo(lines, p.list.height+1)
+	legend := " W win · D draw · L loss · T technical loss · ▶ running · · to play"
+	if p.col < len(cols) {
+		legend = fmt.Sprintf(" column %d = %s ·%s", cols[p.col].Rank, cols[p.col].PlayerID, legend)
+	}
+	return block(append(lines, s.Dim.Render(legend)), p.width, p.list.height+2)
+}
+
+func (p *standingsPane) crossRow(r protocol.StandingRow, cols []protocol.StandingRow, selected bool, visible int) string {
+	const label, cell = 16, 3
+	var b strings.Builder
+	b.WriteString(cursorMark(selected))
+	b.WriteString(fmt.Sprintf("%3d %-*s", r.Rank, label-5, truncate(r.PlayerID, label-5)))
+	for j := p.colOffset; j < min(p.colOffset+visible, len(cols)); j++ {
+		c := "—"
+		if cols[j].PlayerID != r.PlayerID {
+			c = crossCell(p.ctx.State.Between(r.PlayerID, cols[j].PlayerID), r.PlayerID)
+		}
+		if selected && j == p.col {
+			c = "[" + c + "]"
+		}
+		b.WriteString(padLeft(c, cell))
+	}
+	return fit(b.String(), p.width)
+}
+
+// padLeft right-aligns s in n cells (s may be wider; then it is kept).
+func padLeft(s string, n int) string {
+	w := visibleWidth(s)
+	if w >= n {
+		return s
+	}
+	return strings.Repeat(" ", n-w) + s
+}
+
+// padTo adds empty lines up to n.
+func padTo(lines []string, n int) []string {
+	for len(lines) < n {
+		lines = append(lines, "")
+	}
+	return lines[:max(n, 0)]
+}

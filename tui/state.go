@@ -1,0 +1,621 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// Bounds on what the console keeps, so memory stays flat however long the
+// league runs.
+const (
+	recentCap = 200  // finished matches kept for the match flow
+	logCap    = 2000 // log entries kept
+)
+
+// Display states of the league. They extend engine.LeagueState with
+// "pausing": paused, but matches started before the pause still run.
+const (
+	stateWaiting   = "waiting"
+	stateRunning   = "running"
+	statePausing   = "pausing"
+	statePaused    = "paused"
+	stateCompleted = "completed"
+	stateStopped   = "stopped"
+)
+
+// matchInfo is what the console knows about one scheduled match.
+type matchInfo struct {
+	engine.Pairing
+	Index      int    // position in the whole schedule, for a stable order
+	Referee    string // current referee, "" before assignment
+	Step       string // last step: assigned, invited, joined, choosing, drawn N, finished
+	StepDetail string
+	Attempts   int // times assigned; more than one means a referee failed it
+	Assigned   time.Time
+	Finished   time.Time
+	Abandoned  bool // the league was stopped while it ran
+	Result     *engine.Result
+	Steps      []stepRecord // from the feed, shown when no match file is at hand
+}
+
+// stepRecord is one step of a match as the feed reported it.
+type stepRecord struct {
+	Time    time.Time
+	Step    string
+	Referee string
+	Detail  string
+}
+
+// roundInfo counts one round's matches.
+type roundInfo struct {
+	Number    int
+	Matches   []*matchInfo
+	Done      int
+	Running   int
+	Announced bool
+	Completed bool
+}
+
+// agentInfo is a registered agent and what the console last heard of it.
+type agentInfo struct {
+	engine.AgentInfo
+	LastSeen time.Time // last event or health answer that involved it
+	Health   string    // state from /health: INIT, REGISTERED, ACTIVE, SUSPENDED, SHUTDOWN
+	Down     bool      // the last /health failed
+	HealthAt time.Time
+}
+
+// logLevel orders log entries.
+type logLevel int
+
+const (
+	levelInfo logLevel = iota
+	levelWarn
+	levelError
+)
+
+func (l logLevel) String() string {
+	switch l {
+	case levelWarn:
+		return "WARN"
+	case levelError:
+		return "ERROR"
+	}
+	return "INFO"
+}
+
+// logEntry is one line of the log pane.
+type logEntry struct {
+	Time  time.Time
+	Level logLevel
+	Text  string
+}
+
+// leagueState is the league as the console sees it, built by applying the
+// manager's events in order. Every event costs O(1) amortised: lookups are
+// maps, lists are appended to or bounded rings, and nothing is sorted here;
+// views sort only what they show.
+type leagueState struct {
+	LeagueID    string
+	ManagerURL  string
+	Seed        int64
+	GameType    string
+	state       engine.LeagueState // as the events say
+	LastSeq     int64
+	Started     time.Time // league_started
+	Ended       time.Time // league_completed or stopped
+	pausedAt    time.Time
+	pausedTotal time.Duration
+
+	table    *engine.Table
+	official *control.StandingsFile // the manager's own standings, when in step with ours
+
+	Rounds   []*roundInfo
+	matches  map[string]*matchInfo
+	byPair   map[[2]string]*matchInfo // crosstable: who met whom
+	running  map[string]*matchInfo
+	recent   ring[*matchInfo]
+	done     int
+	total    int
+	logs     ring[logEntry]
+	warnings int
+	errors   int
+
+	manager  *agentInfo // the manager itself, probed like the others
+	players  []*agentInfo
+	referees []*agentInfo
+	agents   map[string]*agentInfo
+	logger   *slog.Logger // also gets warnings and errors, when set
+}
+
+func newLeagueState(scoring engine.Scoring) *leagueState {
+	return &leagueState{
+		state:   engine.LeagueWaiting,
+		table:   engine.NewTable(scoring),
+		matches: map[string]*matchInfo{},
+		byPair:  map[[2]string]*matchInfo{},
+		running: map[string]*matchInfo{},
+		recent:  newRing[*matchInfo](recentCap),
+		logs:    newRing[logEntry](logCap),
+		agents:  map[string]*agentInfo{},
+		manager: &agentInfo{AgentInfo: engine.AgentInfo{ID: "LM", Role: roleManager, DisplayName: "league manager"}},
+	}
+}
+
+// setHealth records an agent's /health answer: a failure marks it down, an
+// answer gives its state and counts as seeing it.
+func (s *leagueState) setHealth(a *agentInfo, p control.Probe) {
+	a.HealthAt = p.At
+	if p.Err != nil {
+		a.Down = true
+		return
+	}
+	a.Down, a.Health = false, p.Health.State
+	if p.At.After(a.LastSeen) {
+		a.LastSeen = p.At
+	}
+}
+
+// DisplayState is the state the header shows.
+func (s *leagueState) DisplayState() string {
+	switch s.state {
+	case engine.LeagueRunning:
+		return stateRunning
+	case engine.LeaguePaused:
+		if len(s.running) > 0 {
+			return statePausing
+		}
+		return statePaused
+	case engine.LeagueCompleted:
+		return stateCompleted
+	case engine.LeagueStopped:
+		return stateStopped
+	}
+	return stateWaiting
+}
+
+// Progress counts finished matches and all scheduled ones.
+func (s *leagueState) Progress() (done, total int) { return s.done, s.total }
+
+// RunningCount is how many matches run now.
+func (s *leagueState) RunningCount() int { return len(s.running) }
+
+// CurrentRound is the first round not yet completed, or 0 before the start
+// and after the last round. Rounds complete in order, so it only moves on.
+func (s *leagueState) CurrentRound() int {
+	for _, r := range s.Rounds {
+		if !r.Completed && r.Done < len(r.Matches) {
+			return r.Number
+		}
+	}
+	return 0
+}
+
+// RoundsCompleted counts rounds with every result in.
+func (s *leagueState) RoundsCompleted() int {
+	n := 0
+	for _, r := range s.Rounds {
+		if r.Done == len(r.Matches) {
+			n++
+		}
+	}
+	return n
+}
+
+// Elapsed is the time since the league started (until it ended).
+func (s *leagueState) Elapsed(now time.Time) time.Duration {
+	if s.Started.IsZero() {
+		return 0
+	}
+	end := now
+	if !s.Ended.IsZero() {
+		end = s.Ended
+	}
+	return max(end.Sub(s.Started), 0)
+}
+
+// active is the time the league spent running, pauses left out.
+func (s *leagueState) active(now time.Time) time.Duration {
+	d := s.Elapsed(now) - s.pausedTotal
+	if !s.pausedAt.IsZero() && s.Ended.IsZero() {
+		d -= max(now.Sub(s.pausedAt), 0)
+	}
+	return max(d, 0)
+}
+
+// Rate is finished matches per second of running time.
+func (s *leagueState) Rate(now time.Time) float64 {
+	secs := s.active(now).Seconds()
+	if s.done == 0 || secs <= 0 {
+		return 0
+	}
+	return float64(s.done) / secs
+}
+
+// ETA is the time left at the current rate; ok is false when it cannot be
+// told (not started, paused, or nothing finished yet).
+func (s *leagueState) ETA(now time.Time) (time.Duration, bool) {
+	if s.state != engine.LeagueRunning {
+		return 0, s.state == engine.LeagueCompleted
+	}
+	rate := s.Rate(now)
+	if rate <= 0 {
+		return 0, false
+	}
+	left := float64(s.total - s.done)
+	return time.Duration(left / rate * float64(time.Second)), true
+}
+
+// Running lists the running matches in schedule order (a handful: one per
+// referee slot, so sorting them is cheap).
+func (s *leagueState) Running() []*matchInfo {
+	out := make([]*matchInfo, 0, len(s.running))
+	for _, m := range s.running {
+		out = append(out, m)
+	}
+	sortMatches(out)
+	return out
+}
+
+// Recent lists finished matches, newest first.
+func (s *leagueState) Recent() []*matchInfo { return s.recent.NewestFirst() }
+
+// Match finds a scheduled match.
+func (s *leagueState) Match(id string) *matchInfo { return s.matches[id] }
+
+// Between finds the match of two players, in either order.
+func (s *leagueState) Between(a, b string) *matchInfo {
+	if m, ok := s.byPair[[2]string{a, b}]; ok {
+		return m
+	}
+	return s.byPair[[2]string{b, a}]
+}
+
+// Logs lists log entries, oldest first.
+func (s *leagueState) Logs() []logEntry { return s.logs.OldestFirst() }
+
+// Players lists registered players in registration order.
+func (s *leagueState) Players() []*agentInfo { return s.players }
+
+// Referees lists registered referees in registration order.
+func (s *leagueState) Referees() []*agentInfo { return s.referees }
+
+// Agent finds a registered agent.
+func (s *leagueState) Agent(id string) *agentInfo { return s.agents[id] }
+
+// Standings are the rows to show: the manager's own when it has seen as many
+// results as we have (it knows the league's scoring), else ours.
+func (s *leagueState) Standings() []protocol.StandingRow {
+	if s.official != nil && s.official.MatchesDone == s.done && len(s.official.Standings) > 0 {
+		return s.official.Standings
+	}
+	rows := s.table.Rows()
+	out := make([]protocol.StandingRow, len(rows))
+	for i, r := range rows {
+		out[i] = protocol.StandingRow{Rank: r.Rank, PlayerID: r.PlayerID, DisplayName: r.DisplayName, Played: r.Played,
+			Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, TechnicalLosses: r.TechnicalLosses, Points: r.Points}
+	}
+	return out
+}
+
+// SetStandings takes the manager's standings document: its league id and
+// seed for the header, and its rows when they agree with our count.
+func (s *leagueState) SetStandings(doc control.StandingsFile) {
+	if doc.LeagueID != "" {
+		s.LeagueID = doc.LeagueID
+	}
+	if s.Seed == 0 {
+		s.Seed = doc.Seed
+	}
+	s.official = &doc
+}
+
+// Log adds a line to the log pane.
+func (s *leagueState) Log(at time.Time, level logLevel, format string, args ...any) {
+	s.logs.Push(logEntry{Time: at, Level: level, Text: fmt.Sprintf(format, args...)})
+	switch level {
+	case levelWarn:
+		s.warnings++
+	case levelError:
+		s.errors++
+	}
+	if s.logger != nil && level > levelInfo {
+		slogLevel := slog.LevelWarn
+		if level == levelError {
+			slogLevel = slog.LevelError
+		}
+		s.logger.Log(context.Background(), slogLevel, fmt.Sprintf(format, args...))
+	}
+}
+
+// Apply applies one event from the feed. Events already applied (a cursor
+// that went back) are ignored, so a reconnecting feed cannot count twice.
+func (s *leagueState) Apply(ev engine.Event) {
+	if ev.Seq != 0 && ev.Seq <= s.LastSeq {
+		return
+	}
+	if ev.Seq > s.LastSeq {
+		s.LastSeq = ev.Seq
+	}
+	switch ev.Kind {
+	case engine.EventAgentRegistered:
+		s.register(ev)
+	case engine.EventLeagueStarted:
+		s.start(ev)
+	case engine.EventRoundAnnounced:
+		if r := s.round(ev.Round); r != nil {
+			r.Announced = true
+		}
+	case engine.EventMatchAssigned:
+		s.assign(ev)
+	case engine.EventMatchStep:
+		s.step(ev)
+	case engine.EventMatchResult:
+		s.result(ev)
+	case engine.EventRoundCompleted:
+		s.completeRound(ev)
+	case engine.EventLeagueCompleted:
+		s.state, s.Ended = engine.LeagueCompleted, ev.Time
+		s.Log(ev.Time, levelInfo, "league completed: %d matches in %d rounds", s.total, len(s.Rounds))
+	case engine.EventPaused:
+		s.pause(ev)
+	case engine.EventResumed:
+		s.resume(ev)
+	case engine.EventStopped:
+		s.stop(ev)
+	default:
+		s.Log(ev.Time, levelWarn, "unknown event %q (seq %d) ignored", ev.Kind, ev.Seq)
+	}
+}
+
+func (s *leagueState) register(ev engine.Event) {
+	if ev.Agent == nil {
+		return
+	}
+	a, known := s.agents[ev.Agent.ID]
+	if !known {
+		a = &agentInfo{}
+		s.agents[ev.Agent.ID] = a
+		switch ev.Agent.Role {
+		case engine.RolePlayer:
+			s.players = append(s.players, a)
+		case engine.RoleReferee:
+			s.referees = append(s.referees, a)
+		}
+	}
+	a.AgentInfo, a.LastSeen = *ev.Agent, ev.Time
+	a.TokenHash = ""
+	if ev.Agent.Role == engine.RolePlayer {
+		s.table.AddPlayer(ev.Agent.ID, ev.Agent.DisplayName)
+	}
+	if known {
+		s.Log(ev.Time, levelInfo, "%s %s registered again from %s", ev.Agent.Role, ev.Agent.ID, ev.Agent.Endpoint)
+	}
+}
+
+func (s *leagueState) start(ev engine.Event) {
+	if ev.Start == nil {
+		return
+	}
+	s.state, s.Started = engine.LeagueRunning, ev.Time
+	s.Seed, s.GameType = ev.Start.Seed, ev.Start.GameType
+	s.Rounds = make([]*roundInfo, 0, len(ev.Start.Rounds))
+	for _, r := range ev.Start.Rounds {
+		ri := &roundInfo{Number: r.Number}
+		for _, p := range r.Matches {
+			m := &matchInfo{Pairing: p, Index: s.total}
+			s.total++
+			ri.Matches = append(ri.Matches, m)
+			s.matches[p.MatchID] = m
+			s.byPair[[2]string{p.PlayerA, p.PlayerB}] = m
+		}
+		s.Rounds = append(s.Rounds, ri)
+	}
+	s.Log(ev.Time, levelInfo, "league started: seed %d, %d players, %d rounds, %d matches",
+		ev.Start.Seed, len(ev.Start.Players), len(s.Rounds), s.total)
+}
+
+func (s *leagueState) round(n int) *roundInfo {
+	if n < 1 || n > len(s.Rounds) {
+		return nil
+	}
+	return s.Rounds[n-1]
+}
+
+func (s *leagueState) seen(id string, at time.Time) {
+	if a, ok := s.agents[id]; ok && at.After(a.LastSeen) {
+		a.LastSeen = at
+	}
+}
+
+func (s *leagueState) assign(ev engine.Event) {
+	m := s.matches[ev.MatchID]
+	if m == nil || m.Result != nil {
+		return
+	}
+	if m.Attempts > 0 {
+		s.Log(ev.Time, levelWarn, "%s reassigned from %s to %s: the first did not play it",
+			m.MatchID, m.Referee, ev.Referee)
+	}
+	if _, ok := s.running[m.MatchID]; !ok {
+		s.running[m.MatchID] = m
+		if r := s.round(m.Round); r != nil {
+			r.Running++
+		}
+	}
+	m.Attempts++
+	m.Referee, m.Step, m.StepDetail, m.Assigned = ev.Referee, "assigned", "", ev.Time
+	m.Steps = append(m.Steps, stepRecord{Time: ev.Time, Step: "assigned", Referee: ev.Referee})
+	s.seen(ev.Referee, ev.Time)
+}
+
+func (s *leagueState) step(ev engine.Event) {
+	m := s.matches[ev.MatchID]
+	if m == nil || m.Result != nil {
+		return
+	}
+	m.Step, m.StepDetail = ev.Step, ev.Detail
+	m.Steps = append(m.Steps, stepRecord{Time: ev.Time, Step: ev.Step, Referee: ev.Referee, Detail: ev.Detail})
+	s.seen(ev.Referee, ev.Time)
+	if ev.Step == "technical loss" {
+		s.Log(ev.Time, levelWarn, "%s %s", m.MatchID, ev.Detail)
+	}
+}
+
+func (s *leagueState) result(ev engine.Event) {
+	if ev.Result == nil {
+		return
+	}
+	m := s.matches[ev.Result.MatchID]
+	if m == nil || m.Result != nil {
+		return
+	}
+	res := *ev.Result
+	m.Result, m.Finished, m.Step = &res, ev.Time, "finished"
+	m.Steps = append(m.Steps, stepRecord{Time: ev.Time, Step: "result", Referee: ev.Referee, Detail: describeResult(res)})
+	if _, ok := s.running[m.MatchID]; ok {
+		delete(s.running, m.MatchID)
+		if r := s.round(m.Round); r != nil {
+			r.Running--
+		}
+	}
+	if r := s.round(m.Round); r != nil {
+		r.Done++
+	}
+	s.done++
+	s.recent.Push(m)
+	s.table.Record(res)
+	for _, id := range []string{ev.Referee, res.PlayerA, res.PlayerB} {
+		s.seen(id, ev.Time)
+	}
+	if res.Status == engine.StatusTechnicalLoss {
+		s.Log(ev.Time, levelWarn, "%s technical loss: %s", m.MatchID, describeResult(res))
+	}
+}
+
+func (s *leagueState) completeRound(ev engine.Event) {
+	r := s.round(ev.Round)
+	if r == nil {
+		return
+	}
+	r.Completed = true
+	s.Log(ev.Time, levelInfo, "round %d completed", ev.Round)
+}
+
+func (s *leagueState) pause(ev engine.Event) {
+	s.state, s.pausedAt = engine.LeaguePaused, ev.Time
+	s.Log(ev.Time, levelInfo, "league paused%s; %s running to finish", by(ev.Detail), plural(len(s.running), "match"))
+}
+
+func (s *leagueState) resume(ev engine.Event) {
+	if !s.pausedAt.IsZero() {
+		s.pausedTotal += max(ev.Time.Sub(s.pausedAt), 0)
+		s.pausedAt = time.Time{}
+	}
+	s.state = engine.LeagueRunning
+	s.Log(ev.Time, levelInfo, "league resumed%s", by(ev.Detail))
+}
+
+func (s *leagueState) stop(ev engine.Event) {
+	s.state, s.Ended = engine.LeagueStopped, ev.Time
+	if !s.pausedAt.IsZero() {
+		s.pausedTotal += max(ev.Time.Sub(s.pausedAt), 0)
+		s.pausedAt = time.Time{}
+	}
+	for id, m := range s.running {
+		m.Abandoned, m.Step = true, "abandoned"
+		if r := s.round(m.Round); r != nil {
+			r.Running--
+		}
+		delete(s.running, id)
+	}
+	s.Log(ev.Time, levelWarn, "league stopped%s: %d of %d matches played", by(ev.Detail), s.done, s.total)
+}
+
+func by(detail string) string {
+	if detail == "" {
+		return ""
+	}
+	return " " + detail
+}
+
+// describeResult is a result in words: "P01 wins", "draw", "P02 wins (technical loss: P01)".
+func describeResult(r engine.Result) string {
+	switch r.Status {
+	case engine.StatusWin:
+		return r.Winner + " wins"
+	case engine.StatusDraw:
+		return "draw"
+	case engine.StatusTechnicalLoss:
+		offenders := strings.Join(r.Offenders, ", ")
+		if r.Winner == "" {
+			return "technical loss for both (" + offenders + ")"
+		}
+		return r.Winner + " wins, technical loss for " + offenders
+	}
+	return string(r.Status)
+}
+
+// sortMatches orders matches as the schedule does. Insertion sort: the
+// lists it gets are a few running matches.
+func sortMatches(ms []*matchInfo) {
+	for i := 1; i < len(ms); i++ {
+		for j := i; j > 0 && ms[j].Index < ms[j-1].Index; j-- {
+			ms[j], ms[j-1] = ms[j-1], ms[j]
+		}
+	}
+}
+
+// ring is a bounded list that drops its oldest element when full: O(1) push.
+type ring[T any] struct {
+	buf   []T
+	start int
+	n     int
+}
+
+func newRing[T any](capacity int) ring[T] { return ring[T]{buf: make([]T, capacity)} }
+
+// Push adds v, dropping the oldest element when full.
+func (r *ring[T]) Push(v T) {
+	if len(r.buf) == 0 {
+		return
+	}
+	if r.n < len(r.buf) {
+		r.buf[(r.start+r.n)%len(r.buf)] = v
+		r.n++
+		return
+	}
+	r.buf[r.start] = v
+	r.start = (r.start + 1) % len(r.buf)
+}
+
+// Len is the number of elements held.
+func (r *ring[T]) Len() int { return r.n }
+
+// At is the i-th element, oldest first.
+func (r *ring[T]) At(i int) T { return r.buf[(r.start+i)%len(r.buf)] }
+
+// OldestFirst copies the elements, oldest first.
+func (r *ring[T]) OldestFirst() []T {
+	out := make([]T, r.n)
+	for i := range out {
+		out[i] = r.At(i)
+	}
+	return out
+}
+
+// NewestFirst copies the elements, newest first.
+func (r *ring[T]) NewestFirst() []T {
+	out := make([]T, r.n)
+	for i := range out {
+		out[i] = r.At(r.n - 1 - i)
+	}
+	return out
+}

@@ -1,0 +1,224 @@
+package tui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// matchFile is the part of matches/<league>/<match_id>.json the console
+// shows. It is decoded here rather than imported from the referee, which the
+// console must not depend on: the file's layout is the protocol's.
+type matchFile struct {
+	MatchID    string            `json:"match_id"`
+	RoundID    int               `json:"round_id"`
+	GameType   string            `json:"game_type"`
+	Players    map[string]string `json:"players"`
+	RefereeID  string            `json:"referee_id"`
+	Lifecycle  map[string]string `json:"lifecycle"`
+	Transcript []struct {
+		Seq         int            `json:"seq"`
+		Timestamp   string         `json:"timestamp"`
+		MessageType string         `json:"message_type"`
+		From        string         `json:"from"`
+		To          string         `json:"to"`
+		Content     map[string]any `json:"content"`
+	} `json:"transcript"`
+	Result map[string]any `json:"result"`
+}
+
+// transcriptMsg carries a match file read from the data folder, or why not.
+type transcriptMsg struct {
+	MatchID string
+	File    *matchFile
+	Err     error
+}
+
+// loadTranscript reads a match file off the event loop.
+func loadTranscript(dataDir, leagueID, matchID string) tea.Cmd {
+	return func() tea.Msg {
+		if dataDir == "" || leagueID == "" {
+			return transcriptMsg{MatchID: matchID, Err: fs.ErrNotExist}
+		}
+		data, err := os.ReadFile(filepath.Join(dataDir, "matches", leagueID, matchID+".json"))
+		if err != nil {
+			return transcriptMsg{MatchID: matchID, Err: err}
+		}
+		var f matchFile
+		if err := json.Unmarshal(data, &f); err != nil {
+			return transcriptMsg{MatchID: matchID, Err: fmt.Errorf("match file %s: %w", matchID, err)}
+		}
+		return transcriptMsg{MatchID: matchID, File: &f}
+	}
+}
+
+// transcriptView shows one match: its file's transcript when the file is at
+// hand, else the steps the feed reported (attached to a remote manager, or
+// the match still running), updated live.
+type transcriptView struct {
+	ctx     *programContext
+	matchID string
+	file    *matchFile
+	note    string // why the feed's steps are shown
+	loading bool
+	vp      viewport.Model
+	width   int
+	height  int
+}
+
+func newTranscriptView(ctx *programContext, matchID string) *transcriptView {
+	return &transcriptView{ctx: ctx, matchID: matchID, loading: true, vp: viewport.New(0, 0)}
+}
+
+func (t *transcriptView) SetSize(width, height int) {
+	t.width, t.height = width, height
+	t.vp.Width, t.vp.Height = width, max(height-1, 1)
+}
+
+// setFile takes the answer of loadTranscript.
+func (t *transcriptView) setFile(msg transcriptMsg) {
+	t.loading = false
+	switch {
+	case msg.File != nil:
+		t.file, t.note = msg.File, ""
+	case errors.Is(msg.Err, fs.ErrNotExist):
+		t.note = "steps from the feed: no match file here (still running, or a remote manager)"
+	default:
+		t.note = "steps from the feed: match file unreadable (" + msg.Err.Error() + ")"
+	}
+}
+
+// needsReload reports a match shown from the feed that has since finished,
+// whose file a local referee has now written.
+func (t *transcriptView) needsReload() bool {
+	m := t.ctx.State.Match(t.matchID)
+	return t.file == nil && !t.loading && t.ctx.DataDir != "" && m != nil && m.Result != nil
+}
+
+func (t *transcriptView) Help() keyHelp {
+	k := t.ctx.ListKeys
+	return keyHelp{short: []key.Binding{k.Up, k.Down, k.PgDown, k.Back},
+		full: [][]key.Binding{{k.Up, k.Down, k.PgUp, k.PgDown}, {k.Back}}}
+}
+
+func (t *transcriptView) Update(msg tea.KeyMsg) tea.Cmd {
+	k := t.ctx.ListKeys
+	switch {
+	case key.Matches(msg, k.Top):
+		t.vp.GotoTop()
+		return nil
+	case key.Matches(msg, k.Bottom):
+		t.vp.GotoBottom()
+		return nil
+	}
+	var cmd tea.Cmd
+	t.vp, cmd = t.vp.Update(msg)
+	return cmd
+}
+
+func (t *transcriptView) View() string {
+	s := t.ctx.Styles
+	title := s.PaneTitle.Render("Match " + t.matchID)
+	var lines []string
+	switch {
+	case t.loading:
+		lines = []string{s.Dim.Render(" reading the match file…")}
+	case t.file != nil:
+		lines = t.fileLines()
+	default:
+		lines = t.feedLines()
+	}
+	t.vp.SetContent(strings.Join(lines, "\n"))
+	return fit(title, t.width) + "\n" + block(strings.Split(t.vp.View(), "\n"), t.width, t.vp.Height)
+}
+
+// summary is the match's players, referee and result in one line.
+func (t *transcriptView) summary() string {
+	m := t.ctx.State.Match(t.matchID)
+	if m == nil {
+		return " (match not in the schedule)"
+	}
+	return fmt.Sprintf(" round %d · %s vs %s · referee %s · %s", m.Round, m.PlayerA, m.PlayerB,
+		orDash(m.Referee), matchState(t.ctx, m))
+}
+
+func (t *transcriptView) fileLines() []string {
+	f := t.file
+	lines := []string{t.summary(), t.ctx.Styles.Dim.Render(fmt.Sprintf(" %s · %s → %s · %d messages",
+		f.GameType, f.Lifecycle["started_at"], f.Lifecycle["finished_at"], len(f.Transcript))), ""}
+	for _, e := range f.Transcript {
+		lines = append(lines, fmt.Sprintf(" %3d %s %-22s %s → %s", e.Seq, shortTime(e.Timestamp), e.MessageType, e.From, e.To))
+		if c := contentSummary(e.Content); c != "" {
+			wrapped := lipgloss.NewStyle().Width(max(t.width-8, 20)).Render(c)
+			for _, w := range strings.Split(wrapped, "\n") {
+				lines = append(lines, "       "+t.ctx.Styles.Dim.Render(w))
+			}
+		}
+	}
+	if len(f.Result) > 0 {
+		lines = append(lines, "", " result: "+contentSummary(f.Result))
+	}
+	return lines
+}
+
+func (t *transcriptView) feedLines() []string {
+	lines := []string{t.summary(), t.ctx.Styles.Dim.Render(" " + t.note), ""}
+	m := t.ctx.State.Match(t.matchID)
+	if m == nil || len(m.Steps) == 0 {
+		return append(lines, " no step reported yet")
+	}
+	for _, st := range m.Steps {
+		line := fmt.Sprintf(" %s %-8s %-16s %s", st.Time.In(t.ctx.location()).Format("15:04:05.000"), orDash(st.Referee), st.Step, st.Detail)
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// envelopeKeys are the fields every message has; the summary leaves them out.
+var envelopeKeys = []string{"protocol", "message_type", "sender", "timestamp", "conversation_id", "league_id",
+	"round_id", "match_id", "auth_token"}
+
+// contentSummary is a message's own fields as key=value, keys sorted.
+func contentSummary(content map[string]any) string {
+	keys := make([]string, 0, len(content))
+	for k := range content {
+		if !slices.Contains(envelopeKeys, k) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		v, err := json.Marshal(content[k])
+		if err != nil {
+			continue
+		}
+		parts = append(parts, k+"="+string(v))
+	}
+	return strings.Join(parts, " ")
+}
+
+// shortTime keeps the clock part of an ISO timestamp.
+func shortTime(ts string) string {
+	if i := strings.IndexByte(ts, 'T'); i >= 0 && len(ts) > i+1 {
+		ts = ts[i+1:]
+	}
+	return fit(ts, 12)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

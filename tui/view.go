@@ -1,0 +1,197 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// flashFor is how long a message stays on the status line.
+const flashFor = 5 * time.Second
+
+// plural is "1 player", "2 players".
+func plural(n int, noun string) string {
+	switch {
+	case n == 1:
+		return "1 " + noun
+	case strings.HasSuffix(noun, "ch"):
+		return strconv.Itoa(n) + " " + noun + "es"
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// Wide layout: from this size the focused pane shares the screen with a
+// companion pane and the log's tail.
+const (
+	wideWidth  = 120
+	wideHeight = 32
+	logTail    = 6
+)
+
+// View returns the last drawn screen.
+func (m *Model) View() string {
+	if m.quitting {
+		return ""
+	}
+	return m.frame
+}
+
+// render draws the whole screen into the cache.
+func (m *Model) render() {
+	m.dirty = false
+	m.renders++
+	w, h := m.pc.Width, m.pc.Height
+	if w <= 0 || h <= 0 {
+		m.frame = "leaguetui: starting…"
+		return
+	}
+	m.header.SetSize(w, h)
+	bodyH := max(h-headerHeight-3, 1)
+	parts := []string{m.header.View(), m.tabsView(w), m.bodyView(w, bodyH), m.statusView(w), m.helpView(w)}
+	m.frame = strings.Join(parts, "\n")
+}
+
+// screen draws and returns the screen (for tests).
+func (m *Model) screen() string {
+	m.render()
+	return m.frame
+}
+
+func (m *Model) tabsView(width int) string {
+	s := m.pc.Styles
+	tabs := make([]string, len(m.panes))
+	for i, p := range m.panes {
+		if i == m.focus {
+			tabs[i] = s.TabActive.Render("[" + strconv.Itoa(i+1) + " " + p.Title() + "]")
+		} else {
+			tabs[i] = s.TabInactive.Render(" " + strconv.Itoa(i+1) + " " + p.Title() + " ")
+		}
+	}
+	left := strings.Join(tabs, "")
+	right := ""
+	if m.pc.Filter != "" {
+		right = s.Label.Render("filter ") + s.Value.Render(m.pc.Filter)
+	}
+	return fit(spread(left, right, width), width)
+}
+
+func (m *Model) bodyView(w, h int) string {
+	switch {
+	case m.showHelp:
+		return m.fullHelpView(w, h)
+	case m.transcript != nil:
+		m.transcript.SetSize(w, h)
+		return m.transcript.View()
+	case w >= wideWidth && h >= wideHeight:
+		return m.wideBody(w, h)
+	}
+	p := m.panes[m.focus]
+	p.SetSize(w, h)
+	return p.View()
+}
+
+// wideBody puts the focused pane beside a companion (the standings, or the
+// match flow when the standings have focus) above the log's tail.
+func (m *Model) wideBody(w, h int) string {
+	s := m.pc.Styles
+	mainH := h
+	var tail string
+	if m.focus != paneLog {
+		mainH = h - logTail - 1
+		tail = "\n" + s.PaneTitle.Render(rule("─ Log ", w)) + "\n" + m.logPane.tail(w, logTail)
+	}
+	leftW := w * 11 / 20
+	rightW := w - leftW - 1
+	companion := paneStandings
+	if m.focus == paneStandings {
+		companion = paneMatches
+	}
+	left := m.titled(m.panes[m.focus], leftW, mainH, true)
+	right := m.titled(m.panes[companion], rightW, mainH, false)
+	sep := strings.TrimSuffix(strings.Repeat("│\n", mainH), "\n")
+	return lipgloss.JoinHorizontal(lipgloss.Top, left, s.Dim.Render(sep), right) + tail
+}
+
+func (m *Model) titled(p pane, w, h int, focused bool) string {
+	s := m.pc.Styles
+	title := "─ " + p.Title() + " "
+	if focused {
+		title = "━ " + p.Title() + " (focus) "
+	}
+	p.SetSize(w, h-1)
+	return s.PaneTitle.Render(rule(title, w)) + "\n" + p.View()
+}
+
+// rule is a title followed by a line to exactly width cells.
+func rule(title string, width int) string {
+	if w := visibleWidth(title); w < width {
+		return title + strings.Repeat("─", width-w)
+	}
+	return fit(title, width)
+}
+
+// statusView is the line above the help: a question, the filter being
+// typed, the last message, or a hint.
+func (m *Model) statusView(w int) string {
+	s := m.pc.Styles
+	switch {
+	case m.confirm == confirmStop:
+		return fit(s.Confirm.Render(fmt.Sprintf("Stop the league? Running matches (%d) are abandoned. [y/n]", m.st.RunningCount())), w)
+	case m.confirm == confirmQuit:
+		what := "Quit and stop the agents this console started?"
+		if m.opts.Attached || m.opts.Children == nil {
+			what = "Quit the console? The league goes on without it."
+		}
+		return fit(s.Confirm.Render(fmt.Sprintf("Matches are running (%d). %s [y/n]", m.st.RunningCount(), what)), w)
+	case m.filtering:
+		return fit(m.filter.View()+s.Dim.Render("  enter keep · esc clear"), w)
+	case m.flash != "" && m.pc.Now().Sub(m.flashAt) < flashFor:
+		style := s.Flash
+		if m.flashErr {
+			style = s.FlashError
+		}
+		return fit(style.Render(m.flash), w)
+	case m.feedDown:
+		return fit(s.FlashError.Render("manager unreachable: retrying…"), w)
+	case m.st.DisplayState() == stateWaiting:
+		return fit(s.Dim.Render(fmt.Sprintf("%s and %s registered · press s to start",
+			plural(len(m.st.Players()), "player"), plural(len(m.st.Referees()), "referee"))), w)
+	}
+	return fit("", w)
+}
+
+func (m *Model) helpView(w int) string {
+	g := m.keys
+	short := []key.Binding{g.Start, g.Pause, g.Stop, g.NextPane, g.Filter, g.Quit, g.Help}
+	if m.confirm != confirmNone {
+		short = []key.Binding{m.yesNo.Yes, m.yesNo.No}
+	} else if m.transcript != nil {
+		short = append(m.transcript.Help().short, g.Quit)
+	}
+	m.help.ShowAll = false
+	return fit(m.help.ShortHelpView(short), w)
+}
+
+// fullHelpView is the ? screen: every key, global and the focused pane's.
+func (m *Model) fullHelpView(w, h int) string {
+	g := m.keys
+	groups := [][]key.Binding{
+		{g.Start, g.Pause, g.Stop, g.Quit, g.ForceQ},
+		{g.NextPane, g.PrevPane, g.Filter, g.Help, m.pc.ListKeys.Back},
+	}
+	var paneHelp keyHelp
+	if m.transcript != nil {
+		paneHelp = m.transcript.Help()
+	} else {
+		paneHelp = m.panes[m.focus].Help()
+	}
+	groups = append(groups, paneHelp.full...)
+	title := m.pc.Styles.PaneTitle.Render("Keys (? or esc closes)")
+	lines := append([]string{title, ""}, strings.Split(m.help.FullHelpView(groups), "\n")...)
+	lines = append(lines, "", m.pc.Styles.Dim.Render("1-5 jump to a pane · states read as words and symbols, colour is only a repeat"))
+	return block(lines, w, h)
+}
