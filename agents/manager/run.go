@@ -2,6 +2,7 @@ package manager
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -63,7 +64,10 @@ func (m *Manager) startRunning(ctx context.Context) {
 	ctx, m.cancelRun = context.WithCancel(ctx)
 	go func() {
 		defer close(m.runDone)
-		if err := m.run(ctx); err != nil {
+		switch err := m.run(ctx); {
+		case errors.Is(err, context.Canceled):
+			m.Log.Info("league run interrupted; a restart resumes it from the journal", "event_type", "LEAGUE_INTERRUPTED")
+		case err != nil:
 			m.Log.Error("league run ended", "event_type", "LEAGUE_ERROR", "err", err)
 		}
 	}()

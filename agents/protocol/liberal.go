@@ -180,6 +180,7 @@ func (r *GameResult) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	r.Details = extras(fields, append(gameResultKeys, "winner", "winner_id"))
+	r.WinnerPlayerID = winnerOrNil(r.WinnerPlayerID)
 	return nil
 }
 
@@ -215,10 +216,17 @@ func (r *ReportResult) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(normalized, (*plain)(r)); err != nil {
 		return err
 	}
-	if r.Winner != nil && (strings.EqualFold(*r.Winner, "DRAW") || *r.Winner == "") {
-		r.Winner = nil
-	}
+	r.Winner = winnerOrNil(r.Winner)
 	return nil
+}
+
+// winnerOrNil reads "DRAW" and "" as no winner: the SPEC's PlayerState
+// sample spells a draw that way.
+func winnerOrNil(winner *string) *string {
+	if winner != nil && (strings.EqualFold(*winner, "DRAW") || *winner == "") {
+		return nil
+	}
+	return winner
 }
 
 // flatten marshals v and merges extra's keys into the object, without

@@ -208,11 +208,22 @@ func (l *Listening) URL() string { return "http://" + l.Addr + "/mcp" }
 func (l *Listening) Base() string { return "http://" + l.Addr }
 
 // Shutdown stops accepting requests and waits for those in flight.
+// Connections a peer opened but never used count as busy for five seconds
+// in net/http's Shutdown; agents answer quickly, so after a short grace the
+// rest are closed rather than waited for.
 func (l *Listening) Shutdown(ctx context.Context) error {
-	err := l.srv.Shutdown(ctx)
+	grace, cancel := context.WithTimeout(ctx, shutdownGrace)
+	defer cancel()
+	err := l.srv.Shutdown(grace)
+	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		err = l.srv.Close()
+	}
 	<-l.done
 	return err
 }
+
+// shutdownGrace is how long requests in flight get to finish at shutdown.
+const shutdownGrace = time.Second
 
 // Listen binds host:port and serves in the background. A port in use gives
 // an error that names it.
