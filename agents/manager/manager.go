@@ -118,6 +118,7 @@ func (m *Manager) Start(ctx context.Context) error {
 	if err := m.Listen(m.opts.Port); err != nil {
 		return err
 	}
+	m.SetState(node.StateActive) // the manager needs no registration: it serves at once
 	m.mu.Lock()
 	resume := m.league.State == engine.LeagueRunning || m.league.State == engine.LeaguePaused
 	m.mu.Unlock()
