@@ -388,7 +388,7 @@ func TestConsoleInTmux(t *testing.T) {
 	if len(late) > 0 {
 		want = "◔ pausing" // the console cannot know the referee refused
 	}
-	screen = x.waitScreen(30*time.Second, want, fmt.Sprintf("matches %d/%d", doc.MatchesDone, matches))
+	x.waitScreen(30*time.Second, want, fmt.Sprintf("matches %d/%d", doc.MatchesDone, matches))
 
 	// Paused: no match may start. Wait on the feed's long poll for anything new.
 	last := events[len(events)-1].Seq

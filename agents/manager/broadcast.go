@@ -43,10 +43,7 @@ func (m *Manager) announceRound(round int, assigned []assignment) {
 	for _, a := range assigned {
 		refs[a.Referee.ID] = a.Referee
 	}
-	recipients := players
-	for _, r := range m.refereesIn(refs) {
-		recipients = append(recipients, r)
-	}
+	recipients := append(players, m.refereesIn(refs)...)
 	m.broadcast(recipients, func(engine.AgentInfo) protocol.Message {
 		return &protocol.RoundAnnouncement{Envelope: m.envelopeTo(protocol.TypeRoundAnnouncement, round, ""), Matches: matches}
 	})

@@ -80,7 +80,7 @@ func truncate(b []byte) string {
 // of other implementations. It is the one entry point for inbound messages.
 func Decode(data []byte, msg Message) error {
 	tables := []map[string][]string{envelopeAliases}
-	switch msg.(type) {
+	switch msg := msg.(type) {
 	case *GameJoinAck:
 		tables = append(tables, joinAckAliases)
 	case *RegisterResponse:
@@ -92,7 +92,7 @@ func Decode(data []byte, msg Message) error {
 	case *StartMatch:
 		tables = append(tables, announcedMatchAliases)
 	case *ChooseParityResponse:
-		return decodeChoice(data, msg.(*ChooseParityResponse))
+		return decodeChoice(data, msg)
 	}
 	normalized, _, err := withAliases(data, tables...)
 	if err != nil {

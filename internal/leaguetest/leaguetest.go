@@ -15,7 +15,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -91,7 +90,7 @@ func goTool() string {
 	if root := os.Getenv("GOROOT"); root != "" {
 		return filepath.Join(root, "bin", "go")
 	}
-	return filepath.Join(runtime.GOROOT(), "bin", "go")
+	return "go"
 }
 
 // ReadyTimeout bounds how long an agent may take to listen and register.
