@@ -21,7 +21,8 @@ func newAgentsPane(ctx *programContext) *agentsPane { return &agentsPane{ctx: ct
 
 func (p *agentsPane) Title() string { return "Agents" }
 
-func (p *agentsPane) SetSize(width, height int) { p.width, p.list.height = width, height-1 }
+// The last line shows the selected agent's tools.
+func (p *agentsPane) SetSize(width, height int) { p.width, p.list.height = width, max(height-2, 1) }
 
 func (p *agentsPane) Help() keyHelp {
 	k := p.ctx.ListKeys
@@ -66,7 +67,7 @@ func (p *agentsPane) View() string {
 			truncate(shortEndpoint(a.Endpoint), epWidth), agentState(a, proc, started), ago(now, a.LastSeen), processText(proc, started))
 		lines = append(lines, p.ctx.row(text, i == p.list.cursor, p.width))
 	}
-	return block(lines, p.width, p.list.height+1)
+	return block(lines, p.width, p.list.height+1) + "\n" + s.Dim.Render(fit(toolsLine(agents, p.list.cursor), p.width))
 }
 
 // childKey and agentKey pair a started process with its agent: by the id
@@ -140,4 +141,20 @@ func processText(proc ChildInfo, started bool) string {
 // shortEndpoint drops what every endpoint repeats: the scheme and /mcp.
 func shortEndpoint(ep string) string {
 	return strings.TrimSuffix(strings.TrimPrefix(ep, "http://"), "/mcp")
+}
+
+// toolsLine names the MCP tools of the agent under the cursor.
+func toolsLine(agents []*agentInfo, cursor int) string {
+	if cursor < 0 || cursor >= len(agents) {
+		return ""
+	}
+	a := agents[cursor]
+	name := a.ID
+	if name == "" {
+		name = roleName(a.Role)
+	}
+	if len(a.Tools) == 0 {
+		return fmt.Sprintf(" tools of %s: not known (no MCP tools on /health)", truncate(name, 12))
+	}
+	return fmt.Sprintf(" tools of %s: %s", truncate(name, 12), strings.Join(a.Tools, ", "))
 }

@@ -460,6 +460,18 @@ func TestStandingsAndHealthMessages(t *testing.T) {
 	}
 }
 
+func TestAgentToolsShownForSelectedAgent(t *testing.T) {
+	m := newTestModel(t, nil, t0)
+	feed(m, waitingLeague(t))
+	manager := m.st.manager
+	m.Update(healthMsg{Probes: []control.Probe{{Endpoint: manager.Endpoint,
+		Health: control.AgentHealth{State: "ACTIVE", Tools: []string{"register_player", "get_standings"}}, At: t0}}})
+	press(m, "4")
+	if screen := m.screen(); !strings.Contains(screen, "register_player, get_standings") {
+		t.Errorf("the selected agent's tools are not shown:\n%s", screen)
+	}
+}
+
 func TestChildrenShownInAgents(t *testing.T) {
 	m := New(t.Context(), Options{Now: func() time.Time { return t0 }, Location: time.UTC, NoColor: true, HealthEvery: -1,
 		Children: func() []ChildInfo {

@@ -70,6 +70,7 @@ type agentInfo struct {
 	Health   string    // state from /health: INIT, REGISTERED, ACTIVE, SUSPENDED, SHUTDOWN
 	Down     bool      // the last /health failed
 	HealthAt time.Time
+	Tools    []string // MCP tools from /health
 }
 
 // logLevel orders log entries.
@@ -158,6 +159,9 @@ func (s *leagueState) setHealth(a *agentInfo, p control.Probe) {
 		return
 	}
 	a.Down, a.Health = false, p.Health.State
+	if len(p.Health.Tools) > 0 {
+		a.Tools = p.Health.Tools
+	}
 	if p.At.After(a.LastSeen) {
 		a.LastSeen = p.At
 	}

@@ -12,13 +12,14 @@ import (
 
 // AgentHealth is what any agent answers on GET /health.
 type AgentHealth struct {
-	ID          string `json:"id"`
-	Role        string `json:"role"`
-	DisplayName string `json:"display_name"`
-	State       string `json:"state"` // INIT, REGISTERED, ACTIVE, SUSPENDED, SHUTDOWN
-	LeagueID    string `json:"league_id"`
-	Endpoint    string `json:"endpoint"`
-	Served      int64  `json:"requests_served"`
+	ID          string   `json:"id"`
+	Role        string   `json:"role"`
+	DisplayName string   `json:"display_name"`
+	State       string   `json:"state"` // INIT, REGISTERED, ACTIVE, SUSPENDED, SHUTDOWN
+	LeagueID    string   `json:"league_id"`
+	Endpoint    string   `json:"endpoint"`
+	Served      int64    `json:"requests_served"`
+	Tools       []string `json:"tools"` // the MCP tools it offers; empty for agents that do not say
 }
 
 // Probe is the answer of one agent's /health, or why there was none.

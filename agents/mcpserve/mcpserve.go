@@ -104,6 +104,13 @@ func (s *Server) AddReadOnlyTool(t Tool) {
 	})
 }
 
+// Names lists the tools this agent offers, in the order they were added.
+func (s *Server) Names() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.names)
+}
+
 func (s *Server) has(name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -212,6 +212,9 @@ type Health struct {
 	LeagueID    string `json:"league_id"`
 	Endpoint    string `json:"endpoint"`
 	Served      int64  `json:"requests_served"`
+	// Tools are the MCP tools the agent offers, so the console can show them
+	// without an MCP session.
+	Tools []string `json:"tools,omitempty"`
 }
 
 func (n *Node) serveHealth(w http.ResponseWriter, _ *http.Request) {
@@ -220,7 +223,8 @@ func (n *Node) serveHealth(w http.ResponseWriter, _ *http.Request) {
 		id = protocol.SenderManager
 	}
 	rpc.WriteJSON(w, http.StatusOK, Health{ID: id, Role: n.Role, DisplayName: n.Name, State: n.State(),
-		LeagueID: n.Cfg.LeagueID, Endpoint: n.Endpoint(), Served: n.Server.Served()})
+		LeagueID: n.Cfg.LeagueID, Endpoint: n.Endpoint(), Served: n.Server.Served(),
+		Tools: n.MCP.Names()})
 }
 
 // Shutdown stops serving, waiting for requests in flight, and closes the log.
