@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaguetui/leaguetui/agents/player"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
 
@@ -194,22 +195,6 @@ type matchResult struct {
 	DrawnNumber  *int              `json:"drawn_number"`
 	NumberParity string            `json:"number_parity"`
 	Score        map[string]int    `json:"score"`
-}
-
-type historyFile struct {
-	PlayerID string `json:"player_id"`
-	Stats    struct {
-		TotalMatches int `json:"total_matches"`
-		Wins         int `json:"wins"`
-		Losses       int `json:"losses"`
-		Draws        int `json:"draws"`
-	} `json:"stats"`
-	Matches []struct {
-		MatchID    string `json:"match_id"`
-		OpponentID string `json:"opponent_id"`
-		Result     string `json:"result"`
-		MyChoice   string `json:"my_choice"`
-	} `json:"matches"`
 }
 
 type journalEvent struct {
@@ -461,23 +446,23 @@ func ranksBefore(a, b standingRow) bool {
 	return a.PlayerID < b.PlayerID
 }
 
-func checkHistory(t *testing.T, dir, player string, want int, matches map[string]matchFile) {
+func checkHistory(t *testing.T, dir, playerID string, want int, matches map[string]matchFile) {
 	t.Helper()
-	var h historyFile
-	readJSON(t, filepath.Join(dir, "players", player, "history.json"), &h)
-	if h.PlayerID != player || h.Stats.TotalMatches != want || len(h.Matches) != want {
+	var h player.History
+	readJSON(t, filepath.Join(dir, "players", playerID, "history.json"), &h)
+	if h.PlayerID != playerID || h.Stats.TotalMatches != want || len(h.Matches) != want {
 		t.Errorf("%s history.json: player_id %q, total_matches %d, %d matches; want %s, %d, %d",
-			player, h.PlayerID, h.Stats.TotalMatches, len(h.Matches), player, want, want)
+			playerID, h.PlayerID, h.Stats.TotalMatches, len(h.Matches), playerID, want, want)
 	}
 	wins, losses, draws := 0, 0, 0
 	for _, e := range h.Matches {
 		m, ok := matches[e.MatchID]
 		if !ok {
-			t.Errorf("%s history has %s, which has no match file", player, e.MatchID)
+			t.Errorf("%s history has %s, which has no match file", playerID, e.MatchID)
 			continue
 		}
 		opponent := m.Players.A
-		if opponent == player {
+		if opponent == playerID {
 			opponent = m.Players.B
 		}
 		result := "LOSS"
@@ -485,20 +470,20 @@ func checkHistory(t *testing.T, dir, player string, want int, matches map[string
 		case m.Result.Status == "DRAW":
 			result = "DRAW"
 			draws++
-		case deref(m.Result.Winner) == player:
+		case deref(m.Result.Winner) == playerID:
 			result = "WIN"
 			wins++
 		default:
 			losses++
 		}
-		if e.OpponentID != opponent || e.Result != result || e.MyChoice != m.Result.Choices[player] {
+		if e.OpponentID != opponent || e.Result != result || e.MyChoice != m.Result.Choices[playerID] {
 			t.Errorf("%s history of %s: opponent %s, %s, chose %q; the match file says opponent %s, %s, chose %q",
-				player, e.MatchID, e.OpponentID, e.Result, e.MyChoice, opponent, result, m.Result.Choices[player])
+				playerID, e.MatchID, e.OpponentID, e.Result, e.MyChoice, opponent, result, m.Result.Choices[playerID])
 		}
 	}
 	if h.Stats.Wins != wins || h.Stats.Losses != losses || h.Stats.Draws != draws {
 		t.Errorf("%s history stats W/L/D %d/%d/%d, its matches give %d/%d/%d",
-			player, h.Stats.Wins, h.Stats.Losses, h.Stats.Draws, wins, losses, draws)
+			playerID, h.Stats.Wins, h.Stats.Losses, h.Stats.Draws, wins, losses, draws)
 	}
 }
 

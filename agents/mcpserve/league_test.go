@@ -9,6 +9,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/engine"
+	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
 
 // Our referee reaches a player that speaks only MCP: the league methods are
@@ -115,21 +116,8 @@ func registerMCPOnlyPlayer(t *testing.T, managerURL string) *mcpOnlyPlayer {
 // awaitCompleted follows the manager's event feed until the league completes.
 func awaitCompleted(t *testing.T, ctl *control.Client) {
 	t.Helper()
-	ctx := testContext(t)
-	var cursor int64
-	for {
-		page, err := ctl.Events(ctx, cursor, 10*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ev := range page.Events {
-			switch ev.Kind {
-			case engine.EventLeagueCompleted:
-				return
-			case engine.EventStopped:
-				t.Fatal("the league was stopped")
-			}
-		}
-		cursor = page.LastSeq
+	events, _ := leaguetest.NextEvents(t, ctl, 0, 2*time.Minute, engine.EventLeagueCompleted, engine.EventStopped)
+	if events[len(events)-1].Kind == engine.EventStopped {
+		t.Fatal("the league was stopped")
 	}
 }

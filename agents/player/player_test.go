@@ -219,22 +219,7 @@ func TestPlayerHistory(t *testing.T) {
 	over("notify_match_result", "R4M1", "TECHNICAL_LOSS", "P02", map[string]string{"P02": "even"})
 	over("notify_match_result", "R1M1", "WIN", playerID, map[string]string{playerID: "even", "P02": "odd"}) // resent
 
-	var h struct {
-		PlayerID string `json:"player_id"`
-		Stats    struct {
-			TotalMatches int `json:"total_matches"`
-			Wins         int `json:"wins"`
-			Losses       int `json:"losses"`
-			Draws        int `json:"draws"`
-		} `json:"stats"`
-		Matches []struct {
-			MatchID        string `json:"match_id"`
-			OpponentID     string `json:"opponent_id"`
-			Result         string `json:"result"`
-			MyChoice       string `json:"my_choice"`
-			OpponentChoice string `json:"opponent_choice"`
-		} `json:"matches"`
-	}
+	var h player.History
 	if err := store.ReadJSON(filepath.Join(dir, "players", playerID, "history.json"), &h); err != nil {
 		t.Fatal(err)
 	}

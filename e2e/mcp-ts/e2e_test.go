@@ -16,6 +16,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/headless"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
+	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
 
 func TestTypeScriptSDKClientPlaysAMatchOverMCP(t *testing.T) {
@@ -82,24 +83,13 @@ func buildBinary(ctx context.Context, t *testing.T) string {
 // completes, then reads the standings.
 func awaitCompleted(ctx context.Context, t *testing.T, ctl *control.Client) control.StandingsFile {
 	t.Helper()
-	var cursor int64
-	for {
-		page, err := ctl.Events(ctx, cursor, 10*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ev := range page.Events {
-			switch ev.Kind {
-			case engine.EventLeagueCompleted:
-				standings, err := ctl.Standings(ctx)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return standings
-			case engine.EventStopped:
-				t.Fatal("the league was stopped")
-			}
-		}
-		cursor = page.LastSeq
+	events, _ := leaguetest.NextEvents(t, ctl, 0, 2*time.Minute, engine.EventLeagueCompleted, engine.EventStopped)
+	if events[len(events)-1].Kind == engine.EventStopped {
+		t.Fatal("the league was stopped")
 	}
+	standings, err := ctl.Standings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return standings
 }
