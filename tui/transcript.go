@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -14,6 +13,8 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/leaguetui/leaguetui/agents/store"
 )
 
 // matchFile is the part of matches/<league>/<match_id>.json the console
@@ -50,7 +51,10 @@ func loadTranscript(dataDir, leagueID, matchID string) tea.Cmd {
 		if dataDir == "" || leagueID == "" {
 			return transcriptMsg{MatchID: matchID, Err: fs.ErrNotExist}
 		}
-		data, err := os.ReadFile(filepath.Join(dataDir, "matches", leagueID, matchID+".json"))
+		if err := store.SafeName(matchID); err != nil { // ids come from the network
+			return transcriptMsg{MatchID: matchID, Err: err}
+		}
+		data, err := os.ReadFile(store.Layout{Root: dataDir, LeagueID: leagueID}.Match(matchID))
 		if err != nil {
 			return transcriptMsg{MatchID: matchID, Err: err}
 		}

@@ -73,6 +73,12 @@ func (l Layout) AgentLog(agentID string) string {
 	return filepath.Join(l.Root, "logs", "agents", agentID+".log.jsonl")
 }
 
+// ConsoleLog is <root>/logs/system/console.log.jsonl: the console owns the
+// screen, so its log goes here.
+func (l Layout) ConsoleLog() string {
+	return filepath.Join(l.Root, "logs", "system", "console.log.jsonl")
+}
+
 // SystemLog is the orchestrator's JSON-lines log.
 func (l Layout) SystemLog() string {
 	return filepath.Join(l.Root, "logs", "system", "orchestrator.log.jsonl")

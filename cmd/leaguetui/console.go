@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/headless"
@@ -85,7 +84,7 @@ func childrenOf(league *headless.League) func() []tui.ChildInfo {
 // logToFile sends slog (and the log package) to the data folder: the
 // console owns the screen, so nothing may print over it.
 func logToFile(dataDir string) (func(), error) {
-	path := filepath.Join(dataDir, "logs", "system", "console.log.jsonl")
+	path := store.Layout{Root: dataDir}.ConsoleLog()
 	logger, closer, err := store.NewLogger(path, "console", "console", slog.LevelInfo)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the console log in %s: %w", dataDir, err)
