@@ -36,6 +36,10 @@ type Options struct {
 	FreePorts  bool
 	Stdout     io.Writer // final standings
 	Stderr     io.Writer // progress
+	// Interrupts are the Ctrl-C presses: the first drains the league (no
+	// new match starts, running ones finish, the state is saved), the
+	// second stops it at once. Nil: only ctx ends a run early.
+	Interrupts <-chan os.Signal
 }
 
 // League is a set of running agent processes.
@@ -45,6 +49,10 @@ type League struct {
 	Players    []*launch.Child
 	Control    *control.Client
 	AdminToken string
+	// Resumed is the league as its journal left it when the data folder
+	// already held one in progress (the manager holds it paused until
+	// Run resumes it); nil for a new league.
+	Resumed *control.StandingsFile
 }
 
 // Children lists every process started, the manager first.
@@ -67,7 +75,8 @@ func (l *League) Stop() {
 	}
 }
 
-// Run plays a whole league and returns when it is completed.
+// Run plays a whole league, or resumes the one the data folder holds, and
+// returns when it is completed.
 func Run(ctx context.Context, opts Options) error {
 	if opts.Players < 2 || opts.Referees < 1 {
 		return fmt.Errorf("a league needs at least 2 players and 1 referee (got --players %d --referees %d)", opts.Players, opts.Referees)
@@ -75,7 +84,6 @@ func Run(ctx context.Context, opts Options) error {
 	if !opts.SeedSet {
 		opts.Seed = randomSeed()
 	}
-	fmt.Fprintf(opts.Stderr, "leaguetui: seed %d (repeat this league with --seed %d)\n", opts.Seed, opts.Seed)
 	league, err := Launch(ctx, opts)
 	if league != nil {
 		defer league.Stop()
@@ -83,10 +91,16 @@ func Run(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
-	if err := league.Control.Start(ctx); err != nil {
+	progress, err := begin(ctx, league, opts)
+	if err != nil || progress == nil {
 		return err
 	}
-	if err := follow(ctx, league.Control, opts.Stderr); err != nil {
+	if err := follow(ctx, league.Control, progress, opts.Interrupts); err != nil {
+		var stopped *InterruptedError
+		if errors.As(err, &stopped) {
+			league.Stop() // the manager saves its state before it exits
+			stopped.DataDir, stopped.FreePorts = opts.DataDir, opts.FreePorts
+		}
 		return err
 	}
 	standings, err := league.Control.Standings(ctx)
@@ -95,6 +109,33 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	PrintStandings(opts.Stdout, standings)
 	return nil
+}
+
+// begin starts a new league, or resumes the one the journal holds, and
+// says which on stderr. It returns nil progress when there is nothing left
+// to play.
+func begin(ctx context.Context, league *League, opts Options) (*progress, error) {
+	status := league.Resumed
+	if status == nil {
+		fmt.Fprintf(opts.Stderr, "leaguetui: seed %d (repeat this league with --seed %d)\n", opts.Seed, opts.Seed)
+		return &progress{out: opts.Stderr, running: map[string]bool{}}, league.Control.Start(ctx)
+	}
+	switch status.State {
+	case engine.LeagueCompleted:
+		fmt.Fprintf(opts.Stderr, "leaguetui: league %s in %s is already completed\n", status.LeagueID, opts.DataDir)
+		PrintStandings(opts.Stdout, *status)
+		return nil, nil
+	case engine.LeagueStopped:
+		return nil, fmt.Errorf("league %s in %s was stopped; start a new one in another --data folder", status.LeagueID, opts.DataDir)
+	}
+	fmt.Fprintf(opts.Stderr, "leaguetui: resuming league %s (seed %d) from its journal: %d of %d matches done\n",
+		status.LeagueID, status.Seed, status.MatchesDone, status.MatchesTotal)
+	p := &progress{out: opts.Stderr, cursor: status.Version, done: status.MatchesDone, total: status.MatchesTotal,
+		running: map[string]bool{}}
+	if status.State == engine.LeaguePaused {
+		return p, league.Control.Resume(ctx)
+	}
+	return p, nil
 }
 
 // Launch starts the manager, then the referees and players one by one, each
@@ -115,7 +156,7 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 
 	manager, err := launch.Start(ctx, opts.Executable, launch.Spec{
 		Name: "manager", OutputPath: layout.ProcessOutput("league_manager"),
-		Args: append([]string{"manager", "--port", port(opts, cfg.Network.ManagerPort, 0),
+		Args: append([]string{"manager", "--hold", "--port", port(opts, cfg.Network.ManagerPort, 0),
 			"--seed", strconv.FormatInt(opts.Seed, 10)}, common...),
 		Env: []string{"LEAGUETUI_ADMIN_TOKEN=" + league.AdminToken},
 	}, ready)
@@ -124,6 +165,9 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	}
 	league.Manager = manager
 	league.Control = control.New(manager.Endpoint, league.AdminToken)
+	if err := league.checkResumed(ctx, &opts); err != nil {
+		return league, err
+	}
 
 	for i := range opts.Referees {
 		name := fmt.Sprintf("REF%02d", i+1)
@@ -154,6 +198,26 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	return league, nil
 }
 
+// checkResumed asks the manager whether the data folder held a league
+// already under way. Its players come back with the journal's seed (their
+// strategies depend on it) and in its number, each registering again as
+// itself with the credentials it saved.
+func (l *League) checkResumed(ctx context.Context, opts *Options) error {
+	status, err := l.Control.Standings(ctx)
+	if err != nil {
+		return err
+	}
+	if status.State == engine.LeagueWaiting {
+		return nil
+	}
+	l.Resumed = &status
+	opts.Seed = status.Seed
+	if n := len(status.Standings); n > 0 {
+		opts.Players = n
+	}
+	return nil
+}
+
 // port is the port for the i-th agent from first, or 0 (any free port).
 func port(opts Options, first, i int) string {
 	if opts.FreePorts {
@@ -181,37 +245,143 @@ func checkPorts(opts Options) error {
 	return launch.CheckPortsFree(net.Host, ports...)
 }
 
+// progress is what follow knows of the league: where it is in the feed,
+// how many matches are done, and which are being played now.
+type progress struct {
+	out         io.Writer
+	cursor      int64
+	done, total int
+	running     map[string]bool // matches assigned and not yet reported
+	paused      bool
+}
+
 // follow prints a line per finished match and round until the league ends.
-func follow(ctx context.Context, c *control.Client, out io.Writer) error {
-	var cursor int64
-	var done, total int
+// A first interrupt pauses the league and waits for the running matches; a
+// second, or the running matches all done, ends the run with an
+// InterruptedError.
+func follow(ctx context.Context, c *control.Client, p *progress, interrupts <-chan os.Signal) error {
+	pages, stopFeed := readFeed(ctx, c, p.cursor)
+	defer stopFeed()
+	draining := false
 	for {
-		page, err := c.Events(ctx, cursor, 10*time.Second)
-		if err != nil {
-			return err
-		}
-		for _, ev := range page.Events {
-			switch ev.Kind {
-			case engine.EventLeagueStarted:
-				total = 0
-				for _, r := range ev.Start.Rounds {
-					total += len(r.Matches)
-				}
-				fmt.Fprintf(out, "league started: %d players, %d rounds, %d matches\n", len(ev.Start.Players), len(ev.Start.Rounds), total)
-			case engine.EventMatchResult:
-				done++
-				fmt.Fprintf(out, "[%d/%d] %s\n", done, total, DescribeResult(*ev.Result))
-			case engine.EventRoundCompleted:
-				fmt.Fprintf(out, "round %d completed\n", ev.Round)
-			case engine.EventLeagueCompleted:
-				fmt.Fprintln(out, "league completed")
-				return nil
-			case engine.EventStopped:
-				return errors.New("the league was stopped before it completed")
+		select {
+		case page, ok := <-pages:
+			if !ok {
+				return ctx.Err()
 			}
+			if page.err != nil {
+				return page.err
+			}
+			for _, ev := range page.Events {
+				if finished, err := p.apply(ev); finished || err != nil {
+					return err
+				}
+			}
+		case <-interrupts:
+			if draining {
+				return p.interrupted(false)
+			}
+			draining = true
+			fmt.Fprintln(p.out, "leaguetui: pausing: no new match starts, running ones finish (Ctrl-C again to stop at once)")
+			if err := c.Pause(ctx); err != nil {
+				return err
+			}
+		case <-ctx.Done():
+			return ctx.Err()
 		}
-		cursor = page.LastSeq
+		// Drained once the feed shows the pause and nothing running after it.
+		if draining && p.paused && len(p.running) == 0 {
+			return p.interrupted(true)
+		}
 	}
+}
+
+func (p *progress) interrupted(drained bool) *InterruptedError {
+	return &InterruptedError{Drained: drained, Done: p.done, Total: p.total, Running: len(p.running)}
+}
+
+// apply prints what an event means; finished is true once the league ends.
+func (p *progress) apply(ev engine.Event) (finished bool, err error) {
+	switch ev.Kind {
+	case engine.EventLeagueStarted:
+		p.total = 0
+		for _, r := range ev.Start.Rounds {
+			p.total += len(r.Matches)
+		}
+		fmt.Fprintf(p.out, "league started: %d players, %d rounds, %d matches\n", len(ev.Start.Players), len(ev.Start.Rounds), p.total)
+	case engine.EventMatchAssigned:
+		p.running[ev.MatchID] = true
+	case engine.EventMatchResult:
+		delete(p.running, ev.MatchID)
+		p.done++
+		fmt.Fprintf(p.out, "[%d/%d] %s\n", p.done, p.total, DescribeResult(*ev.Result))
+	case engine.EventRoundCompleted:
+		fmt.Fprintf(p.out, "round %d completed\n", ev.Round)
+	case engine.EventPaused:
+		p.paused = true
+	case engine.EventResumed:
+		p.paused = false
+	case engine.EventLeagueCompleted:
+		fmt.Fprintln(p.out, "league completed")
+		return true, nil
+	case engine.EventStopped:
+		return true, errors.New("the league was stopped before it completed")
+	}
+	return false, nil
+}
+
+// feedPage is one page of the event feed, or the error that ended it.
+type feedPage struct {
+	control.FeedPage
+	err error
+}
+
+// readFeed reads the manager's event feed after cursor in the background,
+// so that follow can wait on it and on Ctrl-C at once.
+func readFeed(ctx context.Context, c *control.Client, cursor int64) (<-chan feedPage, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	pages := make(chan feedPage)
+	go func() {
+		defer close(pages)
+		for {
+			page, err := c.Events(ctx, cursor, 10*time.Second)
+			if ctx.Err() != nil {
+				return
+			}
+			select {
+			case pages <- feedPage{FeedPage: page, err: err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+			cursor = page.LastSeq
+		}
+	}()
+	return pages, cancel
+}
+
+// InterruptedError ends a run stopped by Ctrl-C. Its text says how far the
+// league got and how to resume it.
+type InterruptedError struct {
+	Drained     bool // the running matches finished first
+	Done, Total int
+	Running     int // matches abandoned by a stop at once
+	DataDir     string
+	FreePorts   bool
+}
+
+func (e *InterruptedError) Error() string {
+	how := "paused"
+	if !e.Drained {
+		how = fmt.Sprintf("stopped at once (%d running matches will be played again)", e.Running)
+	}
+	resume := "leaguetui --no-ui --data " + e.DataDir
+	if e.FreePorts {
+		resume += " --free-ports"
+	}
+	return fmt.Sprintf("interrupted: league %s at %d of %d matches, state saved; resume with: %s", how, e.Done, e.Total, resume)
 }
 
 // DescribeResult is one line for a result: "R1M1 P01 vs P02: P01 wins".

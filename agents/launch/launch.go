@@ -147,7 +147,8 @@ func (c *Child) Stop(grace time.Duration) error {
 	}
 	_ = c.cmd.Process.Signal(syscall.SIGTERM)
 	select {
-	case <-c.exited:
+	case err := <-c.exited:
+		c.exited <- err // for Running and a later Stop or Kill
 		return nil
 	case <-time.After(grace):
 		c.Kill()

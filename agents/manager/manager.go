@@ -34,6 +34,9 @@ type Options struct {
 	Seed       int64 // used when the league starts; 0 with SeedSet false picks one
 	SeedSet    bool
 	AdminToken string // required for start/pause/resume/stop
+	// Hold keeps a league resumed from the journal paused until the admin
+	// resumes it, so that restarted agents can register again first.
+	Hold bool
 }
 
 // Manager is the league manager process.
@@ -121,11 +124,35 @@ func (m *Manager) Start(ctx context.Context) error {
 	m.SetState(node.StateActive) // the manager needs no registration: it serves at once
 	m.mu.Lock()
 	resume := m.league.State == engine.LeagueRunning || m.league.State == engine.LeaguePaused
+	done, total := m.league.Progress()
 	m.mu.Unlock()
-	if resume {
-		m.startRunning(ctx)
+	if !resume {
+		return nil
 	}
+	fmt.Fprintf(m.Stdout, "leaguetui: resumed league %s from its journal: %d of %d matches done\n", m.league.ID, done, total)
+	if m.opts.Hold {
+		if err := m.holdResumedLeague(); err != nil {
+			return err
+		}
+	}
+	m.startRunning(ctx)
 	return nil
+}
+
+// holdResumedLeague pauses a league the journal shows running, saying why:
+// its agents are being restarted and must register again before it plays on.
+func (m *Manager) holdResumedLeague() error {
+	m.mu.Lock()
+	if m.league.State != engine.LeagueRunning {
+		m.mu.Unlock()
+		return nil
+	}
+	ev, err := m.stage(engine.Event{Kind: engine.EventPaused, Detail: "resumed from the journal; waiting for the agents"})
+	m.mu.Unlock()
+	if err == nil {
+		err = ev.durable()
+	}
+	return err
 }
 
 // Wait blocks until the league run ends (completed or stopped) or ctx ends.

@@ -70,7 +70,10 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	agent, known := m.league.AgentAt(meta.ContactEndpoint)
+	agent, known := m.returningAgent(env, role)
+	if !known {
+		agent, known = m.league.AgentAt(meta.ContactEndpoint)
+	}
 	if known && agent.Role != role {
 		return m.rejectRegistration(env, role, "that endpoint is registered as a "+agent.Role), nil
 	}
@@ -96,6 +99,22 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	m.Log.Info("registered", "event_type", strings.ToUpper(role)+"_REGISTERED", "agent_id", agent.ID,
 		"endpoint", agent.Endpoint, "again", known)
 	return m.acceptRegistration(env, role, agent.ID, token), nil
+}
+
+// returningAgent recognises an agent registering again with the token it
+// was issued (a restarted agent, perhaps on a new endpoint). A token that
+// is not the claimed agent's own gives nothing: the request is then an
+// ordinary registration. Call with m.mu held.
+func (m *Manager) returningAgent(env protocol.Envelope, role string) (engine.AgentInfo, bool) {
+	if env.AuthToken == "" {
+		return engine.AgentInfo{}, false
+	}
+	kind, id := protocol.SplitSender(env.Sender)
+	agent, ok := m.league.Agent(id)
+	if !ok || kind != role || agent.Role != role || !tokenMatches(env.AuthToken, agent.TokenHash) {
+		return engine.AgentInfo{}, false
+	}
+	return agent, true
 }
 
 func (m *Manager) nextID(role string) string {

@@ -76,6 +76,11 @@ func (m *Manager) startRunning(ctx context.Context) {
 // run plays every round not yet completed, then completes the league.
 func (m *Manager) run(ctx context.Context) error {
 	for {
+		// A league held paused (resumed from the journal, or paused before a
+		// round) announces nothing until it runs.
+		if err := m.awaitRunning(ctx); err != nil {
+			return err
+		}
 		m.mu.Lock()
 		round := m.league.CurrentRound()
 		m.mu.Unlock()

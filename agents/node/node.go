@@ -166,6 +166,8 @@ func (n *Node) Envelope(messageType, conversationID string) protocol.Envelope {
 // Register sends a registration to the manager until it answers or ctx
 // ends: the manager may still be starting. A rejection is final.
 func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Message, timeout time.Duration) (*protocol.RegisterResponse, error) {
+	credsPath := n.Layout.Credentials(n.Name)
+	n.presentCredentials(credsPath, msg.Header())
 	var resp protocol.RegisterResponse
 	for {
 		err := n.Client.Do(ctx, rpc.Call{Endpoint: managerURL, Message: msg, Timeout: timeout, Attempts: 1}, &resp)
@@ -198,9 +200,29 @@ func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Mes
 		n.Layout.LeagueID = resp.LeagueID
 	}
 	n.SetIdentity(id, resp.AuthToken)
+	creds := store.Credentials{LeagueID: n.Cfg.LeagueID, AgentID: id, Role: n.Role, AuthToken: resp.AuthToken}
+	if err := store.SaveCredentials(credsPath, creds); err != nil {
+		// Registered all the same; only a restart would come back as a newcomer.
+		n.Log.Warn("cannot save credentials", "event_type", "DATA_WRITE_FAILED", "err", err)
+	}
 	n.Log.Info("registered", "event_type", "AGENT_REGISTERED", "agent_id", id, "league_id", n.Cfg.LeagueID)
 	fmt.Fprintln(n.Stdout, ReadyRegistered+id)
 	return &resp, nil
+}
+
+// presentCredentials signs a registration with the id and token this agent
+// was issued before it restarted, if it kept them: the manager that issued
+// them gives the agent its place back, another manager ignores them.
+func (n *Node) presentCredentials(path string, env *protocol.Envelope) {
+	creds, ok, err := store.LoadCredentials(path)
+	if err != nil {
+		n.Log.Warn("ignoring unreadable credentials", "event_type", "CREDENTIALS_IGNORED", "err", err)
+	}
+	if !ok || creds.Role != n.Role {
+		return
+	}
+	env.Sender = n.Role + ":" + creds.AgentID
+	env.AuthToken = creds.AuthToken
 }
 
 // Health is what GET /health answers.

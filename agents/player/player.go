@@ -33,7 +33,7 @@ type Player struct {
 
 	mu       sync.Mutex // serializes the strategy and the history
 	strategy engine.Strategy
-	moves    map[string]string // match id -> the move we gave, so a retry gets the same
+	moves    map[string]string // match id -> the move we gave, so a retry or a replay gets the same
 	opponent map[string]string // match id -> opponent, from the invitation
 	history  History
 }
@@ -139,7 +139,9 @@ func (p *Player) handleGameOver(ctx context.Context, in protocol.Inbound) (any, 
 	if fresh {
 		p.strategy.Observe(engine.Observation{MatchID: over.MatchID, OpponentID: entry.OpponentID,
 			MyMove: entry.MyChoice, OpponentMove: entry.OpponentChoice, Right: entry.Details.NumberParity})
-		delete(p.moves, over.MatchID)
+		// p.moves keeps the move: a match that is played again (its referee
+		// or the manager failed before the result was recorded) gets the
+		// same move, so it ends the same way.
 		delete(p.opponent, over.MatchID)
 	}
 	snapshot := p.history.clone()

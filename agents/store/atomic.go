@@ -33,9 +33,15 @@ func WriteJSON(path string, v any) error {
 //
 // The temp file's name starts with a dot and does not end in the target's
 // extension, so a reader listing a folder for *.json never picks it up.
-func WriteFileAtomic(path string, data []byte) (err error) {
+func WriteFileAtomic(path string, data []byte) error {
+	return writeAtomic(path, data, filePerm, dirPerm)
+}
+
+// writeAtomic is WriteFileAtomic with the modes of the file and of any
+// folder it creates.
+func writeAtomic(path string, data []byte, perm, folderPerm os.FileMode) (err error) {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, dirPerm); err != nil {
+	if err := os.MkdirAll(dir, folderPerm); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
@@ -51,8 +57,8 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 	if _, err := tmp.Write(data); err != nil {
 		return fmt.Errorf("store: write %s: %w", path, err)
 	}
-	// CreateTemp makes the file private (0o600); give it the store's mode.
-	if err := tmp.Chmod(filePerm); err != nil {
+	// CreateTemp makes the file private (0o600); give it the asked mode.
+	if err := tmp.Chmod(perm); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
 	if err := tmp.Sync(); err != nil {

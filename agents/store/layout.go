@@ -63,6 +63,13 @@ func (l Layout) PlayerHistory(playerID string) string {
 	return filepath.Join(l.Root, "players", playerID, "history.json")
 }
 
+// Credentials is where an agent keeps the id and token the manager issued
+// it, so that a restarted agent registers again as itself. It is the one
+// file of the data folder that holds a secret: private to its owner.
+func (l Layout) Credentials(agentName string) string {
+	return filepath.Join(l.Root, "credentials", l.LeagueID, agentName+".json")
+}
+
 // LeagueLog is the league manager's JSON-lines log.
 func (l Layout) LeagueLog() string {
 	return filepath.Join(l.Root, "logs", "league", l.LeagueID, "league.log.jsonl")

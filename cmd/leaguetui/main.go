@@ -43,9 +43,13 @@ Flags:
 func main() {
 	// A closed terminal (SIGHUP) ends leaguetui like a quit, so the agents it
 	// started are stopped rather than left running.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	// Ctrl-C is read apart: a headless league drains on the first and stops
+	// on the second; everything else stops on the first.
+	interrupts := make(chan os.Signal, 2)
+	signal.Notify(interrupts, os.Interrupt)
+	if err := run(ctx, interrupts, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "leaguetui:", err)
 		}
@@ -53,27 +57,45 @@ func main() {
 	}
 }
 
+// exitCode is 0 for --help, 130 (the shell's code for Ctrl-C) for a league
+// interrupted, and 1 for any other failure.
 func exitCode(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
+	var interrupted *headless.InterruptedError
+	switch {
+	case errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.As(err, &interrupted):
+		return 130
 	}
 	return 1
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 {
-		switch args[0] {
-		case "manager":
-			return runManager(ctx, args[1:], stderr)
-		case "referee":
-			return runReferee(ctx, args[1:], stderr)
-		case "player":
-			return runPlayer(ctx, args[1:], stderr)
-		case "bench":
-			return runBench(ctx, args[1:], stdout, stderr)
-		}
+func run(ctx context.Context, interrupts <-chan os.Signal, args []string, stdout, stderr io.Writer) error {
+	commands := map[string]func(context.Context, []string) error{
+		"manager": func(ctx context.Context, args []string) error { return runManager(ctx, args, stderr) },
+		"referee": func(ctx context.Context, args []string) error { return runReferee(ctx, args, stderr) },
+		"player":  func(ctx context.Context, args []string) error { return runPlayer(ctx, args, stderr) },
+		"bench":   func(ctx context.Context, args []string) error { return runBench(ctx, args, stdout, stderr) },
 	}
-	return runLeague(ctx, args, stdout, stderr)
+	if len(args) > 0 && commands[args[0]] != nil {
+		ctx, cancel := cancelOnInterrupt(ctx, interrupts)
+		defer cancel()
+		return commands[args[0]](ctx, args[1:])
+	}
+	return runLeague(ctx, interrupts, args, stdout, stderr)
+}
+
+// cancelOnInterrupt ends ctx at the first Ctrl-C.
+func cancelOnInterrupt(ctx context.Context, interrupts <-chan os.Signal) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-interrupts:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
 }
 
 // newFlagSet makes a command's flag set with the shared config flags.
@@ -97,7 +119,7 @@ func parse(fs *flag.FlagSet, cf *config.Flags, args []string) (config.Config, er
 	return cf.Resolve()
 }
 
-func runLeague(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, stdout, stderr io.Writer) error {
 	fs, cf := newFlagSet("leaguetui", usage, stderr)
 	noUI := fs.Bool("no-ui", false, "run headless: progress on stderr, final standings on stdout")
 	players := fs.Int("players", 4, "number of players to start (strategies cycle through "+fmt.Sprint(engine.StrategyNames())+")")
@@ -127,8 +149,12 @@ func runLeague(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, FreePorts: *freePorts,
 		Stdout: stdout, Stderr: stderr}
 	if !*noUI {
+		// In the console Ctrl-C is a key; a signal from elsewhere quits.
+		ctx, cancel := cancelOnInterrupt(ctx, interrupts)
+		defer cancel()
 		return runConsole(ctx, opts, attachOptions{URL: *attach, AdminToken: *adminToken})
 	}
+	opts.Interrupts = interrupts
 	return headless.Run(ctx, opts)
 }
 
@@ -167,6 +193,7 @@ func runManager(ctx context.Context, args []string, stderr io.Writer) error {
 	fs, cf := newFlagSet("leaguetui manager", "leaguetui manager: run the league manager.\n\nThe admin token comes from LEAGUETUI_ADMIN_TOKEN.\n\nFlags:\n", stderr)
 	af := addAgentFlags(fs, config.Default().Network.ManagerPort, "league_manager")
 	seed := fs.Int64("seed", 0, "league seed (default random, saved in the journal)")
+	hold := fs.Bool("hold", false, "when the data folder holds a league in progress, keep it paused until resumed (so restarted agents can register first)")
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
 		return err
@@ -174,7 +201,7 @@ func runManager(ctx context.Context, args []string, stderr io.Writer) error {
 	seedSet := false
 	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
 	m, err := manager.New(manager.Options{Config: cfg, DataDir: *af.data, Port: *af.port, Seed: *seed, SeedSet: seedSet,
-		AdminToken: os.Getenv("LEAGUETUI_ADMIN_TOKEN")})
+		AdminToken: os.Getenv("LEAGUETUI_ADMIN_TOKEN"), Hold: *hold})
 	if err != nil {
 		return err
 	}
