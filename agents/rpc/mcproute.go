@@ -51,20 +51,19 @@ func (s *Server) MessageTypes() []string {
 // client that shows no sign of speaking MCP and that the league can serve:
 // league peers have always pinged and called tools that way, and their
 // liberal path answers them as before.
-func (s *Server) routesToMCP(r *http.Request, body []byte) bool {
-	var peek struct {
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
+func (s *Server) routesToMCP(r *http.Request, body []byte, req *protocol.Request) bool {
+	if protocol.IsBatch(body) {
+		return false // refused by the league: batches are gone from MCP too
 	}
-	if json.Unmarshal(body, &peek) != nil || peek.Method == "" {
-		// A response or batch from an MCP client, or garbage for the
-		// league's parse error.
+	if req == nil || req.Method == "" {
+		// A response from an MCP client, or garbage for the league's
+		// parse error.
 		return speaksMCP(r)
 	}
-	if !isMCPMethod(peek.Method) {
+	if !isMCPMethod(req.Method) {
 		return false
 	}
-	return speaksMCP(r) || !s.serves(peek.Method, peek.Params)
+	return speaksMCP(r) || !s.serves(req.Method, req.Params)
 }
 
 // serves reports whether the league handlers would take this request.
