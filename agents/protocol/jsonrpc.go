@@ -45,6 +45,9 @@ func EncodeRequest(method string, params any, id int64) ([]byte, error) {
 func ParseRequest(body []byte) (*Request, *RPCError) {
 	trimmed := bytes.TrimSpace(body)
 	if IsBatch(trimmed) {
+		if !json.Valid(trimmed) {
+			return nil, NewRPCError(CodeParseError, "", "parse error: not valid JSON")
+		}
 		return nil, NewRPCError(CodeInvalidRequest, "", "batch requests are not supported")
 	}
 	var req Request

@@ -51,14 +51,15 @@ func (s *Server) MessageTypes() []string {
 // client that shows no sign of speaking MCP and that the league can serve:
 // league peers have always pinged and called tools that way, and their
 // liberal path answers them as before.
-func (s *Server) routesToMCP(r *http.Request, body []byte, req *protocol.Request) bool {
-	if protocol.IsBatch(body) {
-		return false // refused by the league: batches are gone from MCP too
+func (s *Server) routesToMCP(r *http.Request, req *protocol.Request) bool {
+	if req == nil {
+		// Not JSON, or a batch: the league's parse error or refusal
+		// answers MCP clients too (batches are gone from MCP since
+		// 2025-06-18).
+		return false
 	}
-	if req == nil || req.Method == "" {
-		// A response from an MCP client, or garbage for the league's
-		// parse error.
-		return speaksMCP(r)
+	if req.Method == "" {
+		return speaksMCP(r) // a response from an MCP client
 	}
 	if !isMCPMethod(req.Method) {
 		return false

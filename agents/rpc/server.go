@@ -96,6 +96,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	if err != nil {
+		s.served.Add(1) // answered, with an error
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			writeJSON(w, http.StatusRequestEntityTooLarge, protocol.EncodeError(nil,
@@ -107,11 +108,15 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req, rpcErr := protocol.ParseRequest(body)
-	if mcpHandler != nil && s.routesToMCP(r, body, req) {
+	if mcpHandler != nil && s.routesToMCP(r, req) {
 		serveBodyTo(mcpHandler, w, r, body)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.answer(r.Context(), req, rpcErr))
+	status := http.StatusOK // league peers read the body, whatever the status
+	if rpcErr != nil && speaksMCP(r) {
+		status = http.StatusBadRequest // what the MCP transport answers a message it cannot take
+	}
+	writeJSON(w, status, s.answer(r.Context(), req, rpcErr))
 }
 
 // Dispatch answers one JSON-RPC request body and returns the response body.
