@@ -233,7 +233,8 @@ func TestBadInput(t *testing.T) {
 	player := leaguetest.StartPlayer(t, dir, mgr.Endpoint, "P01", "--generic-timeout", readTimeout)
 	ctl := control.New(mgr.Endpoint, adminToken)
 
-	for _, tg := range []target{managerTarget(mgr.Endpoint), refereeTarget(ref.Endpoint), playerTarget(player.Endpoint)} {
+	targets := []target{managerTarget(mgr.Endpoint), refereeTarget(ref.Endpoint), playerTarget(player.Endpoint)}
+	for _, tg := range targets {
 		t.Run(tg.role, func(t *testing.T) {
 			t.Parallel()
 			for _, c := range cases() {
@@ -248,10 +249,10 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 	t.Run("slow drip", func(t *testing.T) {
-		for _, url := range []string{mgr.Endpoint, ref.Endpoint, player.Endpoint} {
-			t.Run(url, func(t *testing.T) {
+		for _, tg := range targets {
+			t.Run(tg.role, func(t *testing.T) {
 				t.Parallel()
-				checkDripCutOff(t, url)
+				checkDripCutOff(t, tg.url)
 			})
 		}
 	})
