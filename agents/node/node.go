@@ -79,6 +79,7 @@ func New(cfg config.Config, role, name, dataDir string) (*Node, error) {
 		state: StateInit, logFile: closer}
 	n.Client = rpc.NewClient(rpc.Options{Retry: cfg.Retry, Breaker: cfg.Breaker, Log: logger})
 	n.Server = rpc.NewServer(logger, n.Sender)
+	n.Server.SetReadTimeout(cfg.Timeouts.Generic) // a request slower to arrive than any reply would be is cut off
 	n.MCP = mcpserve.Mount(n.Server, role, name)
 	n.Server.HandleHTTP("GET /health", n.serveHealth)
 	return n, nil

@@ -3,6 +3,7 @@ package protocol
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -36,19 +37,29 @@ func EncodeRequest(method string, params any, id int64) ([]byte, error) {
 	return json.Marshal(outgoingRequest{JSONRPC: "2.0", Method: method, Params: params, ID: id})
 }
 
-// ParseRequest checks the JSON-RPC framing of a request body. A missing
-// "jsonrpc" is tolerated (naive peers omit it); a wrong one is not.
+// ParseRequest checks the JSON-RPC framing of a request body. It is the one
+// time a request body is decoded: params stay raw for routing. A missing
+// "jsonrpc" is tolerated (naive peers omit it); a wrong one is not. When the
+// framing is wrong but the id could be read, the returned request carries it
+// so that the error can echo it.
 func ParseRequest(body []byte) (*Request, *RPCError) {
 	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) > 0 && trimmed[0] == '[' {
+	if IsBatch(trimmed) {
+		if !json.Valid(trimmed) {
+			return nil, NewRPCError(CodeParseError, "", "parse error: not valid JSON")
+		}
 		return nil, NewRPCError(CodeInvalidRequest, "", "batch requests are not supported")
 	}
 	var req Request
 	if err := json.Unmarshal(trimmed, &req); err != nil {
-		if _, ok := err.(*json.UnmarshalTypeError); ok {
-			return nil, NewRPCError(CodeInvalidRequest, "", "invalid request: %v", err)
+		var typeErr *json.UnmarshalTypeError
+		if !errors.As(err, &typeErr) {
+			return nil, NewRPCError(CodeParseError, "", "parse error: %v", err)
 		}
-		return nil, NewRPCError(CodeParseError, "", "parse error: %v", err)
+		return withValidID(&req), NewRPCError(CodeInvalidRequest, "", "invalid request: %v", err)
+	}
+	if !validID(req.ID) {
+		return withValidID(&req), NewRPCError(CodeInvalidRequest, "", "id must be a string, a number or null")
 	}
 	if req.JSONRPC != "" && req.JSONRPC != "2.0" {
 		return &req, NewRPCError(CodeInvalidRequest, "", `jsonrpc must be "2.0"`)
@@ -60,6 +71,33 @@ func ParseRequest(body []byte) (*Request, *RPCError) {
 		return &req, NewRPCError(CodeInvalidParams, "", "params must be an object")
 	}
 	return &req, nil
+}
+
+// IsBatch reports a JSON-RPC batch: an array at the top. Neither league.v2
+// nor MCP since its 2025-06-18 revision has them.
+func IsBatch(body []byte) bool {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	return len(trimmed) > 0 && trimmed[0] == '['
+}
+
+// validID: JSON-RPC ids are strings, numbers or null (or absent).
+func validID(id json.RawMessage) bool {
+	if len(id) == 0 {
+		return true
+	}
+	switch id[0] {
+	case '{', '[', 't', 'f':
+		return false
+	}
+	return true
+}
+
+// withValidID drops an id that could not be echoed.
+func withValidID(req *Request) *Request {
+	if !validID(req.ID) {
+		req.ID = nil
+	}
+	return req
 }
 
 // EncodeResult frames a successful response.

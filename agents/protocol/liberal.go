@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -10,36 +11,85 @@ import (
 // (protocol.md §8 and §9). Each table maps the canonical key to the spellings
 // we also accept; the first one present wins when the canonical key is absent.
 var (
-	envelopeAliases = map[string][]string{
+	envelopeAliases = aliases(map[string][]string{
 		"match_id":     {"game_id", "matchId"},
 		"round_id":     {"round", "roundId"},
 		"auth_token":   {"token", "authToken"},
 		"message_type": {"messageType", "type"},
-	}
-	agentMetaAliases = map[string][]string{
+	})
+	agentMetaAliases = aliases(map[string][]string{
 		"game_types":       {"supported_games", "games"},
 		"contact_endpoint": {"endpoint", "contact_url", "url"},
 		"display_name":     {"name"},
-	}
-	announcedMatchAliases = map[string][]string{
+	})
+	announcedMatchAliases = aliases(map[string][]string{
 		"player_A_id":       {"player_a_id", "player_A", "player_a", "player1_id"},
 		"player_B_id":       {"player_b_id", "player_B", "player_b", "player2_id"},
 		"player_A_endpoint": {"player_a_endpoint"},
 		"player_B_endpoint": {"player_b_endpoint"},
 		"game_type":         {"game"},
-	}
-	joinAckAliases     = map[string][]string{"accept": {"accepted"}}
-	choiceAliases      = map[string][]string{"parity_choice": {"choice", "parity", "move"}}
-	gameResultAliases  = map[string][]string{"winner_player_id": {"winner", "winner_id"}}
-	reportResultAlias  = map[string][]string{"winner": {"winner_id", "winner_player_id"}}
-	registerRespAlias  = map[string][]string{"auth_token": {"token"}}
-	invitationAliases  = map[string][]string{"role_in_match": {"role"}, "opponent_id": {"opponent"}}
-	leagueQueryAliases = map[string][]string{"query_params": {"params"}}
+	})
+	joinAckAliases     = aliases(map[string][]string{"accept": {"accepted"}})
+	choiceAliases      = aliases(map[string][]string{"parity_choice": {"choice", "parity", "move"}})
+	gameResultAliases  = aliases(map[string][]string{"winner_player_id": {"winner", "winner_id"}})
+	reportResultAlias  = aliases(map[string][]string{"winner": {"winner_id", "winner_player_id"}})
+	registerRespAlias  = aliases(map[string][]string{"auth_token": {"token"}})
+	invitationAliases  = aliases(map[string][]string{"role_in_match": {"role"}, "opponent_id": {"opponent"}})
+	leagueQueryAliases = aliases(map[string][]string{"query_params": {"params"}})
 )
 
-// withAliases returns data with every canonical key of aliases filled in from
-// its first present alias.
-func withAliases(data []byte, tables ...map[string][]string) ([]byte, map[string]json.RawMessage, error) {
+// aliasTable maps canonical keys to the other spellings of one message part.
+type aliasTable struct {
+	spellings map[string][]string // canonical key → other spellings, the first present wins
+	quoted    [][]byte            // every other spelling in quotes, as it appears as a JSON key
+}
+
+func aliases(spellings map[string][]string) *aliasTable {
+	t := &aliasTable{spellings: spellings}
+	for _, list := range spellings {
+		for _, s := range list {
+			t.quoted = append(t.quoted, []byte(`"`+s+`"`))
+		}
+	}
+	return t
+}
+
+// canonical returns data with every canonical key of tables filled in from
+// its first present alias. Most messages (all of leaguetui's own) use no
+// alias at all: when none can be in data, data is returned as it is,
+// without decoding it a first time only to find nothing to change.
+func canonical(data []byte, tables ...*aliasTable) ([]byte, error) {
+	if isObject(data) && !mayHoldAlias(data, tables) {
+		return data, nil
+	}
+	out, _, err := withAliases(data, tables...)
+	return out, err
+}
+
+func isObject(data []byte) bool {
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	return len(trimmed) > 0 && trimmed[0] == '{'
+}
+
+// mayHoldAlias looks for an alias spelling in quotes anywhere in data. A
+// backslash could hide a key behind escapes, so it counts as a maybe.
+func mayHoldAlias(data []byte, tables []*aliasTable) bool {
+	if bytes.IndexByte(data, '\\') >= 0 {
+		return true
+	}
+	for _, t := range tables {
+		for _, q := range t.quoted {
+			if bytes.Contains(data, q) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withAliases returns data with every canonical key of tables filled in from
+// its first present alias, and data's fields.
+func withAliases(data []byte, tables ...*aliasTable) ([]byte, map[string]json.RawMessage, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {
 		return nil, nil, err
@@ -48,14 +98,14 @@ func withAliases(data []byte, tables ...map[string][]string) ([]byte, map[string
 		return nil, nil, fmt.Errorf("expected a JSON object, got %s", truncate(data))
 	}
 	changed := false
-	for _, aliases := range tables {
-		for canonical, spellings := range aliases {
-			if _, ok := fields[canonical]; ok {
+	for _, table := range tables {
+		for key, spellings := range table.spellings {
+			if _, ok := fields[key]; ok {
 				continue
 			}
 			for _, s := range spellings {
 				if v, ok := fields[s]; ok {
-					fields[canonical] = v
+					fields[key] = v
 					changed = true
 					break
 				}
@@ -79,7 +129,7 @@ func truncate(b []byte) string {
 // Decode reads a league message body into msg, accepting the field spellings
 // of other implementations. It is the one entry point for inbound messages.
 func Decode(data []byte, msg Message) error {
-	tables := []map[string][]string{envelopeAliases}
+	tables := []*aliasTable{envelopeAliases}
 	switch msg := msg.(type) {
 	case *GameJoinAck:
 		tables = append(tables, joinAckAliases)
@@ -94,7 +144,7 @@ func Decode(data []byte, msg Message) error {
 	case *ChooseParityResponse:
 		return decodeChoice(data, msg)
 	}
-	normalized, _, err := withAliases(data, tables...)
+	normalized, err := canonical(data, tables...)
 	if err != nil {
 		return err
 	}
@@ -104,7 +154,7 @@ func Decode(data []byte, msg Message) error {
 // decodeChoice also reads the generic GAME_MOVE_RESPONSE form
 // {"move_data":{"choice":…}} and normalizes the choice's case and spaces.
 func decodeChoice(data []byte, resp *ChooseParityResponse) error {
-	normalized, fields, err := withAliases(data, envelopeAliases, choiceAliases)
+	normalized, err := canonical(data, envelopeAliases, choiceAliases)
 	if err != nil {
 		return err
 	}
@@ -113,11 +163,13 @@ func decodeChoice(data []byte, resp *ChooseParityResponse) error {
 		return err
 	}
 	if resp.ParityChoice == "" {
-		var move struct {
-			Choice string `json:"choice"`
+		var generic struct {
+			MoveData struct {
+				Choice string `json:"choice"`
+			} `json:"move_data"`
 		}
-		if raw, ok := fields["move_data"]; ok && json.Unmarshal(raw, &move) == nil {
-			resp.ParityChoice = move.Choice
+		if json.Unmarshal(data, &generic) == nil {
+			resp.ParityChoice = generic.MoveData.Choice
 		}
 	}
 	resp.ParityChoice = strings.ToLower(strings.TrimSpace(resp.ParityChoice))
@@ -127,7 +179,7 @@ func decodeChoice(data []byte, resp *ChooseParityResponse) error {
 // UnmarshalJSON accepts supported_games for game_types and the other
 // spellings of agentMetaAliases.
 func (m *AgentMeta) UnmarshalJSON(data []byte) error {
-	normalized, _, err := withAliases(data, agentMetaAliases)
+	normalized, err := canonical(data, agentMetaAliases)
 	if err != nil {
 		return err
 	}
@@ -137,7 +189,7 @@ func (m *AgentMeta) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON accepts the player_a_id family of spellings.
 func (m *AnnouncedMatch) UnmarshalJSON(data []byte) error {
-	normalized, _, err := withAliases(data, announcedMatchAliases)
+	normalized, err := canonical(data, announcedMatchAliases)
 	if err != nil {
 		return err
 	}
@@ -148,7 +200,7 @@ func (m *AnnouncedMatch) UnmarshalJSON(data []byte) error {
 // UnmarshalJSON treats a missing accept as true, as the volo10 referee does:
 // a player that answered at all has joined.
 func (a *GameJoinAck) UnmarshalJSON(data []byte) error {
-	normalized, _, err := withAliases(data, envelopeAliases, joinAckAliases)
+	normalized, err := canonical(data, envelopeAliases, joinAckAliases)
 	if err != nil {
 		return err
 	}
@@ -208,7 +260,7 @@ func (d *ReportDetails) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON accepts winner_id for winner and the string "DRAW" as no winner.
 func (r *ReportResult) UnmarshalJSON(data []byte) error {
-	normalized, _, err := withAliases(data, reportResultAlias)
+	normalized, err := canonical(data, reportResultAlias)
 	if err != nil {
 		return err
 	}

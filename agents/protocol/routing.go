@@ -94,6 +94,11 @@ type Inbound struct {
 	MessageType string          // the message type it was routed to
 	Body        json.RawMessage // the flat league message
 	ViaTool     bool            // came as MCP tools/call: answer in MCP form
+
+	// Read from the message while routing it, so that checking its
+	// protocol and answering it need no second look at the body.
+	Protocol       string
+	ConversationID string
 }
 
 // Route finds the league message inside a request and the message type to
@@ -123,7 +128,8 @@ func Route(method string, params json.RawMessage) (Inbound, bool) {
 	if len(in.Body) == 0 {
 		in.Body = json.RawMessage("{}")
 	}
-	in.MessageType = messageTypeOf(in.Body)
+	head := readHead(in.Body)
+	in.MessageType, in.Protocol, in.ConversationID = head.messageType(), head.Protocol, head.ConversationID
 	if in.MessageType == "" {
 		in.MessageType = TypeForMethod(name)
 	}
@@ -140,18 +146,30 @@ func TypeForMethod(method string) string {
 	return canonicalType(strings.ToUpper(method))
 }
 
-func messageTypeOf(body json.RawMessage) string {
-	var probe struct {
-		MessageType string `json:"message_type"`
-		Type        string `json:"type"`
+// head is what routing reads of a league message: its type, in either
+// spelling, and the envelope fields the server itself needs.
+type head struct {
+	MessageType    string `json:"message_type"`
+	Type           string `json:"type"`
+	Protocol       string `json:"protocol"`
+	ConversationID string `json:"conversation_id"`
+}
+
+// readHead decodes the head of body; a body that is not an object, or whose
+// head fields are not strings, has none (the handler's decoding reports it).
+func readHead(body json.RawMessage) head {
+	var h head
+	if json.Unmarshal(body, &h) != nil {
+		return head{}
 	}
-	if json.Unmarshal(body, &probe) != nil {
-		return ""
-	}
-	if t := canonicalType(strings.ToUpper(probe.MessageType)); t != "" {
+	return h
+}
+
+func (h head) messageType() string {
+	if t := canonicalType(strings.ToUpper(h.MessageType)); t != "" {
 		return t
 	}
-	return canonicalType(strings.ToUpper(probe.Type))
+	return canonicalType(strings.ToUpper(h.Type))
 }
 
 func canonicalType(t string) string {

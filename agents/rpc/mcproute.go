@@ -51,20 +51,20 @@ func (s *Server) MessageTypes() []string {
 // client that shows no sign of speaking MCP and that the league can serve:
 // league peers have always pinged and called tools that way, and their
 // liberal path answers them as before.
-func (s *Server) routesToMCP(r *http.Request, body []byte) bool {
-	var peek struct {
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-	}
-	if json.Unmarshal(body, &peek) != nil || peek.Method == "" {
-		// A response or batch from an MCP client, or garbage for the
-		// league's parse error.
-		return speaksMCP(r)
-	}
-	if !isMCPMethod(peek.Method) {
+func (s *Server) routesToMCP(r *http.Request, req *protocol.Request) bool {
+	if req == nil {
+		// Not JSON, or a batch: the league's parse error or refusal
+		// answers MCP clients too (batches are gone from MCP since
+		// 2025-06-18).
 		return false
 	}
-	return speaksMCP(r) || !s.serves(peek.Method, peek.Params)
+	if req.Method == "" {
+		return speaksMCP(r) // a response from an MCP client
+	}
+	if !isMCPMethod(req.Method) {
+		return false
+	}
+	return speaksMCP(r) || !s.serves(req.Method, req.Params)
 }
 
 // serves reports whether the league handlers would take this request.

@@ -37,11 +37,30 @@ type Server struct {
 	handlers map[string]Handler
 	served   atomic.Int64
 	mcp      http.Handler // MCP methods go here when set (MountMCP)
+
+	readTimeout time.Duration // for a whole request to arrive (SetReadTimeout)
+}
+
+// DefaultReadTimeout is how long a client has to send a whole request, and
+// maxHeaderTimeout how long at most for its headers: a client that drips
+// its request a byte at a time is cut off then, while the others are served.
+const (
+	DefaultReadTimeout = 15 * time.Second
+	maxHeaderTimeout   = 5 * time.Second
+)
+
+// SetReadTimeout changes how long a client has to send a whole request
+// (headers within at most 5 s of it). Call it before Listen.
+func (s *Server) SetReadTimeout(d time.Duration) {
+	if d > 0 {
+		s.readTimeout = d
+	}
 }
 
 // NewServer makes a server whose LEAGUE_ERROR replies carry sender().
 func NewServer(log *slog.Logger, sender func() string) *Server {
-	s := &Server{mux: http.NewServeMux(), log: log, sender: sender, handlers: map[string]Handler{}}
+	s := &Server{mux: http.NewServeMux(), log: log, sender: sender, handlers: map[string]Handler{},
+		readTimeout: DefaultReadTimeout}
 	s.mux.HandleFunc("/mcp", s.serveMCP)
 	s.Handle(protocol.TypePing, func(context.Context, protocol.Inbound) (any, error) {
 		return map[string]string{"status": "ok"}, nil
@@ -77,6 +96,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	if err != nil {
+		s.served.Add(1) // answered, with an error
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			writeJSON(w, http.StatusRequestEntityTooLarge, protocol.EncodeError(nil,
@@ -87,18 +107,30 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 			protocol.NewRPCError(protocol.CodeParseError, "", "could not read the body: %v", err)))
 		return
 	}
-	if mcpHandler != nil && s.routesToMCP(r, body) {
+	req, rpcErr := protocol.ParseRequest(body)
+	if mcpHandler != nil && s.routesToMCP(r, req) {
 		serveBodyTo(mcpHandler, w, r, body)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.Dispatch(r.Context(), body))
+	status := http.StatusOK // league peers read the body, whatever the status
+	if rpcErr != nil && speaksMCP(r) {
+		status = http.StatusBadRequest // what the MCP transport answers a message it cannot take
+	}
+	writeJSON(w, status, s.answer(r.Context(), req, rpcErr))
 }
 
 // Dispatch answers one JSON-RPC request body and returns the response body.
 // It is the single path every league request takes, whatever carried it.
 func (s *Server) Dispatch(ctx context.Context, body []byte) []byte {
-	s.served.Add(1)
 	req, rpcErr := protocol.ParseRequest(body)
+	return s.answer(ctx, req, rpcErr)
+}
+
+// answer routes a parsed request to its handler and frames the reply. The
+// body was decoded once, by ParseRequest; routing reads the message's head
+// and the handler decodes its typed message from the raw params.
+func (s *Server) answer(ctx context.Context, req *protocol.Request, rpcErr *protocol.RPCError) []byte {
+	s.served.Add(1)
 	if rpcErr != nil {
 		var id json.RawMessage
 		if req != nil {
@@ -111,6 +143,12 @@ func (s *Server) Dispatch(ctx context.Context, body []byte) []byte {
 	if !ok || handler == nil {
 		return protocol.EncodeError(req.ID, protocol.NewRPCError(protocol.CodeMethodNotFound, "",
 			"method %q not found", req.Method))
+	}
+	if in.Protocol != "" && in.Protocol != protocol.Version {
+		// protocol.md §2 rule 2: a missing protocol may be assumed, a
+		// different one is refused, before any handler sees the message.
+		return s.encodeFailure(req.ID, in, protocol.Reject(protocol.ErrProtocolVersion,
+			"protocol %q is not %s", in.Protocol, protocol.Version))
 	}
 	reply, err := s.call(ctx, handler, in)
 	if err != nil {
@@ -172,9 +210,7 @@ func (s *Server) encodeFailure(id json.RawMessage, in protocol.Inbound, err erro
 }
 
 func (s *Server) stampLeagueError(e *protocol.LeagueError, in protocol.Inbound) {
-	var env protocol.Envelope
-	_ = json.Unmarshal(in.Body, &env)
-	e.Envelope = protocol.NewEnvelope(protocol.TypeLeagueError, s.sender(), env.ConversationID)
+	e.Envelope = protocol.NewEnvelope(protocol.TypeLeagueError, s.sender(), in.ConversationID)
 	e.OriginalMessageType = in.MessageType
 }
 
@@ -235,8 +271,8 @@ func (s *Server) Listen(host string, port int) (*Listening, error) {
 	}
 	srv := &http.Server{
 		Handler:           s,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
+		ReadHeaderTimeout: min(s.readTimeout, maxHeaderTimeout),
+		ReadTimeout:       s.readTimeout,
 		WriteTimeout:      2 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
