@@ -201,6 +201,8 @@ func follow(ctx context.Context, c *control.Client, out io.Writer) error {
 			case engine.EventMatchResult:
 				done++
 				fmt.Fprintf(out, "[%d/%d] %s\n", done, total, DescribeResult(*ev.Result))
+			case engine.EventPlayerSuspended:
+				fmt.Fprintln(out, ev.Detail)
 			case engine.EventRoundCompleted:
 				fmt.Fprintf(out, "round %d completed\n", ev.Round)
 			case engine.EventLeagueCompleted:
