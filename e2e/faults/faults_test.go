@@ -343,3 +343,72 @@ func TestCrashedPlayer(t *testing.T) {
 	l.checkGameErrors(t, all, afterCrash, attempts-1)
 	l.checkRounds(t, all)
 }
+
+// TestSuspension: in a league of 6, the bad player crashes after its first
+// match, loses the next 3 by timeouts, and is suspended; its last match is
+// then scored at once as its technical loss, never handed to a referee.
+func TestSuspension(t *testing.T) {
+	t.Parallel()
+	const after = 3
+	l := startLeague(t, 5, "crash", []string{"--suspend-after", fmt.Sprint(after)})
+	first, before, cursor := l.killAfterFirstMatch(t)
+	events := append(before, l.finish(t, cursor)...)
+	all := results(events)
+	afterCrash := func(r engine.Result) bool { return r.MatchID != first.MatchID }
+	if n := l.checkResults(t, all, afterCrash); n != 4 {
+		t.Errorf("%s lost %d matches technically, want the 4 after the crash", l.bad.ID, n)
+	}
+
+	// The feed: suspended once, after its third technical loss in a row;
+	// from then on its matches are results with no referee and no
+	// assignment.
+	assigned := map[string]bool{}
+	suspendedAt, lostInARow, forfeited := -1, 0, 0
+	for i, ev := range events {
+		switch ev.Kind {
+		case engine.EventMatchAssigned:
+			assigned[ev.MatchID] = true
+		case engine.EventPlayerSuspended:
+			if ev.AgentID != l.bad.ID || suspendedAt >= 0 || lostInARow != after {
+				t.Errorf("suspension of %s after %d technical losses in a row (suspended before: %v); want %s once, after %d",
+					ev.AgentID, lostInARow, suspendedAt >= 0, l.bad.ID, after)
+			}
+			if want := fmt.Sprintf("%s suspended after %d technical losses in a row", l.bad.ID, after); ev.Detail != want {
+				t.Errorf("suspension detail %q, want %q", ev.Detail, want)
+			}
+			suspendedAt = i
+		case engine.EventMatchResult:
+			if !plays(*ev.Result, l.bad.ID) {
+				continue
+			}
+			if ev.Result.Status == engine.StatusTechnicalLoss {
+				lostInARow++
+			}
+			if suspendedAt < 0 {
+				if ev.Referee == "" || !assigned[ev.MatchID] {
+					t.Errorf("%s, before the suspension, was not played by a referee", ev.MatchID)
+				}
+				continue
+			}
+			forfeited++
+			if ev.Referee != "" || assigned[ev.MatchID] {
+				t.Errorf("%s, after the suspension, went to referee %q (assigned %v); want it scored at once",
+					ev.MatchID, ev.Referee, assigned[ev.MatchID])
+			}
+		}
+	}
+	if suspendedAt < 0 || forfeited != 1 {
+		t.Errorf("suspended: %v; %d matches scored without a referee, want 1", suspendedAt >= 0, forfeited)
+	}
+	for name, doc := range l.checkStandings(t, all) {
+		if played, _, _, technical, _, status := row(doc, l.bad.ID); played != 5 || technical != 4 || status != engine.PlayerSuspended {
+			t.Errorf("%s: %s played %d, %d technical losses, status %q; want 5, 4, %s", name, l.bad.ID, played, technical, status, engine.PlayerSuspended)
+		}
+		for _, id := range l.good {
+			if _, _, _, _, _, status := row(doc, id); status != "" {
+				t.Errorf("%s: %s has status %q, want none", name, id, status)
+			}
+		}
+	}
+	l.checkRounds(t, all)
+}
