@@ -27,6 +27,9 @@ func TestMain(m *testing.M) { leaguetest.Main(m) }
 
 const adminToken = "adm-faults-test-0123456789abcdef"
 
+// leagueID is the league every test plays: the default.
+const leagueID = "league_2025_even_odd"
+
 // attempts is the specification's 3 attempts per call: a failing call
 // brings the player attempts-1 GAME_ERRORs before its technical loss.
 const attempts = 3
@@ -138,7 +141,7 @@ func (l *league) checkStandings(t *testing.T, all []engine.Result) map[string]co
 		t.Fatal(err)
 	}
 	var file control.StandingsFile
-	readJSON(t, store.Layout{Root: l.dir, LeagueID: served.LeagueID}.Standings(), &file)
+	readJSON(t, store.Layout{Root: l.dir, LeagueID: leagueID}.Standings(), &file)
 	want := engine.Standings(engine.DefaultScoring(), l.ids, all)
 	for name, doc := range map[string]control.StandingsFile{"GET /standings": served, "standings.json": file} {
 		if len(doc.Standings) != len(want) {
@@ -170,7 +173,7 @@ func row(doc control.StandingsFile, id string) (played, wins, losses, technical,
 // each player, from the transcripts of the match files.
 func (l *league) gameErrors(t *testing.T, all []engine.Result) map[string]map[string]int {
 	t.Helper()
-	layout := store.Layout{Root: l.dir, LeagueID: "league_2025_even_odd"}
+	layout := store.Layout{Root: l.dir, LeagueID: leagueID}
 	out := map[string]map[string]int{}
 	for _, r := range all {
 		var doc struct {
@@ -217,7 +220,7 @@ func (l *league) checkGameErrors(t *testing.T, all []engine.Result, lost func(en
 func (l *league) checkRounds(t *testing.T, all []engine.Result) {
 	t.Helper()
 	var doc manager.RoundsFile
-	readJSON(t, store.Layout{Root: l.dir, LeagueID: "league_2025_even_odd"}.Rounds(), &doc)
+	readJSON(t, store.Layout{Root: l.dir, LeagueID: leagueID}.Rounds(), &doc)
 	byID := map[string]engine.Result{}
 	for _, r := range all {
 		byID[r.MatchID] = r
@@ -289,6 +292,7 @@ func TestMisbehavingPlayer(t *testing.T) {
 
 // TestOtherStyleIsNoFault: a correct player of another style (UPPER_CASE
 // methods, bare replies) plays like any other: no technical loss, no retry.
+// It answers nothing else, so every match it completes went that way.
 func TestOtherStyleIsNoFault(t *testing.T) {
 	t.Parallel()
 	l := startLeague(t, 3, "style", nil)
