@@ -19,12 +19,13 @@ import (
 func TestSuspendedPlayersForfeit(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	mgr := leaguetest.StartManager(t, dir, adminToken, "--seed", "3", "--suspend-after", "1")
+	mgr := leaguetest.StartManager(t, dir, adminToken, "--seed", "3", "--suspend-after", "1", "--retry-delay", "50ms")
 	url := mgr.Endpoint
 	started := make(chan string, 16)
-	ref := register(t, url, "referee", ackingPeer(t, started, nil).Endpoint)
+	completed := make(chan struct{}, 5)
+	ref := register(t, url, "referee", ackingPeer(t, started, completed).Endpoint)
 	for range 4 {
-		register(t, url, "player", ackingPeer(t, nil, nil).Endpoint)
+		register(t, url, "player", ackingPeer(t, nil, completed).Endpoint)
 	}
 	ctl := control.New(url, adminToken)
 	if err := ctl.Start(context.Background()); err != nil {
@@ -61,6 +62,15 @@ func TestSuspendedPlayersForfeit(t *testing.T) {
 		}
 	}
 	rest, _ := leaguetest.NextEvents(t, ctl, cursor, 60*time.Second, engine.EventLeagueCompleted)
+	// LEAGUE_COMPLETED reaches every agent: the manager has nothing left
+	// to deliver when the test ends and the fake agents close.
+	for range 5 {
+		select {
+		case <-completed:
+		case <-time.After(30 * time.Second):
+			t.Fatal("LEAGUE_COMPLETED did not reach every agent")
+		}
+	}
 	select {
 	case id := <-started:
 		t.Errorf("%s was handed to the referee too", id)
