@@ -32,6 +32,7 @@ type Config struct {
 	Referee      RefereeDefaults
 	Player       PlayerDefaults
 	Participants Participants
+	Suspension   Suspension
 
 	// Dir is the absolute path of the config folder Load read, or "" when
 	// the Config came from defaults alone. Agents that need files this
@@ -135,6 +136,16 @@ type Participants struct {
 	MinReferees int // 1
 }
 
+// Suspension says when the league manager gives up on a failing player
+// (protocol.md §5.2: ACTIVE -> SUSPENDED after "max failures"): a suspended
+// player gets no more invitations and its remaining matches are scored as
+// its technical losses at once, instead of each waiting out every timeout.
+type Suspension struct {
+	// AfterTechnicalLosses is how many technical losses in a row, as the
+	// offender, suspend a player; 0 never suspends.
+	AfterTechnicalLosses int // 3
+}
+
 // Default returns the built-in defaults, equal to the specification's config layer.
 //
 // One deliberate difference: the sample system.json says initial_delay_sec
@@ -169,6 +180,7 @@ func Default() Config {
 		Referee:      RefereeDefaults{MaxConcurrentMatches: 2},
 		Player:       PlayerDefaults{Strategy: "random"},
 		Participants: Participants{MinPlayers: 2, MaxPlayers: 10000, MinReferees: 1},
+		Suspension:   Suspension{AfterTechnicalLosses: 3},
 	}
 }
 

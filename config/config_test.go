@@ -40,6 +40,7 @@ func TestDefault(t *testing.T) {
 		{"Referee.MaxConcurrentMatches", c.Referee.MaxConcurrentMatches, 2},
 		{"Player.Strategy", c.Player.Strategy, "random"},
 		{"Participants", c.Participants, Participants{MinPlayers: 2, MaxPlayers: 10000, MinReferees: 1}},
+		{"Suspension.AfterTechnicalLosses", c.Suspension.AfterTechnicalLosses, 3},
 		{"Dir", c.Dir, ""},
 	}
 	for _, tt := range tests {

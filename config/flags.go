@@ -61,6 +61,9 @@ var overrides = []override{
 		func(c *Config) *time.Duration { return &c.Retry.InitialDelay }),
 	intOverride("attempts", "LEAGUETUI_ATTEMPTS", "attempts per call in total, the first one included",
 		func(c *Config) *int { return &c.Retry.Attempts }),
+	intOverride("suspend-after", "LEAGUETUI_SUSPEND_AFTER",
+		"technical losses in a row after which the manager suspends a player; 0 never suspends",
+		func(c *Config) *int { return &c.Suspension.AfterTechnicalLosses }),
 }
 
 // The flags are registered with zero defaults so that flag.PrintDefaults
@@ -116,7 +119,7 @@ func intOverride(name, env, what string, field func(*Config) *int) override {
 // AddFlags registers on fs: --config DIR (config folder), --league-id,
 // --host, and the overrides --join-timeout, --move-timeout,
 // --generic-timeout, --report-timeout, --retry-delay (Go durations such as
-// 2s) and --attempts. Each usage string names its default and its
+// 2s), --attempts and --suspend-after. Each usage string names its default and its
 // environment variable.
 func AddFlags(fs *flag.FlagSet) *Flags {
 	for _, o := range overrides {

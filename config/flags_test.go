@@ -82,7 +82,7 @@ func TestResolvePrecedence(t *testing.T) {
 func TestResolveEveryOverride(t *testing.T) {
 	cfg, err := newFlags(t,
 		"--join-timeout", "1s", "--move-timeout", "2s", "--generic-timeout", "3s",
-		"--report-timeout", "4s", "--retry-delay", "500ms", "--attempts", "9",
+		"--report-timeout", "4s", "--retry-delay", "500ms", "--attempts", "9", "--suspend-after", "0",
 	).ResolveWith(env(nil))
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +94,7 @@ func TestResolveEveryOverride(t *testing.T) {
 	want.Timeouts.Report = 4 * time.Second
 	want.Retry.InitialDelay = 500 * time.Millisecond
 	want.Retry.Attempts = 9
+	want.Suspension.AfterTechnicalLosses = 0
 	if cfg != want {
 		t.Errorf("ResolveWith =\n%+v\nwant\n%+v", cfg, want)
 	}
@@ -195,6 +196,7 @@ func TestArgsRoundTrip(t *testing.T) {
 		"--config", filepath.Join("testdata", "full"), "--league-id", "league_2026_other",
 		"--host", "localhost", "--join-timeout", "1.5s", "--move-timeout", "2s",
 		"--generic-timeout", "3s", "--report-timeout", "4s", "--retry-delay", "250ms", "--attempts", "7",
+		"--suspend-after", "2",
 	)
 	want, err := parent.ResolveWith(env(nil))
 	if err != nil {
@@ -226,6 +228,7 @@ func TestUsageNamesDefaults(t *testing.T) {
 		{"report-timeout", "default 10s"},
 		{"retry-delay", "default 2s"},
 		{"attempts", "default 3"},
+		{"suspend-after", "default 3"},
 	}
 	for _, tt := range tests {
 		f := fs.Lookup(tt.flag)

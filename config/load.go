@@ -141,6 +141,9 @@ type leagueFile struct {
 		MaxPlayers  *int `json:"max_players"`
 		MinReferees *int `json:"min_referees"`
 	} `json:"participants"`
+	Suspension struct {
+		AfterTechnicalLosses *int `json:"after_consecutive_technical_losses"`
+	} `json:"suspension"`
 }
 
 type refereeFile struct {
@@ -229,6 +232,7 @@ func loadLeague(dir string, cfg *Config) error {
 	set(&p.MinPlayers, f.Participants.MinPlayers)
 	set(&p.MaxPlayers, f.Participants.MaxPlayers)
 	set(&p.MinReferees, f.Participants.MinReferees)
+	set(&cfg.Suspension.AfterTechnicalLosses, f.Suspension.AfterTechnicalLosses)
 	return nil
 }
 

@@ -52,6 +52,7 @@ func fullConfig(t *testing.T) Config {
 		Referee:      RefereeDefaults{MaxConcurrentMatches: 4},
 		Player:       PlayerDefaults{Strategy: "counter"},
 		Participants: Participants{MinPlayers: 4, MaxPlayers: 64, MinReferees: 2},
+		Suspension:   Suspension{AfterTechnicalLosses: 5},
 		Dir:          absDir(t, "full"),
 	}
 }
@@ -69,12 +70,14 @@ func TestLoad(t *testing.T) {
 	otherLeague.GameType = "even_odd"
 	otherLeague.Scoring = Scoring{Win: 2, Draw: 1, Loss: 0, TechnicalLoss: 0}
 	otherLeague.Participants = Participants{MinPlayers: 3, MaxPlayers: 8, MinReferees: 1}
+	otherLeague.Suspension = Default().Suspension // its file has no suspension key
 
 	missingLeague := fullConfig(t)
 	missingLeague.LeagueID = "league_without_file"
 	missingLeague.GameType = Default().GameType
 	missingLeague.Scoring = Default().Scoring
 	missingLeague.Participants = Default().Participants
+	missingLeague.Suspension = Default().Suspension
 
 	tests := []struct {
 		name, dir, league string

@@ -26,6 +26,7 @@ func (c Config) Validate() error {
 	p.check(c.Referee.MaxConcurrentMatches >= 1,
 		"referee.max_concurrent_matches must be >= 1 (got %d)", c.Referee.MaxConcurrentMatches)
 	c.Participants.validate(&p)
+	p.nonNegative("suspension.after_technical_losses", c.Suspension.AfterTechnicalLosses)
 	return errors.Join(p...)
 }
 

@@ -36,6 +36,7 @@ func TestValidateProblems(t *testing.T) {
 		{"one player", func(c *Config) { c.Participants.MinPlayers = 1 }, "participants.min_players must be >= 2"},
 		{"max below min players", func(c *Config) { c.Participants.MaxPlayers = 1 }, "participants.max_players must be >= participants.min_players"},
 		{"no referees", func(c *Config) { c.Participants.MinReferees = 0 }, "participants.min_referees must be >= 1"},
+		{"negative suspension", func(c *Config) { c.Suspension.AfterTechnicalLosses = -1 }, "suspension.after_technical_losses must be >= 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -34,7 +34,15 @@ const (
 	EventPaused          EventKind = "paused"
 	EventResumed         EventKind = "resumed"
 	EventStopped         EventKind = "stopped"
+	// EventPlayerSuspended: the manager gave up on a player that keeps
+	// failing; it is invited no more and its remaining matches are scored
+	// as its technical losses. The same player registering again is
+	// reinstated.
+	EventPlayerSuspended EventKind = "player_suspended"
 )
+
+// PlayerSuspended is a suspended player's status in the standings.
+const PlayerSuspended = "SUSPENDED"
 
 // Agent roles.
 const (
@@ -56,6 +64,7 @@ type Event struct {
 	Referee string     `json:"referee,omitempty"`  // match_assigned, match_step
 	Step    string     `json:"step,omitempty"`     // match_step: invited, joined, choosing, drawn N …
 	Result  *Result    `json:"result,omitempty"`   // match_result
+	AgentID string     `json:"agent_id,omitempty"` // player_suspended
 	Detail  string     `json:"detail,omitempty"`   // a human sentence: reason, who paused …
 }
 
@@ -95,6 +104,8 @@ type League struct {
 	byID       map[string]*AgentInfo
 	byEndpoint map[string]*AgentInfo
 	matches    map[string]*MatchRecord
+	suspended  map[string]bool
+	streak     map[string]int // player -> technical losses in a row as the offender
 	finished   int
 	lastSeq    int64
 }
@@ -116,6 +127,8 @@ func NewLeague(id string, scoring Scoring) *League {
 		byID:       map[string]*AgentInfo{},
 		byEndpoint: map[string]*AgentInfo{},
 		matches:    map[string]*MatchRecord{},
+		suspended:  map[string]bool{},
+		streak:     map[string]int{},
 	}
 }
 
@@ -152,6 +165,8 @@ func (l *League) apply(ev Event) error {
 		return err
 	case EventMatchResult:
 		return l.recordResult(ev.Result)
+	case EventPlayerSuspended:
+		return l.suspend(ev.AgentID)
 	case EventPaused:
 		return l.transition(LeagueRunning, LeaguePaused)
 	case EventResumed:
@@ -186,6 +201,7 @@ func (l *League) register(a *AgentInfo) error {
 		delete(l.byEndpoint, old.Endpoint)
 		*old = *a
 		l.byEndpoint[a.Endpoint] = old
+		l.reinstate(a.ID)
 		return nil
 	}
 	info := *a
@@ -245,7 +261,38 @@ func (l *League) recordResult(r *Result) error {
 	m.Result, m.Step = &res, "finished"
 	l.finished++
 	l.Table.Record(res)
+	for _, p := range []string{res.PlayerA, res.PlayerB} {
+		if res.Status == StatusTechnicalLoss && isOffender(res, p) {
+			l.streak[p]++
+		} else {
+			l.streak[p] = 0
+		}
+	}
 	return nil
+}
+
+// suspend marks a registered player suspended.
+func (l *League) suspend(id string) error {
+	a, ok := l.byID[id]
+	switch {
+	case !ok || a.Role != RolePlayer:
+		return fmt.Errorf("no player %q", id)
+	case l.suspended[id]:
+		return fmt.Errorf("player %s is already suspended", id)
+	}
+	l.suspended[id] = true
+	l.Table.SetStatus(id, PlayerSuspended)
+	return nil
+}
+
+// reinstate lifts a suspension: the player came back (a restarted process
+// registering again) and starts with a clean record of failures.
+func (l *League) reinstate(id string) {
+	if l.suspended[id] {
+		delete(l.suspended, id)
+		l.Table.SetStatus(id, "")
+	}
+	delete(l.streak, id)
 }
 
 func (l *League) transition(from, to LeagueState) error {
@@ -276,6 +323,13 @@ func (l *League) AgentAt(endpoint string) (AgentInfo, bool) {
 	}
 	return *a, true
 }
+
+// Suspended reports whether a player is suspended.
+func (l *League) Suspended(id string) bool { return l.suspended[id] }
+
+// FailureStreak counts a player's technical losses in a row as the
+// offender, up to its latest result.
+func (l *League) FailureStreak(id string) int { return l.streak[id] }
 
 // Players lists registered players in registration order.
 func (l *League) Players() []AgentInfo { return copyAgents(l.players) }

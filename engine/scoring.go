@@ -119,6 +119,7 @@ type Row struct {
 	Losses          int
 	TechnicalLosses int
 	Points          int
+	Status          string // "" for a player in play, PlayerSuspended
 }
 
 // Table keeps standings incrementally: Record is O(1), so the league
@@ -144,6 +145,9 @@ func (t *Table) AddPlayer(id, displayName string) {
 		row.DisplayName = displayName
 	}
 }
+
+// SetStatus sets the status a player's row shows ("" clears it).
+func (t *Table) SetStatus(id, status string) { t.row(id).Status = status }
 
 // Record adds one result in O(1). Players it does not know are added on the
 // fly. A result whose non-empty MatchID was already recorded is ignored, so a

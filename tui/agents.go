@@ -99,6 +99,8 @@ func roleName(role string) string {
 // an exited process or a failed /health is down whatever was said before.
 func agentState(a *agentInfo, proc ChildInfo, started bool) string {
 	switch {
+	case a.Suspended: // the league's verdict; the pid column still says if it exited
+		return "‖ suspended"
 	case started && !proc.Running:
 		return "✗ down"
 	case a.Down:

@@ -186,6 +186,9 @@ func (p *standingsPane) View() string {
 			text += fmt.Sprintf(" %-14s", truncate(r.DisplayName, 14))
 		}
 		text += fmt.Sprintf(" %6d %4d %4d %4d %4d %6d", r.Played, r.Wins, r.Draws, r.Losses, r.TechnicalLosses, r.Points)
+		if r.Status == engine.PlayerSuspended {
+			text += " suspended"
+		}
 		lines = append(lines, p.ctx.row(text, i == p.list.cursor, p.width))
 	}
 	if len(rows) == 0 {

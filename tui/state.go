@@ -71,6 +71,9 @@ type agentInfo struct {
 	Down     bool      // the last /health failed
 	HealthAt time.Time
 	Tools    []string // MCP tools from /health
+	// Suspended: the manager suspended this player (player_suspended); it
+	// says nothing on /health, the player may not even know.
+	Suspended bool
 }
 
 // logLevel orders log entries.
@@ -304,7 +307,8 @@ func (s *leagueState) Standings() []protocol.StandingRow {
 	out := make([]protocol.StandingRow, len(rows))
 	for i, r := range rows {
 		out[i] = protocol.StandingRow{Rank: r.Rank, PlayerID: r.PlayerID, DisplayName: r.DisplayName, Played: r.Played,
-			Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, TechnicalLosses: r.TechnicalLosses, Points: r.Points}
+			Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, TechnicalLosses: r.TechnicalLosses, Points: r.Points,
+			Status: r.Status}
 	}
 	return out
 }
@@ -374,6 +378,8 @@ func (s *leagueState) Apply(ev engine.Event) {
 		s.resume(ev)
 	case engine.EventStopped:
 		s.stop(ev)
+	case engine.EventPlayerSuspended:
+		s.suspend(ev)
 	default:
 		s.Log(ev.Time, levelWarn, "unknown event %q (seq %d) ignored", ev.Kind, ev.Seq)
 	}
@@ -399,9 +405,22 @@ func (s *leagueState) register(ev engine.Event) {
 	if ev.Agent.Role == engine.RolePlayer {
 		s.table.AddPlayer(ev.Agent.ID, ev.Agent.DisplayName)
 	}
+	if a.Suspended { // registering again reinstates, as in engine.League
+		a.Suspended = false
+		s.table.SetStatus(ev.Agent.ID, "")
+	}
 	if known {
 		s.Log(ev.Time, levelInfo, "%s %s registered again from %s", ev.Agent.Role, ev.Agent.ID, ev.Agent.Endpoint)
 	}
+}
+
+// suspend marks a player the manager gave up on.
+func (s *leagueState) suspend(ev engine.Event) {
+	if a, ok := s.agents[ev.AgentID]; ok {
+		a.Suspended = true
+	}
+	s.table.SetStatus(ev.AgentID, engine.PlayerSuspended)
+	s.Log(ev.Time, levelWarn, "%s", ev.Detail)
 }
 
 func (s *leagueState) start(ev engine.Event) {

@@ -119,7 +119,8 @@ func standingRows(rows []engine.Row) []protocol.StandingRow {
 	out := make([]protocol.StandingRow, len(rows))
 	for i, r := range rows {
 		out[i] = protocol.StandingRow{Rank: r.Rank, PlayerID: r.PlayerID, DisplayName: r.DisplayName, Played: r.Played,
-			Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, TechnicalLosses: r.TechnicalLosses, Points: r.Points}
+			Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, TechnicalLosses: r.TechnicalLosses, Points: r.Points,
+			Status: r.Status}
 	}
 	return out
 }

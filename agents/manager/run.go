@@ -153,6 +153,12 @@ func (m *Manager) playMatch(ctx context.Context, a assignment, referees []engine
 	if m.hasResult(a.MatchID) {
 		return nil // reported before a restart
 	}
+	if err := m.awaitRunning(ctx); err != nil {
+		return err
+	}
+	if forfeited, err := m.forfeitSuspended(a.Pairing); forfeited || err != nil {
+		return err
+	}
 	first := indexOf(referees, a.Referee.ID)
 	for attempt := 0; ; attempt++ {
 		referee := referees[(first+attempt)%len(referees)]
@@ -172,7 +178,7 @@ func (m *Manager) playMatch(ctx context.Context, a assignment, referees []engine
 		err := m.runOnReferee(ctx, a.Pairing, referee)
 		<-slots[referee.ID]
 		if err == nil {
-			return nil
+			return m.suspendFailing(a.MatchID)
 		}
 		m.Log.Warn("match not played by referee, reassigning", "event_type", "MATCH_REASSIGNED",
 			"match_id", a.MatchID, "referee_id", referee.ID, "err", err)

@@ -228,6 +228,7 @@ type StandingRow struct {
 	Losses          int    `json:"losses"`
 	TechnicalLosses int    `json:"technical_losses"`
 	Points          int    `json:"points"`
+	Status          string `json:"status,omitempty"` // SUSPENDED for a suspended player (ours)
 }
 
 // StandingsUpdate: manager -> players, method update_standings.

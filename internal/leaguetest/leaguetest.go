@@ -35,8 +35,8 @@ var (
 	buildErr  error
 )
 
-// Main runs a package's tests and then removes the binary Binary built.
-// Call it from TestMain.
+// Main runs a package's tests and then removes the binaries Binary and
+// BadPlayerBinary built. Call it from TestMain.
 func Main(m *testing.M) {
 	code := m.Run()
 	if buildDir != "" {
@@ -51,25 +51,40 @@ func Main(m *testing.M) {
 // CheckNoDataRace).
 func Binary(t testing.TB) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "leaguetest-bin-")
-		if buildErr != nil {
-			return
-		}
-		binPath = filepath.Join(buildDir, "leaguetui")
-		args := []string{"build", "-o", binPath}
-		if raceEnabled {
-			args = append(args, "-race")
-		}
-		cmd := exec.Command(goTool(), append(args, MainPackage)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build %s: %v\n%s", MainPackage, err, out)
-		}
-	})
+	buildOnce.Do(func() { binPath, buildErr = build(MainPackage, "leaguetui") })
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
 	return binPath
+}
+
+// buildMu guards buildDir, which every build shares so that Main removes
+// them all.
+var buildMu sync.Mutex
+
+// build runs `go build` of pkg into the shared build folder as name, with
+// -race when the tests run with -race.
+func build(pkg, name string) (string, error) {
+	buildMu.Lock()
+	if buildDir == "" {
+		dir, err := os.MkdirTemp("", "leaguetest-bin-")
+		if err != nil {
+			buildMu.Unlock()
+			return "", err
+		}
+		buildDir = dir
+	}
+	path := filepath.Join(buildDir, name)
+	buildMu.Unlock()
+	args := []string{"build", "-o", path}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	cmd := exec.Command(goTool(), append(args, pkg)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+	}
+	return path, nil
 }
 
 // ChildEnv is what the agent processes get beside the test's environment:
@@ -101,11 +116,18 @@ const ReadyTimeout = 30 * time.Second
 // log if the test fails. The process is stopped by its PID at cleanup.
 func Start(t testing.TB, name, outDir string, register bool, env []string, args ...string) *launch.Child {
 	t.Helper()
+	return startProgram(t, Binary(t), name, outDir, register, env, args...)
+}
+
+// startProgram is Start for any program that prints the ready lines of
+// agents/node.
+func startProgram(t testing.TB, exe, name, outDir string, register bool, env []string, args ...string) *launch.Child {
+	t.Helper()
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(outDir, strings.ReplaceAll(name, " ", "_")+".out")
-	child, err := launch.Start(context.Background(), Binary(t), launch.Spec{
+	child, err := launch.Start(context.Background(), exe, launch.Spec{
 		Name: name, Args: args, Env: append(ChildEnv(), env...), OutputPath: out, Register: register,
 	}, ReadyTimeout)
 	if err != nil {

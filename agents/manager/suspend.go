@@ -1,0 +1,90 @@
+package manager
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// A player whose matches keep ending in its technical loss is suspended
+// (config Suspension.AfterTechnicalLosses in a row): it is invited no more,
+// and each of its remaining matches is scored at once as its technical
+// loss, so the league does not wait out every timeout of a player that is
+// gone. Registering again reinstates it (engine.League does that).
+
+// suspendFailing suspends each player of a finished match whose technical
+// losses in a row, as the offender, reached the configured number.
+func (m *Manager) suspendFailing(matchID string) error {
+	after := m.opts.Config.Suspension.AfterTechnicalLosses
+	if after <= 0 {
+		return nil
+	}
+	m.mu.Lock()
+	rec, _ := m.league.Match(matchID)
+	var events []staged
+	var err error
+	for _, id := range []string{rec.PlayerA, rec.PlayerB} {
+		streak := m.league.FailureStreak(id)
+		if rec.Result == nil || streak < after || m.league.Suspended(id) {
+			continue
+		}
+		var ev staged
+		ev, err = m.stage(engine.Event{Kind: engine.EventPlayerSuspended, Round: rec.Round, AgentID: id,
+			Detail: fmt.Sprintf("%s suspended after %d technical losses in a row", id, streak)})
+		if err != nil {
+			break
+		}
+		events = append(events, ev)
+	}
+	m.mu.Unlock()
+	for _, ev := range events {
+		if err := ev.durable(); err != nil {
+			return err
+		}
+		m.Log.Warn("player suspended", "event_type", "PLAYER_SUSPENDED", "player_id", ev.AgentID, "reason", ev.Detail)
+	}
+	if len(events) > 0 {
+		m.writeStandings()
+	}
+	return err
+}
+
+// forfeitSuspended scores a match with a suspended player at once, without a
+// referee: a technical loss for each suspended player (both: a double
+// technical loss, no winner). It reports whether it did.
+func (m *Manager) forfeitSuspended(p engine.Pairing) (bool, error) {
+	m.mu.Lock()
+	var offenders []string
+	for _, id := range []string{p.PlayerA, p.PlayerB} {
+		if m.league.Suspended(id) {
+			offenders = append(offenders, id)
+		}
+	}
+	if len(offenders) == 0 {
+		m.mu.Unlock()
+		return false, nil
+	}
+	r := engine.Result{MatchID: p.MatchID, Round: p.Round, PlayerA: p.PlayerA, PlayerB: p.PlayerB,
+		Status: engine.StatusTechnicalLoss, Offenders: offenders}
+	if len(offenders) == 1 {
+		r.Winner = p.PlayerA
+		if offenders[0] == p.PlayerA {
+			r.Winner = p.PlayerB
+		}
+	}
+	detail := strings.Join(offenders, " and ") + " suspended"
+	ev, err := m.stage(engine.Event{Kind: engine.EventMatchResult, Round: p.Round, MatchID: p.MatchID,
+		Result: &r, Detail: detail})
+	m.mu.Unlock()
+	if err == nil {
+		err = ev.durable()
+	}
+	if err != nil {
+		return false, err
+	}
+	m.Log.Info("match scored without playing", "event_type", "MATCH_FORFEITED", "match_id", p.MatchID,
+		"offenders", offenders, "winner", r.Winner, "seq", ev.Seq)
+	m.writeStandings()
+	return true, nil
+}

@@ -1,0 +1,234 @@
+// Command badplayer is a league player that misbehaves on purpose, in one
+// way chosen with --mode, so that tests can watch a real league of real
+// processes deal with it. It registers with the manager like any player and
+// prints the ready lines of agents/node, so leaguetest starts it like the
+// others. It listens on 127.0.0.1 only.
+//
+// Modes (what the referee sees):
+//
+//	slow       answers each move after --delay, past the move deadline
+//	stall      never answers an invitation: holds it until the caller gives up
+//	crash      plays its first match, then holds its next invitation until
+//	           the test kills the process
+//	refuse     closes its listener once registered: connections are refused
+//	malformed  answers invitations and moves with broken JSON
+//	invalid    answers each move with "maybe", not a parity
+//	decline    answers each invitation with accept:false
+//	style      a correct player of another style (protocol.md §9): it serves
+//	           only UPPER_CASE message-type methods and answers with the bare
+//	           message, without the JSON-RPC wrapper
+//
+// Notifications (results, standings, GAME_ERROR) are acknowledged at once in
+// every mode.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/leaguetui/leaguetui/agents/node"
+	"github.com/leaguetui/leaguetui/agents/protocol"
+)
+
+var modes = []string{"slow", "stall", "crash", "refuse", "malformed", "invalid", "decline", "style"}
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "badplayer:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	managerURL := flag.String("manager", "", "the manager's /mcp URL")
+	name := flag.String("name", "bad", "display name")
+	mode := flag.String("mode", "", "how to misbehave: "+strings.Join(modes, ", "))
+	delay := flag.Duration("delay", 0, "slow mode: how long to wait before answering a move")
+	flag.Parse()
+	switch {
+	case *managerURL == "":
+		return errors.New("--manager is required")
+	case !slices.Contains(modes, *mode):
+		return fmt.Errorf("--mode %q is not one of %v", *mode, modes)
+	case *mode == "slow" && *delay <= 0:
+		return errors.New("slow mode needs --delay")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	p := &player{mode: *mode, delay: *delay, name: *name, endpoint: "http://" + ln.Addr().String() + "/mcp"}
+	srv := &http.Server{Handler: http.HandlerFunc(p.serveMCP), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	fmt.Println(node.ReadyListening + p.endpoint)
+
+	if err := p.register(*managerURL); err != nil {
+		return err
+	}
+	fmt.Println(node.ReadyRegistered + p.id)
+	if p.mode == "refuse" {
+		// Registered and gone: every call from now on meets a closed port.
+		_ = srv.Close()
+	}
+	select {} // until killed: SIGTERM's default action ends the process
+}
+
+// player is the misbehaving player's state.
+type player struct {
+	mode, name, endpoint string
+	delay                time.Duration
+
+	mu        sync.Mutex
+	id, token string
+	gameOvers int // GAME_OVERs received: crash mode plays only the first match
+}
+
+func (p *player) register(managerURL string) error {
+	env := protocol.NewEnvelope(protocol.TypeLeagueRegisterRequest, "player:"+p.name, "conv-register-"+p.name)
+	req := &protocol.LeagueRegisterRequest{Envelope: env, PlayerMeta: protocol.AgentMeta{DisplayName: p.name,
+		Version: "1.0.0", GameTypes: []string{"even_odd"}, ContactEndpoint: p.endpoint}}
+	body, err := protocol.EncodeRequest("register_player", req, 1)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, managerURL, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	httpReq.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(httpReq)
+	if err != nil {
+		return fmt.Errorf("registration: %w", err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	result, err := protocol.ParseReply(raw)
+	if err != nil {
+		return fmt.Errorf("registration: %w", err)
+	}
+	var reg protocol.RegisterResponse
+	if err := json.Unmarshal(result, &reg); err != nil || reg.Status != protocol.StatusAccepted || reg.PlayerID == "" {
+		return fmt.Errorf("registration refused: %s", raw)
+	}
+	p.mu.Lock()
+	p.id, p.token = reg.PlayerID, reg.AuthToken
+	p.mu.Unlock()
+	return nil
+}
+
+// serveMCP answers POST /mcp. Anything but a league message (an MCP
+// initialize, say) is -32601, so the manager takes this for a plain
+// JSON-RPC player.
+func (p *player) serveMCP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	if err != nil {
+		return
+	}
+	req, rpcErr := protocol.ParseRequest(body)
+	if rpcErr != nil {
+		write(w, protocol.EncodeError(nil, rpcErr))
+		return
+	}
+	in, ok := protocol.Route(req.Method, req.Params)
+	if !ok || (p.mode == "style" && req.Method != strings.ToUpper(req.Method)) {
+		write(w, protocol.EncodeError(req.ID, protocol.NewRPCError(-32601, "", "Method not found: %s", req.Method)))
+		return
+	}
+	var reply any
+	switch in.MessageType {
+	case protocol.TypeGameInvitation:
+		reply = p.invitation(r.Context(), in.Body)
+	case protocol.TypeChooseParityCall:
+		reply = p.move(in.Body)
+	case protocol.TypeGameOver:
+		p.mu.Lock()
+		p.gameOvers++
+		p.mu.Unlock()
+		reply = map[string]string{"status": "ok"}
+	default:
+		reply = map[string]string{"status": "ok"}
+	}
+	if reply == nil {
+		return // held until the caller gave up: nothing to send
+	}
+	if p.mode == "malformed" && (in.MessageType == protocol.TypeGameInvitation || in.MessageType == protocol.TypeChooseParityCall) {
+		write(w, []byte(`{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":{"message_type":`))
+		return
+	}
+	if p.mode == "style" {
+		out, _ := json.Marshal(reply) // the bare message, as naive peers answer
+		write(w, out)
+		return
+	}
+	out, err := protocol.EncodeResult(req.ID, reply)
+	if err != nil {
+		write(w, protocol.EncodeError(req.ID, protocol.NewRPCError(-32603, "", "%v", err)))
+		return
+	}
+	write(w, out)
+}
+
+// invitation answers GAME_INVITATION, or holds it (nil) in the modes that
+// stall.
+func (p *player) invitation(ctx context.Context, body json.RawMessage) any {
+	p.mu.Lock()
+	hold := p.mode == "stall" || (p.mode == "crash" && p.gameOvers > 0)
+	p.mu.Unlock()
+	if hold {
+		<-ctx.Done()
+		return nil
+	}
+	var inv protocol.GameInvitation
+	_ = protocol.Decode(body, &inv)
+	id, env := p.envelope(protocol.TypeGameJoinAck, inv.Envelope)
+	return &protocol.GameJoinAck{Envelope: env, PlayerID: id, ArrivalTimestamp: protocol.FormatTime(time.Now()),
+		Accept: p.mode != "decline"}
+}
+
+// move answers CHOOSE_PARITY_CALL: "even", or what the mode says.
+func (p *player) move(body json.RawMessage) any {
+	var call protocol.ChooseParityCall
+	_ = protocol.Decode(body, &call)
+	choice := "even"
+	switch p.mode {
+	case "invalid":
+		choice = "maybe"
+	case "slow":
+		// Behaviour, not synchronisation: the answer leaves after the deadline.
+		time.Sleep(p.delay)
+	}
+	id, env := p.envelope(protocol.TypeChooseParityResponse, call.Envelope)
+	return &protocol.ChooseParityResponse{Envelope: env, PlayerID: id, ParityChoice: choice}
+}
+
+// envelope starts a reply to a referee's message.
+func (p *player) envelope(messageType string, req protocol.Envelope) (string, protocol.Envelope) {
+	p.mu.Lock()
+	id, token := p.id, p.token
+	p.mu.Unlock()
+	env := protocol.NewEnvelope(messageType, protocol.PlayerSender(id), req.ConversationID)
+	env.AuthToken, env.LeagueID, env.RoundID, env.MatchID = token, req.LeagueID, req.RoundID, req.MatchID
+	return id, env
+}
+
+func write(w http.ResponseWriter, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(body)
+}

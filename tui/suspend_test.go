@@ -1,0 +1,67 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// suspendedLeague is a running league in which the manager suspended P06.
+func suspendedLeague(t testing.TB) *league {
+	l := runningLeague(t)
+	l.add(engine.Event{Kind: engine.EventPlayerSuspended, AgentID: "P06",
+		Detail: "P06 suspended after 3 technical losses in a row"})
+	return l
+}
+
+// TestSuspendedPlayerShown: the standings and agents panes mark a suspended
+// player, and the log says why.
+func TestSuspendedPlayerShown(t *testing.T) {
+	m := newTestModel(t, nil, t0)
+	feed(m, suspendedLeague(t))
+	if line := screenLine(m.screen(), "P06"); !strings.Contains(line, "suspended") {
+		t.Errorf("standings line of P06 = %q, want it marked suspended", line)
+	}
+	if line := screenLine(m.screen(), "P01"); strings.Contains(line, "suspended") {
+		t.Errorf("standings line of P01 = %q, not suspended", line)
+	}
+	press(m, "tab")
+	if line := screenLine(m.screen(), "P06"); !strings.Contains(line, "‖ suspended") {
+		t.Errorf("agents line of P06 = %q, want ‖ suspended", line)
+	}
+	logged := false
+	for _, e := range m.pc.State.Logs() {
+		logged = logged || (e.Level == levelWarn && e.Text == "P06 suspended after 3 technical losses in a row")
+	}
+	if !logged {
+		t.Errorf("the log does not say why P06 was suspended: %+v", m.pc.State.Logs())
+	}
+}
+
+// TestRegisteringAgainLiftsSuspension follows engine.League: the same
+// player registering again is in play again.
+func TestRegisteringAgainLiftsSuspension(t *testing.T) {
+	l := suspendedLeague(t)
+	p06 := *applyAll(l).Agent("P06")
+	l.add(engine.Event{Kind: engine.EventAgentRegistered, Agent: &p06.AgentInfo})
+	st := applyAll(l)
+	if st.Agent("P06").Suspended {
+		t.Error("P06 still suspended after registering again")
+	}
+	for _, r := range st.Standings() {
+		if r.Status != "" {
+			t.Errorf("%s has status %q, want none", r.PlayerID, r.Status)
+		}
+	}
+}
+
+// screenLine is the first line of screen that mentions s.
+func screenLine(screen, s string) string {
+	for _, line := range strings.Split(screen, "\n") {
+		if strings.Contains(line, s) {
+			return line
+		}
+	}
+	return ""
+}
