@@ -153,13 +153,24 @@ func (n *Node) Sender() string {
 	return n.Role + ":" + id
 }
 
-// Envelope starts a message from this agent with its token and league.
+// Envelope starts a message to the manager: it carries this agent's token,
+// which only the manager that issued it checks.
 func (n *Node) Envelope(messageType, conversationID string) protocol.Envelope {
+	env := n.PeerEnvelope(messageType, conversationID)
+	_, env.AuthToken = n.Identity()
+	return env
+}
+
+// PeerEnvelope starts a message (or reply) to any other agent. It leaves
+// the token out, although the specification's samples put it in: anyone
+// can send a player an invitation or a referee a message, so a token that
+// went to them could be replayed to the manager as this agent. Only the
+// manager checks tokens (protocol.md §9 #6), so no peer needs it.
+func (n *Node) PeerEnvelope(messageType, conversationID string) protocol.Envelope {
 	if conversationID == "" {
 		conversationID = "conv-" + uuid.NewString()
 	}
 	env := protocol.NewEnvelope(messageType, n.Sender(), conversationID)
-	_, env.AuthToken = n.Identity()
 	env.LeagueID = n.Cfg.LeagueID
 	return env
 }

@@ -13,7 +13,7 @@ import (
 func (n *Node) Ack(_ context.Context, in protocol.Inbound) (any, error) {
 	var env protocol.Envelope
 	_ = json.Unmarshal(in.Body, &env)
-	return &protocol.Ack{Envelope: n.Envelope(in.MessageType+"_ACK", env.ConversationID), Status: "ok"}, nil
+	return &protocol.Ack{Envelope: n.PeerEnvelope(in.MessageType+"_ACK", env.ConversationID), Status: "ok"}, nil
 }
 
 // AcknowledgeNotifications routes notifications this agent only needs to

@@ -93,7 +93,7 @@ func (p *Player) handleInvitation(_ context.Context, in protocol.Inbound) (any, 
 	p.opponent[inv.MatchID] = inv.OpponentID
 	p.mu.Unlock()
 	id, _ := p.Identity()
-	ack := &protocol.GameJoinAck{Envelope: p.Envelope(protocol.TypeGameJoinAck, inv.ConversationID),
+	ack := &protocol.GameJoinAck{Envelope: p.PeerEnvelope(protocol.TypeGameJoinAck, inv.ConversationID),
 		PlayerID: id, ArrivalTimestamp: protocol.FormatTime(time.Now()), Accept: true}
 	ack.MatchID, ack.RoundID = inv.MatchID, inv.RoundID
 	p.Log.Info("joined", "event_type", "GAME_JOINED", "match_id", inv.MatchID, "opponent_id", inv.OpponentID)
@@ -121,7 +121,7 @@ func (p *Player) handleMoveCall(_ context.Context, in protocol.Inbound) (any, er
 	}
 	p.mu.Unlock()
 	p.Log.Info("move chosen", "event_type", "CHOICE_MADE", "match_id", call.MatchID, "choice", move)
-	resp := &protocol.ChooseParityResponse{Envelope: p.Envelope(protocol.TypeChooseParityResponse, call.ConversationID),
+	resp := &protocol.ChooseParityResponse{Envelope: p.PeerEnvelope(protocol.TypeChooseParityResponse, call.ConversationID),
 		PlayerID: id, ParityChoice: move}
 	resp.MatchID, resp.RoundID = call.MatchID, call.RoundID
 	return resp, nil

@@ -112,11 +112,15 @@ func replyMessage(t *testing.T, reply leaguetest.Reply) map[string]any {
 func checkEnvelope(t *testing.T, msg map[string]any, messageType, conversation string) {
 	t.Helper()
 	want := map[string]any{"protocol": "league.v2", "message_type": messageType, "sender": "player:" + playerID,
-		"conversation_id": conversation, "auth_token": token}
+		"conversation_id": conversation}
 	for k, v := range want {
 		if msg[k] != v {
 			t.Errorf("reply %s = %v, want %v", k, msg[k], v)
 		}
+	}
+	// Whoever asks may be posing as a referee: the token goes to the manager only.
+	if got, present := msg["auth_token"]; present {
+		t.Errorf("reply carries auth_token %v; a player's token must go to the manager only", got)
 	}
 	if ts, _ := msg["timestamp"].(string); !specTimestamp.MatchString(ts) {
 		t.Errorf("reply timestamp %q, want %s", ts, specTimestamp)

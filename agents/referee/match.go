@@ -130,7 +130,7 @@ func (run *matchRun) opponentOf(player string) (opponent, role string) {
 }
 
 func (run *matchRun) envelope(messageType string) protocol.Envelope {
-	env := run.r.Envelope(messageType, run.conv)
+	env := run.r.PeerEnvelope(messageType, run.conv)
 	env.RoundID, env.MatchID = run.start.RoundID, run.start.MatchID
 	if run.start.LeagueID != "" {
 		env.LeagueID = run.start.LeagueID

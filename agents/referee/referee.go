@@ -116,7 +116,7 @@ func (r *Referee) handleStartMatch(ctx context.Context, in protocol.Inbound) (an
 		defer r.release(start.MatchID) // also when play ends early
 		run.play(context.WithoutCancel(ctx))
 	}()
-	return &protocol.Ack{Envelope: r.Envelope("START_MATCH_ACK", start.ConversationID), Status: "accepted"}, nil
+	return &protocol.Ack{Envelope: r.PeerEnvelope("START_MATCH_ACK", start.ConversationID), Status: "accepted"}, nil
 }
 
 // claim refuses a match already running here and more matches than declared.
