@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net"
+	"net/url"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
@@ -253,15 +255,60 @@ func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee en
 		m.forgetWaiter(p.MatchID, reported)
 		return err
 	}
+	waitCtx, stopWatching := context.WithCancel(ctx)
+	defer stopWatching()
 	select {
 	case <-reported:
 		return nil
+	case err := <-watchReferee(waitCtx, referee.Endpoint, refereeProbeInterval):
+		m.forgetWaiter(p.MatchID, reported)
+		return fmt.Errorf("%s went away during the match: %w", referee.ID, err)
 	case <-time.After(matchDeadline(cfg.Timeouts, cfg.Retry)):
 		m.forgetWaiter(p.MatchID, reported)
 		return fmt.Errorf("no result from %s within the match deadline", referee.ID)
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// refereeProbeInterval is how often a referee running a match is checked
+// for being there at all.
+const refereeProbeInterval = 500 * time.Millisecond
+
+// watchReferee reports when nothing listens at a referee's endpoint any
+// more (a crashed process refuses connections), so its match goes to
+// another referee at once instead of after the whole match deadline. A
+// referee that is there but stuck is left to the deadline. Two refusals in
+// a row are needed: one may be a full accept queue.
+func watchReferee(ctx context.Context, endpoint string, every time.Duration) <-chan error {
+	gone := make(chan error, 1)
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Host == "" {
+		return gone // nothing to watch: the deadline decides
+	}
+	go func() {
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		refused := 0
+		for {
+			select {
+			case <-tick.C:
+			case <-ctx.Done():
+				return
+			}
+			conn, err := (&net.Dialer{Timeout: every}).DialContext(ctx, "tcp", u.Host)
+			if err == nil {
+				conn.Close()
+				refused = 0
+				continue
+			}
+			if refused++; refused >= 2 && ctx.Err() == nil {
+				gone <- err
+				return
+			}
+		}
+	}()
+	return gone
 }
 
 func (m *Manager) forgetWaiter(matchID string, ch chan struct{}) {

@@ -178,6 +178,7 @@ func (n *Node) PeerEnvelope(messageType, conversationID string) protocol.Envelop
 // Register sends a registration to the manager until it answers or ctx
 // ends: the manager may still be starting. A rejection is final.
 func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Message, timeout time.Duration) (*protocol.RegisterResponse, error) {
+	n.Client.Vital(managerURL)
 	credsPath := n.Layout.Credentials(n.Name)
 	n.presentCredentials(credsPath, msg.Header())
 	var resp protocol.RegisterResponse

@@ -66,6 +66,7 @@ type Client struct {
 	mu      sync.Mutex
 	circuit map[string]*gobreaker.CircuitBreaker[[]byte]
 	methods map[string]string // endpoint + "|" + message type -> method that worked
+	vital   map[string]bool   // endpoints calls go to whatever their breaker says
 }
 
 // NewClient builds a Client.
@@ -92,7 +93,18 @@ func NewClient(opts Options) *Client {
 		opts:    opts,
 		circuit: map[string]*gobreaker.CircuitBreaker[[]byte]{},
 		methods: map[string]string{},
+		vital:   map[string]bool{},
 	}
+}
+
+// Vital exempts endpoint from the circuit breaker. An agent cannot do
+// without its manager: when the manager restarts, a result report must
+// reach it at once, not after the breaker's reset (60 s by default) has
+// dropped every report tried meanwhile.
+func (c *Client) Vital(endpoint string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.vital[endpoint] = true
 }
 
 // Call describes one message to send.
@@ -209,7 +221,7 @@ func (c *Client) post(ctx context.Context, call Call, method string) (json.RawMe
 	if err != nil {
 		return nil, err
 	}
-	respBody, err := c.breaker(call.Endpoint).Execute(func() ([]byte, error) {
+	respBody, err := c.guarded(call.Endpoint, func() ([]byte, error) {
 		return c.roundTrip(ctx, call, body)
 	})
 	if err != nil {
@@ -258,6 +270,18 @@ func notServed(resp *resty.Response) *protocol.RPCError {
 		text = text[:200]
 	}
 	return protocol.NewRPCError(protocol.CodeMethodNotFound, "", "HTTP %d: %s", status, text)
+}
+
+// guarded runs send through the endpoint's circuit breaker, unless the
+// endpoint is vital.
+func (c *Client) guarded(endpoint string, send func() ([]byte, error)) ([]byte, error) {
+	c.mu.Lock()
+	vital := c.vital[endpoint]
+	c.mu.Unlock()
+	if vital {
+		return send()
+	}
+	return c.breaker(endpoint).Execute(send)
 }
 
 // breaker returns the endpoint's circuit breaker. Only failures to get an

@@ -1,0 +1,214 @@
+package faults_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/launch"
+	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/engine"
+	"github.com/leaguetui/leaguetui/internal/leaguetest"
+)
+
+// crashLeague is a league for the kill -9 tests: the manager on a port
+// chosen up front (a restarted manager must be where the agents know it),
+// two referees, three built-in players whose strategies learn from past
+// matches, and two slow but valid players, so that every round has a match
+// in flight long enough to kill something in the middle of it.
+type crashLeague struct {
+	dir      string
+	port     int
+	manager  *launch.Child
+	referees []*launch.Child
+	ctl      *control.Client
+	slow     []string // ids of the slow players
+}
+
+// slowDelay is how long the slow players think before each move: well
+// inside the 2 s move timeout.
+const slowDelay = "700ms"
+
+func startCrashLeague(t *testing.T) *crashLeague {
+	t.Helper()
+	l := &crashLeague{dir: t.TempDir(), port: freePort(t)}
+	l.manager = l.startManager(t)
+	l.ctl = control.New(l.manager.Endpoint, adminToken)
+	for _, name := range []string{"REF01", "REF02"} {
+		l.referees = append(l.referees, leaguetest.StartReferee(t, l.dir, l.manager.Endpoint, name, timeouts...))
+	}
+	for i, strategy := range []string{"frequency", "adaptive", "pattern"} {
+		leaguetest.StartPlayer(t, l.dir, l.manager.Endpoint, fmt.Sprintf("good%d", i+1),
+			append([]string{"--strategy", strategy, "--seed", "5"}, timeouts...)...)
+	}
+	for i := range 2 {
+		p := leaguetest.StartBadPlayer(t, l.dir, l.manager.Endpoint, fmt.Sprintf("slow%d", i+1), "slow", "--delay", slowDelay)
+		l.slow = append(l.slow, p.ID)
+	}
+	if err := l.ctl.Start(context.Background()); err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	return l
+}
+
+// startManager starts (or restarts) the manager on the league's port and
+// data folder.
+func (l *crashLeague) startManager(t *testing.T) *launch.Child {
+	t.Helper()
+	args := append([]string{"--seed", "11", "--port", fmt.Sprint(l.port)}, timeouts...)
+	return leaguetest.StartManager(t, l.dir, adminToken, args...)
+}
+
+// freePort is a loopback port free a moment ago.
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// inFlight reads the feed until a referee (any, if "") reports that the
+// players of a slow player's match are choosing, and returns that match.
+// The slow player is then thinking for slowDelay: the match is surely in
+// the middle.
+func (l *crashLeague) inFlight(t *testing.T, cursor int64, referee string, minResults int) (string, []engine.Event, int64) {
+	t.Helper()
+	pairings := map[string]engine.Pairing{}
+	var read []engine.Event
+	for {
+		var events []engine.Event
+		events, cursor = leaguetest.NextEvents(t, l.ctl, cursor, leagueTimeout, engine.EventMatchStep)
+		read = append(read, events...)
+		for _, ev := range events {
+			if ev.Kind == engine.EventLeagueStarted {
+				for _, r := range ev.Start.Rounds {
+					for _, p := range r.Matches {
+						pairings[p.MatchID] = p
+					}
+				}
+			}
+		}
+		ev := events[len(events)-1]
+		p := pairings[ev.MatchID]
+		slow := slices.Contains(l.slow, p.PlayerA) || slices.Contains(l.slow, p.PlayerB)
+		if ev.Step == "choosing" && slow && (referee == "" || ev.Referee == referee) && len(results(read)) >= minResults {
+			return ev.MatchID, read, cursor
+		}
+	}
+}
+
+// outcome is what two runs of the same seed must agree on: every match's
+// result and the standings rows.
+type outcome struct {
+	results   map[string]engine.Result
+	standings []control.StandingsFile
+}
+
+func (l *crashLeague) outcome(t *testing.T, all []engine.Result) outcome {
+	t.Helper()
+	o := outcome{results: map[string]engine.Result{}}
+	for _, r := range all {
+		if _, twice := o.results[r.MatchID]; twice {
+			t.Errorf("%s has two results in the feed", r.MatchID)
+		}
+		o.results[r.MatchID] = r
+	}
+	if len(o.results) != 10 {
+		t.Errorf("%d matches have a result, want all 10", len(o.results))
+	}
+	served, err := l.ctl.Standings(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file control.StandingsFile
+	readJSON(t, store.Layout{Root: l.dir, LeagueID: leagueID}.Standings(), &file)
+	// The file's state is left out: it is written just after the feed
+	// shows the league completed, and may not say so yet.
+	o.standings = []control.StandingsFile{
+		{State: served.State, Seed: served.Seed, MatchesDone: served.MatchesDone, Standings: served.Standings},
+		{Seed: file.Seed, MatchesDone: file.MatchesDone, Standings: file.Standings},
+	}
+	return o
+}
+
+// uninterrupted plays the crash league to the end with nothing killed.
+func uninterrupted(t *testing.T) outcome {
+	t.Helper()
+	l := startCrashLeague(t)
+	return l.outcome(t, results(finishFeed(t, l.ctl, 0)))
+}
+
+func compareOutcomes(t *testing.T, got, want outcome) {
+	t.Helper()
+	for id, w := range want.results {
+		if g := got.results[id]; g.Status != w.Status || g.Winner != w.Winner || !slices.Equal(g.Offenders, w.Offenders) {
+			t.Errorf("%s: %s won by %q (offenders %v); uninterrupted: %s won by %q (offenders %v)",
+				id, g.Status, g.Winner, g.Offenders, w.Status, w.Winner, w.Offenders)
+		}
+	}
+	if !reflect.DeepEqual(got.standings, want.standings) {
+		t.Errorf("standings (served, file) differ from the uninterrupted run's:\n got %+v\nwant %+v", got.standings, want.standings)
+	}
+}
+
+// TestRefereeKilledMidMatch kills a referee with SIGKILL while it runs a
+// match: the manager sees it gone, gives the match to the other referee,
+// and the match is played and counted once. The league ends exactly as an
+// uninterrupted run of the same seed.
+func TestRefereeKilledMidMatch(t *testing.T) {
+	t.Parallel()
+	want := uninterrupted(t)
+
+	l := startCrashLeague(t)
+	killed, before, cursor := l.inFlight(t, 0, "REF02", 0)
+	l.referees[1].Kill()
+	events := append(before, finishFeed(t, l.ctl, cursor)...)
+	compareOutcomes(t, l.outcome(t, results(events)), want)
+
+	var assignedTo []string
+	for _, ev := range events {
+		if ev.Kind == engine.EventMatchAssigned && ev.MatchID == killed {
+			assignedTo = append(assignedTo, ev.Referee)
+		}
+		if ev.Kind == engine.EventMatchResult && ev.MatchID == killed && ev.Referee != "REF01" {
+			t.Errorf("%s was reported by %q, want REF01, which took it over", killed, ev.Referee)
+		}
+	}
+	if !slices.Equal(assignedTo, []string{"REF02", "REF01"}) {
+		t.Errorf("%s was assigned to %v, want REF02 then, once it was killed, REF01", killed, assignedTo)
+	}
+}
+
+// TestManagerKilledMidLeague kills the manager with SIGKILL while matches
+// are in flight and starts it again on the same data folder and port: it
+// resumes from its journal, loses no finished result, counts none twice,
+// and the league ends exactly as an uninterrupted run of the same seed.
+func TestManagerKilledMidLeague(t *testing.T) {
+	t.Parallel()
+	want := uninterrupted(t)
+
+	l := startCrashLeague(t)
+	_, _, _ = l.inFlight(t, 0, "", 3)
+	l.manager.Kill()
+	l.manager = l.startManager(t)
+	// The journal is the whole story, from before the kill and after.
+	events := finishFeed(t, l.ctl, 0)
+	compareOutcomes(t, l.outcome(t, results(events)), want)
+
+	log, err := os.ReadFile(store.Layout{Root: l.dir, LeagueID: leagueID}.LeagueLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), `"event_type":"LEAGUE_RESUMED"`) {
+		t.Errorf("the restarted manager's log does not say it resumed from the journal")
+	}
+}
