@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -50,5 +52,67 @@ func TestFollowPrintsSuspension(t *testing.T) {
 	}
 	if got := strings.Split(strings.TrimSpace(out.String()), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("progress =\n%s\nwant\n%s", out.String(), strings.Join(want, "\n"))
+	}
+}
+
+// TestFollowSecondInterruptStopsAtOnce: a first Ctrl-C pauses the league
+// and waits for its running match; a second one ends the run at once,
+// saying that match will be played again.
+func TestFollowSecondInterruptStopsAtOnce(t *testing.T) {
+	pairing := engine.Pairing{MatchID: "R1M1", Round: 1, PlayerA: "P01", PlayerB: "P02"}
+	started := []engine.Event{
+		{Seq: 1, Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Players: []string{"P01", "P02"},
+			Rounds: []engine.Round{{Number: 1, Matches: []engine.Pairing{pairing}}}}},
+		{Seq: 2, Kind: engine.EventMatchAssigned, MatchID: "R1M1", Referee: "REF01"},
+	}
+	paused := make(chan struct{})            // closed when the manager is asked to pause
+	waitingAfterPause := make(chan struct{}) // closed when the feed has shown the pause
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			close(paused)
+			_ = json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": 1, "result": map[string]any{"status": "paused"}})
+			return
+		}
+		page := control.FeedPage{}
+		switch r.URL.Query().Get("after") {
+		case "0":
+			page = control.FeedPage{Events: started, LastSeq: 2}
+		case "2":
+			select {
+			case <-paused:
+			case <-r.Context().Done():
+				return
+			}
+			page = control.FeedPage{Events: []engine.Event{{Seq: 3, Kind: engine.EventPaused}}, LastSeq: 3}
+		default: // the running match never ends
+			close(waitingAfterPause)
+			<-r.Context().Done()
+			return
+		}
+		_ = json.NewEncoder(w).Encode(page)
+	}))
+	defer srv.Close()
+
+	interrupts := make(chan os.Signal, 2)
+	interrupts <- os.Interrupt
+	var out bytes.Buffer
+	done := make(chan error, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	go func() {
+		done <- follow(ctx, control.New(srv.URL, "adm"), &progress{out: &out, running: map[string]bool{}}, interrupts)
+	}()
+	select {
+	case <-waitingAfterPause:
+	case err := <-done:
+		t.Fatalf("follow ended after one interrupt, with the match still running: %v", err)
+	}
+	interrupts <- os.Interrupt
+	var stopped *InterruptedError
+	if err := <-done; !errors.As(err, &stopped) || stopped.Drained || stopped.Running != 1 {
+		t.Fatalf("follow returned %v, want an InterruptedError not drained with 1 running match", err)
+	}
+	if !strings.Contains(stopped.Error(), "stopped at once (running matches to play again: 1)") {
+		t.Errorf("message %q does not say the league stopped at once", stopped.Error())
 	}
 }

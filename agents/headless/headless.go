@@ -377,7 +377,7 @@ type InterruptedError struct {
 func (e *InterruptedError) Error() string {
 	how := "paused"
 	if !e.Drained {
-		how = fmt.Sprintf("stopped at once (%d running matches will be played again)", e.Running)
+		how = fmt.Sprintf("stopped at once (running matches to play again: %d)", e.Running)
 	}
 	resume := "leaguetui --no-ui --data " + e.DataDir
 	if e.FreePorts {
