@@ -39,6 +39,11 @@ const (
 	// as its technical losses. The same player registering again is
 	// reinstated.
 	EventPlayerSuspended EventKind = "player_suspended"
+	// EventStorageFailed: the manager could not write its journal (a full
+	// disk, a data folder gone read-only). A running league pauses, so no
+	// result is taken that could not be saved. It is on the live feed only:
+	// the journal could not take it.
+	EventStorageFailed EventKind = "storage_failed"
 )
 
 // PlayerSuspended is a suspended player's status in the standings.
@@ -169,6 +174,10 @@ func (l *League) apply(ev Event) error {
 		return l.suspend(ev.AgentID)
 	case EventPaused:
 		return l.transition(LeagueRunning, LeaguePaused)
+	case EventStorageFailed:
+		if l.State == LeagueRunning {
+			l.State = LeaguePaused
+		}
 	case EventResumed:
 		return l.transition(LeaguePaused, LeagueRunning)
 	case EventStopped:

@@ -380,6 +380,11 @@ func (s *leagueState) Apply(ev engine.Event) {
 		s.stop(ev)
 	case engine.EventPlayerSuspended:
 		s.suspend(ev)
+	case engine.EventStorageFailed:
+		if s.state == engine.LeagueRunning {
+			s.state, s.pausedAt = engine.LeaguePaused, ev.Time
+		}
+		s.Log(ev.Time, levelError, "%s", ev.Detail)
 	default:
 		s.Log(ev.Time, levelWarn, "unknown event %q (seq %d) ignored", ev.Kind, ev.Seq)
 	}

@@ -147,8 +147,8 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		return nil, err
 	}
 	layout := store.Layout{Root: opts.DataDir, LeagueID: cfg.LeagueID}
-	if err := os.MkdirAll(filepath.Dir(layout.ProcessOutput("x")), 0o755); err != nil {
-		return nil, fmt.Errorf("data folder %s is not writable: %w", opts.DataDir, err)
+	if err := store.CheckWritable(filepath.Dir(layout.ProcessOutput("x"))); err != nil {
+		return nil, err
 	}
 	league := &League{AdminToken: newAdminToken()}
 	common := append([]string{"--data", opts.DataDir}, opts.ConfigArgs...)
@@ -328,6 +328,8 @@ func (p *progress) apply(ev engine.Event) (finished bool, err error) {
 		return true, nil
 	case engine.EventStopped:
 		return true, errors.New("the league was stopped before it completed")
+	case engine.EventStorageFailed:
+		return true, errors.New(ev.Detail)
 	}
 	return false, nil
 }

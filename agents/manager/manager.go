@@ -57,6 +57,9 @@ type Manager struct {
 	cancelRun context.CancelFunc
 	runDone   chan struct{}
 	resumed   chan struct{} // closed and replaced when the league resumes
+	// storageErr is the first journal failure. From then on the league
+	// changes no more: nothing could be saved.
+	storageErr error
 }
 
 // New opens (or resumes from) the league's journal in the data folder.
@@ -131,7 +134,7 @@ func (m *Manager) Start(ctx context.Context) error {
 	}
 	fmt.Fprintf(m.Stdout, "leaguetui: resumed league %s from its journal: %d of %d matches done\n", m.league.ID, done, total)
 	if m.opts.Hold {
-		if err := m.holdResumedLeague(); err != nil {
+		if err := m.holdResumedLeague(done, total); err != nil {
 			return err
 		}
 	}
@@ -141,13 +144,14 @@ func (m *Manager) Start(ctx context.Context) error {
 
 // holdResumedLeague pauses a league the journal shows running, saying why:
 // its agents are being restarted and must register again before it plays on.
-func (m *Manager) holdResumedLeague() error {
+func (m *Manager) holdResumedLeague(done, total int) error {
 	m.mu.Lock()
 	if m.league.State != engine.LeagueRunning {
 		m.mu.Unlock()
 		return nil
 	}
-	ev, err := m.stage(engine.Event{Kind: engine.EventPaused, Detail: "resumed from the journal; waiting for the agents"})
+	ev, err := m.stage(engine.Event{Kind: engine.EventPaused,
+		Detail: fmt.Sprintf("after a restart, resuming from the journal at %d of %d matches", done, total)})
 	m.mu.Unlock()
 	if err == nil {
 		err = ev.durable()
@@ -207,24 +211,52 @@ type staged struct {
 // durable() after releasing m.mu, so events from many matches share one
 // fsync; a reply that promises the event is durable is sent only after it.
 func (m *Manager) stage(ev engine.Event) (staged, error) {
-	ev.Seq = m.league.LastSeq() + 1
-	ev.Time = time.Now().UTC()
-	if err := m.league.Apply(ev); err != nil {
+	if m.storageErr != nil {
+		return staged{Event: ev}, fmt.Errorf("the league journal cannot be written (%w); restart the manager once the disk is fixed", m.storageErr)
+	}
+	if err := m.apply(&ev); err != nil {
 		return staged{Event: ev}, err
 	}
 	wait := m.journal.Enqueue(ev)
-	m.feed = append(m.feed, ev)
-	close(m.changed)
-	m.changed = make(chan struct{})
 	return staged{Event: ev, durable: func() error {
 		if err := wait(); err != nil {
-			// The state moved but the record is not durable: say so loudly;
-			// a restart resumes from what the journal holds.
-			m.Log.Error("journal append failed", "event_type", "JOURNAL_ERROR", "err", err)
+			m.storageFailed(err)
 			return fmt.Errorf("journal: %w", err)
 		}
 		return nil
 	}}, nil
+}
+
+// apply numbers, applies and publishes an event on the live feed. Call
+// with m.mu held.
+func (m *Manager) apply(ev *engine.Event) error {
+	ev.Seq = m.league.LastSeq() + 1
+	ev.Time = time.Now().UTC()
+	if err := m.league.Apply(*ev); err != nil {
+		return err
+	}
+	m.feed = append(m.feed, *ev)
+	close(m.changed)
+	m.changed = make(chan struct{})
+	return nil
+}
+
+// storageFailed pauses the league the first time the journal cannot be
+// written, and says so on the feed and in the log. Every result
+// acknowledged so far is in the journal; the one whose write failed was
+// not acknowledged, so its referee's match is played again after a
+// restart. Nothing more is taken until then.
+func (m *Manager) storageFailed(err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.storageErr != nil {
+		return
+	}
+	m.storageErr = err
+	detail := fmt.Sprintf("cannot write the league journal in %s: %v; the league is paused with every acknowledged result saved; "+
+		"free the disk, then restart the manager to resume", m.Layout.LeagueDir(), err)
+	m.Log.Error("journal append failed; league paused", "event_type", "JOURNAL_ERROR", "err", err)
+	_ = m.apply(&engine.Event{Kind: engine.EventStorageFailed, Detail: detail})
 }
 
 // newToken issues a fresh random token and the hash the journal keeps.

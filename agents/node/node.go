@@ -63,6 +63,9 @@ func New(cfg config.Config, role, name, dataDir string) (*Node, error) {
 	if err := store.SafeName(name); err != nil {
 		return nil, fmt.Errorf("agent name: %w", err)
 	}
+	if err := store.CheckWritable(dataDir); err != nil {
+		return nil, err
+	}
 	component := role
 	if role != "league_manager" {
 		component = role + ":" + name

@@ -7,6 +7,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 )
 
@@ -139,4 +140,26 @@ func SafeName(id string) error {
 func nameByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
 		c == '_' || c == '.' || c == '-'
+}
+
+// CheckWritable makes sure dir exists and takes a file, so that an agent
+// says at start, in so many words, that its data folder is unusable.
+func CheckWritable(dir string) error {
+	if err := os.MkdirAll(dir, dirPerm); err != nil {
+		return fmt.Errorf("data folder %s is not writable: %w", dir, err)
+	}
+	probe, err := os.CreateTemp(dir, ".writable-*")
+	if err != nil {
+		return fmt.Errorf("data folder %s is not writable: %w", dir, err)
+	}
+	name := probe.Name()
+	_, err = probe.Write([]byte("ok\n"))
+	if cerr := probe.Close(); err == nil {
+		err = cerr
+	}
+	os.Remove(name)
+	if err != nil {
+		return fmt.Errorf("data folder %s is not writable: %w", dir, err)
+	}
+	return nil
 }

@@ -54,6 +54,12 @@ func runConsole(ctx context.Context, opts headless.Options, attach attachOptions
 	if err != nil {
 		return err
 	}
+	if resumed := league.Resumed; resumed != nil {
+		// The data folder held this league: its seed is the journal's. It
+		// waits paused until resumed with the console's key.
+		opts.Seed = resumed.Seed
+		slog.Info("league resumed from its journal", "matches_done", resumed.MatchesDone, "matches_total", resumed.MatchesTotal)
+	}
 	slog.Info("league launched", "manager", league.Control.Base(), "seed", opts.Seed,
 		"referees", opts.Referees, "players", opts.Players)
 	return tui.Run(ctx, tui.Options{Control: league.Control, Children: childrenOf(league),
