@@ -65,3 +65,23 @@ func screenLine(screen, s string) string {
 	}
 	return ""
 }
+
+// TestStorageFailureShown: when the manager cannot write its journal the
+// league shows as paused and the log gives the manager's words, as an error.
+func TestStorageFailureShown(t *testing.T) {
+	l := runningLeague(t)
+	detail := "cannot write the league journal in data/leagues/x: file too large; the league is paused"
+	l.add(engine.Event{Kind: engine.EventStorageFailed, Detail: detail})
+	st := applyAll(l)
+	// runningLeague has matches in flight: paused, they are left to finish.
+	if st.DisplayState() != statePausing {
+		t.Errorf("state %q after a storage failure, want %q", st.DisplayState(), statePausing)
+	}
+	logged := false
+	for _, e := range st.Logs() {
+		logged = logged || (e.Level == levelError && e.Text == detail)
+	}
+	if !logged {
+		t.Errorf("the log does not show the failure as an error: %+v", st.Logs())
+	}
+}
