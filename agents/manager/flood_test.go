@@ -30,6 +30,8 @@ type flooded struct {
 	err      error
 }
 
+func (f flooded) token() string { return f.reply.String("auth_token") }
+
 // TestRegistrationFlood registers 1,000 players at once with a real
 // manager process, each from its own endpoint, and checks the registry:
 // every one accepted, ids P01…P1000 each given once, tokens all distinct
@@ -47,7 +49,7 @@ func TestRegistrationFlood(t *testing.T) {
 		floodSize, elapsed.Round(time.Millisecond), slowest.Round(time.Millisecond))
 
 	byID := checkFlood(t, results)
-	registry := players(t, mgr.Endpoint, byID["P01"])
+	registry := players(t, mgr.Endpoint, "P01", byID["P01"].token())
 	if len(registry) != floodSize {
 		t.Fatalf("GET_PLAYERS lists %d players, want %d", len(registry), floodSize)
 	}
@@ -65,7 +67,7 @@ func TestRegistrationFlood(t *testing.T) {
 	checkJournal(t, store.Layout{Root: dir, LeagueID: "league_2025_even_odd"}.Journal(), byID)
 
 	again := leaguetest.StartManager(t, dir, adminToken, "--seed", "3")
-	if after := players(t, again.Endpoint, byID["P01"]); !maps.Equal(registry, after) {
+	if after := players(t, again.Endpoint, "P01", byID["P01"].token()); !maps.Equal(registry, after) {
 		t.Errorf("the restarted manager's registry differs from the one before the restart")
 	}
 	if after := standingsOf(t, again.Endpoint); !reflect.DeepEqual(before, after) {
@@ -195,10 +197,11 @@ func query(t *testing.T, managerURL, sender, token, queryType string) leaguetest
 		map[string]any{"auth_token": token, "query_type": queryType}))
 }
 
-// players asks, as the player asker, for every player's contact endpoint.
-func players(t *testing.T, managerURL string, asker flooded) map[string]string {
+// players asks, as player id with its token, for every player's contact
+// endpoint.
+func players(t *testing.T, managerURL, id, token string) map[string]string {
 	t.Helper()
-	reply := query(t, managerURL, "player:"+asker.reply.String("player_id"), asker.reply.String("auth_token"), "GET_PLAYERS")
+	reply := query(t, managerURL, "player:"+id, token, "GET_PLAYERS")
 	var answer struct {
 		Result struct {
 			Data struct {
@@ -233,7 +236,7 @@ func standingsOf(t *testing.T, managerURL string) control.StandingsFile {
 func checkOwnTokensOnly(t *testing.T, managerURL string, byID map[string]flooded, sample ...string) {
 	t.Helper()
 	for i, id := range sample {
-		token := byID[id].reply.String("auth_token")
+		token := byID[id].token()
 		if reply := query(t, managerURL, "player:"+id, token, "GET_STATUS"); reply.Result["success"] != true {
 			t.Errorf("%s with its own token: %s", id, reply.Body)
 		}
@@ -286,7 +289,7 @@ func checkAllTokens(t *testing.T, managerURL string, byID map[string]flooded) {
 			for id := range ids {
 				body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "league_query", "id": 1,
 					"params": leaguetest.With(leaguetest.Envelope("LEAGUE_QUERY", "player:"+id),
-						map[string]any{"auth_token": byID[id].reply.String("auth_token"), "query_type": "GET_STATUS"})})
+						map[string]any{"auth_token": byID[id].token(), "query_type": "GET_STATUS"})})
 				reply, err := post(managerURL, body)
 				if err != nil || reply.Result["success"] != true {
 					failed <- fmt.Sprintf("%s: %v %s", id, err, reply.Body)

@@ -56,7 +56,8 @@ type Manager struct {
 	running   bool
 	cancelRun context.CancelFunc
 	runDone   chan struct{}
-	resumed   chan struct{} // closed and replaced when the league resumes
+	resumed   chan struct{}     // closed and replaced when the league resumes
+	issuedIn  map[string]string // agent id -> conversation id of the registration that issued its token
 }
 
 // New opens (or resumes from) the league's journal in the data folder.
@@ -79,6 +80,7 @@ func New(opts Options) (*Manager, error) {
 		league:    engine.NewLeague(cfg.LeagueID, engine.Scoring(cfg.Scoring)),
 		changed:   make(chan struct{}),
 		reported:  map[string]chan struct{}{},
+		issuedIn:  map[string]string{},
 		runDone:   make(chan struct{}),
 		resumed:   make(chan struct{}),
 		cancelRun: func() {},
