@@ -123,12 +123,13 @@ func grepTree(t *testing.T, root string, secrets []secret, skip ...string) (map[
 // grep must have read at least one of each.
 var dataKinds = []string{"leagues/*/journal.jsonl", "leagues/*/standings.json", "leagues/*/rounds.json",
 	"leagues/*/league.json", "matches/*/*.json", "players/*/history.json", "logs/league/*/*.log.jsonl",
-	"logs/agents/*.log.jsonl", "*/*.out"}
+	"logs/agents/*.log.jsonl"}
 
-// checkKinds requires a file of every kind of dataKinds among files.
-func checkKinds(t *testing.T, files []string) {
+// checkKinds requires a file of every kind of dataKinds, and of the extra
+// patterns, among files.
+func checkKinds(t *testing.T, files []string, extra ...string) {
 	t.Helper()
-	for _, pattern := range dataKinds {
+	for _, pattern := range append(slices.Clone(dataKinds), extra...) {
 		if !slices.ContainsFunc(files, func(f string) bool { ok, _ := path.Match(pattern, f); return ok }) {
 			t.Errorf("no %s among the %d files read", pattern, len(files))
 		}
