@@ -9,10 +9,14 @@ import (
 	"github.com/leaguetui/leaguetui/engine"
 )
 
-// adminRequest decodes an admin message and checks the admin token.
+// adminRequest decodes an admin message and checks its envelope, as for
+// every message to the manager, and the admin token.
 func (m *Manager) adminRequest(in protocol.Inbound) (protocol.Envelope, error) {
 	var env protocol.Envelope
 	if err := rpc.DecodeParams(in, &env); err != nil {
+		return env, err
+	}
+	if err := checkEnvelope(env); err != nil {
 		return env, err
 	}
 	if env.AuthToken == "" {

@@ -41,9 +41,10 @@ func (m *Manager) handleRegisterReferee(ctx context.Context, in protocol.Inbound
 	return m.register(ctx, req.Envelope, req.RefereeMeta, engine.RoleReferee)
 }
 
-// register admits a player or referee. Registering again from the same
-// endpoint returns the same id with a fresh token, so a restarted agent
-// keeps its place. A player whose MCP tools lack what referees call is
+// register admits a player or referee. An agent registering again with its
+// own token gets the same id with a fresh token, from any endpoint, so a
+// restarted agent keeps its place; an endpoint already registered is
+// refused to anyone else. A player whose MCP tools lack what referees call is
 // refused here rather than failing its first match.
 func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta protocol.AgentMeta, role string) (any, error) {
 	if err := checkEnvelope(env); err != nil {
@@ -71,11 +72,15 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	agent, known := m.returningAgent(env, role)
-	if !known {
-		agent, known = m.league.AgentAt(meta.ContactEndpoint)
-	}
-	if known && agent.Role != role {
-		return m.rejectRegistration(env, role, "that endpoint is registered as a "+agent.Role), nil
+	if holder, taken := m.league.AgentAt(meta.ContactEndpoint); taken && (!known || holder.ID != agent.ID) {
+		// An endpoint is public (round announcements, GET_PLAYERS): being
+		// registered from it proves nothing, or anyone could take over
+		// the agent there with a token of its own.
+		if !m.retriedRegistration(holder, env, role) {
+			return m.rejectRegistration(env, role, fmt.Sprintf(
+				"that endpoint is %s's; it registers again with its own auth_token", holder.ID)), nil
+		}
+		agent, known = holder, true
 	}
 	if !known && role == engine.RolePlayer && m.league.State != engine.LeagueWaiting {
 		return m.rejectRegistration(env, role, "the league has already started"), nil
@@ -96,6 +101,7 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	if err != nil {
 		return nil, err
 	}
+	m.issuedIn[agent.ID] = env.ConversationID
 	m.Log.Info("registered", "event_type", strings.ToUpper(role)+"_REGISTERED", "agent_id", agent.ID,
 		"endpoint", agent.Endpoint, "again", known)
 	return m.acceptRegistration(env, role, agent.ID, token), nil
@@ -115,6 +121,15 @@ func (m *Manager) returningAgent(env protocol.Envelope, role string) (engine.Age
 		return engine.AgentInfo{}, false
 	}
 	return agent, true
+}
+
+// retriedRegistration recognises the very registration that gave holder
+// its token sent again, as an agent does when the reply was lost: same
+// endpoint, same conversation. Only that agent knows the conversation id.
+// Call with m.mu held.
+func (m *Manager) retriedRegistration(holder engine.AgentInfo, env protocol.Envelope, role string) bool {
+	conv, ok := m.issuedIn[holder.ID]
+	return ok && conv != "" && conv == env.ConversationID && holder.Role == role
 }
 
 func (m *Manager) nextID(role string) string {

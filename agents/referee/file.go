@@ -32,18 +32,38 @@ func (t *transcript) add(from, to string, msg any) {
 	}
 }
 
-// addRaw records a message as JSON; the auth token never reaches the file.
+// addRaw records a message as JSON; no token reaches the file, whatever a
+// peer calls it ("auth_token", "authToken", "token") and wherever it puts it.
 func (t *transcript) addRaw(from, to string, raw json.RawMessage) {
 	var content map[string]any
 	if json.Unmarshal(raw, &content) != nil {
 		content = map[string]any{"raw": string(raw)}
 	}
-	delete(content, "auth_token")
+	withoutTokens(content)
 	messageType, _ := content["message_type"].(string)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.entries = append(t.entries, transcriptEntry{Seq: len(t.entries) + 1, Timestamp: protocol.FormatTime(time.Now()),
 		MessageType: messageType, From: from, To: to, Content: content})
+}
+
+// withoutTokens deletes every token field of a decoded JSON value, at any
+// depth.
+func withoutTokens(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, inner := range v {
+			if store.SecretKey(k) {
+				delete(v, k)
+				continue
+			}
+			withoutTokens(inner)
+		}
+	case []any:
+		for _, inner := range v {
+			withoutTokens(inner)
+		}
+	}
 }
 
 // MatchFile is matches/<league>/<match_id>.json.

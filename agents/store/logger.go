@@ -101,8 +101,10 @@ func redactSecrets(s string) string {
 	return s
 }
 
-// secretKey reports whether values under key are tokens.
-func secretKey(key string) bool {
+// SecretKey reports whether values under key are tokens: the key is
+// "token" or ends in it (auth_token, authToken, admin_token, …), in any
+// case. Loggers and every file that records messages leave such values out.
+func SecretKey(key string) bool {
 	return strings.HasSuffix(strings.ToLower(key), "token")
 }
 
@@ -291,7 +293,7 @@ func (e *lineEncoder) attr(a slog.Attr) {
 			return
 		}
 		e.member(a.Key)
-		if secretKey(a.Key) {
+		if SecretKey(a.Key) {
 			e.string(redacted)
 			return
 		}
@@ -303,7 +305,7 @@ func (e *lineEncoder) attr(a slog.Attr) {
 		return
 	}
 	e.member(a.Key)
-	if secretKey(a.Key) {
+	if SecretKey(a.Key) {
 		e.string(redacted)
 		return
 	}
@@ -377,7 +379,7 @@ func (e *lineEncoder) tree(x any) {
 		e.buf = append(e.buf, '{')
 		for _, k := range keys {
 			e.member(k)
-			if secretKey(k) {
+			if SecretKey(k) {
 				e.string(redacted)
 			} else {
 				e.tree(x[k])

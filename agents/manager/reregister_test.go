@@ -1,0 +1,150 @@
+package manager_test
+
+import (
+	"context"
+	"maps"
+	"strings"
+	"testing"
+
+	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/engine"
+	"github.com/leaguetui/leaguetui/internal/leaguetest"
+)
+
+// TestReRegistration runs a real manager whose league has started and
+// tries every way of registering again: an agent presenting its own id and
+// token gets its id back with a fresh token, wherever it now listens;
+// anything else (a wrong token, another agent's, a referee's id, another
+// agent's endpoint) is refused and changes nothing.
+func TestReRegistration(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	mgr := leaguetest.StartManager(t, dir, adminToken, "--seed", "5", "--retry-delay", "50ms")
+	url := mgr.Endpoint
+	ctl := control.New(url, adminToken)
+
+	refPeer := ackingPeer(t, nil, nil)
+	ref1 := register(t, url, "referee", refPeer.Endpoint)
+	p1Peer := ackingPeer(t, nil, nil)
+	p1 := register(t, url, "player", p1Peer.Endpoint)
+	p2 := register(t, url, "player", ackingPeer(t, nil, nil).Endpoint)
+
+	t.Run("a lost reply's retry before the start", func(t *testing.T) {
+		// The same request again (same conversation, same endpoint), as a
+		// referee whose first reply was lost sends it: its id back, a
+		// fresh token.
+		endpoint := ackingPeer(t, nil, nil).Endpoint
+		req := registration("referee", endpoint, nil)
+		first := leaguetest.Call(t, url, "register_referee", req)
+		again := leaguetest.Call(t, url, "register_referee", req)
+		id := first.String("referee_id")
+		if again.String("status") != "ACCEPTED" || again.String("referee_id") != id || id == "" ||
+			again.String("auth_token") == first.String("auth_token") {
+			t.Fatalf("first %s\nagain %s\nwant the same id with a fresh token", first.Body, again.Body)
+		}
+		// Another request from that endpoint without the token is not a
+		// retry: whoever sends it does not get the referee's id.
+		other := registration("referee", endpoint, nil)
+		wantRejected(t, leaguetest.Call(t, url, "register_referee", other), "referee")
+	})
+
+	if err := ctl.Start(context.Background()); err != nil {
+		t.Fatalf("start: %v", err)
+	}
+
+	stale := p1.token // P01's token before it registers again
+	t.Run("own id and token from a new endpoint", func(t *testing.T) {
+		endpoint := ackingPeer(t, nil, nil).Endpoint
+		req := leaguetest.With(registration("player", endpoint, nil), map[string]any{"sender": p1.sender, "auth_token": p1.token})
+		reply := leaguetest.Call(t, url, "register_player", req)
+		fresh := reply.String("auth_token")
+		if reply.String("status") != "ACCEPTED" || reply.String("player_id") != p1.id || fresh == "" || fresh == p1.token {
+			t.Fatalf("reply %s, want ACCEPTED as %s with a fresh token", reply.Body, p1.id)
+		}
+		wantLeagueError(t, query(t, url, p1.sender, p1.token, "GET_STATUS"), "E012")
+		p1.token = fresh
+		if reply := query(t, url, p1.sender, p1.token, "GET_STATUS"); reply.Result["success"] != true {
+			t.Errorf("the fresh token is refused: %s", reply.Body)
+		}
+		registry := registryOf(t, url, p1)
+		if len(registry) != 2 || registry[p1.id] != endpoint {
+			t.Errorf("registry %v, want 2 players with %s at %s", registry, p1.id, endpoint)
+		}
+		p1Peer.Endpoint = endpoint
+	})
+
+	tests := []struct {
+		name, method, sender, token string
+		endpoint                    string // "" is a new endpoint
+	}{
+		{name: "P01 with a made-up token", method: "register_player", sender: p1.sender, token: "tok-" + strings.Repeat("ab", 32)},
+		{name: "P01 with P02's token", method: "register_player", sender: p1.sender, token: p2.token},
+		{name: "P01 with its token of before", method: "register_player", sender: p1.sender, token: stale},
+		{name: "a player sender with REF01's id and token", method: "register_player", sender: "player:" + ref1.id, token: ref1.token},
+		{name: "a referee sender registering as a player", method: "register_player", sender: ref1.sender, token: ref1.token},
+		{name: "no token from P01's endpoint", method: "register_player", sender: "player:alpha", endpoint: p1Peer.Endpoint},
+		{name: "P02's own token from P01's endpoint", method: "register_player", sender: p2.sender, token: p2.token, endpoint: p1Peer.Endpoint},
+		{name: "P02's token from REF01's endpoint", method: "register_player", sender: p2.sender, token: p2.token, endpoint: refPeer.Endpoint},
+		{name: "a referee without token from REF01's endpoint", method: "register_referee", sender: "referee:alpha", endpoint: refPeer.Endpoint},
+		{name: "REF01 with P01's token", method: "register_referee", sender: ref1.sender, token: p1.token, endpoint: refPeer.Endpoint},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			endpoint := tt.endpoint
+			if endpoint == "" {
+				endpoint = ackingPeer(t, nil, nil).Endpoint
+			}
+			role := strings.TrimPrefix(tt.method, "register_")
+			before := registryOf(t, url, p2)
+			registered := registrations(t, ctl)
+			req := leaguetest.With(registration(role, endpoint, nil), map[string]any{"sender": tt.sender, "auth_token": tt.token})
+			if tt.token == "" {
+				delete(req, "auth_token")
+			}
+			wantRejected(t, leaguetest.Call(t, url, tt.method, req), role)
+			if after := registryOf(t, url, p2); !maps.Equal(before, after) {
+				t.Errorf("registry %v became %v", before, after)
+			}
+			if n := registrations(t, ctl); n != registered {
+				t.Errorf("%d agent_registered events, then %d", registered, n)
+			}
+			for _, a := range []agent{p1, p2, ref1} {
+				if reply := query(t, url, a.sender, a.token, "GET_STATUS"); reply.Result["success"] != true {
+					t.Errorf("%s's token stopped working: %s", a.id, reply.Body)
+				}
+			}
+		})
+	}
+}
+
+// wantRejected requires a REJECTED registration with a reason and neither
+// id nor token.
+func wantRejected(t *testing.T, reply leaguetest.Reply, role string) {
+	t.Helper()
+	if reply.String("status") != "REJECTED" || reply.String(role+"_id") != "" || reply.String("auth_token") != "" ||
+		reply.String("reason") == "" {
+		t.Errorf("reply %s, want REJECTED with a reason, without id or token", reply.Body)
+	}
+}
+
+// registryOf is every player's endpoint, as asker sees it.
+func registryOf(t *testing.T, managerURL string, asker agent) map[string]string {
+	t.Helper()
+	return players(t, managerURL, asker.id, asker.token)
+}
+
+// registrations counts the agent_registered events of the feed.
+func registrations(t *testing.T, ctl *control.Client) int {
+	t.Helper()
+	page, err := ctl.Events(context.Background(), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, ev := range page.Events {
+		if ev.Kind == engine.EventAgentRegistered {
+			n++
+		}
+	}
+	return n
+}
