@@ -122,7 +122,8 @@ func begin(ctx context.Context, league *League, opts Options) (*progress, error)
 	}
 	switch status.State {
 	case engine.LeagueCompleted:
-		fmt.Fprintf(opts.Stderr, "leaguetui: league %s in %s is already completed\n", status.LeagueID, opts.DataDir)
+		fmt.Fprintf(opts.Stderr, "leaguetui: league %s in %s is already completed (for a new league, use another --data folder)\n",
+			status.LeagueID, opts.DataDir)
 		PrintStandings(opts.Stdout, *status)
 		return nil, nil
 	case engine.LeagueStopped:
