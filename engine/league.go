@@ -97,6 +97,8 @@ type League struct {
 	matches    map[string]*MatchRecord
 	finished   int
 	lastSeq    int64
+	unplayed   []int // per round, matches still without a result
+	roundsDone int   // leading rounds whose matches all have results
 }
 
 // MatchRecord is what the league knows about one scheduled match.
@@ -211,11 +213,14 @@ func (l *League) start(s *StartInfo) error {
 		return fmt.Errorf("league is %s, not waiting", l.State)
 	}
 	l.State, l.Seed, l.GameType, l.Rounds = LeagueRunning, s.Seed, s.GameType, s.Rounds
-	for _, r := range s.Rounds {
+	l.unplayed = make([]int, len(s.Rounds))
+	for i, r := range s.Rounds {
 		for _, p := range r.Matches {
 			l.matches[p.MatchID] = &MatchRecord{Pairing: p}
 		}
+		l.unplayed[i] = len(r.Matches)
 	}
+	l.countRoundsDone()
 	return nil
 }
 
@@ -245,8 +250,24 @@ func (l *League) recordResult(r *Result) error {
 	m.Result, m.Step = &res, "finished"
 	l.finished++
 	l.Table.Record(res)
+	if i := m.Round - 1; i >= 0 && i < len(l.unplayed) {
+		l.unplayed[i]--
+	}
+	l.countRoundsDone()
 	return nil
 }
+
+// countRoundsDone moves past the leading rounds that have every result;
+// each round is passed once, so a result costs O(1) amortised.
+func (l *League) countRoundsDone() {
+	for l.roundsDone < len(l.unplayed) && l.unplayed[l.roundsDone] == 0 {
+		l.roundsDone++
+	}
+}
+
+// RoundsCompleted counts the leading rounds whose matches all have results,
+// in O(1): the standings document's rounds_completed.
+func (l *League) RoundsCompleted() int { return l.roundsDone }
 
 func (l *League) transition(from, to LeagueState) error {
 	if l.State != from {

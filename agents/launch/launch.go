@@ -147,7 +147,8 @@ func (c *Child) Stop(grace time.Duration) error {
 	}
 	_ = c.cmd.Process.Signal(syscall.SIGTERM)
 	select {
-	case <-c.exited:
+	case err := <-c.exited:
+		c.exited <- err // kept for Running and a second Stop
 		return nil
 	case <-time.After(grace):
 		c.Kill()

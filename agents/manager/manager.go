@@ -43,7 +43,8 @@ type Manager struct {
 	game    engine.Game
 	journal *store.Journal
 	post    *rpc.Mailer
-	files   sync.Mutex // orders the writes of standings.json and rounds.json
+
+	standingsFile, roundsFile *store.Coalescer // see openFiles
 
 	mu        sync.Mutex
 	league    *engine.League
@@ -84,6 +85,7 @@ func New(opts Options) (*Manager, error) {
 	if err := m.replayJournal(); err != nil {
 		return nil, err
 	}
+	m.openFiles()
 	m.routes()
 	return m, nil
 }
@@ -150,6 +152,7 @@ func (m *Manager) Close(ctx context.Context) error {
 	}
 	m.post.Drain(ctx)
 	err := m.Shutdown(ctx)
+	m.closeFiles()
 	if jerr := m.journal.Close(); err == nil {
 		err = jerr
 	}

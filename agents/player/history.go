@@ -1,10 +1,13 @@
 package player
 
 import (
+	"context"
 	"slices"
 	"time"
 
+	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -16,6 +19,8 @@ type History struct {
 	Stats         Stats          `json:"stats"`
 	Matches       []HistoryEntry `json:"matches"`
 	LastUpdated   string         `json:"last_updated"`
+
+	recorded map[string]int // match id -> index in Matches, so a resent GAME_OVER is found in O(1)
 }
 
 // Stats sums a player's matches.
@@ -50,7 +55,7 @@ type HistoryDetails struct {
 // opponent comes from the invitation: after a technical loss the choices
 // may not name it.
 func (h *History) record(self, opponent string, over protocol.GameOver) (entry HistoryEntry, fresh bool) {
-	if i := slices.IndexFunc(h.Matches, func(e HistoryEntry) bool { return e.MatchID == over.MatchID }); i >= 0 {
+	if i, ok := h.recorded[over.MatchID]; ok {
 		return h.Matches[i], false
 	}
 	gr := over.GameResult
@@ -63,6 +68,10 @@ func (h *History) record(self, opponent string, over protocol.GameOver) (entry H
 			entry.OpponentID, entry.OpponentChoice = id, choice
 		}
 	}
+	if h.recorded == nil {
+		h.recorded = map[string]int{}
+	}
+	h.recorded[entry.MatchID] = len(h.Matches)
 	h.Matches = append(h.Matches, entry)
 	h.count(entry.Result)
 	h.LastUpdated = entry.Timestamp
@@ -99,8 +108,64 @@ func (h *History) count(result string) {
 	h.Stats.WinRate = float64(h.Stats.Wins) / float64(h.Stats.TotalMatches)
 }
 
+// clone is the snapshot written to history.json.
 func (h *History) clone() History {
 	c := *h
 	c.Matches = slices.Clone(h.Matches)
+	c.recorded = nil
 	return c
+}
+
+// historyEvery bounds how often history.json is rewritten while matches
+// finish: the file holds every match of the player, so writing it after
+// each one would cost O(matches) per match.
+const historyEvery = 500 * time.Millisecond
+
+// openHistory starts the writer of history.json. The file is rewritten
+// whole (atomically, keeping its documented format) at most every
+// historyEvery, and at once when the league completes and when the player
+// shuts down.
+//
+// The trade-off: a player that crashes loses at most the last interval of
+// matches from its history.json. The league's record of those matches is
+// not the player's: the manager's journal and the referees' match files
+// keep them, and a restarted player starts a fresh history anyway.
+func (p *Player) openHistory(id string) *store.Coalescer {
+	snapshot := func() any {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.history.clone()
+	}
+	return store.NewCoalescer(p.Layout.PlayerHistory(id), historyEvery, snapshot, func(err error) {
+		p.Log.Error("cannot write history", "event_type", "DATA_WRITE_FAILED", "err", err)
+	})
+}
+
+// flushHistory writes history.json now if the player has registered.
+func (p *Player) flushHistory() {
+	p.mu.Lock()
+	file := p.historyFile
+	p.mu.Unlock()
+	if file != nil {
+		file.Flush()
+	}
+}
+
+// handleLeagueCompleted writes the final history before acknowledging, so
+// that once the league is over history.json has every match.
+func (p *Player) handleLeagueCompleted(ctx context.Context, in protocol.Inbound) (any, error) {
+	p.flushHistory()
+	p.SetState(node.StateShutdown)
+	return p.Ack(ctx, in)
+}
+
+// Shutdown writes what history.json still lacks, then stops serving.
+func (p *Player) Shutdown(ctx context.Context) error {
+	p.mu.Lock()
+	file := p.historyFile
+	p.mu.Unlock()
+	if file != nil {
+		file.Close()
+	}
+	return p.Node.Shutdown(ctx)
 }

@@ -69,6 +69,7 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 	if err := syncDir(dir); err != nil {
 		return fmt.Errorf("store: sync folder of %s: %w", path, err)
 	}
+	countWrite(len(data))
 	return nil
 }
 
