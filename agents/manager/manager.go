@@ -121,6 +121,7 @@ func (m *Manager) Start(ctx context.Context) error {
 		return err
 	}
 	m.SetState(node.StateActive) // the manager needs no registration: it serves at once
+	m.servePprof()
 	m.mu.Lock()
 	resume := m.league.State == engine.LeagueRunning || m.league.State == engine.LeaguePaused
 	m.mu.Unlock()

@@ -21,6 +21,7 @@ type History struct {
 	LastUpdated   string         `json:"last_updated"`
 
 	recorded map[string]int // match id -> index in Matches, so a resent GAME_OVER is found in O(1)
+	saved    int            // matches the last requested write of history.json holds
 }
 
 // Stats sums a player's matches.
@@ -117,19 +118,39 @@ func (h *History) clone() History {
 }
 
 // historyEvery bounds how often history.json is rewritten while matches
-// finish: the file holds every match of the player, so writing it after
-// each one would cost O(matches) per match.
+// finish quickly.
 const historyEvery = 500 * time.Millisecond
 
+// unsavedShare is how far history.json may fall behind: it is rewritten
+// once the matches missing from it are an eighth of those in it.
+const unsavedShare = 8
+
+// due reports whether enough matches are missing from history.json to
+// rewrite it, and if so counts them as saved. A player plays once a round,
+// so in a large league rounds are longer than any sensible interval and a
+// bounded rate alone would still rewrite the whole file after every match:
+// O(matches) per match. Waiting for an eighth more makes the sizes written
+// grow geometrically, so all the rewrites together cost about nine times
+// the final file: O(1) per match. Small histories (under 8 matches) are
+// rewritten after every match, so a short league's file is always current.
+func (h *History) due() bool {
+	if len(h.Matches)-h.saved < max(1, h.saved/unsavedShare) {
+		return false
+	}
+	h.saved = len(h.Matches)
+	return true
+}
+
 // openHistory starts the writer of history.json. The file is rewritten
-// whole (atomically, keeping its documented format) at most every
-// historyEvery, and at once when the league completes and when the player
-// shuts down.
+// whole (atomically, keeping its documented format) when due says so, at
+// most every historyEvery, and at once when the league completes and when
+// the player shuts down.
 //
-// The trade-off: a player that crashes loses at most the last interval of
-// matches from its history.json. The league's record of those matches is
-// not the player's: the manager's journal and the referees' match files
-// keep them, and a restarted player starts a fresh history anyway.
+// The trade-off: a player that crashes loses from its history.json the
+// matches not yet written, at most about an eighth of them. The league's
+// record of those matches is not the player's file: the manager's journal
+// and the referees' match files keep them, and a restarted player starts a
+// fresh history anyway.
 func (p *Player) openHistory(id string) *store.Coalescer {
 	snapshot := func() any {
 		p.mu.Lock()

@@ -147,8 +147,9 @@ func (p *Player) handleGameOver(ctx context.Context, in protocol.Inbound) (any, 
 		delete(p.opponent, over.MatchID)
 	}
 	file := p.historyFile
+	save := fresh && p.history.due()
 	p.mu.Unlock()
-	if fresh && file != nil {
+	if save && file != nil {
 		file.Request()
 	}
 	return p.Ack(ctx, in)
