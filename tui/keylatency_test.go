@@ -15,36 +15,52 @@ import (
 	"github.com/leaguetui/leaguetui/engine"
 )
 
-// Figures of the key-latency benchmark: a league of benchPlayers fed to the
-// console in pages as large as the manager's feed gives (maxFeedBatch in
-// agents/manager), as fast as the console takes them, while a key is
-// pressed every keyEvery.
-const (
-	benchPlayers  = 200
-	benchPageSize = 2000
-	keyEvery      = 5 * time.Millisecond
-)
+// benchPlayers is the league of the key-latency benchmark: 200 players,
+// 19,900 matches.
+const benchPlayers = 200
 
-// BenchmarkKeyLatencyUnderFullFeed runs the console's Bubble Tea program
-// (its event loop and its 30 fps renderer, writing to a discarding
-// terminal) while the whole event feed of a 200-player league (19,900
-// matches) arrives with no pause, and measures how long a key press waits:
+// BenchmarkKeyLatencyUnderFeed runs the console's Bubble Tea program (its
+// event loop and its 30 fps renderer, writing to a terminal that discards
+// what it gets) while a 200-player league's event feed arrives, and
+// measures how long a key press waits:
 //
 //	key-update-p50-ms, -p99-ms  from sending the key to the end of its
 //	                            Update (the new screen is drawn in it)
-//	key-screen-p50-ms, -p99-ms  to the renderer's next write of the screen,
-//	                            which happens on its next frame (<= 33 ms)
-//	renders/op                  screens drawn while the feed ran
+//	key-screen-p50-ms, -p99-ms  to the renderer's next write of the
+//	                            screen, on its next frame (<= 33 ms later)
+//	renders/op                  screens drawn, keys' and frames' together
 //
-// One op is one whole league fed through the console.
+// Two feeds: "flood" sends the whole league in pages of 2,000 events (the
+// manager's largest page) with no pause, faster than any league plays,
+// while a key is pressed every 2 ms; "1000-matches-per-s" sends the first
+// 2,000 matches at the target rate, a page every 10 ms as a long
+// poll would bring them, while a key is pressed every 20 ms.
 //
-//	go test -run '^$' -bench KeyLatency -benchtime 3x ./tui/
-func BenchmarkKeyLatencyUnderFullFeed(b *testing.B) {
-	pages := leaguePages(benchPlayers, benchPageSize)
+//	go test -run '^$' -bench KeyLatency -benchtime 20x ./tui/
+func BenchmarkKeyLatencyUnderFeed(b *testing.B) {
+	events := leagueEvents(benchPlayers)
+	b.Run("flood", func(b *testing.B) {
+		benchKeys(b, feedPlan{pages: pagesOf(events, 2000), keyEvery: 2 * time.Millisecond})
+	})
+	b.Run("1000-matches-per-s", func(b *testing.B) {
+		// About 5 events a match: 10 matches' worth every 10 ms.
+		first := events[:min(len(events), 2000*5+benchPlayers+2)]
+		benchKeys(b, feedPlan{pages: pagesOf(first, 50), pageEvery: 10 * time.Millisecond, keyEvery: 20 * time.Millisecond})
+	})
+}
+
+// feedPlan is how the feed arrives and how often a key is pressed.
+type feedPlan struct {
+	pages     []control.FeedPage
+	pageEvery time.Duration // 0: as fast as the console takes them
+	keyEvery  time.Duration
+}
+
+func benchKeys(b *testing.B, plan feedPlan) {
 	var updates, screens []time.Duration
 	renders := 0
 	for b.Loop() {
-		u, s, r := runFedConsole(b, pages)
+		u, s, r := runFedConsole(b, plan)
 		updates, screens, renders = append(updates, u...), append(screens, s...), renders+r
 	}
 	b.ReportMetric(percentileMs(updates, 50), "key-update-p50-ms")
@@ -55,9 +71,9 @@ func BenchmarkKeyLatencyUnderFullFeed(b *testing.B) {
 	b.ReportMetric(float64(len(updates))/float64(b.N), "keys/op")
 }
 
-// runFedConsole feeds pages to a fresh console program while pressing
-// keys, and returns each key's latency to its Update and to the screen.
-func runFedConsole(b *testing.B, pages []control.FeedPage) (updates, screens []time.Duration, renders int) {
+// runFedConsole feeds a fresh console program while pressing keys, and
+// returns each key's latency to its Update and to the screen.
+func runFedConsole(b *testing.B, plan feedPlan) (updates, screens []time.Duration, renders int) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	probe := &keyProbe{Model: New(ctx, Options{HealthEvery: -1, NoColor: true}), handled: make(chan time.Time, 1)}
@@ -71,8 +87,11 @@ func runFedConsole(b *testing.B, pages []control.FeedPage) (updates, screens []t
 	fed := make(chan struct{})
 	go func() {
 		defer close(fed)
-		for _, page := range pages {
-			p.Send(feedMsg{Page: page}) // blocks until the loop takes it: full speed, no backlog
+		for _, page := range plan.pages {
+			p.Send(feedMsg{Page: page}) // blocks until the loop takes it
+			if plan.pageEvery > 0 {
+				time.Sleep(plan.pageEvery) // the pace of the feed, not a synchronisation
+			}
 		}
 	}()
 	keys := []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune{'j'}}, {Type: tea.KeyTab}, {Type: tea.KeyRunes, Runes: []rune{'k'}}}
@@ -84,7 +103,7 @@ func runFedConsole(b *testing.B, pages []control.FeedPage) (updates, screens []t
 				b.Fatal(err)
 			}
 			return updates, screens, probe.Model.renders
-		case <-time.After(keyEvery):
+		case <-time.After(plan.keyEvery):
 		}
 		sent := time.Now()
 		p.Send(keys[i%len(keys)])
@@ -141,10 +160,10 @@ func (f *frameClock) nextAfter(t time.Time, limit time.Duration) (time.Time, boo
 	}
 }
 
-// leaguePages is the feed of a whole league of n players, as the manager
+// leagueEvents is the feed of a whole league of n players, as the manager
 // serves it: registrations, the schedule, and for every match its
-// assignment, three steps and its result, in pages of size events.
-func leaguePages(n, size int) []control.FeedPage {
+// assignment, three steps and its result.
+func leagueEvents(n int) []engine.Event {
 	var events []engine.Event
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	add := func(ev engine.Event) {
@@ -181,11 +200,15 @@ func leaguePages(n, size int) []control.FeedPage {
 		add(engine.Event{Kind: engine.EventRoundCompleted, Round: r.Number})
 	}
 	add(engine.Event{Kind: engine.EventLeagueCompleted})
+	return events
+}
 
+// pagesOf cuts events into feed pages of size events.
+func pagesOf(events []engine.Event, size int) []control.FeedPage {
 	var pages []control.FeedPage
 	for start := 0; start < len(events); start += size {
 		end := min(start+size, len(events))
-		pages = append(pages, control.FeedPage{Events: events[start:end], LastSeq: int64(end), State: engine.LeagueRunning})
+		pages = append(pages, control.FeedPage{Events: events[start:end], LastSeq: events[end-1].Seq, State: engine.LeagueRunning})
 	}
 	return pages
 }
