@@ -1,6 +1,9 @@
 package manager
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -82,12 +85,12 @@ func (m *Manager) openFiles() {
 	if d, err := time.ParseDuration(os.Getenv("LEAGUETUI_STANDINGS_INTERVAL")); err == nil && d >= 0 {
 		every = d
 	}
-	m.standingsFile = m.newFile(m.Layout.Standings(), every, func() any { return m.Standings() })
-	m.roundsFile = m.newFile(m.Layout.Rounds(), every, func() any { return m.Schedule() })
+	m.standingsFile = m.newFile(m.Layout.Standings(), every, store.IndentedJSON(func() any { return m.Standings() }))
+	m.roundsFile = m.newFile(m.Layout.Rounds(), every, m.encodeRounds)
 }
 
-func (m *Manager) newFile(path string, every time.Duration, snapshot func() any) *store.Coalescer {
-	return store.NewCoalescer(path, every, snapshot, func(err error) {
+func (m *Manager) newFile(path string, every time.Duration, encode func(io.Writer) error) *store.Coalescer {
+	return store.NewCoalescer(path, every, encode, func(err error) {
 		// The journal is the record: a failed write is logged and healed by the next one.
 		m.Log.Error("cannot write data file", "event_type", "DATA_WRITE_FAILED", "path", path, "err", err)
 	})
@@ -125,26 +128,79 @@ func (m *Manager) writeRounds() {
 // referee and result so far.
 func (m *Manager) Schedule() RoundsFile {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	doc := RoundsFile{SchemaVersion: SchemaVersion, LeagueID: m.league.ID, LastUpdated: protocol.FormatTime(time.Now())}
-	current := m.league.CurrentRound()
-	for _, r := range m.league.Rounds {
-		entry := RoundEntry{RoundID: r.Number, Status: roundStatus(r.Number, current, m.league.RoundDone(r.Number))}
-		for _, p := range r.Matches {
-			rec, _ := m.league.Match(p.MatchID)
-			me := MatchEntry{MatchID: p.MatchID, PlayerAID: p.PlayerA, PlayerBID: p.PlayerB, RefereeID: rec.Referee}
-			if rec.Result != nil {
-				me.Result = string(rec.Result.Status)
-				if rec.Result.Winner != "" {
-					w := rec.Result.Winner
-					me.Winner = &w
-				}
-			}
-			entry.Matches = append(entry.Matches, me)
-		}
-		doc.Rounds = append(doc.Rounds, entry)
+	doc := RoundsFile{SchemaVersion: SchemaVersion, LeagueID: m.league.ID, LastUpdated: protocol.FormatTime(time.Now()),
+		Rounds: []RoundEntry{}}
+	rounds := len(m.league.Rounds)
+	m.mu.Unlock()
+	for i := range rounds {
+		doc.Rounds = append(doc.Rounds, m.roundEntry(i+1))
 	}
 	return doc
+}
+
+// encodeRounds writes rounds.json one round at a time, holding m.mu for
+// one round only: the file lists every match of the league (half a million
+// for 1,000 players), and building it whole would put it in memory twice
+// (the document and its JSON) at every write. It writes what json.MarshalIndent
+// of Schedule() writes; each round is as it was when it was written.
+func (m *Manager) encodeRounds(w io.Writer) error {
+	m.mu.Lock()
+	leagueID, rounds := m.league.ID, len(m.league.Rounds)
+	m.mu.Unlock()
+	head, err := json.Marshal(leagueID)
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(w, "{\n  \"schema_version\": %q,\n  \"league_id\": %s,\n  \"rounds\": [", SchemaVersion, head); err != nil {
+		return err
+	}
+	for i := range rounds {
+		data, err := json.MarshalIndent(m.roundEntry(i+1), "    ", "  ")
+		if err != nil {
+			return err
+		}
+		sep := ",\n    "
+		if i == 0 {
+			sep = "\n    "
+		}
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
+		}
+		if _, err := w.Write(data); err != nil {
+			return err
+		}
+	}
+	tail := "\n  ]"
+	if rounds == 0 {
+		tail = "]"
+	}
+	_, err = fmt.Fprintf(w, "%s,\n  \"last_updated\": %q\n}\n", tail, protocol.FormatTime(time.Now()))
+	return err
+}
+
+// roundEntry snapshots one round (1-based) of rounds.json.
+func (m *Manager) roundEntry(round int) RoundEntry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r := m.league.Rounds[round-1]
+	current := m.league.RoundsCompleted() + 1 // CurrentRound, in O(1)
+	if current > len(m.league.Rounds) {
+		current = 0
+	}
+	entry := RoundEntry{RoundID: r.Number, Status: roundStatus(r.Number, current, m.league.RoundDone(r.Number))}
+	for _, p := range r.Matches {
+		rec, _ := m.league.Match(p.MatchID)
+		me := MatchEntry{MatchID: p.MatchID, PlayerAID: p.PlayerA, PlayerBID: p.PlayerB, RefereeID: rec.Referee}
+		if rec.Result != nil {
+			me.Result = string(rec.Result.Status)
+			if rec.Result.Winner != "" {
+				w := rec.Result.Winner
+				me.Winner = &w
+			}
+		}
+		entry.Matches = append(entry.Matches, me)
+	}
+	return entry
 }
 
 func roundStatus(round, current int, done bool) string {

@@ -157,7 +157,7 @@ func (p *Player) openHistory(id string) *store.Coalescer {
 		defer p.mu.Unlock()
 		return p.history.clone()
 	}
-	return store.NewCoalescer(p.Layout.PlayerHistory(id), historyEvery, snapshot, func(err error) {
+	return store.NewCoalescer(p.Layout.PlayerHistory(id), historyEvery, store.IndentedJSON(snapshot), func(err error) {
 		p.Log.Error("cannot write history", "event_type", "DATA_WRITE_FAILED", "err", err)
 	})
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"io"
 	"sync"
 	"time"
 )
@@ -20,10 +21,10 @@ import (
 // once. A crash loses at most that lag, which is why only derived files
 // (whose facts are recorded elsewhere) should be written this way.
 type Coalescer struct {
-	path     string
-	every    time.Duration
-	snapshot func() any
-	onError  func(error)
+	path    string
+	every   time.Duration
+	encode  func(io.Writer) error
+	onError func(error)
 
 	kick      chan struct{}      // buffered: a request is pending
 	flush     chan chan struct{} // a Flush waiting for its write
@@ -34,12 +35,13 @@ type Coalescer struct {
 	lastCost time.Duration // owned by the writer goroutine
 }
 
-// NewCoalescer starts the writer of path. snapshot is called by the writer
-// when it writes (so it sees the latest state) and must be safe to call
-// from another goroutine; onError gets every failed write (the next write
-// heals it).
-func NewCoalescer(path string, every time.Duration, snapshot func() any, onError func(error)) *Coalescer {
-	c := &Coalescer{path: path, every: every, snapshot: snapshot, onError: onError,
+// NewCoalescer starts the writer of path. encode writes the file's content
+// (IndentedJSON of a snapshot, for a JSON file); the writer calls it when it
+// writes, so it sees the latest state, and it must be safe to call from
+// another goroutine. onError gets every failed write (the next write heals
+// it).
+func NewCoalescer(path string, every time.Duration, encode func(io.Writer) error, onError func(error)) *Coalescer {
+	c := &Coalescer{path: path, every: every, encode: encode, onError: onError,
 		kick: make(chan struct{}, 1), flush: make(chan chan struct{}),
 		quit: make(chan struct{}), done: make(chan struct{})}
 	go c.run()
@@ -109,7 +111,7 @@ func (c *Coalescer) takeRequest() bool {
 
 func (c *Coalescer) write() {
 	start := time.Now()
-	if err := WriteJSON(c.path, c.snapshot()); err != nil && c.onError != nil {
+	if err := WriteAtomic(c.path, c.encode); err != nil && c.onError != nil {
 		c.onError(err)
 	}
 	c.lastCost = time.Since(start)

@@ -13,10 +13,10 @@ import (
 func TestCoalescerWritesOnceForABurst(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "standings.json")
 	var state, snapshots atomic.Int64
-	c := NewCoalescer(path, time.Hour, func() any {
+	c := NewCoalescer(path, time.Hour, IndentedJSON(func() any {
 		snapshots.Add(1)
 		return sample{Version: int(state.Load())}
-	}, func(err error) { t.Error(err) })
+	}), func(err error) { t.Error(err) })
 	for i := 1; i <= 100; i++ {
 		state.Store(int64(i))
 		c.Request()
@@ -40,7 +40,7 @@ func TestCoalescerWritesOnceForABurst(t *testing.T) {
 // TestCoalescerCloseWritesPending: a request still waiting is written by Close.
 func TestCoalescerCloseWritesPending(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "history.json")
-	c := NewCoalescer(path, time.Hour, func() any { return sample{LeagueID: "L1", Version: 7} }, nil)
+	c := NewCoalescer(path, time.Hour, IndentedJSON(func() any { return sample{LeagueID: "L1", Version: 7} }), nil)
 	c.Request()
 	c.Close()
 	var got sample
@@ -54,10 +54,10 @@ func TestCoalescerCloseWritesPending(t *testing.T) {
 func TestCoalescerWritesAfterTheInterval(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rounds.json")
 	taken := make(chan struct{}, 1)
-	c := NewCoalescer(path, time.Millisecond, func() any {
+	c := NewCoalescer(path, time.Millisecond, IndentedJSON(func() any {
 		taken <- struct{}{}
 		return sample{Version: 1}
-	}, nil)
+	}), nil)
 	defer c.Close()
 	c.Request()
 	select {
