@@ -113,6 +113,8 @@ type League struct {
 	streak     map[string]int // player -> technical losses in a row as the offender
 	finished   int
 	lastSeq    int64
+	unplayed   []int // per round, matches still without a result
+	roundsDone int   // leading rounds whose matches all have results
 }
 
 // MatchRecord is what the league knows about one scheduled match.
@@ -236,11 +238,14 @@ func (l *League) start(s *StartInfo) error {
 		return fmt.Errorf("league is %s, not waiting", l.State)
 	}
 	l.State, l.Seed, l.GameType, l.Rounds = LeagueRunning, s.Seed, s.GameType, s.Rounds
-	for _, r := range s.Rounds {
+	l.unplayed = make([]int, len(s.Rounds))
+	for i, r := range s.Rounds {
 		for _, p := range r.Matches {
 			l.matches[p.MatchID] = &MatchRecord{Pairing: p}
 		}
+		l.unplayed[i] = len(r.Matches)
 	}
+	l.countRoundsDone()
 	return nil
 }
 
@@ -277,6 +282,10 @@ func (l *League) recordResult(r *Result) error {
 			l.streak[p] = 0
 		}
 	}
+	if i := m.Round - 1; i >= 0 && i < len(l.unplayed) {
+		l.unplayed[i]--
+	}
+	l.countRoundsDone()
 	return nil
 }
 
@@ -303,6 +312,18 @@ func (l *League) reinstate(id string) {
 	}
 	delete(l.streak, id)
 }
+
+// countRoundsDone moves past the leading rounds that have every result;
+// each round is passed once, so a result costs O(1) amortised.
+func (l *League) countRoundsDone() {
+	for l.roundsDone < len(l.unplayed) && l.unplayed[l.roundsDone] == 0 {
+		l.roundsDone++
+	}
+}
+
+// RoundsCompleted counts the leading rounds whose matches all have results,
+// in O(1): the standings document's rounds_completed.
+func (l *League) RoundsCompleted() int { return l.roundsDone }
 
 func (l *League) transition(from, to LeagueState) error {
 	if l.State != from {

@@ -31,6 +31,23 @@ type LeagueResult struct {
 	// whether the league was short of CPU or waiting.
 	CPU      CPU
 	CPUKnown bool // false where /proc is missing
+	// FirstTenth and LastTenth are matches/s over the first and the last
+	// tenth of the matches (Tally.Tenths).
+	FirstTenth, LastTenth float64
+	// PlayersInProcess says the players ran inside the bench process
+	// (LeagueOptions.PlayersInProcess); their CPU is that process's.
+	PlayersInProcess bool
+}
+
+// TenthsRatio is the last tenth's matches/s ÷ the first tenth's: near 1, a
+// result costs the same late in the league as early on.
+func (r LeagueResult) TenthsRatio() float64 { return Ratio(r.LastTenth, r.FirstTenth) }
+
+// LeagueOptions are the league to measure: headless.Options, and whether
+// the players run as one process each or all inside the bench process.
+type LeagueOptions struct {
+	headless.Options
+	PlayersInProcess bool
 }
 
 // CPU is CPU time (user + system) by role.
@@ -63,7 +80,7 @@ func (r LeagueResult) ExchangesPerMatch() float64 {
 // League launches opts' league as separate processes (headless.Launch),
 // plays it to the end and measures it; every process it started is stopped
 // before it returns. Progress goes to opts.Stderr.
-func League(ctx context.Context, opts headless.Options) (LeagueResult, error) {
+func League(ctx context.Context, opts LeagueOptions) (LeagueResult, error) {
 	if opts.Players < 2 || opts.Referees < 1 {
 		return LeagueResult{}, fmt.Errorf("a league needs at least 2 players and 1 referee (got %d and %d)", opts.Players, opts.Referees)
 	}
@@ -71,22 +88,35 @@ func League(ctx context.Context, opts headless.Options) (LeagueResult, error) {
 	if progress == nil {
 		progress = io.Discard
 	}
-	fmt.Fprintf(progress, "bench: launching the manager, %d referees and %d players\n", opts.Referees, opts.Players)
-	league, err := headless.Launch(ctx, opts)
+	where := "processes"
+	launched := opts.Options
+	if opts.PlayersInProcess {
+		where, launched.Players = "inside this process", 0
+	}
+	fmt.Fprintf(progress, "bench: launching the manager, %d referees and %d players (%s)\n", opts.Referees, opts.Players, where)
+	league, err := headless.Launch(ctx, launched)
 	if league != nil {
 		defer league.Stop()
 	}
 	if err != nil {
 		return LeagueResult{}, err
 	}
-	return play(ctx, league, progress)
+	var hosted hostedPlayers
+	if opts.PlayersInProcess {
+		if hosted, err = hostPlayers(ctx, opts.Options, league.Manager.Endpoint, opts.Players); err != nil {
+			return LeagueResult{}, err
+		}
+		defer hosted.stop()
+	}
+	return play(ctx, league, hosted, progress)
 }
 
 // play starts a launched league, follows it to the end and takes the
 // figures that need the processes alive: requests served and peak memory.
-func play(ctx context.Context, league *headless.League, progress io.Writer) (LeagueResult, error) {
-	endpoints := endpointsOf(league.Children())
-	cpuBefore, _ := cpuOf(league)
+func play(ctx context.Context, league *headless.League, hosted hostedPlayers, progress io.Writer) (LeagueResult, error) {
+	endpoints := append(endpointsOf(league.Children()), hosted.endpoints()...)
+	cpuOf := func() (CPU, bool) { return cpuOf(league, hosted) }
+	cpuBefore, _ := cpuOf()
 	before, err := RequestsServed(ctx, endpoints)
 	if err != nil {
 		return LeagueResult{}, err
@@ -100,24 +130,30 @@ func play(ctx context.Context, league *headless.League, progress io.Writer) (Lea
 		return LeagueResult{}, err
 	}
 	peak, known := PeakMemory(league.Manager.PID())
-	cpuAfter, cpuKnown := cpuOf(league)
+	cpuAfter, cpuKnown := cpuOf()
 	after, err := RequestsServed(ctx, endpoints)
 	if err != nil {
 		return LeagueResult{}, err
 	}
 	fmt.Fprintln(progress, "bench: league completed; stopping the agents")
-	return LeagueResult{Players: len(league.Players), Referees: len(league.Referees),
+	first, last := tally.Tenths()
+	return LeagueResult{Players: len(league.Players) + len(hosted), Referees: len(league.Referees),
+		FirstTenth: first, LastTenth: last, PlayersInProcess: hosted != nil,
 		Matches: tally.Matches, Wall: tally.Wall(), Exchanges: after - before,
 		MatchP50: Percentile(tally.Durations, 50), MatchP99: Percentile(tally.Durations, 99),
 		ManagerPeakBytes: peak, ManagerPeakKnown: known,
 		CPU: cpuAfter.sub(cpuBefore), CPUKnown: cpuKnown}, nil
 }
 
-// cpuOf reads the CPU time each of the league's processes has used so far.
-func cpuOf(league *headless.League) (CPU, bool) {
+// cpuOf reads the CPU time each of the league's processes has used so far;
+// hosted players count as this whole process.
+func cpuOf(league *headless.League, hosted hostedPlayers) (CPU, bool) {
 	manager, ok := CPUTime(league.Manager.PID())
 	referees, refOK := sumCPU(league.Referees)
 	players, playersOK := sumCPU(league.Players)
+	if hosted != nil {
+		players, playersOK = hosted.cpu()
+	}
 	return CPU{Manager: manager, Referees: referees, Players: players}, ok && refOK && playersOK
 }
 

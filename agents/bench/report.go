@@ -39,7 +39,10 @@ func (r Report) Table(w io.Writer) error {
 		{"raw HTTP exchanges/s", fmt.Sprintf("%.0f", raw.PerSecond()),
 			fmt.Sprintf("loopback, %d in flight, %d B request / %d B response, %s", raw.Concurrency, raw.RequestBytes, raw.ResponseBytes, raw.Elapsed.Round(time.Millisecond))},
 		{"league matches/s", fmt.Sprintf("%.1f", lg.MatchesPerSecond()),
-			fmt.Sprintf("%d matches, %d players, %d referees, in %s (target >= %d)", lg.Matches, lg.Players, lg.Referees, lg.Wall.Round(time.Millisecond), TargetMatchesPerSecond)},
+			fmt.Sprintf("%d matches, %d players%s, %d referees, in %s (target >= %d)", lg.Matches, lg.Players, r.hosted(), lg.Referees, lg.Wall.Round(time.Millisecond), TargetMatchesPerSecond)},
+		{"first tenth matches/s", fmt.Sprintf("%.1f", lg.FirstTenth), "the first tenth of the matches, from league_started"},
+		{"last tenth matches/s", fmt.Sprintf("%.1f", lg.LastTenth),
+			fmt.Sprintf("the last tenth, to league_completed: %.2f x the first (target within 20%%)", lg.TenthsRatio())},
 		{"league HTTP exchanges/s", fmt.Sprintf("%.0f", lg.ExchangesPerSecond()),
 			fmt.Sprintf("%d exchanges, %.1f per match", lg.Exchanges, lg.ExchangesPerMatch())},
 		{"match duration p50", ms(lg.MatchP50), "match_assigned to match_result"},
@@ -54,6 +57,13 @@ func (r Report) Table(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", row[0], row[1], row[2])
 	}
 	return tw.Flush()
+}
+
+func (r Report) hosted() string {
+	if r.League.PlayersInProcess {
+		return " (in one process)"
+	}
+	return ""
 }
 
 func (r Report) peakMemory() string {
@@ -118,6 +128,9 @@ type (
 		ExchangesPerMatch  float64  `json:"exchanges_per_match"`
 		MatchP50Ms         float64  `json:"match_p50_ms"`
 		MatchP99Ms         float64  `json:"match_p99_ms"`
+		FirstTenthPerSec   float64  `json:"first_tenth_matches_per_second"`
+		LastTenthPerSec    float64  `json:"last_tenth_matches_per_second"`
+		PlayersInProcess   bool     `json:"players_in_process"`
 		ManagerPeakBytes   *int64   `json:"manager_peak_memory_bytes"`
 		CPUSeconds         *jsonCPU `json:"cpu_seconds"`
 	}
@@ -137,7 +150,8 @@ func (r Report) JSON(w io.Writer) error {
 		League: jsonLeague{Players: lg.Players, Referees: lg.Referees, Matches: lg.Matches,
 			WallSeconds: lg.Wall.Seconds(), MatchesPerSecond: lg.MatchesPerSecond(),
 			Exchanges: lg.Exchanges, ExchangesPerSecond: lg.ExchangesPerSecond(), ExchangesPerMatch: lg.ExchangesPerMatch(),
-			MatchP50Ms: millis(lg.MatchP50), MatchP99Ms: millis(lg.MatchP99)},
+			MatchP50Ms: millis(lg.MatchP50), MatchP99Ms: millis(lg.MatchP99),
+			FirstTenthPerSec: lg.FirstTenth, LastTenthPerSec: lg.LastTenth, PlayersInProcess: lg.PlayersInProcess},
 		Ratio: r.Ratio(),
 		CPUs:  r.CPUs,
 	}

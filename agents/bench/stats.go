@@ -48,7 +48,8 @@ type Tally struct {
 	Total              int // matches scheduled, from league_started
 	Matches            int // match_result events seen
 	Durations          []time.Duration
-	Stopped            bool // the league was stopped before it completed
+	Stopped            bool        // the league was stopped before it completed
+	ResultTimes        []time.Time // when each match_result happened, in feed order
 
 	assigned map[string]time.Time
 }
@@ -74,6 +75,7 @@ func (t *Tally) Add(ev engine.Event) bool {
 		}
 	case engine.EventMatchResult:
 		t.Matches++
+		t.ResultTimes = append(t.ResultTimes, ev.Time)
 		if at, ok := t.assigned[ev.MatchID]; ok {
 			t.Durations = append(t.Durations, ev.Time.Sub(at))
 			delete(t.assigned, ev.MatchID)
@@ -94,4 +96,20 @@ func (t *Tally) Wall() time.Duration {
 		return 0
 	}
 	return t.Completed.Sub(t.Started)
+}
+
+// Tenths are the matches per second over the first tenth of the matches
+// (from league_started to the result that completes that tenth) and over
+// the last tenth (from the result before it to league_completed). A league
+// whose per-result cost grows as it goes shows a last tenth slower than its
+// first. Both are 0 for a league with fewer than 10 matches or not over.
+func (t *Tally) Tenths() (first, last float64) {
+	n := len(t.ResultTimes)
+	tenth := n / 10
+	if tenth == 0 || t.Started.IsZero() || t.Completed.IsZero() {
+		return 0, 0
+	}
+	first = Rate(int64(tenth), t.ResultTimes[tenth-1].Sub(t.Started))
+	last = Rate(int64(tenth), t.Completed.Sub(t.ResultTimes[n-tenth-1]))
+	return first, last
 }

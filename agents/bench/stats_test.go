@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -150,5 +151,30 @@ func TestTallyStopped(t *testing.T) {
 	}
 	if tally.Wall() != 0 {
 		t.Errorf("a league that never completed has no wall time, got %v", tally.Wall())
+	}
+}
+
+// TestTallyTenths: 20 results, the first two in 1 s, the last two in 4 s.
+func TestTallyTenths(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tally := &Tally{}
+	tally.Add(engine.Event{Kind: engine.EventLeagueStarted, Time: t0})
+	at := t0
+	for i := range 20 {
+		switch {
+		case i < 2:
+			at = at.Add(500 * time.Millisecond)
+		default:
+			at = at.Add(time.Second)
+		}
+		tally.Add(engine.Event{Kind: engine.EventMatchResult, MatchID: fmt.Sprintf("M%d", i), Time: at})
+	}
+	tally.Add(engine.Event{Kind: engine.EventLeagueCompleted, Time: at.Add(2 * time.Second)})
+	first, last := tally.Tenths()
+	if first != 2 || last != 0.5 {
+		t.Errorf("tenths %v and %v matches/s, want 2 and 0.5", first, last)
+	}
+	if first, last := (&Tally{}).Tenths(); first != 0 || last != 0 {
+		t.Errorf("an empty tally's tenths are %v and %v, want 0", first, last)
 	}
 }

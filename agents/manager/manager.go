@@ -46,7 +46,8 @@ type Manager struct {
 	game    engine.Game
 	journal *store.Journal
 	post    *rpc.Mailer
-	files   sync.Mutex // orders the writes of standings.json and rounds.json
+
+	standingsFile, roundsFile *store.Coalescer // see openFiles
 
 	mu        sync.Mutex
 	league    *engine.League
@@ -92,6 +93,7 @@ func New(opts Options) (*Manager, error) {
 	if err := m.replayJournal(); err != nil {
 		return nil, err
 	}
+	m.openFiles()
 	m.routes()
 	return m, nil
 }
@@ -127,6 +129,7 @@ func (m *Manager) Start(ctx context.Context) error {
 		return err
 	}
 	m.SetState(node.StateActive) // the manager needs no registration: it serves at once
+	m.servePprof()
 	m.mu.Lock()
 	resume := m.league.State == engine.LeagueRunning || m.league.State == engine.LeaguePaused
 	done, total := m.league.Progress()
@@ -183,6 +186,7 @@ func (m *Manager) Close(ctx context.Context) error {
 	}
 	m.post.Drain(ctx)
 	err := m.Shutdown(ctx)
+	m.closeFiles()
 	if jerr := m.journal.Close(); err == nil {
 		err = jerr
 	}

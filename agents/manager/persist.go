@@ -1,6 +1,10 @@
 package manager
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/control"
@@ -48,62 +52,155 @@ type LeagueInfoFile struct {
 	LastUpdated   string             `json:"last_updated"`
 }
 
-// Standings snapshots the standings document.
+// Standings snapshots the standings document. Everything but sorting the
+// table is O(1), so serving it and writing it cost the same however far the
+// league has gone.
 func (m *Manager) Standings() control.StandingsFile {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	done, total := m.league.Progress()
-	completed := 0
-	for r := 1; r <= len(m.league.Rounds) && m.league.RoundDone(r); r++ {
-		completed = r
-	}
 	return control.StandingsFile{
 		SchemaVersion: SchemaVersion, LeagueID: m.league.ID, Version: m.league.LastSeq(), State: m.league.State,
-		Seed: m.league.Seed, RoundsCompleted: completed, RoundsTotal: len(m.league.Rounds),
+		Seed: m.league.Seed, RoundsCompleted: m.league.RoundsCompleted(), RoundsTotal: len(m.league.Rounds),
 		MatchesDone: done, MatchesTotal: total, Standings: standingRows(m.league.Table.Rows()),
 		LastUpdated: protocol.FormatTime(time.Now()),
 	}
 }
 
-// writeStandings and writeRounds take their snapshot and write it under
-// m.files, so that writes land in snapshot order: an older snapshot never
-// replaces a newer one.
-func (m *Manager) writeStandings() {
-	m.files.Lock()
-	defer m.files.Unlock()
-	m.writeFile(m.Layout.Standings(), m.Standings())
+// DefaultFileInterval is how long standings.json and rounds.json may lag
+// the league while results come in. LEAGUETUI_STANDINGS_INTERVAL (a Go
+// duration) overrides it, so a test can make the lag longer than the test.
+const DefaultFileInterval = 250 * time.Millisecond
+
+// openFiles starts the writers of standings.json and rounds.json. The
+// journal is the durable record, written before a result is acknowledged;
+// these two files are derived from it, so they are written from one
+// goroutine each, at a bounded rate, and not once per result: a result
+// costs the same in a league of 16 players or 1,000. A crash loses nothing
+// (a restarted manager rebuilds them from the journal); the files lag the
+// league by at most the interval, and are written at once at every round's
+// end (standings), at the league's end and when the manager closes.
+func (m *Manager) openFiles() {
+	every := DefaultFileInterval
+	if d, err := time.ParseDuration(os.Getenv("LEAGUETUI_STANDINGS_INTERVAL")); err == nil && d >= 0 {
+		every = d
+	}
+	m.standingsFile = m.newFile(m.Layout.Standings(), every, store.IndentedJSON(func() any { return m.Standings() }))
+	m.roundsFile = m.newFile(m.Layout.Rounds(), every, m.encodeRounds)
 }
 
+func (m *Manager) newFile(path string, every time.Duration, encode func(io.Writer) error) *store.Coalescer {
+	return store.NewCoalescer(path, every, encode, func(err error) {
+		// The journal is the record: a failed write is logged and healed by the next one.
+		m.Log.Error("cannot write data file", "event_type", "DATA_WRITE_FAILED", "path", path, "err", err)
+	})
+}
+
+// closeFiles writes what the files still lack and stops their writers.
+func (m *Manager) closeFiles() {
+	m.standingsFile.Close()
+	m.roundsFile.Close()
+}
+
+// standingsChanged marks standings.json stale after a result: it is
+// written within the interval, with every result that came in meanwhile.
+func (m *Manager) standingsChanged() { m.standingsFile.Request() }
+
+// writeStandings writes standings.json now (at a round's end and the
+// league's), returning once it is written.
+func (m *Manager) writeStandings() { m.standingsFile.Flush() }
+
+// writeRounds writes rounds.json now once the league has completed, and
+// otherwise only marks it stale: it lists every match of the league, so at
+// a round's end a large league leaves it to the writer's bounded rate.
 func (m *Manager) writeRounds() {
-	m.files.Lock()
-	defer m.files.Unlock()
-	m.writeFile(m.Layout.Rounds(), m.Schedule())
+	m.mu.Lock()
+	over := m.league.State == engine.LeagueCompleted
+	m.mu.Unlock()
+	if over {
+		m.roundsFile.Flush()
+		return
+	}
+	m.roundsFile.Request()
 }
 
 // Schedule snapshots the rounds document: every round's matches with their
 // referee and result so far.
 func (m *Manager) Schedule() RoundsFile {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	doc := RoundsFile{SchemaVersion: SchemaVersion, LeagueID: m.league.ID, LastUpdated: protocol.FormatTime(time.Now())}
-	current := m.league.CurrentRound()
-	for _, r := range m.league.Rounds {
-		entry := RoundEntry{RoundID: r.Number, Status: roundStatus(r.Number, current, m.league.RoundDone(r.Number))}
-		for _, p := range r.Matches {
-			rec, _ := m.league.Match(p.MatchID)
-			me := MatchEntry{MatchID: p.MatchID, PlayerAID: p.PlayerA, PlayerBID: p.PlayerB, RefereeID: rec.Referee}
-			if rec.Result != nil {
-				me.Result = string(rec.Result.Status)
-				if rec.Result.Winner != "" {
-					w := rec.Result.Winner
-					me.Winner = &w
-				}
-			}
-			entry.Matches = append(entry.Matches, me)
-		}
-		doc.Rounds = append(doc.Rounds, entry)
+	doc := RoundsFile{SchemaVersion: SchemaVersion, LeagueID: m.league.ID, LastUpdated: protocol.FormatTime(time.Now()),
+		Rounds: []RoundEntry{}}
+	rounds := len(m.league.Rounds)
+	m.mu.Unlock()
+	for i := range rounds {
+		doc.Rounds = append(doc.Rounds, m.roundEntry(i+1))
 	}
 	return doc
+}
+
+// encodeRounds writes rounds.json one round at a time, holding m.mu for
+// one round only: the file lists every match of the league (half a million
+// for 1,000 players), and building it whole would put it in memory twice
+// (the document and its JSON) at every write. It writes what json.MarshalIndent
+// of Schedule() writes; each round is as it was when it was written.
+func (m *Manager) encodeRounds(w io.Writer) error {
+	m.mu.Lock()
+	leagueID, rounds := m.league.ID, len(m.league.Rounds)
+	m.mu.Unlock()
+	head, err := json.Marshal(leagueID)
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(w, "{\n  \"schema_version\": %q,\n  \"league_id\": %s,\n  \"rounds\": [", SchemaVersion, head); err != nil {
+		return err
+	}
+	for i := range rounds {
+		data, err := json.MarshalIndent(m.roundEntry(i+1), "    ", "  ")
+		if err != nil {
+			return err
+		}
+		sep := ",\n    "
+		if i == 0 {
+			sep = "\n    "
+		}
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
+		}
+		if _, err := w.Write(data); err != nil {
+			return err
+		}
+	}
+	tail := "\n  ]"
+	if rounds == 0 {
+		tail = "]"
+	}
+	_, err = fmt.Fprintf(w, "%s,\n  \"last_updated\": %q\n}\n", tail, protocol.FormatTime(time.Now()))
+	return err
+}
+
+// roundEntry snapshots one round (1-based) of rounds.json.
+func (m *Manager) roundEntry(round int) RoundEntry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r := m.league.Rounds[round-1]
+	current := m.league.RoundsCompleted() + 1 // CurrentRound, in O(1)
+	if current > len(m.league.Rounds) {
+		current = 0
+	}
+	entry := RoundEntry{RoundID: r.Number, Status: roundStatus(r.Number, current, m.league.RoundDone(r.Number))}
+	for _, p := range r.Matches {
+		rec, _ := m.league.Match(p.MatchID)
+		me := MatchEntry{MatchID: p.MatchID, PlayerAID: p.PlayerA, PlayerBID: p.PlayerB, RefereeID: rec.Referee}
+		if rec.Result != nil {
+			me.Result = string(rec.Result.Status)
+			if rec.Result.Winner != "" {
+				w := rec.Result.Winner
+				me.Winner = &w
+			}
+		}
+		entry.Matches = append(entry.Matches, me)
+	}
+	return entry
 }
 
 func roundStatus(round, current int, done bool) string {

@@ -46,7 +46,7 @@ func (m *Manager) handleReport(_ context.Context, in protocol.Inbound) (any, err
 }
 
 // recordResult journals a result, wakes whoever waits for the match and
-// writes the standings file.
+// marks the standings file stale. Its cost does not grow with the league.
 func (m *Manager) recordResult(r engine.Result, refereeID string) error {
 	m.mu.Lock()
 	var ev staged
@@ -74,7 +74,7 @@ func (m *Manager) recordResult(r engine.Result, refereeID string) error {
 	m.mu.Unlock()
 	m.Log.Info("match result", "event_type", "MATCH_RESULT_RECEIVED", "match_id", r.MatchID,
 		"status", string(r.Status), "winner", r.Winner, "seq", ev.Seq)
-	m.writeStandings()
+	m.standingsChanged()
 	return nil
 }
 

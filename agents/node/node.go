@@ -253,6 +253,10 @@ type Health struct {
 	// Tools are the MCP tools the agent offers, so the console can show them
 	// without an MCP session.
 	Tools []string `json:"tools,omitempty"`
+	// FileWrites and BytesWritten count the process's writes to the data
+	// folder (store.WriteStats), so the cost of a league event can be measured.
+	FileWrites   int64 `json:"file_writes"`
+	BytesWritten int64 `json:"bytes_written"`
 }
 
 func (n *Node) serveHealth(w http.ResponseWriter, _ *http.Request) {
@@ -260,9 +264,10 @@ func (n *Node) serveHealth(w http.ResponseWriter, _ *http.Request) {
 	if n.Role == "league_manager" {
 		id = protocol.SenderManager
 	}
+	writes, bytes := store.WriteStats()
 	rpc.WriteJSON(w, http.StatusOK, Health{ID: id, Role: n.Role, DisplayName: n.Name, State: n.State(),
 		LeagueID: n.Cfg.LeagueID, Endpoint: n.Endpoint(), Served: n.Server.Served(),
-		Tools: n.MCP.Names()})
+		Tools: n.MCP.Names(), FileWrites: writes, BytesWritten: bytes})
 }
 
 // Shutdown stops serving, waiting for requests in flight, and closes the log.

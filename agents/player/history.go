@@ -1,10 +1,13 @@
 package player
 
 import (
+	"context"
 	"slices"
 	"time"
 
+	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -16,6 +19,9 @@ type History struct {
 	Stats         Stats          `json:"stats"`
 	Matches       []HistoryEntry `json:"matches"`
 	LastUpdated   string         `json:"last_updated"`
+
+	recorded map[string]int // match id -> index in Matches, so a resent GAME_OVER is found in O(1)
+	saved    int            // matches the last requested write of history.json holds
 }
 
 // Stats sums a player's matches.
@@ -50,7 +56,7 @@ type HistoryDetails struct {
 // opponent comes from the invitation: after a technical loss the choices
 // may not name it.
 func (h *History) record(self, opponent string, over protocol.GameOver) (entry HistoryEntry, fresh bool) {
-	if i := slices.IndexFunc(h.Matches, func(e HistoryEntry) bool { return e.MatchID == over.MatchID }); i >= 0 {
+	if i, ok := h.recorded[over.MatchID]; ok {
 		return h.Matches[i], false
 	}
 	gr := over.GameResult
@@ -63,6 +69,10 @@ func (h *History) record(self, opponent string, over protocol.GameOver) (entry H
 			entry.OpponentID, entry.OpponentChoice = id, choice
 		}
 	}
+	if h.recorded == nil {
+		h.recorded = map[string]int{}
+	}
+	h.recorded[entry.MatchID] = len(h.Matches)
 	h.Matches = append(h.Matches, entry)
 	h.count(entry.Result)
 	h.LastUpdated = entry.Timestamp
@@ -99,8 +109,84 @@ func (h *History) count(result string) {
 	h.Stats.WinRate = float64(h.Stats.Wins) / float64(h.Stats.TotalMatches)
 }
 
+// clone is the snapshot written to history.json.
 func (h *History) clone() History {
 	c := *h
 	c.Matches = slices.Clone(h.Matches)
+	c.recorded = nil
 	return c
+}
+
+// historyEvery bounds how often history.json is rewritten while matches
+// finish quickly.
+const historyEvery = 500 * time.Millisecond
+
+// unsavedShare is how far history.json may fall behind: it is rewritten
+// once the matches missing from it are an eighth of those in it.
+const unsavedShare = 8
+
+// due reports whether enough matches are missing from history.json to
+// rewrite it, and if so counts them as saved. A player plays once a round,
+// so in a large league rounds are longer than any sensible interval and a
+// bounded rate alone would still rewrite the whole file after every match:
+// O(matches) per match. Waiting for an eighth more makes the sizes written
+// grow geometrically, so all the rewrites together cost about nine times
+// the final file: O(1) per match. Small histories (under 8 matches) are
+// rewritten after every match, so a short league's file is always current.
+func (h *History) due() bool {
+	if len(h.Matches)-h.saved < max(1, h.saved/unsavedShare) {
+		return false
+	}
+	h.saved = len(h.Matches)
+	return true
+}
+
+// openHistory starts the writer of history.json. The file is rewritten
+// whole (atomically, keeping its documented format) when due says so, at
+// most every historyEvery, and at once when the league completes and when
+// the player shuts down.
+//
+// The trade-off: a player that crashes loses from its history.json the
+// matches not yet written, at most about an eighth of them. The league's
+// record of those matches is not the player's file: the manager's journal
+// and the referees' match files keep them, and a restarted player starts a
+// fresh history anyway.
+func (p *Player) openHistory(id string) *store.Coalescer {
+	snapshot := func() any {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.history.clone()
+	}
+	return store.NewCoalescer(p.Layout.PlayerHistory(id), historyEvery, store.IndentedJSON(snapshot), func(err error) {
+		p.Log.Error("cannot write history", "event_type", "DATA_WRITE_FAILED", "err", err)
+	})
+}
+
+// flushHistory writes history.json now if the player has registered.
+func (p *Player) flushHistory() {
+	p.mu.Lock()
+	file := p.historyFile
+	p.mu.Unlock()
+	if file != nil {
+		file.Flush()
+	}
+}
+
+// handleLeagueCompleted writes the final history before acknowledging, so
+// that once the league is over history.json has every match.
+func (p *Player) handleLeagueCompleted(ctx context.Context, in protocol.Inbound) (any, error) {
+	p.flushHistory()
+	p.SetState(node.StateShutdown)
+	return p.Ack(ctx, in)
+}
+
+// Shutdown writes what history.json still lacks, then stops serving.
+func (p *Player) Shutdown(ctx context.Context) error {
+	p.mu.Lock()
+	file := p.historyFile
+	p.mu.Unlock()
+	if file != nil {
+		file.Close()
+	}
+	return p.Node.Shutdown(ctx)
 }

@@ -36,6 +36,8 @@ type Player struct {
 	moves    map[string]string // match id -> the move we gave, so a retry or a replay gets the same
 	opponent map[string]string // match id -> opponent, from the invitation
 	history  History
+	// historyFile writes history.json at a bounded rate; nil until registered.
+	historyFile *store.Coalescer
 }
 
 // New prepares a player with its strategy.
@@ -54,6 +56,7 @@ func New(opts Options) (*Player, error) {
 	p.Server.Handle(protocol.TypeGameOver, p.handleGameOver)
 	p.AcknowledgeNotifications(protocol.TypeRoundAnnouncement, protocol.TypeStandingsUpdate,
 		protocol.TypeRoundCompleted, protocol.TypeGameError)
+	p.Server.Handle(protocol.TypeLeagueCompleted, p.handleLeagueCompleted)
 	return p, nil
 }
 
@@ -78,6 +81,7 @@ func (p *Player) Start(ctx context.Context) error {
 	// reads the history under it.
 	p.mu.Lock()
 	p.history = History{SchemaVersion: "1.0.0", PlayerID: id, Strategy: p.strategy.Name()}
+	p.historyFile = p.openHistory(id)
 	p.mu.Unlock()
 	return nil
 }
@@ -144,12 +148,11 @@ func (p *Player) handleGameOver(ctx context.Context, in protocol.Inbound) (any, 
 		// same move, so it ends the same way.
 		delete(p.opponent, over.MatchID)
 	}
-	snapshot := p.history.clone()
+	file := p.historyFile
+	save := fresh && p.history.due()
 	p.mu.Unlock()
-	if fresh {
-		if err := store.WriteJSON(p.Layout.PlayerHistory(id), snapshot); err != nil {
-			p.Log.Error("cannot write history", "event_type", "DATA_WRITE_FAILED", "err", err)
-		}
+	if save && file != nil {
+		file.Request()
 	}
 	return p.Ack(ctx, in)
 }

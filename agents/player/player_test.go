@@ -222,6 +222,8 @@ func TestPlayerHistory(t *testing.T) {
 	over("game_over", "R3M1", "DRAW", nil, map[string]string{playerID: "even", "P02": "even"})
 	over("notify_match_result", "R4M1", "TECHNICAL_LOSS", "P02", map[string]string{"P02": "even"})
 	over("notify_match_result", "R1M1", "WIN", playerID, map[string]string{playerID: "even", "P02": "odd"}) // resent
+	// history.json is written at a bounded rate; LEAGUE_COMPLETED writes it before its ack.
+	replyMessage(t, leaguetest.Call(t, url, "notify_league_completed", leaguetest.Envelope("LEAGUE_COMPLETED", "league_manager")))
 
 	var h player.History
 	if err := store.ReadJSON(filepath.Join(dir, "players", playerID, "history.json"), &h); err != nil {

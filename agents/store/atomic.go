@@ -1,8 +1,10 @@
 package store
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -21,25 +23,44 @@ const (
 // A reader never sees a half-written file, and a crash leaves either the old or
 // the new file, never a mix or an empty one.
 func WriteJSON(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return fmt.Errorf("store: encode %s: %w", path, err)
+	return WriteAtomic(path, IndentedJSON(func() any { return v }))
+}
+
+// IndentedJSON encodes the value snapshot returns as indented JSON, for
+// WriteAtomic and NewCoalescer.
+func IndentedJSON(snapshot func() any) func(io.Writer) error {
+	return func(w io.Writer) error {
+		data, err := json.MarshalIndent(snapshot(), "", "  ")
+		if err != nil {
+			return fmt.Errorf("encode: %w", err)
+		}
+		_, err = w.Write(append(data, '\n'))
+		return err
 	}
-	return WriteFileAtomic(path, append(data, '\n'))
 }
 
 // WriteFileAtomic replaces path with data the way WriteJSON does, for files
 // that are not JSON.
+func WriteFileAtomic(path string, data []byte) error {
+	return WriteAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteAtomic replaces path with what encode writes, the way WriteJSON
+// does. encode writes through a buffer straight into the temp file, so a
+// large file written piece by piece never sits whole in memory.
 //
 // The temp file's name starts with a dot and does not end in the target's
 // extension, so a reader listing a folder for *.json never picks it up.
-func WriteFileAtomic(path string, data []byte) error {
-	return writeAtomic(path, data, filePerm, dirPerm)
+func WriteAtomic(path string, encode func(io.Writer) error) error {
+	return writeAtomic(path, encode, filePerm, dirPerm)
 }
 
-// writeAtomic is WriteFileAtomic with the modes of the file and of any
-// folder it creates.
-func writeAtomic(path string, data []byte, perm, folderPerm os.FileMode) (err error) {
+// writeAtomic is WriteAtomic with the modes of the file and of any folder
+// it creates.
+func writeAtomic(path string, encode func(io.Writer) error, perm, folderPerm os.FileMode) (err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, folderPerm); err != nil {
 		return fmt.Errorf("store: %w", err)
@@ -54,7 +75,11 @@ func writeAtomic(path string, data []byte, perm, folderPerm os.FileMode) (err er
 			os.Remove(tmp.Name())
 		}
 	}()
-	if _, err := tmp.Write(data); err != nil {
+	out := &countingWriter{w: bufio.NewWriterSize(tmp, 64<<10)}
+	if err := encode(out); err != nil {
+		return fmt.Errorf("store: write %s: %w", path, err)
+	}
+	if err := out.w.Flush(); err != nil {
 		return fmt.Errorf("store: write %s: %w", path, err)
 	}
 	// CreateTemp makes the file private (0o600); give it the asked mode.
@@ -75,7 +100,20 @@ func writeAtomic(path string, data []byte, perm, folderPerm os.FileMode) (err er
 	if err := syncDir(dir); err != nil {
 		return fmt.Errorf("store: sync folder of %s: %w", path, err)
 	}
+	countWrite(int(out.n))
 	return nil
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w *bufio.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // ReadJSON reads the JSON file at path into v. A missing file's error wraps

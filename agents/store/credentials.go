@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 )
 
@@ -30,7 +31,11 @@ func SaveCredentials(path string, c Credentials) error {
 	if err != nil {
 		return fmt.Errorf("store: encode %s: %w", path, err)
 	}
-	return writeAtomic(path, append(data, '\n'), secretFilePerm, secretDirPerm)
+	write := func(w io.Writer) error {
+		_, err := w.Write(append(data, '\n'))
+		return err
+	}
+	return writeAtomic(path, write, secretFilePerm, secretDirPerm)
 }
 
 // LoadCredentials reads what SaveCredentials wrote. A missing file is not an

@@ -285,6 +285,7 @@ func (j *Journal) commit(batch []appendRequest) error {
 		return j.fail(fmt.Errorf("store: sync journal %s: %w", j.path, err))
 	}
 	j.size += int64(len(j.buf))
+	countWrite(len(j.buf))
 	return nil
 }
 

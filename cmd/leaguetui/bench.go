@@ -29,6 +29,9 @@ Figures:
   raw HTTP exchanges/s     request/response pairs per second in the raw measure
   league matches/s         matches played / the league's wall time, from the
                            league_started event to league_completed
+  first, last tenth        matches/s over the first and the last tenth of the
+                           matches: a last tenth slower than the first means a
+                           result costs more as the league goes on
   league HTTP exchanges/s  JSON-RPC requests all agents answered during the
                            league (sum of requests_served on every agent's
                            /health, before the start and before stopping)
@@ -70,6 +73,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	data := fs.String("data", "", "data `folder` for the league, empty or new (default a temporary folder,\nremoved after unless --keep-data; a folder given here is always kept)")
 	keepData := fs.Bool("keep-data", false, "keep the temporary data folder and print where it is")
 	asJSON := fs.Bool("json", false, "print the result as JSON instead of a table")
+	inProcess := fs.Bool("players-in-process", false, "run the players inside the bench process (each still its own HTTP\n"+
+		"listener and player) instead of one process each: for leagues of hundreds of players")
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
 		return err
@@ -99,9 +104,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	fmt.Fprintf(stderr, "bench: raw: %.0f exchanges/s\n", raw.PerSecond())
-	league, err := bench.League(ctx, headless.Options{Config: cfg, ConfigArgs: cf.Args(), Executable: exe,
+	league, err := bench.League(ctx, bench.LeagueOptions{PlayersInProcess: *inProcess, Options: headless.Options{
+		Config: cfg, ConfigArgs: cf.Args(), Executable: exe,
 		DataDir: dir, Players: *players, Referees: *referees, Seed: *seed, SeedSet: true, FreePorts: true,
-		Stdout: io.Discard, Stderr: stderr})
+		Stdout: io.Discard, Stderr: stderr}})
 	if err != nil {
 		return err
 	}
