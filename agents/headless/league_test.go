@@ -326,17 +326,9 @@ func checkLeagueFiles(t *testing.T, dir string, n int) leagueFiles {
 	}
 
 	// The journal: one result per match, none twice.
-	journal, err := os.ReadFile(filepath.Join(dir, "leagues", leagueID, "journal.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	results := map[string]int{}
 	total := 0
-	for _, line := range bytes.Split(bytes.TrimSpace(journal), []byte("\n")) {
-		var ev journalEvent
-		if err := json.Unmarshal(line, &ev); err != nil {
-			t.Fatalf("journal line %s: %v", line, err)
-		}
+	for _, ev := range readJournal(t, dir) {
 		if ev.Kind == "match_result" {
 			results[ev.MatchID]++
 			total++

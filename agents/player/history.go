@@ -2,6 +2,9 @@ package player
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"os"
 	"slices"
 	"time"
 
@@ -56,7 +59,7 @@ type HistoryDetails struct {
 // opponent comes from the invitation: after a technical loss the choices
 // may not name it.
 func (h *History) record(self, opponent string, over protocol.GameOver) (entry HistoryEntry, fresh bool) {
-	if i, ok := h.recorded[over.MatchID]; ok {
+	if i, ok := h.recorded[historyKey(over.LeagueID, over.MatchID)]; ok {
 		return h.Matches[i], false
 	}
 	gr := over.GameResult
@@ -72,11 +75,39 @@ func (h *History) record(self, opponent string, over protocol.GameOver) (entry H
 	if h.recorded == nil {
 		h.recorded = map[string]int{}
 	}
-	h.recorded[entry.MatchID] = len(h.Matches)
+	h.recorded[historyKey(entry.LeagueID, entry.MatchID)] = len(h.Matches)
 	h.Matches = append(h.Matches, entry)
 	h.count(entry.Result)
 	h.LastUpdated = entry.Timestamp
 	return entry, true
+}
+
+// historyKey names a match in a history that spans leagues: match ids
+// such as R1M1 come back in every league.
+func historyKey(leagueID, matchID string) string { return leagueID + "/" + matchID }
+
+// loadHistory reads the history a player kept before it (re)started, so
+// that a restarted player goes on with its record instead of replacing it.
+// A missing file gives an empty history.
+func loadHistory(path, playerID, strategy string) (History, error) {
+	h := History{SchemaVersion: "1.0.0", PlayerID: playerID, Strategy: strategy}
+	var kept History
+	if err := store.ReadJSON(path, &kept); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return h, nil
+		}
+		return h, err
+	}
+	if kept.PlayerID != playerID {
+		return h, fmt.Errorf("%s is the history of %q, not %q", path, kept.PlayerID, playerID)
+	}
+	kept.Strategy = strategy
+	kept.recorded = make(map[string]int, len(kept.Matches))
+	for i, e := range kept.Matches {
+		kept.recorded[historyKey(e.LeagueID, e.MatchID)] = i
+	}
+	kept.saved = len(kept.Matches)
+	return kept, nil
 }
 
 func resultFor(self string, gr protocol.GameResult) string {
@@ -149,8 +180,8 @@ func (h *History) due() bool {
 // The trade-off: a player that crashes loses from its history.json the
 // matches not yet written, at most about an eighth of them. The league's
 // record of those matches is not the player's file: the manager's journal
-// and the referees' match files keep them, and a restarted player starts a
-// fresh history anyway.
+// and the referees' match files keep them. A player restarted in a league
+// still under way gets GAME_OVER again for any match played again.
 func (p *Player) openHistory(id string) *store.Coalescer {
 	snapshot := func() any {
 		p.mu.Lock()

@@ -77,13 +77,35 @@ func (p *Player) Start(ctx context.Context) error {
 		return err
 	}
 	id, _ := p.Identity()
+	history, err := loadHistory(p.Layout.PlayerHistory(id), id, p.strategy.Name())
+	if err != nil {
+		p.Log.Warn("starting a new history", "event_type", "HISTORY_UNREADABLE", "err", err)
+	}
 	// Under p.mu: the server is already taking requests, and handleGameOver
 	// reads the history under it.
 	p.mu.Lock()
-	p.history = History{SchemaVersion: "1.0.0", PlayerID: id, Strategy: p.strategy.Name()}
+	p.history = history
+	p.recall(p.Cfg.LeagueID)
 	p.historyFile = p.openHistory(id)
 	p.mu.Unlock()
 	return nil
+}
+
+// recall replays what the history says of this league into the strategy,
+// and remembers each move given: a player restarted in the middle of a
+// league then chooses as if it had never stopped, and a match played again
+// gets the same move. Call with p.mu held.
+func (p *Player) recall(leagueID string) {
+	for _, e := range p.history.Matches {
+		if e.LeagueID != leagueID {
+			continue
+		}
+		p.strategy.Observe(engine.Observation{MatchID: e.MatchID, OpponentID: e.OpponentID,
+			MyMove: e.MyChoice, OpponentMove: e.OpponentChoice, Right: e.Details.NumberParity})
+		if e.MyChoice != "" {
+			p.moves[e.MatchID] = e.MyChoice
+		}
+	}
 }
 
 // handleInvitation always joins: auto_accept_invitations is the default.
