@@ -129,13 +129,12 @@ func (l *crashLeague) outcome(t *testing.T, all []engine.Result) outcome {
 	if err != nil {
 		t.Fatal(err)
 	}
+	stopManager(t, l.manager)
 	var file control.StandingsFile
 	readJSON(t, store.Layout{Root: l.dir, LeagueID: leagueID}.Standings(), &file)
-	// The file's state is left out: it is written just after the feed
-	// shows the league completed, and may not say so yet.
-	o.standings = []control.StandingsFile{
-		{State: served.State, Seed: served.Seed, MatchesDone: served.MatchesDone, Standings: served.Standings},
-		{Seed: file.Seed, MatchesDone: file.MatchesDone, Standings: file.Standings},
+	for _, doc := range []control.StandingsFile{served, file} {
+		o.standings = append(o.standings, control.StandingsFile{State: doc.State, Seed: doc.Seed,
+			MatchesDone: doc.MatchesDone, Standings: doc.Standings})
 	}
 	return o
 }

@@ -46,6 +46,7 @@ const leagueTimeout = 3 * time.Minute
 // one bad player, registered in that order.
 type league struct {
 	dir  string
+	mgr  *launch.Child
 	ctl  *control.Client
 	good []string // ids of the good players
 	bad  *launch.Child
@@ -61,7 +62,7 @@ func startLeague(t *testing.T, goodPlayers int, mode string, managerArgs []strin
 	for _, name := range []string{"REF01", "REF02"} {
 		leaguetest.StartReferee(t, dir, mgr.Endpoint, name, append([]string{"--max-concurrent", "4"}, timeouts...)...)
 	}
-	l := &league{dir: dir, ctl: control.New(mgr.Endpoint, adminToken)}
+	l := &league{dir: dir, mgr: mgr, ctl: control.New(mgr.Endpoint, adminToken)}
 	for i := range goodPlayers {
 		p := leaguetest.StartPlayer(t, dir, mgr.Endpoint, fmt.Sprintf("good%d", i+1), "--strategy", "random", "--seed", fmt.Sprint(i+1))
 		l.good = append(l.good, p.ID)
@@ -138,14 +139,25 @@ func (l *league) checkResults(t *testing.T, all []engine.Result, lost func(engin
 	return technical
 }
 
-// checkStandings checks GET /standings and standings.json against the
-// table recomputed from the results, and returns the served rows by id.
+// stopManager stops the manager (SIGTERM, by PID), which writes its files'
+// last state: while it runs they follow the feed at a bounded rate.
+func stopManager(t *testing.T, mgr *launch.Child) {
+	t.Helper()
+	if err := mgr.Stop(leaguetest.ReadyTimeout); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkStandings checks GET /standings and then, with the manager stopped,
+// standings.json against the table recomputed from the results, and
+// returns both documents.
 func (l *league) checkStandings(t *testing.T, all []engine.Result) map[string]control.StandingsFile {
 	t.Helper()
 	served, err := l.ctl.Standings(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
+	stopManager(t, l.mgr)
 	var file control.StandingsFile
 	readJSON(t, store.Layout{Root: l.dir, LeagueID: leagueID}.Standings(), &file)
 	want := engine.Standings(engine.DefaultScoring(), l.ids, all)
@@ -222,9 +234,11 @@ func (l *league) checkGameErrors(t *testing.T, all []engine.Result, lost func(en
 	}
 }
 
-// checkRounds checks that rounds.json holds the results of the feed.
+// checkRounds checks, with the manager stopped, that rounds.json holds the
+// results of the feed.
 func (l *league) checkRounds(t *testing.T, all []engine.Result) {
 	t.Helper()
+	stopManager(t, l.mgr)
 	var doc manager.RoundsFile
 	readJSON(t, store.Layout{Root: l.dir, LeagueID: leagueID}.Rounds(), &doc)
 	byID := map[string]engine.Result{}

@@ -256,7 +256,8 @@ func (r Reply) String(key string) string {
 }
 
 // NextEvents waits on the manager's event feed until an event of one of the
-// kinds arrives, or timeout. It returns the events read and the new cursor.
+// kinds arrives, or timeout. It returns the events read, the one of those
+// kinds last, and the cursor just after it.
 func NextEvents(t testing.TB, ctl *control.Client, after int64, timeout time.Duration, kinds ...engine.EventKind) ([]engine.Event, int64) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -267,15 +268,16 @@ func NextEvents(t testing.TB, ctl *control.Client, after int64, timeout time.Dur
 		if err != nil {
 			t.Fatalf("waiting for %v on the event feed (after %d events): %v", kinds, len(seen), err)
 		}
-		after = page.LastSeq
 		for _, ev := range page.Events {
 			seen = append(seen, ev)
 			for _, k := range kinds {
 				if ev.Kind == k {
-					return seen, after
+					// The cursor stops here: the rest of the page is read by the next call.
+					return seen, ev.Seq
 				}
 			}
 		}
+		after = page.LastSeq
 	}
 }
 
