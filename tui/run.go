@@ -70,6 +70,12 @@ type Options struct {
 	Output io.Writer
 }
 
+// rendererFPS is how often Bubble Tea writes the screen to the terminal.
+// Feed events redraw at most every frameEvery; a key redraws at once and
+// then waits for the renderer's next write, so a faster renderer keeps a
+// key's answer well inside 50 ms however fast events arrive.
+const rendererFPS = 60
+
 // Run shows the console until the user quits or ctx ends. It returns how
 // the user left; stopping children the console started is the caller's
 // job, after Run returns, so the terminal is restored first.
@@ -77,7 +83,7 @@ func Run(ctx context.Context, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the feed's long poll and any request in flight
 	m := New(ctx, opts)
-	progOpts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx), tea.WithFPS(30)}
+	progOpts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx), tea.WithFPS(rendererFPS)}
 	if opts.Input != nil {
 		progOpts = append(progOpts, tea.WithInput(opts.Input))
 	}
