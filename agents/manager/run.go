@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/url"
+	"syscall"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
@@ -299,7 +300,9 @@ func watchReferee(ctx context.Context, endpoint string, every time.Duration) <-c
 			conn, err := (&net.Dialer{Timeout: every}).DialContext(ctx, "tcp", u.Host)
 			if err == nil {
 				conn.Close()
-				refused = 0
+			}
+			if !errors.Is(err, syscall.ECONNREFUSED) {
+				refused = 0 // there, or too busy to tell: the deadline decides
 				continue
 			}
 			if refused++; refused >= 2 && ctx.Err() == nil {
