@@ -84,14 +84,30 @@ func Run(ctx context.Context, opts Options) error {
 	if !opts.SeedSet {
 		opts.Seed = randomSeed()
 	}
-	league, err := Launch(ctx, opts)
+	// Ctrl-C while the agents start gives up at once: nothing has been
+	// played yet, and there is nothing to drain.
+	startCtx, giveUp := context.WithCancel(ctx)
+	defer giveUp()
+	started := make(chan struct{})
+	go func() {
+		select {
+		case <-opts.Interrupts:
+			giveUp()
+		case <-started:
+		}
+	}()
+	league, err := Launch(startCtx, opts)
 	if league != nil {
 		defer league.Stop()
 	}
-	if err != nil {
-		return err
+	var progress *progress
+	if err == nil {
+		progress, err = begin(startCtx, league, opts)
 	}
-	progress, err := begin(ctx, league, opts)
+	close(started)
+	if startCtx.Err() != nil && ctx.Err() == nil {
+		return &InterruptedError{Starting: true, DataDir: opts.DataDir, FreePorts: opts.FreePorts}
+	}
 	if err != nil || progress == nil {
 		return err
 	}
@@ -370,6 +386,7 @@ func readFeed(ctx context.Context, c *control.Client, cursor int64) (<-chan feed
 // InterruptedError ends a run stopped by Ctrl-C. Its text says how far the
 // league got and how to resume it.
 type InterruptedError struct {
+	Starting    bool // while the agents started: nothing was played
 	Drained     bool // the running matches finished first
 	Done, Total int
 	Running     int // matches abandoned by a stop at once
@@ -378,6 +395,9 @@ type InterruptedError struct {
 }
 
 func (e *InterruptedError) Error() string {
+	if e.Starting {
+		return "interrupted while the agents started; no match was played in this run"
+	}
 	how := "paused"
 	if !e.Drained {
 		how = fmt.Sprintf("stopped at once (running matches to play again: %d)", e.Running)
