@@ -25,6 +25,18 @@ func (m *Manager) broadcast(agents []engine.AgentInfo, msgFor func(engine.AgentI
 	}
 }
 
+// Above fullListPlayers players, what each round sends every player is cut
+// to what that player needs: its round announcement lists the matches it
+// plays (or referees), and its standings lists the leaders and its own row.
+// Whole lists would make a round's broadcasts O(players²), so the cost of a
+// match would grow with the league (half a million rows a round for 1,000
+// players). Up to fullListPlayers, every message is whole, as in the
+// specification's samples; either way it is a valid message.
+const (
+	fullListPlayers = 64
+	leadersShown    = 10
+)
+
 // announceRound sends ROUND_ANNOUNCEMENT to every player and to each referee
 // with matches in it, with the endpoints other referees rely on.
 func (m *Manager) announceRound(round int, assigned []assignment) {
@@ -44,9 +56,42 @@ func (m *Manager) announceRound(round int, assigned []assignment) {
 		refs[a.Referee.ID] = a.Referee
 	}
 	recipients := append(players, m.refereesIn(refs)...)
-	m.broadcast(recipients, func(engine.AgentInfo) protocol.Message {
-		return &protocol.RoundAnnouncement{Envelope: m.envelopeTo(protocol.TypeRoundAnnouncement, round, ""), Matches: matches}
+	matchesFor := func(engine.AgentInfo) []protocol.AnnouncedMatch { return matches }
+	if len(players) > fullListPlayers {
+		own := map[string][]protocol.AnnouncedMatch{}
+		for _, am := range matches {
+			for _, id := range []string{am.PlayerAID, am.PlayerBID, am.RefereeID} {
+				own[id] = append(own[id], am)
+			}
+		}
+		matchesFor = func(a engine.AgentInfo) []protocol.AnnouncedMatch {
+			return append([]protocol.AnnouncedMatch{}, own[a.ID]...) // [] for a player with the bye
+		}
+	}
+	m.broadcast(recipients, func(a engine.AgentInfo) protocol.Message {
+		return &protocol.RoundAnnouncement{Envelope: m.envelopeTo(protocol.TypeRoundAnnouncement, round, ""), Matches: matchesFor(a)}
 	})
+}
+
+// standingsFor returns, for each player, the standings rows its messages
+// carry: all of them in a league of up to fullListPlayers, otherwise the
+// leaders and the player's own row.
+func standingsFor(rows []protocol.StandingRow) func(playerID string) []protocol.StandingRow {
+	if len(rows) <= fullListPlayers {
+		return func(string) []protocol.StandingRow { return rows }
+	}
+	leaders := rows[:leadersShown]
+	index := make(map[string]int, len(rows))
+	for i, r := range rows {
+		index[r.PlayerID] = i
+	}
+	return func(playerID string) []protocol.StandingRow {
+		i, ok := index[playerID]
+		if !ok || i < leadersShown {
+			return leaders
+		}
+		return append(leaders[:leadersShown:leadersShown], rows[i])
+	}
 }
 
 // refereesIn keeps registration order for a set of referees.
@@ -66,8 +111,9 @@ func (m *Manager) broadcastStandings(round int) {
 	m.mu.Lock()
 	players, rows := m.league.Players(), standingRows(m.league.Table.Rows())
 	m.mu.Unlock()
-	m.broadcast(players, func(engine.AgentInfo) protocol.Message {
-		return &protocol.StandingsUpdate{Envelope: m.envelopeTo(protocol.TypeStandingsUpdate, round, ""), Standings: rows}
+	rowsFor := standingsFor(rows)
+	m.broadcast(players, func(a engine.AgentInfo) protocol.Message {
+		return &protocol.StandingsUpdate{Envelope: m.envelopeTo(protocol.TypeStandingsUpdate, round, ""), Standings: rowsFor(a.ID)}
 	})
 }
 
@@ -108,9 +154,10 @@ func (m *Manager) broadcastLeagueCompleted() {
 	if len(rows) > 0 {
 		champion = protocol.Champion{PlayerID: rows[0].PlayerID, DisplayName: rows[0].DisplayName, Points: rows[0].Points}
 	}
-	m.broadcast(everyone, func(engine.AgentInfo) protocol.Message {
+	rowsFor := standingsFor(rows)
+	m.broadcast(everyone, func(a engine.AgentInfo) protocol.Message {
 		return &protocol.LeagueCompleted{Envelope: m.envelopeTo(protocol.TypeLeagueCompleted, rounds, ""),
-			TotalRounds: rounds, TotalMatches: total, Champion: champion, FinalStandings: rows}
+			TotalRounds: rounds, TotalMatches: total, Champion: champion, FinalStandings: rowsFor(a.ID)}
 	})
 }
 
