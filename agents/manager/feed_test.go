@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
@@ -260,15 +261,25 @@ func TestFeedWindowKeepsUnwrittenEvents(t *testing.T) {
 	if got := readAll(t, resumed); !sameSteps(got, all) {
 		t.Fatalf("the resumed feed has %d events, not the %d journaled", len(got), len(all))
 	}
+	// Over HTTP, an old cursor is answered at once from the journal.
+	rec := httptest.NewRecorder()
+	resumed.serveEvents(rec, httptest.NewRequest(http.MethodGet, "/events?after=7&wait=30s", nil))
+	var page control.FeedPage
+	if err := json.Unmarshal(rec.Body.Bytes(), &page); err != nil || rec.Code != http.StatusOK {
+		t.Fatalf("GET /events?after=7: %d %s (%v)", rec.Code, rec.Body, err)
+	}
+	if want := all[7 : len(all)-window]; page.LastSeq != want[len(want)-1].Seq || !sameSteps(page.Events, want) {
+		t.Fatalf("GET /events?after=7: %d events to %d, want %d to %d", len(page.Events), page.LastSeq, len(want), want[len(want)-1].Seq)
+	}
 }
 
-// sameSteps compares what a live manager stamps itself (seq and time) too.
+// sameSteps compares events a live manager stamped with its own time.
 func sameSteps(got, want []engine.Event) bool {
 	if len(got) != len(want) {
 		return false
 	}
 	for i := range got {
-		if got[i].Seq != int64(i+1) || got[i].Kind != want[i].Kind || got[i].Step != want[i].Step {
+		if got[i].Seq != want[i].Seq || got[i].Kind != want[i].Kind || got[i].Step != want[i].Step {
 			return false
 		}
 	}
