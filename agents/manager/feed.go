@@ -1,6 +1,8 @@
 package manager
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -13,6 +15,12 @@ import (
 // maxFeedBatch bounds one answer of the event feed; a client behind by more
 // simply asks again.
 const maxFeedBatch = 2000
+
+// defaultFeedWindow is how many of the latest events the feed keeps in
+// memory, a few megabytes. Older ones are read back from the journal: a
+// league of 1,000 players has some 3.5 million events, and keeping them all
+// would cost the manager about 600 MB.
+const defaultFeedWindow = 20000
 
 func (m *Manager) serveHTTP() {
 	m.Server.HandleHTTP("GET /standings", func(w http.ResponseWriter, _ *http.Request) {
@@ -36,30 +44,105 @@ func (m *Manager) serveEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	wait, _ := time.ParseDuration(r.URL.Query().Get("wait"))
 	wait = min(max(wait, 0), 30*time.Second)
-	page, changed := m.eventsAfter(after)
-	if len(page.Events) == 0 && wait > 0 {
+	page, changed, err := m.eventsAfter(after)
+	if err == nil && len(page.Events) == 0 && wait > 0 {
 		select {
 		case <-changed:
-			page, _ = m.eventsAfter(after)
+			page, _, err = m.eventsAfter(after)
 		case <-time.After(wait):
 		case <-r.Context().Done():
 			return
 		}
 	}
+	if err != nil {
+		m.Log.Error("cannot serve the event feed", "event_type", "FEED_ERROR", "after", after, "err", err)
+		http.Error(w, "cannot read the league journal: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
 	rpc.WriteJSON(w, http.StatusOK, page)
 }
 
 // eventsAfter returns the page after a cursor and the channel that closes
-// when the feed next grows. Sequence numbers are dense from 1, so the
-// cursor indexes the feed directly.
-func (m *Manager) eventsAfter(after int64) (control.FeedPage, <-chan struct{}) {
+// when the feed next grows. Sequence numbers are dense from 1. The latest
+// events are in memory; a cursor older than them is read from the journal,
+// outside m.mu, in a page that stops where memory starts.
+func (m *Manager) eventsAfter(after int64) (control.FeedPage, <-chan struct{}, error) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	page := control.FeedPage{LastSeq: after, State: m.league.State}
-	if after < int64(len(m.feed)) {
-		end := min(int64(len(m.feed)), after+maxFeedBatch)
-		page.Events = append([]engine.Event(nil), m.feed[after:end]...)
-		page.LastSeq = end
+	changed := m.changed
+	oldest := m.feed.oldest(m.league.LastSeq() + 1)
+	if after >= oldest-1 {
+		page.Events = m.feed.after(after, maxFeedBatch)
 	}
-	return page, m.changed
+	m.mu.Unlock()
+	if after < oldest-1 {
+		events, err := m.readJournal(after, min(oldest-1, after+maxFeedBatch))
+		if err != nil {
+			return page, changed, err
+		}
+		page.Events = events
+	}
+	if n := len(page.Events); n > 0 {
+		page.LastSeq = page.Events[n-1].Seq
+	}
+	return page, changed, nil
+}
+
+// readJournal reads the events after a cursor up to last from the journal,
+// which holds every event older than the feed's window: the window forgets
+// only events the journal has committed.
+func (m *Manager) readJournal(after, last int64) ([]engine.Event, error) {
+	events := make([]engine.Event, 0, last-after)
+	_, err := m.history.Read(after+1, last, func(raw json.RawMessage) error {
+		var ev engine.Event
+		if err := json.Unmarshal(raw, &ev); err != nil {
+			return err
+		}
+		if want := after + int64(len(events)) + 1; ev.Seq != want {
+			return fmt.Errorf("journal record %d holds event %d", want, ev.Seq)
+		}
+		events = append(events, ev)
+		return nil
+	})
+	if err == nil && int64(len(events)) < last-after {
+		err = fmt.Errorf("the journal ends at record %d, short of event %d", after+int64(len(events)), last)
+	}
+	return events, err
+}
+
+// feedWindow is the feed's latest events, in memory, with consecutive
+// sequence numbers.
+type feedWindow struct {
+	events []engine.Event
+	limit  int // events kept once the journal has the older ones
+}
+
+// push appends ev, then forgets the oldest events beyond the limit that the
+// journal has committed (committed is the last one's sequence number). One
+// not yet written stays: a reader would find it neither here nor in the file.
+func (w *feedWindow) push(ev engine.Event, committed int64) {
+	w.events = append(w.events, ev)
+	drop := min(len(w.events)-w.limit, int(committed-w.events[0].Seq+1))
+	if drop > 0 {
+		clear(w.events[:drop]) // the array outlives the slice: let go of what events point to
+		w.events = w.events[drop:]
+	}
+}
+
+// oldest is the sequence number of the first event in memory, or next when
+// there is none yet.
+func (w *feedWindow) oldest(next int64) int64 {
+	if len(w.events) == 0 {
+		return next
+	}
+	return w.events[0].Seq
+}
+
+// after copies up to n events following a cursor at or after oldest()-1.
+func (w *feedWindow) after(cursor int64, n int) []engine.Event {
+	from := int(cursor - w.oldest(cursor+1) + 1)
+	if from >= len(w.events) {
+		return nil
+	}
+	return append([]engine.Event(nil), w.events[from:min(len(w.events), from+n)]...)
 }

@@ -8,6 +8,7 @@
 package manager
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -37,6 +38,8 @@ type Options struct {
 	// Hold keeps a league resumed from the journal paused until the admin
 	// resumes it, so that restarted agents can register again first.
 	Hold bool
+
+	feedWindow int // events the feed keeps in memory; 0 is defaultFeedWindow
 }
 
 // Manager is the league manager process.
@@ -51,7 +54,8 @@ type Manager struct {
 
 	mu        sync.Mutex
 	league    *engine.League
-	feed      []engine.Event
+	feed      feedWindow               // the latest events; older ones are read from the journal
+	history   *store.JournalReader     // reads those
 	changed   chan struct{}            // closed and replaced whenever the feed grows
 	reported  map[string]chan struct{} // match id -> closed when its result is in
 	running   bool
@@ -82,6 +86,7 @@ func New(opts Options) (*Manager, error) {
 	m := &Manager{
 		Node: n, opts: opts, game: game,
 		league:    engine.NewLeague(cfg.LeagueID, engine.Scoring(cfg.Scoring)),
+		feed:      feedWindow{limit: cmp.Or(opts.feedWindow, defaultFeedWindow)},
 		changed:   make(chan struct{}),
 		reported:  map[string]chan struct{}{},
 		issuedIn:  map[string]string{},
@@ -98,13 +103,15 @@ func New(opts Options) (*Manager, error) {
 	return m, nil
 }
 
-// replayJournal rebuilds the league from the events already journaled.
+// replayJournal rebuilds the league from the events already journaled,
+// keeping the latest in memory for the feed.
 func (m *Manager) replayJournal() error {
 	journal, records, err := store.OpenJournal(m.Layout.Journal())
 	if err != nil {
 		return fmt.Errorf("cannot open the league journal: %w", err)
 	}
 	m.journal = journal
+	m.history = store.NewJournalReader(m.Layout.Journal())
 	for i, raw := range records {
 		var ev engine.Event
 		if err := json.Unmarshal(raw, &ev); err != nil {
@@ -113,7 +120,7 @@ func (m *Manager) replayJournal() error {
 		if err := m.league.Apply(ev); err != nil {
 			return fmt.Errorf("journal record %d does not apply: %w", i+1, err)
 		}
-		m.feed = append(m.feed, ev)
+		m.feed.push(ev, int64(len(records)))
 	}
 	if len(records) > 0 {
 		done, total := m.league.Progress()
@@ -241,7 +248,7 @@ func (m *Manager) apply(ev *engine.Event) error {
 	if err := m.league.Apply(*ev); err != nil {
 		return err
 	}
-	m.feed = append(m.feed, *ev)
+	m.feed.push(*ev, m.journal.Committed())
 	close(m.changed)
 	m.changed = make(chan struct{})
 	return nil

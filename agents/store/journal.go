@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -44,6 +45,11 @@ type Journal struct {
 	kick    chan struct{} // wakes the writer; buffered, so a wake-up is never lost
 	stopped chan struct{} // closed when the writer has exited
 	syncs   atomic.Int64
+	// committed is how many records the file holds, in the order they were
+	// enqueued; it stops at the first failed batch, after which the file may
+	// lack records that later ones follow.
+	committed atomic.Int64
+	gap       bool // owned by the writer: a batch has failed
 
 	// Owned by the writer goroutine.
 	size int64  // length of the file up to the last committed record
@@ -99,6 +105,7 @@ func openJournal(path string, hooks journalHooks) (*Journal, []json.RawMessage, 
 		stopped: make(chan struct{}),
 		size:    size,
 	}
+	j.committed.Store(int64(len(records)))
 	go j.run()
 	return j, records, nil
 }
@@ -202,6 +209,13 @@ func (j *Journal) Syncs() int64 {
 	return j.syncs.Load()
 }
 
+// Committed is how many records are durable in the file: records 1 to
+// Committed, numbered as OpenJournal returns them, can be read back with a
+// JournalReader and will not change.
+func (j *Journal) Committed() int64 {
+	return j.committed.Load()
+}
+
 // Close waits for the queued appends to be committed, then closes the file.
 // A second Close returns ErrJournalClosed.
 func (j *Journal) Close() error {
@@ -257,8 +271,21 @@ func (j *Journal) takePending() (batch []appendRequest, closed bool) {
 	return batch, j.closed
 }
 
-// commit writes a batch with one write and one fsync.
+// commit writes a batch and counts its records as committed, unless an
+// earlier batch failed: the file would then lack that batch's records.
 func (j *Journal) commit(batch []appendRequest) error {
+	err := j.write(batch)
+	if err != nil {
+		j.gap = true
+	}
+	if !j.gap {
+		j.committed.Add(int64(len(batch)))
+	}
+	return err
+}
+
+// write writes a batch with one write and one fsync.
+func (j *Journal) write(batch []appendRequest) error {
 	if err := j.failure(); err != nil {
 		return err
 	}
@@ -303,4 +330,157 @@ func (j *Journal) fail(err error) error {
 		j.failed = err
 	}
 	return j.failed
+}
+
+// JournalReader reads records back from a journal file by number (from 1, as
+// OpenJournal numbers them) while the journal appends to it. It keeps a
+// sparse index, the offset of every JournalIndexEvery-th record, built by the
+// reads themselves: a read seeks to the nearest indexed record at or before
+// its first one, so it costs what it returns plus at most JournalIndexEvery
+// records skipped, however long the file. It also remembers where the last
+// read stopped, so a reader going through the file page by page reads each
+// part of it once. Safe for concurrent use; it holds no file open between
+// reads.
+type JournalReader struct {
+	path    string
+	scanned atomic.Int64
+
+	mu    sync.Mutex
+	marks []int64  // marks[i] is the offset of record i*JournalIndexEvery+1
+	next  position // where the last read stopped
+}
+
+// JournalIndexEvery is the stride of a JournalReader's index: it costs 8
+// bytes per that many records.
+const JournalIndexEvery = 1024
+
+// position is the offset at which a record's line starts.
+type position struct{ record, offset int64 }
+
+// NewJournalReader reads the journal at path.
+func NewJournalReader(path string) *JournalReader {
+	return &JournalReader{path: path, marks: []int64{0}, next: position{1, 0}}
+}
+
+// Scanned is how many bytes reads have taken from the file (for tests and
+// benchmarks of the index).
+func (r *JournalReader) Scanned() int64 {
+	return r.scanned.Load()
+}
+
+// Read calls fn with records from to last (inclusive), in order. It stops
+// early at the end of the file or at a line without its newline, one being
+// appended: read only records the journal has committed to get them all.
+// It returns how many records fn was given. fn must not keep the slice: it
+// is reused for the next record.
+func (r *JournalReader) Read(from, last int64, fn func(json.RawMessage) error) (int64, error) {
+	if from < 1 || last < from {
+		return 0, nil
+	}
+	f, err := os.Open(r.path)
+	if err != nil {
+		return 0, fmt.Errorf("store: read journal: %w", err)
+	}
+	defer f.Close()
+	at := r.start(from)
+	if _, err := f.Seek(at.offset, io.SeekStart); err != nil {
+		return 0, fmt.Errorf("store: read journal %s: %w", r.path, err)
+	}
+	s := lineScanner{in: bufio.NewReaderSize(countedReader{f, &r.scanned}, 64<<10)}
+	var given int64
+	for at.record <= last {
+		r.mark(at)
+		keep := at.record >= from
+		if ok, err := s.next(keep); err != nil || !ok {
+			return given, err
+		}
+		at.offset += s.size
+		if s.blank { // OpenJournal does not count it either
+			continue
+		}
+		if keep {
+			if err := fn(s.line); err != nil {
+				return given, err
+			}
+			given++
+		}
+		at.record++
+	}
+	r.stopped(at)
+	return given, nil
+}
+
+// start is the nearest known position at or before record from.
+func (r *JournalReader) start(from int64) position {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	i := min(int((from-1)/JournalIndexEvery), len(r.marks)-1)
+	at := position{int64(i)*JournalIndexEvery + 1, r.marks[i]}
+	if r.next.record <= from && r.next.record > at.record {
+		at = r.next
+	}
+	return at
+}
+
+// mark indexes a record's position if it is the next one the index lacks.
+func (r *JournalReader) mark(at position) {
+	if (at.record-1)%JournalIndexEvery != 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if int((at.record-1)/JournalIndexEvery) == len(r.marks) {
+		r.marks = append(r.marks, at.offset)
+	}
+}
+
+func (r *JournalReader) stopped(at position) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.next = at
+}
+
+// lineScanner reads a journal's lines one at a time, however long.
+type lineScanner struct {
+	in    *bufio.Reader
+	line  []byte // the last line, trimmed, if it was kept; reused
+	blank bool   // the last line held only spaces
+	size  int64  // bytes of the last line, its newline included
+}
+
+// next reads one line, keeping its bytes only if asked (otherwise it is
+// skipped without being copied). It is false at the end of the file's
+// complete lines: a last line without its newline is being appended.
+func (s *lineScanner) next(keep bool) (bool, error) {
+	s.line, s.size, s.blank = s.line[:0], 0, true
+	for {
+		part, err := s.in.ReadSlice('\n')
+		s.size += int64(len(part))
+		s.blank = s.blank && len(bytes.TrimSpace(part)) == 0
+		if keep {
+			s.line = append(s.line, part...)
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF:
+			return false, nil
+		case err != nil:
+			return false, fmt.Errorf("store: read journal: %w", err)
+		}
+		s.line = bytes.TrimSpace(s.line)
+		return true, nil
+	}
+}
+
+// countedReader counts the bytes read through it.
+type countedReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c countedReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
 }
