@@ -292,6 +292,7 @@ func (j *Journal) write(batch []appendRequest) error {
 	if j.hooks.beforeCommit != nil {
 		j.hooks.beforeCommit(len(batch))
 	}
+	defer j.releaseLargeBuffer()
 	j.buf = j.buf[:0]
 	for _, req := range batch {
 		j.buf = append(j.buf, req.line...)
@@ -314,6 +315,17 @@ func (j *Journal) write(batch []appendRequest) error {
 	j.size += int64(len(j.buf))
 	countWrite(len(j.buf))
 	return nil
+}
+
+// keptBufferBytes is the largest batch buffer the writer keeps for the
+// next batch. A rare huge record (league_started holds the whole schedule:
+// tens of MB for 1,000 players) must not stay allocated for the league's life.
+const keptBufferBytes = 1 << 20
+
+func (j *Journal) releaseLargeBuffer() {
+	if cap(j.buf) > keptBufferBytes {
+		j.buf = nil
+	}
 }
 
 func (j *Journal) failure() error {

@@ -328,3 +328,25 @@ func BenchmarkJournalAppendParallel(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "records/s")
 	b.ReportMetric(float64(j.Syncs())/float64(b.N), "syncs/record")
 }
+
+// TestJournalReleasesLargeBuffer: after a huge record (league_started holds
+// a whole schedule) the writer does not keep its batch buffer that large.
+func TestJournalReleasesLargeBuffer(t *testing.T) {
+	j, _, err := OpenJournal(filepath.Join(t.TempDir(), "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	huge := map[string]string{"schedule": strings.Repeat("R1M1 P01 P02 ", 300_000)}
+	if err := j.Append(huge); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Append(map[string]int{"seq": 2}); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if cap(j.buf) > keptBufferBytes { // the writer has exited: no race
+		t.Errorf("the writer keeps a %d-byte buffer after a huge record, want at most %d", cap(j.buf), keptBufferBytes)
+	}
+}
