@@ -1,18 +1,15 @@
 package headless_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -40,67 +37,30 @@ type leagueRun struct {
 // folder, watching its child processes, and requires exit status 0.
 func runHeadless(t *testing.T, players, referees int, seed int64) leagueRun {
 	t.Helper()
-	bin := leaguetest.Binary(t)
 	run := leagueRun{dataDir: t.TempDir(), children: map[int]string{}}
-	cmd := exec.Command(bin, "--no-ui", "--free-ports", "--data", run.dataDir, "--seed", fmt.Sprint(seed),
-		"--players", fmt.Sprint(players), "--referees", fmt.Sprint(referees))
-	cmd.Env = append(os.Environ(), leaguetest.ChildEnv()...) // leaguetui passes it on to its agents
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-
-	// Watch the children while the league runs; polling here observes, it
-	// does not synchronise anything.
-	watch := time.NewTicker(2 * time.Millisecond)
-	defer watch.Stop()
-	deadline := time.After(runTimeout)
-	var err error
-wait:
-	for {
-		select {
-		case err = <-exited:
-			break wait
-		case <-deadline:
-			_ = cmd.Process.Kill()
-			<-exited
-			killLeftovers(t, run.dataDir)
-			t.Fatalf("leaguetui --no-ui did not finish within %s\nstderr:\n%s", runTimeout, stderr.String())
-		case <-watch.C:
-			pids, _ := leaguetest.ChildPIDs(cmd.Process.Pid)
-			for _, pid := range pids {
-				if _, known := run.children[pid]; !known {
-					if line := leaguetest.CommandLine(pid); line != "" {
-						run.children[pid] = line
-					}
+	recordChildren := func(pid int) {
+		pids, _ := leaguetest.ChildPIDs(pid)
+		for _, child := range pids {
+			if _, known := run.children[child]; !known {
+				if line := leaguetest.CommandLine(child); line != "" {
+					run.children[child] = line
 				}
 			}
 		}
 	}
-	run.stdout, run.stderr = stdout.String(), stderr.String()
+	out := leaguetest.RunLeaguetui(t, run.dataDir, runTimeout, recordChildren, leaguetest.Args("--no-ui", "--free-ports",
+		"--data", run.dataDir, "--seed", seed, "--players", players, "--referees", referees)...)
+	run.stdout, run.stderr = out.Stdout, out.Stderr
 	outputs, _ := filepath.Glob(filepath.Join(run.dataDir, "logs", "system", "*.out"))
 	if len(outputs) != 1+players+referees {
 		t.Errorf("%d agent output files in logs/system, want %d", len(outputs), 1+players+referees)
 	}
 	leaguetest.CheckNoDataRace(t, outputs...)
-	if err != nil {
-		killLeftovers(t, run.dataDir)
-		t.Fatalf("leaguetui --no-ui: %v (want exit status 0)\nstderr:\n%s", err, run.stderr)
+	if out.Err != nil {
+		leaguetest.KillLeftovers(t, run.dataDir)
+		t.Fatalf("leaguetui --no-ui: %v (want exit status 0)\nstderr:\n%s", out.Err, run.stderr)
 	}
 	return run
-}
-
-// killLeftovers ends the agents a failed run left behind: the processes
-// started with this run's data folder, by pid.
-func killLeftovers(t *testing.T, dataDir string) {
-	left, _ := leaguetest.ProcessesMentioning(dataDir)
-	for pid := range left {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-		t.Logf("killed left-over process %d", pid)
-	}
 }
 
 // assertNoChildLeft checks that every agent the run started has exited.

@@ -1,12 +1,9 @@
 package security_test
 
 import (
-	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -23,43 +20,19 @@ func TestHeadlessLeagueLeaksNoToken(t *testing.T) {
 		t.Skip("no /proc here: cannot read the admin token leaguetui gives its manager")
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(leaguetest.Binary(t), "--no-ui", "--free-ports", "--data", dir, "--seed", "31",
-		"--players", "4", "--referees", "2", "--move-timeout", "5s", "--join-timeout", "5s", "--retry-delay", "50ms")
-	cmd.Env = append(os.Environ(), leaguetest.ChildEnv()...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-
-	// Polling here observes the manager's environment; it synchronises
-	// nothing: the manager lives as long as the league.
+	// Observing the manager's environment synchronises nothing: the
+	// manager lives as long as the league.
 	admin := ""
-	watch := time.NewTicker(2 * time.Millisecond)
-	defer watch.Stop()
-	deadline := time.After(3 * time.Minute)
-	var err error
-wait:
-	for {
-		select {
-		case err = <-exited:
-			break wait
-		case <-deadline:
-			_ = cmd.Process.Kill()
-			<-exited
-			killLeftovers(t, dir)
-			t.Fatalf("leaguetui --no-ui did not finish within 3 minutes\n%s", stderr.String())
-		case <-watch.C:
-			if admin == "" {
-				admin = managerAdminToken(cmd.Process.Pid)
-			}
+	observe := func(pid int) {
+		if admin == "" {
+			admin = managerAdminToken(pid)
 		}
 	}
-	if err != nil {
-		killLeftovers(t, dir)
-		t.Fatalf("leaguetui --no-ui: %v\n%s", err, stderr.String())
+	run := leaguetest.RunLeaguetui(t, dir, 3*time.Minute, observe, "--no-ui", "--free-ports", "--data", dir, "--seed", "31",
+		"--players", "4", "--referees", "2", "--move-timeout", "5s", "--join-timeout", "5s", "--retry-delay", "50ms")
+	if run.Err != nil {
+		leaguetest.KillLeftovers(t, dir)
+		t.Fatalf("leaguetui --no-ui: %v\n%s", run.Err, run.Stderr)
 	}
 	if admin == "" {
 		t.Fatal("never saw the manager's LEAGUETUI_ADMIN_TOKEN while the league ran")
@@ -77,7 +50,7 @@ wait:
 		t.Errorf("%s holds %v", path, found)
 	}
 	checkKinds(t, files, "logs/system/*.out")
-	if found := leaksIn(stdout.String()+stderr.String(), fragments(secrets)); len(found) > 0 {
+	if found := leaksIn(run.Stdout+run.Stderr, fragments(secrets)); len(found) > 0 {
 		t.Errorf("leaguetui's output holds %v", found)
 	}
 	t.Logf("grepped %d files of the data folder for %d tokens: %d leak", len(files), len(secrets), len(leaks))
@@ -104,14 +77,4 @@ func managerAdminToken(pid int) string {
 		return token
 	}
 	return ""
-}
-
-// killLeftovers ends the agents a failed run left behind: the processes
-// started with this run's data folder, by pid.
-func killLeftovers(t *testing.T, dataDir string) {
-	left, _ := leaguetest.ProcessesMentioning(dataDir)
-	for pid := range left {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-		t.Logf("killed left-over process %d", pid)
-	}
 }

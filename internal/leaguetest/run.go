@@ -1,0 +1,72 @@
+package leaguetest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Run is a run of the leaguetui binary that has exited.
+type Run struct {
+	Stdout, Stderr string
+	Err            error // from Wait: nil for exit status 0
+}
+
+// RunLeaguetui runs the leaguetui binary with args (its agents get
+// ChildEnv) until it exits, calling observe with its PID every 2 ms
+// meanwhile: to look at its children or its environment, never to wait
+// for something. Past timeout it kills the run and its agents (the
+// processes that mention dataDir, by PID) and fails the test.
+func RunLeaguetui(t testing.TB, dataDir string, timeout time.Duration, observe func(pid int), args ...string) Run {
+	t.Helper()
+	cmd := exec.Command(Binary(t), args...)
+	cmd.Env = append(os.Environ(), ChildEnv()...) // leaguetui passes it on to its agents
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	watch := time.NewTicker(2 * time.Millisecond)
+	defer watch.Stop()
+	deadline := time.After(timeout)
+	for {
+		select {
+		case err := <-exited:
+			return Run{Stdout: stdout.String(), Stderr: stderr.String(), Err: err}
+		case <-deadline:
+			_ = cmd.Process.Kill()
+			<-exited
+			KillLeftovers(t, dataDir)
+			t.Fatalf("leaguetui %v did not finish within %s\nstderr:\n%s", args, timeout, stderr.String())
+		case <-watch.C:
+			if observe != nil {
+				observe(cmd.Process.Pid)
+			}
+		}
+	}
+}
+
+// KillLeftovers ends the agents a failed run left behind: the processes
+// started with its data folder, by PID.
+func KillLeftovers(t testing.TB, dataDir string) {
+	left, _ := ProcessesMentioning(dataDir)
+	for pid := range left {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Logf("killed left-over process %d", pid)
+	}
+}
+
+// Args formats numbers for a command line.
+func Args(values ...any) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = fmt.Sprint(v)
+	}
+	return out
+}
