@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -114,5 +115,22 @@ func TestFollowSecondInterruptStopsAtOnce(t *testing.T) {
 	}
 	if !strings.Contains(stopped.Error(), "stopped at once (running matches to play again: 1)") {
 		t.Errorf("message %q does not say the league stopped at once", stopped.Error())
+	}
+}
+
+// TestPrintStandingsMarksSuspended: the final table says which players were
+// suspended, and nothing more for the others.
+func TestPrintStandingsMarksSuspended(t *testing.T) {
+	var out bytes.Buffer
+	PrintStandings(&out, control.StandingsFile{LeagueID: "l", Standings: []protocol.StandingRow{
+		{Rank: 1, PlayerID: "P01", DisplayName: "P01", Played: 1, Wins: 1, Points: 3},
+		{Rank: 2, PlayerID: "P02", DisplayName: "P02", Played: 1, TechnicalLosses: 1, Status: engine.PlayerSuspended},
+	}})
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if last := lines[len(lines)-1]; !strings.HasSuffix(last, "  SUSPENDED") || !strings.Contains(last, "P02") {
+		t.Errorf("P02's line %q does not end with SUSPENDED", last)
+	}
+	if strings.Contains(lines[len(lines)-2], "SUSPENDED") {
+		t.Errorf("P01's line %q says SUSPENDED", lines[len(lines)-2])
 	}
 }

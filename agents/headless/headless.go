@@ -429,8 +429,12 @@ func PrintStandings(w io.Writer, s control.StandingsFile) {
 	fmt.Fprintf(w, "league %s  seed %d  %d matches in %d rounds  %s\n\n", s.LeagueID, s.Seed, s.MatchesTotal, s.RoundsTotal, s.State)
 	fmt.Fprintf(w, "%4s  %-8s %-16s %6s %4s %4s %4s %4s %6s\n", "rank", "player", "name", "played", "W", "D", "L", "TL", "points")
 	for _, r := range s.Standings {
-		fmt.Fprintf(w, "%4d  %-8s %-16s %6d %4d %4d %4d %4d %6d\n", r.Rank, r.PlayerID, r.DisplayName, r.Played,
+		line := fmt.Sprintf("%4d  %-8s %-16s %6d %4d %4d %4d %4d %6d", r.Rank, r.PlayerID, r.DisplayName, r.Played,
 			r.Wins, r.Draws, r.Losses, r.TechnicalLosses, r.Points)
+		if r.Status != "" {
+			line += "  " + r.Status // SUSPENDED
+		}
+		fmt.Fprintln(w, line)
 	}
 }
 
