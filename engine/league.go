@@ -119,7 +119,9 @@ type League struct {
 
 // MatchRecord is what the league knows about one scheduled match.
 type MatchRecord struct {
-	Pairing
+	// *Pairing points into the league's schedule rather than copying it:
+	// a league of 1,000 players keeps half a million of these. Never nil.
+	*Pairing
 	Referee string  // assigned referee, "" before assignment
 	Step    string  // last reported step
 	Result  *Result // nil until reported
@@ -130,7 +132,7 @@ func NewLeague(id string, scoring Scoring) *League {
 	return &League{
 		ID:         id,
 		State:      LeagueWaiting,
-		Table:      NewTable(scoring),
+		Table:      newLeagueTable(scoring),
 		byID:       map[string]*AgentInfo{},
 		byEndpoint: map[string]*AgentInfo{},
 		matches:    map[string]*MatchRecord{},
@@ -162,6 +164,9 @@ func (l *League) apply(ev Event) error {
 		m, err := l.unfinished(ev.MatchID)
 		if err == nil {
 			m.Referee, m.Step = ev.Referee, "assigned"
+			if a, ok := l.byID[ev.Referee]; ok {
+				m.Referee = a.ID // the registry's copy, not one per match
+			}
 		}
 		return err
 	case EventMatchStep:
@@ -239,8 +244,9 @@ func (l *League) start(s *StartInfo) error {
 	}
 	l.State, l.Seed, l.GameType, l.Rounds = LeagueRunning, s.Seed, s.GameType, s.Rounds
 	l.unplayed = make([]int, len(s.Rounds))
-	for i, r := range s.Rounds {
-		for _, p := range r.Matches {
+	for i, r := range l.Rounds {
+		for j := range r.Matches {
+			p := &r.Matches[j]
 			l.matches[p.MatchID] = &MatchRecord{Pairing: p}
 		}
 		l.unplayed[i] = len(r.Matches)
@@ -271,7 +277,7 @@ func (l *League) recordResult(r *Result) error {
 	if r.PlayerA != m.PlayerA || r.PlayerB != m.PlayerB {
 		return fmt.Errorf("match %s is %s vs %s, not %s vs %s", r.MatchID, m.PlayerA, m.PlayerB, r.PlayerA, r.PlayerB)
 	}
-	res := *r
+	res := compactResult(*r, *m.Pairing)
 	m.Result, m.Step = &res, "finished"
 	l.finished++
 	l.Table.Record(res)
@@ -287,6 +293,39 @@ func (l *League) recordResult(r *Result) error {
 	}
 	l.countRoundsDone()
 	return nil
+}
+
+// compact makes a result share the strings the league already holds (the
+// schedule's ids, the status constants) instead of its own copies decoded
+// from the journal or the network: a league keeps half a million results
+// at 1,000 players, and each copy is an allocation of its own.
+func compactResult(r Result, p Pairing) Result {
+	r.MatchID, r.PlayerA, r.PlayerB = p.MatchID, p.PlayerA, p.PlayerB
+	r.Winner = sharedID(r.Winner, p)
+	for _, s := range []Status{StatusWin, StatusDraw, StatusTechnicalLoss} {
+		if r.Status == s {
+			r.Status = s
+		}
+	}
+	if len(r.Offenders) > 0 {
+		offenders := make([]string, len(r.Offenders))
+		for i, o := range r.Offenders {
+			offenders[i] = sharedID(o, p)
+		}
+		r.Offenders = offenders
+	}
+	return r
+}
+
+// sharedID returns the pairing's own copy of a player id.
+func sharedID(id string, p Pairing) string {
+	switch id {
+	case p.PlayerA:
+		return p.PlayerA
+	case p.PlayerB:
+		return p.PlayerB
+	}
+	return id
 }
 
 // suspend marks a registered player suspended.
@@ -379,7 +418,7 @@ func copyAgents(list []*AgentInfo) []AgentInfo {
 func (l *League) Match(matchID string) (MatchRecord, bool) {
 	m, ok := l.matches[matchID]
 	if !ok {
-		return MatchRecord{}, false
+		return MatchRecord{Pairing: &Pairing{}}, false
 	}
 	return *m, true
 }

@@ -136,6 +136,13 @@ func NewTable(s Scoring) *Table {
 	return &Table{scoring: s, rows: map[string]*Row{}, recorded: map[string]bool{}}
 }
 
+// newLeagueTable is a League's table. The league refuses a second result
+// for a match itself, so its table keeps no set of the match ids recorded
+// (half a million of them at 1,000 players).
+func newLeagueTable(s Scoring) *Table {
+	return &Table{scoring: s, rows: map[string]*Row{}}
+}
+
 // AddPlayer makes sure a player appears in the standings, even with no
 // results. It is idempotent; a non-empty displayName replaces the stored
 // one. Without a display name the player id is shown.
@@ -150,10 +157,11 @@ func (t *Table) AddPlayer(id, displayName string) {
 func (t *Table) SetStatus(id, status string) { t.row(id).Status = status }
 
 // Record adds one result in O(1). Players it does not know are added on the
-// fly. A result whose non-empty MatchID was already recorded is ignored, so a
+// fly. A result whose non-empty MatchID was already recorded is ignored (a
+// League's own table leaves that to the league), so a
 // duplicated report cannot count twice.
 func (t *Table) Record(r Result) {
-	if r.MatchID != "" {
+	if t.recorded != nil && r.MatchID != "" {
 		if t.recorded[r.MatchID] {
 			return
 		}

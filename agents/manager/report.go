@@ -35,7 +35,7 @@ func (m *Manager) handleReport(_ context.Context, in protocol.Inbound) (any, err
 	case match.Result != nil:
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "match %s already has a result", rep.MatchID)
 	}
-	result, err := resultFromReport(match.Pairing, rep.Result)
+	result, err := resultFromReport(*match.Pairing, rep.Result)
 	if err != nil {
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "%v", err)
 	}

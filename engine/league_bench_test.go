@@ -1,0 +1,66 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"testing"
+)
+
+// BenchmarkLeagueMemoryPerMatch plays the 19,900 results of a 200-player
+// league, each event decoded from JSON as the journal and the network give
+// them, and reports the heap the league keeps per match (schedule, match
+// records, results and table together).
+//
+//	go test -run '^$' -bench LeagueMemoryPerMatch ./engine
+func BenchmarkLeagueMemoryPerMatch(b *testing.B) {
+	const players = 200
+	ids := make([]string, players)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("P%03d", i+1)
+	}
+	rounds, err := RoundRobin(ids)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var lines [][]byte // the match events, as JSON
+	for _, r := range rounds {
+		for _, p := range r.Matches {
+			assigned, _ := json.Marshal(Event{Kind: EventMatchAssigned, MatchID: p.MatchID, Referee: "REF01"})
+			result, _ := json.Marshal(Event{Kind: EventMatchResult, MatchID: p.MatchID, Result: &Result{MatchID: p.MatchID,
+				Round: p.Round, PlayerA: p.PlayerA, PlayerB: p.PlayerB, Status: StatusWin, Winner: p.PlayerA}})
+			lines = append(lines, assigned, result)
+		}
+	}
+	matches := len(lines) / 2
+	var perMatch float64
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		l := NewLeague("bench", DefaultScoring())
+		for _, id := range ids {
+			if err := l.Apply(Event{Kind: EventAgentRegistered, Agent: &AgentInfo{ID: id, Role: RolePlayer}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		_ = l.Apply(Event{Kind: EventAgentRegistered, Agent: &AgentInfo{ID: "REF01", Role: RoleReferee}})
+		if err := l.Apply(Event{Kind: EventLeagueStarted, Start: &StartInfo{Seed: 1, Players: ids, Rounds: rounds}}); err != nil {
+			b.Fatal(err)
+		}
+		for _, line := range lines {
+			var ev Event
+			if err := json.Unmarshal(line, &ev); err != nil {
+				b.Fatal(err)
+			}
+			if err := l.Apply(ev); err != nil {
+				b.Fatal(err)
+			}
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		perMatch = float64(after.HeapAlloc-before.HeapAlloc) / float64(matches)
+		runtime.KeepAlive(l)
+	}
+	b.ReportMetric(perMatch, "B/match")
+}
