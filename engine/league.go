@@ -295,7 +295,7 @@ func (l *League) recordResult(r *Result) error {
 	return nil
 }
 
-// compact makes a result share the strings the league already holds (the
+// compactResult makes a result share the strings the league already holds (the
 // schedule's ids, the status constants) instead of its own copies decoded
 // from the journal or the network: a league keeps half a million results
 // at 1,000 players, and each copy is an allocation of its own.
