@@ -214,7 +214,9 @@ func (l *League) register(a *AgentInfo) error {
 		return fmt.Errorf("agent without id")
 	}
 	if old, ok := l.byID[a.ID]; ok {
-		delete(l.byEndpoint, old.Endpoint)
+		if l.byEndpoint[old.Endpoint] == old { // another agent may have taken the endpoint over
+			delete(l.byEndpoint, old.Endpoint)
+		}
 		*old = *a
 		l.byEndpoint[a.Endpoint] = old
 		l.reinstate(a.ID)

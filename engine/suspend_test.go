@@ -137,3 +137,29 @@ func TestSuspensionRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestEndpointTakenOverKeepsItsNewHolder: an agent registering again from
+// a new endpoint does not unmap its old one when another agent has taken
+// it over meanwhile (restarted agents get free ports, reused).
+func TestEndpointTakenOverKeepsItsNewHolder(t *testing.T) {
+	l := NewLeague("l", DefaultScoring())
+	register := func(id, endpoint string) {
+		t.Helper()
+		if err := l.Apply(Event{Kind: EventAgentRegistered, Agent: &AgentInfo{ID: id, Role: RolePlayer, Endpoint: endpoint}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	register("P01", "http://127.0.0.1:1/mcp")
+	register("P02", "http://127.0.0.1:2/mcp")
+	register("P02", "http://127.0.0.1:1/mcp") // P02 restarted on P01's old port
+	register("P01", "http://127.0.0.1:3/mcp") // then P01 on a new one
+	if a, ok := l.AgentAt("http://127.0.0.1:1/mcp"); !ok || a.ID != "P02" {
+		t.Errorf("port 1 is %+v (found %v), want P02", a, ok)
+	}
+	if a, ok := l.AgentAt("http://127.0.0.1:3/mcp"); !ok || a.ID != "P01" {
+		t.Errorf("port 3 is %+v (found %v), want P01", a, ok)
+	}
+	if _, ok := l.AgentAt("http://127.0.0.1:2/mcp"); ok {
+		t.Error("port 2, which nobody has any more, is still mapped")
+	}
+}

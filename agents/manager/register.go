@@ -75,12 +75,18 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	if holder, taken := m.league.AgentAt(meta.ContactEndpoint); taken && (!known || holder.ID != agent.ID) {
 		// An endpoint is public (round announcements, GET_PLAYERS): being
 		// registered from it proves nothing, or anyone could take over
-		// the agent there with a token of its own.
-		if !m.retriedRegistration(holder, env, role) {
+		// the agent there with a token of its own. An agent that proved
+		// who it is may take it over from another of its role, though:
+		// restarted agents get free ports, and one may be a port another
+		// agent had before; that one keeps its id and token.
+		switch {
+		case known && holder.Role == role:
+		case m.retriedRegistration(holder, env, role):
+			agent, known = holder, true
+		default:
 			return m.rejectRegistration(env, role, fmt.Sprintf(
 				"that endpoint is %s's; it registers again with its own auth_token", holder.ID)), nil
 		}
-		agent, known = holder, true
 	}
 	if !known && role == engine.RolePlayer && m.league.State != engine.LeagueWaiting {
 		return m.rejectRegistration(env, role, "the league has already started"), nil

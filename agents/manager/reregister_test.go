@@ -83,7 +83,6 @@ func TestReRegistration(t *testing.T) {
 		{name: "a player sender with REF01's id and token", method: "register_player", sender: "player:" + ref1.id, token: ref1.token},
 		{name: "a referee sender registering as a player", method: "register_player", sender: ref1.sender, token: ref1.token},
 		{name: "no token from P01's endpoint", method: "register_player", sender: "player:alpha", endpoint: p1Peer.Endpoint},
-		{name: "P02's own token from P01's endpoint", method: "register_player", sender: p2.sender, token: p2.token, endpoint: p1Peer.Endpoint},
 		{name: "P02's token from REF01's endpoint", method: "register_player", sender: p2.sender, token: p2.token, endpoint: refPeer.Endpoint},
 		{name: "a referee without token from REF01's endpoint", method: "register_referee", sender: "referee:alpha", endpoint: refPeer.Endpoint},
 		{name: "REF01 with P01's token", method: "register_referee", sender: ref1.sender, token: p1.token, endpoint: refPeer.Endpoint},
@@ -115,6 +114,23 @@ func TestReRegistration(t *testing.T) {
 			}
 		})
 	}
+
+	// Restarted agents get free ports, and P02 may get the one P01 had:
+	// with its own token it registers from there, and P01 keeps its id
+	// and token.
+	t.Run("P02's own token from a port P01 had", func(t *testing.T) {
+		req := leaguetest.With(registration("player", p1Peer.Endpoint, nil), map[string]any{"sender": p2.sender, "auth_token": p2.token})
+		reply := leaguetest.Call(t, url, "register_player", req)
+		if reply.String("status") != "ACCEPTED" || reply.String("player_id") != p2.id {
+			t.Fatalf("reply %s, want ACCEPTED as %s", reply.Body, p2.id)
+		}
+		if registry := registryOf(t, url, p1); registry[p2.id] != p1Peer.Endpoint {
+			t.Errorf("registry %v, want %s at %s", registry, p2.id, p1Peer.Endpoint)
+		}
+		if reply := query(t, url, p1.sender, p1.token, "GET_STATUS"); reply.Result["success"] != true {
+			t.Errorf("%s's token stopped working: %s", p1.id, reply.Body)
+		}
+	})
 }
 
 // wantRejected requires a REJECTED registration with a reason and neither
