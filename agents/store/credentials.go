@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 )
 
@@ -27,15 +26,7 @@ const (
 
 // SaveCredentials writes c to path atomically, private to its owner.
 func SaveCredentials(path string, c Credentials) error {
-	data, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return fmt.Errorf("store: encode %s: %w", path, err)
-	}
-	write := func(w io.Writer) error {
-		_, err := w.Write(append(data, '\n'))
-		return err
-	}
-	return writeAtomic(path, write, secretFilePerm, secretDirPerm)
+	return writeAtomic(path, IndentedJSON(func() any { return c }), secretFilePerm, secretDirPerm)
 }
 
 // LoadCredentials reads what SaveCredentials wrote. A missing file is not an
