@@ -196,6 +196,12 @@ func cases() []badCase {
 // (leaguetest.RefusingEndpoint): a match the referee took by mistake would
 // fail there, but the mistake shows first on /health.
 
+// allTargets are the manager, referee and player at these /mcp URLs.
+func allTargets(t *testing.T, manager, referee, player string) []target {
+	unreachable := leaguetest.RefusingEndpoint(t)
+	return []target{managerTarget(manager, unreachable), refereeTarget(referee, unreachable), playerTarget(player)}
+}
+
 func managerTarget(url, unreachable string) target {
 	meta := map[string]any{"display_name": "intruder", "version": "1.0.0", "game_types": []string{"even_odd"},
 		"contact_endpoint": unreachable, "protocol_version": "2.1.0"}
@@ -233,8 +239,7 @@ func TestBadInput(t *testing.T) {
 	player := leaguetest.StartPlayer(t, dir, mgr.Endpoint, "P01", "--generic-timeout", readTimeout)
 	ctl := control.New(mgr.Endpoint, adminToken)
 
-	unreachable := leaguetest.RefusingEndpoint(t)
-	targets := []target{managerTarget(mgr.Endpoint, unreachable), refereeTarget(ref.Endpoint, unreachable), playerTarget(player.Endpoint)}
+	targets := allTargets(t, mgr.Endpoint, ref.Endpoint, player.Endpoint)
 	for _, tg := range targets {
 		t.Run(tg.role, func(t *testing.T) {
 			t.Parallel()

@@ -58,7 +58,7 @@ func TestNotificationsAndInvalidIDs(t *testing.T) {
 	ref := leaguetest.StartReferee(t, dir, mgr.Endpoint, "REF01", "--generic-timeout", readTimeout)
 	player := leaguetest.StartPlayer(t, dir, mgr.Endpoint, "P01", "--generic-timeout", readTimeout)
 	ctl := control.New(mgr.Endpoint, adminToken)
-	targets := []target{managerTarget(mgr.Endpoint), refereeTarget(ref.Endpoint), playerTarget(player.Endpoint)}
+	targets := allTargets(t, mgr.Endpoint, ref.Endpoint, player.Endpoint)
 
 	for _, tg := range targets {
 		t.Run(tg.role+" ping notification", func(t *testing.T) {
@@ -93,7 +93,7 @@ func TestNotificationsAndInvalidIDs(t *testing.T) {
 	t.Run("manager acts on a notification", func(t *testing.T) {
 		const name = "registered-by-notification"
 		msg := leaguetest.With(targets[0].message, map[string]any{"player_meta": map[string]any{
-			"display_name": name, "version": "1.0.0", "game_types": []string{"even_odd"}, "contact_endpoint": unreachable}})
+			"display_name": name, "version": "1.0.0", "game_types": []string{"even_odd"}, "contact_endpoint": leaguetest.RefusingEndpoint(t)}})
 		status, out := postRaw(t, mgr.Endpoint, notification(t, request("register_player", msg, 1)))
 		if status != http.StatusAccepted || len(out) != 0 {
 			t.Errorf("HTTP %d %q, want 202 and no body", status, out)
