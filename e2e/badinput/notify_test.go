@@ -87,7 +87,7 @@ func TestNotificationsAndInvalidIDs(t *testing.T) {
 	t.Run("manager acts on a notification", func(t *testing.T) {
 		const name = "registered-by-notification"
 		msg := leaguetest.With(targets[0].message, map[string]any{"player_meta": map[string]any{
-			"display_name": name, "version": "1.0.0", "game_types": []string{"even_odd"}, "contact_endpoint": unreachable}})
+			"display_name": name, "version": "1.0.0", "game_types": []string{"even_odd"}, "contact_endpoint": leaguetest.RefusingEndpoint(t)}})
 		status, out := postRaw(t, targets[0].url, notification(t, request("register_player", msg, 1)))
 		if status != http.StatusAccepted || len(out) != 0 {
 			t.Errorf("HTTP %d %q, want 202 and no body", status, out)
