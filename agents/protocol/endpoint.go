@@ -16,10 +16,9 @@ const maxEndpointLen = 512
 // that one endpoint is one agent however it is written: the scheme and
 // host in lower case, the loopback spellings (localhost, [::1], 127.0.0.1)
 // as 127.0.0.1, no default port (80 for http, 443 for https), and the path
-// cleaned without a trailing slash ("/mcp/" and "/mcp" are one). It refuses
-// what is not an http(s) URL of a host, and URLs with credentials, a query
-// or a fragment, which no agent needs and which could tell apart spellings
-// of one endpoint.
+// cleaned without a trailing slash ("/mcp/" and "/mcp" are one); a query
+// is kept as it is. It refuses what is not an http(s) URL of a host, and
+// URLs with credentials or a fragment, which no agent needs.
 func NormalizeEndpoint(raw string) (string, error) {
 	if len(raw) > maxEndpointLen {
 		return "", fmt.Errorf("endpoint longer than %d bytes", maxEndpointLen)
@@ -32,8 +31,8 @@ func NormalizeEndpoint(raw string) (string, error) {
 	switch {
 	case scheme != "http" && scheme != "https":
 		return "", fmt.Errorf("endpoint %q is not an http or https URL", Printable(raw))
-	case u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "":
-		return "", fmt.Errorf("endpoint %q has credentials, a query or a fragment", Printable(raw))
+	case u.User != nil || u.Fragment != "" || u.Opaque != "":
+		return "", fmt.Errorf("endpoint %q has credentials or a fragment", Printable(raw))
 	}
 	host, err := endpointHost(u.Hostname())
 	if err != nil {
@@ -51,6 +50,9 @@ func NormalizeEndpoint(raw string) (string, error) {
 	p := u.EscapedPath()
 	if p != "" {
 		p = strings.TrimSuffix(path.Clean(p), "/")
+	}
+	if u.RawQuery != "" {
+		p += "?" + u.RawQuery
 	}
 	return scheme + "://" + host + p, nil
 }
