@@ -233,13 +233,7 @@ func roundAnnouncement() map[string]any {
 // them every bad request of the table.
 func TestBadInput(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	mgr := leaguetest.StartManager(t, dir, adminToken, "--generic-timeout", readTimeout)
-	ref := leaguetest.StartReferee(t, dir, mgr.Endpoint, "REF01", "--generic-timeout", readTimeout)
-	player := leaguetest.StartPlayer(t, dir, mgr.Endpoint, "P01", "--generic-timeout", readTimeout)
-	ctl := control.New(mgr.Endpoint, adminToken)
-
-	targets := allTargets(t, mgr.Endpoint, ref.Endpoint, player.Endpoint)
+	dir, ctl, targets := startTargets(t)
 	for _, tg := range targets {
 		t.Run(tg.role, func(t *testing.T) {
 			t.Parallel()
@@ -262,6 +256,18 @@ func TestBadInput(t *testing.T) {
 			})
 		}
 	})
+}
+
+// startTargets runs a manager, a referee and a player in a new data folder
+// and returns it, the manager's control client and the three as targets.
+func startTargets(t *testing.T) (string, *control.Client, []target) {
+	t.Helper()
+	dir := t.TempDir()
+	mgr := leaguetest.StartManager(t, dir, adminToken, "--generic-timeout", readTimeout)
+	ref := leaguetest.StartReferee(t, dir, mgr.Endpoint, "REF01", "--generic-timeout", readTimeout)
+	player := leaguetest.StartPlayer(t, dir, mgr.Endpoint, "P01", "--generic-timeout", readTimeout)
+	ctl := control.New(mgr.Endpoint, adminToken)
+	return dir, ctl, allTargets(t, mgr.Endpoint, ref.Endpoint, player.Endpoint)
 }
 
 // send posts body as a league peer would, or with the headers of an MCP

@@ -10,7 +10,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
@@ -53,12 +52,7 @@ func postRaw(t *testing.T, url string, body []byte) (int, []byte) {
 // nothing changes.
 func TestNotificationsAndInvalidIDs(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	mgr := leaguetest.StartManager(t, dir, adminToken, "--generic-timeout", readTimeout)
-	ref := leaguetest.StartReferee(t, dir, mgr.Endpoint, "REF01", "--generic-timeout", readTimeout)
-	player := leaguetest.StartPlayer(t, dir, mgr.Endpoint, "P01", "--generic-timeout", readTimeout)
-	ctl := control.New(mgr.Endpoint, adminToken)
-	targets := allTargets(t, mgr.Endpoint, ref.Endpoint, player.Endpoint)
+	dir, ctl, targets := startTargets(t)
 
 	for _, tg := range targets {
 		t.Run(tg.role+" ping notification", func(t *testing.T) {
@@ -94,7 +88,7 @@ func TestNotificationsAndInvalidIDs(t *testing.T) {
 		const name = "registered-by-notification"
 		msg := leaguetest.With(targets[0].message, map[string]any{"player_meta": map[string]any{
 			"display_name": name, "version": "1.0.0", "game_types": []string{"even_odd"}, "contact_endpoint": leaguetest.RefusingEndpoint(t)}})
-		status, out := postRaw(t, mgr.Endpoint, notification(t, request("register_player", msg, 1)))
+		status, out := postRaw(t, targets[0].url, notification(t, request("register_player", msg, 1)))
 		if status != http.StatusAccepted || len(out) != 0 {
 			t.Errorf("HTTP %d %q, want 202 and no body", status, out)
 		}
