@@ -35,8 +35,8 @@ type Player struct {
 	mu         sync.Mutex                 // serializes the strategies and the history
 	strategies map[string]engine.Strategy // game type -> the strategy that plays it, made on first use
 	moves      map[string]string          // moveKey -> the move we gave, so a retry or a replay gets the same
-	opponent map[string]string // match id -> opponent, from the invitation
-	history  History
+	opponent   map[string]string          // match id -> opponent, from the invitation
+	history    History
 	// historyFile writes history.json at a bounded rate; nil until registered.
 	historyFile *store.Coalescer
 }
