@@ -177,7 +177,7 @@ func TestAttachShowsManagerStandings(t *testing.T) {
 		}
 	}
 	// The console's own tally, from the feed alone, agrees too.
-	local := final.st.table.Rows()
+	local := final.st.league.Table.Rows()
 	for i, r := range local {
 		f := file.Standings[i]
 		if r.PlayerID != f.PlayerID || r.Points != f.Points || r.Wins != f.Wins || r.Draws != f.Draws || r.Losses != f.Losses {

@@ -8,21 +8,15 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/leaguetui/leaguetui/agents/control"
 )
 
 // flashFor is how long a message stays on the status line.
 const flashFor = 5 * time.Second
 
 // plural is "1 player", "2 players".
-func plural(n int, noun string) string {
-	switch {
-	case n == 1:
-		return "1 " + noun
-	case strings.HasSuffix(noun, "ch"):
-		return strconv.Itoa(n) + " " + noun + "es"
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
+var plural = control.Plural
 
 // Wide layout: from this size the focused pane shares the screen with a
 // companion pane and the log's tail.
