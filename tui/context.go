@@ -26,6 +26,9 @@ type programContext struct {
 	DataDir       string
 	Children      func() []ChildInfo
 	Location      *time.Location // where times are shown
+	// Unreachable: the manager's feed does not answer (yet); what the
+	// console knows of the league may be stale or nothing at all.
+	Unreachable bool
 }
 
 // location is the zone times are shown in.

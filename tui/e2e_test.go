@@ -123,7 +123,8 @@ func TestAdminCommandsNeedTheToken(t *testing.T) {
 		t.Fatalf("after refused commands the league is %q (%v), want waiting", doc.State, err)
 	}
 
-	m := New(ctx, Options{Control: control.New(url, "adm-wrong"), Attached: true, HealthEvery: -1, NoColor: true})
+	m := New(ctx, Options{Control: control.New(url, "adm-wrong"), Attached: true, HealthEvery: -1, NoColor: true,
+		FlashFor: time.Millisecond})
 	m.Update(feedMsg{Page: control.FeedPage{}}) // waiting, as the manager is
 	for _, msg := range runCmd(t, press(m, "s")) {
 		m.Update(msg)

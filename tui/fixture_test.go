@@ -256,7 +256,7 @@ func (f *fakeManager) Calls() []string {
 // newTestModel is a model fed by hand, with a fixed clock and no colour.
 func newTestModel(t testing.TB, c *control.Client, now time.Time) *Model {
 	m := New(context.Background(), Options{Control: c, Now: func() time.Time { return now }, Location: time.UTC,
-		NoColor: true, HealthEvery: -1, DataDir: t.TempDir()})
+		NoColor: true, HealthEvery: -1, DataDir: t.TempDir(), FlashFor: time.Millisecond})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	return m
 }
@@ -299,4 +299,15 @@ func writeFile(t testing.TB, dir, rel, body string) {
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// withoutFlashExpiry drops the status line's expiry ticks from messages.
+func withoutFlashExpiry(msgs []tea.Msg) []tea.Msg {
+	var out []tea.Msg
+	for _, msg := range msgs {
+		if _, ok := msg.(flashExpiredMsg); !ok {
+			out = append(out, msg)
+		}
+	}
+	return out
 }

@@ -60,6 +60,8 @@ type Model struct {
 	flash    string
 	flashErr bool
 	flashAt  time.Time
+	flashSeq int // counts messages, so an expiry clears only its own
+	flashSet int // the last message whose expiry is scheduled
 
 	cursor       int64 // the feed's cursor: last sequence number read
 	feedDown     bool
@@ -76,6 +78,9 @@ type Model struct {
 func New(ctx context.Context, opts Options) *Model {
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.FlashFor == 0 {
+		opts.FlashFor = flashFor
 	}
 	if opts.Location == nil {
 		opts.Location = time.Local
@@ -141,7 +146,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !m.quitting {
 			m.render()
 		}
-		return m, cmd
+		return m, tea.Batch(cmd, m.expireFlash())
+	case flashExpiredMsg:
+		if int(msg) == m.flashSeq {
+			m.flash = ""
+			m.render()
+		}
+		return m, nil
 	case frameMsg:
 		m.framePending = false
 		if m.dirty {
@@ -151,7 +162,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case clockMsg:
 		return m, tea.Batch(clockTick(), m.markDirty())
 	}
-	return m, tea.Batch(m.handleData(msg), m.markDirty())
+	return m, tea.Batch(m.handleData(msg), m.markDirty(), m.expireFlash())
+}
+
+// flashExpiredMsg says a status message has been shown long enough.
+type flashExpiredMsg int
+
+// expireFlash schedules the clearing of a new status message.
+func (m *Model) expireFlash() tea.Cmd {
+	if m.flash == "" || m.flashSet == m.flashSeq {
+		return nil
+	}
+	m.flashSet = m.flashSeq
+	return after(m.opts.FlashFor, flashExpiredMsg(m.flashSeq))
 }
 
 // handleData applies what a command brought back.
@@ -206,13 +229,13 @@ func (m *Model) onFeed(msg feedMsg) tea.Cmd {
 			return nil
 		}
 		if !m.feedDown {
-			m.feedDown = true
+			m.feedDown, m.pc.Unreachable = true, true
 			m.st.Log(m.pc.Now(), levelError, "event feed: %v (retrying)", msg.Err)
 		}
 		return after(feedRetry, feedRetryMsg{})
 	}
 	if m.feedDown {
-		m.feedDown = false
+		m.feedDown, m.pc.Unreachable = false, false
 		m.st.Log(m.pc.Now(), levelInfo, "event feed back")
 	}
 	m.st.manager.LastSeen = m.pc.Now()
@@ -293,4 +316,5 @@ func (m *Model) onHealth(msg healthMsg) tea.Cmd {
 
 func (m *Model) setFlash(isErr bool, format string, args ...any) {
 	m.flash, m.flashErr, m.flashAt = fmt.Sprintf(format, args...), isErr, m.pc.Now()
+	m.flashSeq++
 }

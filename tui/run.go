@@ -62,6 +62,8 @@ type Options struct {
 	// HealthEvery is how often agents' /health is probed; 0 means every
 	// 3 s, negative never.
 	HealthEvery time.Duration
+	// FlashFor is how long a status message stays (default 5 s).
+	FlashFor time.Duration
 	// Logger gets the log pane's warnings and errors too (the console's
 	// log file); nil logs nowhere else.
 	Logger *slog.Logger

@@ -67,6 +67,10 @@ func New(base, adminToken string) *Client {
 		http: resty.New().SetTimeout(45*time.Second).SetHeader("Content-Type", "application/json")}
 }
 
+// HasAdminToken reports whether the client may start, pause, resume and
+// stop the league, or only read it.
+func (c *Client) HasAdminToken() bool { return c.adminToken != "" }
+
 // Base is the manager's base URL.
 func (c *Client) Base() string { return c.base }
 
