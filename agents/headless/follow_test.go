@@ -44,7 +44,7 @@ func TestFollowPrintsSuspension(t *testing.T) {
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := follow(ctx, control.New(srv.URL, ""), newProgress(&out), nil); err != nil {
+	if err := follow(ctx, control.New(srv.URL, ""), newProgress(&out, nil), nil); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
@@ -103,7 +103,7 @@ func TestFollowSecondInterruptStopsAtOnce(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	go func() {
-		done <- follow(ctx, control.New(srv.URL, "adm"), newProgress(&out), interrupts)
+		done <- follow(ctx, control.New(srv.URL, "adm"), newProgress(&out, nil), interrupts)
 	}()
 	select {
 	case <-waitingAfterPause:

@@ -34,8 +34,10 @@ type Options struct {
 	Seed       int64
 	SeedSet    bool
 	FreePorts  bool
-	Stdout     io.Writer // final standings
+	Stdout     io.Writer // final standings (and the events with JSON)
 	Stderr     io.Writer // progress
+	JSON       bool      // --json: the events and the final standings as JSON lines on stdout
+	Quiet      bool      // --quiet: no progress, no events; only the final standings
 	// Interrupts are the Ctrl-C presses: the first drains the league (no
 	// new match starts, running ones finish, the state is saved), the
 	// second stops it at once. Nil: only ctx ends a run early.
@@ -100,9 +102,10 @@ func Run(ctx context.Context, opts Options) error {
 	if league != nil {
 		defer league.Stop()
 	}
+	out := newOutput(opts)
 	var progress *progress
 	if err == nil {
-		progress, err = begin(startCtx, league, opts)
+		progress, err = begin(startCtx, league, opts, out)
 	}
 	close(started)
 	if startCtx.Err() != nil && ctx.Err() == nil {
@@ -123,31 +126,31 @@ func Run(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
-	PrintStandings(opts.Stdout, standings)
+	out.standings(standings)
 	return nil
 }
 
 // begin starts a new league, or resumes the one the journal holds, and
 // says which on stderr. It returns nil progress when there is nothing left
 // to play.
-func begin(ctx context.Context, league *League, opts Options) (*progress, error) {
+func begin(ctx context.Context, league *League, opts Options, out *output) (*progress, error) {
 	status := league.Resumed
 	if status == nil {
-		fmt.Fprintf(opts.Stderr, "leaguetui: seed %d (repeat this league with --seed %d)\n", opts.Seed, opts.Seed)
-		return newProgress(opts.Stderr), league.Control.Start(ctx)
+		fmt.Fprintf(out.progress, "leaguetui: seed %d (repeat this league with --seed %d)\n", opts.Seed, opts.Seed)
+		return newProgress(out.progress, out.event), league.Control.Start(ctx)
 	}
 	switch status.State {
 	case engine.LeagueCompleted:
-		fmt.Fprintf(opts.Stderr, "leaguetui: league %s in %s is already completed (for a new league, use another --data folder)\n",
+		fmt.Fprintf(out.progress, "leaguetui: league %s in %s is already completed (for a new league, use another --data folder)\n",
 			status.LeagueID, opts.DataDir)
-		PrintStandings(opts.Stdout, *status)
+		out.standings(*status)
 		return nil, nil
 	case engine.LeagueStopped:
 		return nil, fmt.Errorf("league %s in %s was stopped; start a new one in another --data folder", status.LeagueID, opts.DataDir)
 	}
-	fmt.Fprintf(opts.Stderr, "leaguetui: resuming league %s (seed %d) from its journal: %d of %d matches done\n",
+	fmt.Fprintf(out.progress, "leaguetui: resuming league %s (seed %d) from its journal: %d of %d matches done\n",
 		status.LeagueID, status.Seed, status.MatchesDone, status.MatchesTotal)
-	p := newProgress(opts.Stderr)
+	p := newProgress(out.progress, out.event)
 	p.quietUntil = status.Version
 	if status.State == engine.LeaguePaused {
 		return p, league.Control.Resume(ctx)
@@ -267,14 +270,15 @@ func checkPorts(opts Options) error {
 // printed counts what the manager counts.
 type progress struct {
 	out    io.Writer
+	emit   func(engine.Event) // --json's line for each event; nil for none
 	league *engine.League
 	// quietUntil: events up to this one were played before this run (a
 	// resumed league); they are applied, not printed again.
 	quietUntil int64
 }
 
-func newProgress(out io.Writer) *progress {
-	return &progress{out: out, league: engine.NewLeague("", engine.DefaultScoring())}
+func newProgress(out io.Writer, emit func(engine.Event)) *progress {
+	return &progress{out: out, emit: emit, league: engine.NewLeague("", engine.DefaultScoring())}
 }
 
 // follow prints a line per finished match and round until the league ends.
@@ -332,6 +336,9 @@ func (p *progress) apply(ev engine.Event) (finished bool, err error) {
 	}
 	if ev.Seq <= p.quietUntil {
 		return false, nil
+	}
+	if p.emit != nil {
+		p.emit(ev)
 	}
 	done, total := p.league.Progress()
 	switch ev.Kind {
