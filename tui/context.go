@@ -23,7 +23,6 @@ type programContext struct {
 	State         *leagueState
 	ListKeys      listKeys
 	Filter        string // lower-cased player filter; "" shows everyone
-	DataDir       string
 	Children      func() []ChildInfo
 	Location      *time.Location // where times are shown
 	// Unreachable: the manager's feed does not answer (yet); what the

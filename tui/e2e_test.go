@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -490,5 +491,38 @@ func allEvents(t *testing.T, c *control.Client) []engine.Event {
 			return all
 		}
 		cursor = page.LastSeq
+	}
+}
+
+// TestAttachUnreachableInTmux (issue 14, item 8): attached in a real
+// terminal to a URL where no manager listens, the console says the
+// manager is unreachable (not a league "waiting"), invites no s without
+// an admin token, and writes nothing in the folder it runs in.
+func TestAttachUnreachableInTmux(t *testing.T) {
+	bin := leaguetuiBinary(t)
+	if _, err := exec.LookPath("tmux"); err != nil {
+		leaguetest.SkipWithout(t, "tmux is not installed: the console's real-terminal test needs it")
+	}
+	// A port the kernel gave and took back: nothing listens there.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + ln.Addr().String()
+	ln.Close()
+	cwd := t.TempDir()
+	x := newTmux(t, 100, 30, fmt.Sprintf("cd %s && env -u LEAGUETUI_ADMIN_TOKEN %s --attach %s", cwd, bin, url))
+	screen := x.waitScreen(30*time.Second, "✗ unreachable", "manager unreachable")
+	if strings.Contains(screen, "○ waiting") || strings.Contains(screen, "press s") {
+		t.Errorf("an unreachable manager shown as a waiting league:\n%s", screen)
+	}
+	x.keys("q")
+	eventually(t, 10*time.Second, "the console to quit", func() bool { return x.pane("#{pane_dead}") == "1" })
+	entries, err := os.ReadDir(cwd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("attached console wrote %s in its folder", e.Name())
 	}
 }

@@ -97,7 +97,7 @@ func New(ctx context.Context, opts Options) *Model {
 		st.manager.Endpoint = opts.Control.Base() + "/mcp"
 	}
 	pc := &programContext{Styles: newStyles(opts.NoColor || noColorRequested()), Now: opts.Now, State: st,
-		ListKeys: newListKeys(), DataDir: opts.DataDir, Children: opts.Children, Location: opts.Location}
+		ListKeys: newListKeys(), Children: opts.Children, Location: opts.Location}
 	m := &Model{ctx: ctx, opts: opts, pc: pc, st: st, keys: newGlobalKeys(), yesNo: newConfirmKeys()}
 	m.header = header{ctx: pc, mode: "local"}
 	if opts.Attached {
@@ -201,7 +201,7 @@ func (m *Model) handleData(msg tea.Msg) tea.Cmd {
 		return m.onHealth(msg)
 	case openMatchMsg:
 		m.transcript = newTranscriptView(m.pc, msg.MatchID)
-		return loadTranscript(m.opts.DataDir, m.st.LeagueID, msg.MatchID)
+		return loadTranscript(m.ctx, m.opts.Control, msg.MatchID)
 	case transcriptMsg:
 		if m.transcript != nil && m.transcript.matchID == msg.MatchID {
 			m.transcript.setFile(msg)
@@ -258,9 +258,9 @@ func (m *Model) onFeed(msg feedMsg) tea.Cmd {
 			cmds = append(cmds, fetchStandings(m.ctx, c))
 		}
 	}
-	if t := m.transcript; t != nil && t.needsReload() {
+	if t := m.transcript; t != nil && c != nil && t.needsReload() {
 		t.loading = true
-		cmds = append(cmds, loadTranscript(m.opts.DataDir, m.st.LeagueID, t.matchID))
+		cmds = append(cmds, loadTranscript(m.ctx, c, t.matchID))
 	}
 	return tea.Batch(cmds...)
 }

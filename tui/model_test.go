@@ -362,17 +362,19 @@ func TestOpenMatchAndTranscript(t *testing.T) {
 	}
 }
 
+// TestTranscriptFromFile: the transcript is the match file the manager
+// serves over HTTP.
 func TestTranscriptFromFile(t *testing.T) {
-	m := newTestModel(t, nil, t0)
-	m.st.LeagueID = "L1"
+	fake := newFakeManager(t)
+	m := newTestModel(t, control.New(fake.srv.URL, ""), t0)
 	l := completedLeague(t)
 	feed(m, l)
 	id := l.rounds[0].Matches[0].MatchID
 	body := `{"match_id":"` + id + `","game_type":"even_odd","lifecycle":{"started_at":"2025-03-14T15:09:27Z","finished_at":"2025-03-14T15:09:28Z"},
 	 "transcript":[{"seq":1,"timestamp":"2025-03-14T15:09:27.100Z","message_type":"GAME_INVITATION","from":"REF01","to":"P01","content":{"message_type":"GAME_INVITATION","role_in_match":"PLAYER_A"}}],
 	 "result":{"status":"WIN","winner":"P01"}}`
-	writeFile(t, m.opts.DataDir, "matches/L1/"+id+".json", body)
-	msg := loadTranscript(m.opts.DataDir, "L1", id)().(transcriptMsg)
+	fake.matchFiles[id] = body
+	msg := loadTranscript(t.Context(), m.opts.Control, id)().(transcriptMsg)
 	if msg.Err != nil {
 		t.Fatal(msg.Err)
 	}

@@ -41,8 +41,6 @@ type Options struct {
 	Control *control.Client
 	// Children lists the processes the console started, nil when attached.
 	Children func() []ChildInfo
-	// DataDir is where match files are looked for ("" never looks).
-	DataDir string
 	// Attached says the manager was already running; it changes the words
 	// only: the console reads the league the same way.
 	Attached bool
