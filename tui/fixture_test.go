@@ -300,7 +300,6 @@ func runCmd(t testing.TB, cmd tea.Cmd) []tea.Msg {
 	return []tea.Msg{msg}
 }
 
-
 // withoutFlashExpiry drops the status line's expiry ticks from messages.
 func withoutFlashExpiry(msgs []tea.Msg) []tea.Msg {
 	var out []tea.Msg
