@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 )
 
 // matchFile is the part of matches/<league>/<match_id>.json the console
@@ -60,6 +61,7 @@ func loadTranscript(ctx context.Context, c *control.Client, matchID string) tea.
 		if err := json.Unmarshal(data, &f); err != nil {
 			return transcriptMsg{MatchID: matchID, Err: fmt.Errorf("match file %s: %w", matchID, err)}
 		}
+		protocol.MakePrintable(&f) // the transcript holds what players sent
 		return transcriptMsg{MatchID: matchID, File: &f}
 	}
 }

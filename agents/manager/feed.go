@@ -13,7 +13,6 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/rpc"
-	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -49,11 +48,12 @@ func (m *Manager) serveMatchFile(w http.ResponseWriter, r *http.Request) {
 	m.mu.Lock()
 	_, scheduled := m.league.Match(id)
 	m.mu.Unlock()
-	if !scheduled || store.SafeName(id) != nil {
+	path, err := m.Layout.Match(id)
+	if !scheduled || err != nil {
 		http.Error(w, "no such match in this league", http.StatusNotFound)
 		return
 	}
-	f, err := os.Open(m.Layout.Match(id))
+	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		http.Error(w, "no match file yet: the match is still to play or running, or its referee keeps its files elsewhere", http.StatusNotFound)
 		return
