@@ -5,6 +5,7 @@
 package headless
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -33,10 +34,13 @@ type Options struct {
 	Seed       int64
 	SeedSet    bool
 	FreePorts  bool
-	Stdout     io.Writer // final standings (and the events with JSON)
-	Stderr     io.Writer // progress
-	JSON       bool      // --json: the events and the final standings as JSON lines on stdout
-	Quiet      bool      // --quiet: no progress, no events; only the final standings
+	// OpenReferees admits referees without the referee key (the manager's
+	// --open-referees); ours get the key all the same.
+	OpenReferees bool
+	Stdout       io.Writer // final standings (and the events with JSON)
+	Stderr       io.Writer // progress
+	JSON         bool      // --json: the events and the final standings as JSON lines on stdout
+	Quiet        bool      // --quiet: no progress, no events; only the final standings
 	// Interrupts are the Ctrl-C presses: the first drains the league (no
 	// new match starts, running ones finish, the state is saved), the
 	// second stops it at once. Nil: only ctx ends a run early.
@@ -176,15 +180,24 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		path, _ := layout.ProcessOutput(name) // our own names: REF01, P01, league_manager
 		return path
 	}
-	league := &League{AdminToken: newAdminToken()}
+	league := &League{AdminToken: newSecret("adm-")}
 	common := append([]string{"--data", opts.DataDir}, opts.ConfigArgs...)
 	ready := 30 * time.Second
+	// The referees it starts are admitted with a key of its own (the
+	// admin's, if set), passed in the environment: not on a command line
+	// that anyone on the machine may read.
+	refereeKey := cmp.Or(os.Getenv(RefereeKeyEnv), newSecret("ref-"))
+	keyEnv := RefereeKeyEnv + "=" + refereeKey
+	managerArgs := []string{"manager", "--hold", "--port", port(opts, cfg.Network.ManagerPort, 0),
+		"--seed", strconv.FormatInt(opts.Seed, 10)}
+	if opts.OpenReferees {
+		managerArgs = append(managerArgs, "--open-referees")
+	}
 
 	manager, err := launch.Start(ctx, opts.Executable, launch.Spec{
 		Name: "manager", OutputPath: output("league_manager"),
-		Args: append([]string{"manager", "--hold", "--port", port(opts, cfg.Network.ManagerPort, 0),
-			"--seed", strconv.FormatInt(opts.Seed, 10)}, common...),
-		Env: []string{"LEAGUETUI_ADMIN_TOKEN=" + league.AdminToken},
+		Args: append(managerArgs, common...),
+		Env:  []string{"LEAGUETUI_ADMIN_TOKEN=" + league.AdminToken, keyEnv},
 	}, ready)
 	if err != nil {
 		return league, err
@@ -201,6 +214,7 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 			Name: "referee " + name, OutputPath: output(name), Register: true,
 			Args: append([]string{"referee", "--port", port(opts, cfg.Network.RefereePortFirst, i),
 				"--manager", manager.Endpoint, "--name", name}, common...),
+			Env: []string{keyEnv},
 		}, ready)
 		if err != nil {
 			return league, err
@@ -458,10 +472,15 @@ func PrintStandings(w io.Writer, s control.StandingsFile) {
 	}
 }
 
-func newAdminToken() string {
+// RefereeKeyEnv names the environment variable that holds the referee key
+// a manager admits referees with, and that referees present.
+const RefereeKeyEnv = "LEAGUETUI_REFEREE_KEY"
+
+// newSecret is 32 random bytes in hex after prefix.
+func newSecret(prefix string) string {
 	buf := make([]byte, 32)
 	_, _ = rand.Read(buf)
-	return "adm-" + hex.EncodeToString(buf)
+	return prefix + hex.EncodeToString(buf)
 }
 
 func randomSeed() int64 {

@@ -63,6 +63,9 @@ func registration(role, endpoint string, meta map[string]any) map[string]any {
 	messageType := map[string]string{"player": "LEAGUE_REGISTER_REQUEST", "referee": "REFEREE_REGISTER_REQUEST"}[role]
 	m := leaguetest.With(map[string]any{"display_name": "fake " + role + " at " + endpoint, "version": "1.0.0", "game_types": []string{"even_odd"},
 		"contact_endpoint": endpoint, "max_concurrent_matches": 1}, meta)
+	if role == "referee" {
+		m = leaguetest.With(map[string]any{"referee_key": leaguetest.RefereeKey}, m)
+	}
 	return leaguetest.With(leaguetest.Envelope(messageType, role+":alpha"), map[string]any{role + "_meta": m})
 }
 

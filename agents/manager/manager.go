@@ -39,6 +39,12 @@ type Options struct {
 	// Hold keeps a league resumed from the journal paused until the admin
 	// resumes it, so that restarted agents can register again first.
 	Hold bool
+	// RefereeKey admits referees: a newcomer must present it. Empty with
+	// OpenReferees false admits none.
+	RefereeKey string
+	// OpenReferees admits referees without the key (other
+	// implementations'); /health then says so.
+	OpenReferees bool
 
 	feedWindow int // events the feed keeps in memory; 0 is defaultFeedWindow
 }
@@ -66,6 +72,7 @@ type Manager struct {
 	// storageErr is the first journal failure. From then on the league
 	// changes no more: nothing could be saved.
 	storageErr error
+	secret     string // the manager's own key, see managerSecret
 }
 
 // New opens (or resumes from) the league's journal in the data folder.
@@ -83,6 +90,12 @@ func New(opts Options) (*Manager, error) {
 		return nil, err
 	}
 	store.Redact(opts.AdminToken)
+	store.Redact(opts.RefereeKey)
+	secret, err := managerSecret(n.Layout)
+	if err != nil {
+		return nil, err
+	}
+	n.OpenReferees = opts.OpenReferees
 	m := &Manager{
 		Node: n, opts: opts, game: game,
 		league:    engine.NewLeague(cfg.LeagueID, engine.Scoring(cfg.Scoring)),
@@ -92,6 +105,7 @@ func New(opts Options) (*Manager, error) {
 		runDone:   make(chan struct{}),
 		resumed:   make(chan struct{}),
 		cancelRun: func() {},
+		secret:    secret,
 	}
 	m.post = rpc.NewMailer(n.Client, n.Log)
 	if err := m.replayJournal(); err != nil {

@@ -75,6 +75,12 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	agent, known := m.returningAgent(env, role)
+	if role == engine.RoleReferee && !known {
+		if err := m.admitReferee(meta.RefereeKey); err != nil {
+			m.Log.Warn("referee refused", "event_type", "REGISTRATION_REJECTED", "sender", env.Sender, "err", err)
+			return nil, err
+		}
+	}
 	if holder, taken := m.league.AgentAt(meta.ContactEndpoint); taken && (!known || holder.ID != agent.ID) {
 		// An endpoint is public (round announcements, GET_PLAYERS): being
 		// registered from it proves nothing, or anyone could take over
@@ -114,7 +120,11 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	}
 	m.Log.Info("registered", "event_type", strings.ToUpper(role)+"_REGISTERED", "agent_id", agent.ID,
 		"endpoint", agent.Endpoint, "again", known)
-	return m.acceptRegistration(env, role, agent.ID, token), nil
+	resp := m.acceptRegistration(env, role, agent.ID, token)
+	if role == engine.RoleReferee {
+		resp.ManagerKey = m.startKey(agent)
+	}
+	return resp, nil
 }
 
 // returningAgent recognises an agent registering again with the token it

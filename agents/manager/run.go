@@ -230,6 +230,10 @@ func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee en
 	}
 	reported := make(chan struct{})
 	m.reported[p.MatchID] = reported
+	startKey := m.startKey(referee)
+	if current, ok := m.league.Agent(referee.ID); ok {
+		startKey = m.startKey(current) // its token may have changed since the round began
+	}
 	playerA, _ := m.league.Agent(p.PlayerA)
 	playerB, _ := m.league.Agent(p.PlayerB)
 	seed := m.league.Seed
@@ -251,6 +255,7 @@ func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee en
 		PlayerAEndpoint: playerA.Endpoint, PlayerBEndpoint: playerB.Endpoint,
 		LeagueSeed: seed, Standings: standings,
 	}
+	msg.AuthToken = startKey // the key only this referee and its manager know
 	cfg := m.opts.Config
 	if _, err := m.Client.Send(ctx, rpc.Call{Endpoint: referee.Endpoint, Message: msg, Timeout: cfg.Timeouts.Generic}); err != nil {
 		m.forgetWaiter(p.MatchID, reported)

@@ -19,6 +19,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/referee"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/config"
+	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
 
 // Real agents started in-process on 127.0.0.1:0, each stopped at the end of
@@ -40,7 +41,8 @@ func testContext(t *testing.T) context.Context {
 
 func startManager(t *testing.T, dataDir string) *manager.Manager {
 	t.Helper()
-	m, err := manager.New(manager.Options{Config: testConfig(), DataDir: dataDir, Seed: 42, SeedSet: true, AdminToken: adminToken})
+	m, err := manager.New(manager.Options{Config: testConfig(), DataDir: dataDir, Seed: 42, SeedSet: true, AdminToken: adminToken,
+		RefereeKey: leaguetest.RefereeKey})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +56,8 @@ func startManager(t *testing.T, dataDir string) *manager.Manager {
 
 func startReferee(t *testing.T, dataDir, managerURL, name string) *referee.Referee {
 	t.Helper()
-	r, err := referee.New(referee.Options{Config: testConfig(), DataDir: dataDir, ManagerURL: managerURL, Name: name})
+	r, err := referee.New(referee.Options{Config: testConfig(), DataDir: dataDir, ManagerURL: managerURL, Name: name,
+		Key: leaguetest.RefereeKey})
 	if err != nil {
 		t.Fatal(err)
 	}

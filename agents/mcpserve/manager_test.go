@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
 
 func playerMeta(name, endpoint string) map[string]any {
@@ -46,7 +47,8 @@ func TestManagerServesTheLeagueAsMCPTools(t *testing.T) {
 
 	ref := callOK(t, session, use("register_referee"), message(protocol.TypeRefereeRegisterRequest, "referee:alpha",
 		map[string]any{"referee_meta": map[string]any{"display_name": "alpha", "version": "1.0.0",
-			"game_types": []string{"even_odd"}, "contact_endpoint": plainPeer(t), "max_concurrent_matches": 2}}))
+			"game_types": []string{"even_odd"}, "contact_endpoint": plainPeer(t), "max_concurrent_matches": 2,
+			"referee_key": leaguetest.RefereeKey}}))
 	if ref["status"] != protocol.StatusAccepted || ref["referee_id"] != "REF01" {
 		t.Fatalf("register_referee: %v", ref)
 	}

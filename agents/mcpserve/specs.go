@@ -150,6 +150,7 @@ func agentMeta(referee bool) *jsonschema.Schema {
 		"contact_endpoint": str("its /mcp URL"), "protocol_version": str("e.g. 2.1.0")}
 	if referee {
 		props["max_concurrent_matches"] = integer("matches it runs at once")
+		props["referee_key"] = str("the key the league's admin gave its referees")
 	}
 	return object("who registers", props, "display_name", "version", "game_types", "contact_endpoint")
 }

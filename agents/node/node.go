@@ -49,6 +49,12 @@ type Node struct {
 	MCP    *mcpserve.Server // the same /mcp as an MCP server: league operations as tools
 	Layout store.Layout
 	Stdout io.Writer
+	// Admitted, if set, takes a registration's answer before the agent
+	// says it is registered, for what the agent keeps besides its id.
+	Admitted func(*protocol.RegisterResponse)
+	// OpenReferees is set on a manager that admits referees without the
+	// referee key, so that /health says so.
+	OpenReferees bool
 
 	mu        sync.RWMutex
 	id, token string
@@ -223,6 +229,9 @@ func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Mes
 	if credsPath, err = n.Layout.Credentials(n.Name); err != nil {
 		return nil, err
 	}
+	if n.Admitted != nil {
+		n.Admitted(&resp)
+	}
 	n.SetIdentity(id, resp.AuthToken)
 	creds := store.Credentials{LeagueID: n.Cfg.LeagueID, AgentID: id, Role: n.Role, AuthToken: resp.AuthToken}
 	if err := store.SaveCredentials(credsPath, creds); err != nil {
@@ -283,6 +292,8 @@ type Health struct {
 	// folder (store.WriteStats), so the cost of a league event can be measured.
 	FileWrites   int64 `json:"file_writes"`
 	BytesWritten int64 `json:"bytes_written"`
+	// OpenReferees: this manager admits any referee, without a key.
+	OpenReferees bool `json:"open_referees,omitempty"`
 }
 
 func (n *Node) serveHealth(w http.ResponseWriter, _ *http.Request) {
@@ -293,7 +304,7 @@ func (n *Node) serveHealth(w http.ResponseWriter, _ *http.Request) {
 	writes, bytes := store.WriteStats()
 	rpc.WriteJSON(w, http.StatusOK, Health{ID: id, Role: n.Role, DisplayName: n.Name, State: n.State(),
 		LeagueID: n.Cfg.LeagueID, Endpoint: n.Endpoint(), Served: n.Server.Served(),
-		Tools: n.MCP.Names(), FileWrites: writes, BytesWritten: bytes})
+		Tools: n.MCP.Names(), FileWrites: writes, BytesWritten: bytes, OpenReferees: n.OpenReferees})
 }
 
 // Shutdown stops serving, waiting for requests in flight, and closes the log.

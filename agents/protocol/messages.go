@@ -43,6 +43,9 @@ type AgentMeta struct {
 	ContactEndpoint      string   `json:"contact_endpoint"`
 	MaxConcurrentMatches int      `json:"max_concurrent_matches,omitempty"`
 	ProtocolVersion      string   `json:"protocol_version,omitempty"`
+	// RefereeKey is the key the league's admin gives its referees: a
+	// referee presents it to be admitted (an extra of leaguetui's).
+	RefereeKey string `json:"referee_key,omitempty"`
 }
 
 // RefereeRegisterRequest: referee -> manager, method register_referee.
@@ -65,6 +68,10 @@ type RegisterResponse struct {
 	RefereeID string  `json:"referee_id,omitempty"`
 	PlayerID  string  `json:"player_id,omitempty"`
 	Reason    *string `json:"reason"`
+	// ManagerKey, for a referee, is what the manager presents as the
+	// auth_token of its start_match, so that the referee runs matches
+	// from its own manager only (an extra of leaguetui's).
+	ManagerKey string `json:"manager_key,omitempty"`
 }
 
 // Registration statuses.

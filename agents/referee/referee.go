@@ -27,6 +27,9 @@ type Options struct {
 	ManagerURL    string
 	Name          string
 	MaxConcurrent int // matches at once; 0 means the config's default
+	// Key is the league's referee key (LEAGUETUI_REFEREE_KEY), presented
+	// at registration to be admitted.
+	Key string
 }
 
 // Referee is the referee agent.
@@ -36,6 +39,7 @@ type Referee struct {
 	inbox  *inbox
 	steps  *rpc.Mailer  // match steps to the manager, in order, never blocking a match
 	states *matchStates // what get_match_state answers
+	proof  managerProof // what its manager proves itself with
 
 	mu      sync.Mutex
 	running map[string]bool // match ids in progress
@@ -53,6 +57,7 @@ func New(opts Options) (*Referee, error) {
 	}
 	r := &Referee{Node: n, opts: opts, inbox: newInbox(), states: newMatchStates(), running: map[string]bool{}}
 	r.steps = rpc.NewMailer(n.Client, n.Log)
+	n.Admitted = func(resp *protocol.RegisterResponse) { r.proof.set(resp.ManagerKey) }
 	r.Server.Handle(protocol.TypeStartMatch, r.handleStartMatch)
 	r.Server.Handle(protocol.TypeGameJoinAck, r.handleLateAnswer)
 	r.Server.Handle(protocol.TypeChooseParityResponse, r.handleLateAnswer)
@@ -70,8 +75,10 @@ func (r *Referee) Start(ctx context.Context) error {
 		Envelope: r.Envelope(protocol.TypeRefereeRegisterRequest, ""),
 		RefereeMeta: protocol.AgentMeta{DisplayName: r.Name, Version: protocol.ProtocolVersion,
 			GameTypes: engine.GameTypes(), ContactEndpoint: r.Endpoint(),
-			MaxConcurrentMatches: r.opts.MaxConcurrent, ProtocolVersion: protocol.ProtocolVersion},
+			MaxConcurrentMatches: r.opts.MaxConcurrent, ProtocolVersion: protocol.ProtocolVersion,
+			RefereeKey: r.opts.Key},
 	}
+	store.Redact(r.opts.Key)
 	regCtx, cancel := context.WithTimeout(ctx, registrationWindow(r.opts.Config))
 	defer cancel()
 	_, err := r.Register(regCtx, r.opts.ManagerURL, req, r.opts.Config.Timeouts.RegisterReferee)
@@ -96,6 +103,10 @@ func (r *Referee) Wait() {
 func (r *Referee) handleStartMatch(ctx context.Context, in protocol.Inbound) (any, error) {
 	var start protocol.StartMatch
 	if err := rpc.DecodeParams(in, &start); err != nil {
+		return nil, err
+	}
+	if err := r.proof.check(start.AuthToken); err != nil {
+		r.Log.Warn("start_match refused", "event_type", "START_MATCH_REFUSED", "sender", start.Sender, "err", err)
 		return nil, err
 	}
 	if start.MatchID == "" || start.PlayerAID == "" || start.PlayerBID == "" || start.PlayerAEndpoint == "" || start.PlayerBEndpoint == "" {

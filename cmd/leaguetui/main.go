@@ -236,6 +236,7 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	freePorts := fs.Bool("free-ports", false, "take free ports instead of the configured ones (run leagues side by side)")
 	attach := fs.String("attach", "", "show the league of a manager already running at `URL` (e.g. http://HOST:8000) instead of starting one")
 	adminToken := fs.String("admin-token", "", "the attached manager's admin `token`, for start, pause, resume and stop (default $LEAGUETUI_ADMIN_TOKEN)")
+	openReferees := fs.Bool("open-referees", false, openRefereesUsage)
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
 		return err
@@ -261,7 +262,7 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
 	opts := headless.Options{Config: cfg, ConfigArgs: cf.Args(), Executable: exe, DataDir: *data,
 		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, FreePorts: *freePorts,
-		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet}
+		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet, OpenReferees: *openReferees}
 	if !*noUI {
 		// In the console Ctrl-C is a key; a signal from elsewhere quits.
 		ctx, interrupted := cancelOnInterrupt(ctx, interrupts)
@@ -303,10 +304,11 @@ func serve(ctx context.Context, start func(context.Context) error, wait func(), 
 }
 
 func runManager(ctx context.Context, args []string, stdout io.Writer) error {
-	fs, cf := newFlagSet("leaguetui manager", "leaguetui manager: run the league manager.\n\nThe admin token comes from LEAGUETUI_ADMIN_TOKEN.\n\nFlags:\n", stdout)
+	fs, cf := newFlagSet("leaguetui manager", "leaguetui manager: run the league manager.\n\nThe admin token comes from LEAGUETUI_ADMIN_TOKEN, the referee key from LEAGUETUI_REFEREE_KEY.\n\nFlags:\n", stdout)
 	af := addAgentFlags(fs, config.Default().Network.ManagerPort, "league_manager")
 	seed := fs.Int64("seed", 0, "league seed (default random, saved in the journal)")
 	hold := fs.Bool("hold", false, "when the data folder holds a league in progress, keep it paused until resumed (so restarted agents can register first)")
+	openReferees := fs.Bool("open-referees", false, openRefereesUsage)
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
 		return err
@@ -314,7 +316,8 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 	seedSet := false
 	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
 	m, err := manager.New(manager.Options{Config: cfg, DataDir: *af.data, Port: *af.port, Seed: *seed, SeedSet: seedSet,
-		AdminToken: os.Getenv("LEAGUETUI_ADMIN_TOKEN"), Hold: *hold})
+		AdminToken: os.Getenv("LEAGUETUI_ADMIN_TOKEN"), Hold: *hold,
+		RefereeKey: os.Getenv(headless.RefereeKeyEnv), OpenReferees: *openReferees})
 	if err != nil {
 		return err
 	}
@@ -330,7 +333,7 @@ func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	r, err := referee.New(referee.Options{Config: cfg, DataDir: *af.data, Port: *af.port, ManagerURL: *af.manager,
-		Name: *af.name, MaxConcurrent: *maxConcurrent})
+		Name: *af.name, MaxConcurrent: *maxConcurrent, Key: os.Getenv(headless.RefereeKeyEnv)})
 	if err != nil {
 		return err
 	}
@@ -353,3 +356,5 @@ func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	return serve(ctx, p.Start, nil, p.Shutdown)
 }
+
+const openRefereesUsage = "admit referees without the referee key (LEAGUETUI_REFEREE_KEY), e.g. other implementations'; /health and the console say the league is open"

@@ -41,6 +41,9 @@ func takeSnapshot(t *testing.T, root string) snapshot {
 			}
 			return nil
 		}
+		if strings.HasPrefix(d.Name(), ".") {
+			return nil // a file being written atomically, not yet in place
+		}
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return err

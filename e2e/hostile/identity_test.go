@@ -94,6 +94,23 @@ func (l *league) playsToTheEnd(t *testing.T) {
 	if last := events[len(events)-1]; last.Kind != engine.EventLeagueCompleted || results != 1 {
 		t.Errorf("the league ended with %s after %d results, want league_completed after 1", last.Kind, results)
 	}
+	l.settled(t)
+}
+
+// settled waits until the manager has written the files of the league's
+// end: the data folder is the same twice in a row, 200 ms apart.
+func (l *league) settled(t *testing.T) {
+	t.Helper()
+	last := takeSnapshot(t, l.dir)
+	for range 100 {
+		time.Sleep(200 * time.Millisecond) // the files have no event to wait on
+		now := takeSnapshot(t, l.dir)
+		if reflect.DeepEqual(now, last) {
+			return
+		}
+		last = now
+	}
+	t.Fatal("the data folder kept changing for 20 s after the league completed")
 }
 
 // playerRegistration is a register_player request; meta overrides fields

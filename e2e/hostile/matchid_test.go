@@ -12,9 +12,14 @@ import (
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
 
+// fakeManagerKey is what the fake manager gives a referee to check its
+// start_match with.
+const fakeManagerKey = "mk-fake-manager-key"
+
 // startMatch is a start_match as the manager sends it, for match.
 func startMatch(match string) map[string]any {
 	return leaguetest.With(leaguetest.Envelope("START_MATCH", "league_manager"), map[string]any{
+		"auth_token": fakeManagerKey,
 		"league_id": leagueID, "round_id": 1, "match_id": match, "game_type": "even_odd", "referee_id": "REF01",
 		"player_A_id": "P01", "player_B_id": "P02",
 		"player_A_endpoint": "http://127.0.0.1:1/mcp", "player_B_endpoint": "http://127.0.0.1:2/mcp",
@@ -28,7 +33,7 @@ func startMatch(match string) map[string]any {
 func TestMatchIDTraversal(t *testing.T) {
 	t.Parallel()
 	base, data := nestedDataDir(t)
-	mgr := newFakeManager(t, leagueID, "")
+	mgr := newFakeManager(t, leagueID, fakeManagerKey)
 	ref := leaguetest.StartReferee(t, data, mgr.Endpoint, "REF01")
 	before := takeSnapshot(t, data)
 	for _, id := range []string{"../../../x", "../../credentials/" + leagueID + "/P01", "..", "R1M1/../../../x", ".R1M1", ""} {

@@ -209,14 +209,18 @@ func StartManager(t testing.TB, dataDir, adminToken string, args ...string) *lau
 	t.Helper()
 	all := append([]string{"manager", "--port", "0", "--data", dataDir}, args...)
 	return Start(t, "manager", filepath.Join(dataDir, "test-output"), false,
-		[]string{"LEAGUETUI_ADMIN_TOKEN=" + adminToken}, all...)
+		[]string{"LEAGUETUI_ADMIN_TOKEN=" + adminToken, "LEAGUETUI_REFEREE_KEY=" + RefereeKey}, all...)
 }
+
+// RefereeKey is the referee key of the managers and referees the tests
+// start: a referee that presents it is admitted.
+const RefereeKey = "ref-test-key-0123456789abcdef"
 
 // StartReferee runs a referee on a free port that registers with managerURL.
 func StartReferee(t testing.TB, dataDir, managerURL, name string, args ...string) *launch.Child {
 	t.Helper()
 	all := append([]string{"referee", "--port", "0", "--data", dataDir, "--manager", managerURL, "--name", name}, args...)
-	return Start(t, "referee "+name, filepath.Join(dataDir, "test-output"), true, nil, all...)
+	return Start(t, "referee "+name, filepath.Join(dataDir, "test-output"), true, []string{"LEAGUETUI_REFEREE_KEY=" + RefereeKey}, all...)
 }
 
 // StartPlayer runs a player on a free port that registers with managerURL.

@@ -1,0 +1,73 @@
+package manager
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// Referees are trusted with results, so they are admitted: a newcomer
+// presents the referee key the admin set (LEAGUETUI_REFEREE_KEY), unless
+// the manager was started with --open-referees. A referee that registers
+// again with its own token was admitted before.
+func (m *Manager) admitReferee(key string) error {
+	switch want := m.opts.RefereeKey; {
+	case want != "" && key != "" && subtle.ConstantTimeCompare([]byte(key), []byte(want)) == 1:
+		return nil
+	case m.opts.OpenReferees:
+		return nil
+	case want == "":
+		return protocol.Reject(protocol.ErrAuthTokenInvalid,
+			"this league admits no referee: its manager has no referee key (LEAGUETUI_REFEREE_KEY) and was not started with --open-referees")
+	case key == "":
+		return protocol.Reject(protocol.ErrAuthTokenMissing, "referee_meta.referee_key is required: referees are admitted with the league's referee key")
+	default:
+		return protocol.Reject(protocol.ErrAuthTokenInvalid, "referee_meta.referee_key is not this league's referee key")
+	}
+}
+
+// managerSecret is the manager's own secret, kept beside the agents'
+// credentials so that a restarted manager presents the same keys: with it
+// the manager derives what it proves itself with to each referee.
+func managerSecret(layout store.Layout) (string, error) {
+	path, err := layout.Credentials("league_manager")
+	if err != nil {
+		return "", err
+	}
+	creds, ok, err := store.LoadCredentials(path)
+	if err != nil {
+		return "", err
+	}
+	if ok && creds.Role == "league_manager" {
+		return creds.AuthToken, nil
+	}
+	buf := make([]byte, 32)
+	if _, err := rand.Read(buf); err != nil {
+		return "", err
+	}
+	secret := "mgr-" + hex.EncodeToString(buf)
+	store.Redact(secret)
+	creds = store.Credentials{LeagueID: layout.LeagueID, AgentID: "league_manager", Role: "league_manager", AuthToken: secret}
+	if err := store.SaveCredentials(path, creds); err != nil {
+		return "", fmt.Errorf("cannot save the manager's key: %w", err)
+	}
+	return secret, nil
+}
+
+// startKey is what the manager presents as the auth_token of a start_match
+// to referee, and gave it at registration: only the two of them know it,
+// and it changes with the referee's token.
+func (m *Manager) startKey(referee engine.AgentInfo) string {
+	mac := hmac.New(sha256.New, []byte(m.secret))
+	fmt.Fprintf(mac, "start_match\x00%s\x00%s\x00%s", m.league.ID, referee.ID, referee.TokenHash)
+	key := "mk-" + hex.EncodeToString(mac.Sum(nil))
+	store.Redact(key)
+	return key
+}
