@@ -32,7 +32,11 @@ func (h *header) View() string {
 	if h.ctx.Unreachable {
 		state = s.StateStopped.Render("✗ unreachable")
 	}
-	left := strings.Join([]string{s.Title.Render(id), s.Label.Render(seed), state}, "  ")
+	labels := []string{s.Title.Render(id), s.Label.Render(seed), state}
+	if st.OpenReferees {
+		labels = append(labels, s.StateStopped.Render("open referees")) // any referee may report results
+	}
+	left := strings.Join(labels, "  ")
 	right := s.Dim.Render(h.mode + " " + st.ManagerURL)
 	line1 := spread(left, right, h.width)
 

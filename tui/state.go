@@ -137,6 +137,9 @@ type leagueState struct {
 	referees []*agentInfo
 	agents   map[string]*agentInfo
 	logger   *slog.Logger // also gets warnings and errors, when set
+
+	// OpenReferees: the manager's /health says it admits any referee.
+	OpenReferees bool
 }
 
 func newLeagueState(scoring engine.Scoring) *leagueState {
@@ -160,6 +163,9 @@ func (s *leagueState) setHealth(a *agentInfo, p control.Probe) {
 		return
 	}
 	a.Down, a.Health = false, p.Health.State
+	if a == s.manager {
+		s.OpenReferees = p.Health.OpenReferees
+	}
 	if len(p.Health.Tools) > 0 {
 		a.Tools = p.Health.Tools
 	}

@@ -22,6 +22,8 @@ type AgentHealth struct {
 	Endpoint    string   `json:"endpoint"`
 	Served      int64    `json:"requests_served"`
 	Tools       []string `json:"tools"` // the MCP tools it offers; empty for agents that do not say
+	// OpenReferees: a manager that admits any referee, without the key.
+	OpenReferees bool `json:"open_referees,omitempty"`
 }
 
 // Probe is the answer of one agent's /health, or why there was none.

@@ -137,6 +137,9 @@ func Run(ctx context.Context, opts Options) error {
 // says which on stderr. It returns nil progress when there is nothing left
 // to play.
 func begin(ctx context.Context, league *League, opts Options, out *output) (*progress, error) {
+	if health, err := league.Control.Health(ctx); err == nil && health["open_referees"] == true {
+		fmt.Fprintln(out.progress, "leaguetui: the league is open: its manager admits any referee, without the referee key (--open-referees)")
+	}
 	status := league.Resumed
 	if status == nil {
 		fmt.Fprintf(out.progress, "leaguetui: seed %d (repeat this league with --seed %d)\n", opts.Seed, opts.Seed)
