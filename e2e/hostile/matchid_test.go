@@ -20,7 +20,7 @@ const fakeManagerKey = "mk-fake-manager-key"
 func startMatch(match string) map[string]any {
 	return leaguetest.With(leaguetest.Envelope("START_MATCH", "league_manager"), map[string]any{
 		"auth_token": fakeManagerKey,
-		"league_id": leagueID, "round_id": 1, "match_id": match, "game_type": "even_odd", "referee_id": "REF01",
+		"league_id":  leagueID, "round_id": 1, "match_id": match, "game_type": "even_odd", "referee_id": "REF01",
 		"player_A_id": "P01", "player_B_id": "P02",
 		"player_A_endpoint": "http://127.0.0.1:1/mcp", "player_B_endpoint": "http://127.0.0.1:2/mcp",
 	})
