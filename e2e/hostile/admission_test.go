@@ -1,7 +1,6 @@
 package hostile_test
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -112,5 +111,4 @@ func TestForgedStartMatch(t *testing.T) {
 		t.Errorf("a player named in a forged start_match was sent %s", m)
 	default:
 	}
-	_ = context.Background
 }
