@@ -53,7 +53,7 @@ func measureResults(t *testing.T, n int) writeCount {
 	t.Helper()
 	dir := t.TempDir()
 	mgr := leaguetest.Start(t, "manager", filepath.Join(dir, "test-output"), false,
-		[]string{"LEAGUETUI_ADMIN_TOKEN=" + adminToken, "LEAGUETUI_STANDINGS_INTERVAL=1h"},
+		[]string{"LEAGUETUI_ADMIN_TOKEN=" + adminToken, "LEAGUETUI_STANDINGS_INTERVAL=1h", "LEAGUETUI_REFEREE_KEY=" + leaguetest.RefereeKey},
 		"manager", "--port", "0", "--data", dir, "--seed", "5")
 	url := mgr.Endpoint
 	ctl := control.New(url, adminToken)

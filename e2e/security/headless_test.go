@@ -42,8 +42,8 @@ func TestHeadlessLeagueLeaksNoToken(t *testing.T) {
 	for id, c := range credentials(t, dir) {
 		secrets = append(secrets, secret{id, c.AuthToken})
 	}
-	if len(secrets) != 1+4+2 {
-		t.Errorf("%d tokens in the credentials files, want one per agent: 6", len(secrets)-1)
+	if len(secrets) != 1+1+4+2 {
+		t.Errorf("%d tokens in the credentials files, want one per agent and the manager's key: 7", len(secrets)-1)
 	}
 	leaks, files := grepTree(t, dir, secrets, "credentials")
 	for path, found := range leaks {

@@ -37,7 +37,7 @@ func TestListenOnLoopback(t *testing.T) {
 		leaguetest.StartPlayer(t, dir, mgr.Endpoint, "plain"),
 		leaguetest.StartPlayer(t, dir, mgr.Endpoint, "flag", "--host", "127.0.0.1"),
 		leaguetest.StartPlayer(t, dir, mgr.Endpoint, "localhost", "--host", "localhost"),
-		leaguetest.Start(t, "referee env", out, true, []string{"LEAGUETUI_HOST=127.0.0.1"},
+		leaguetest.Start(t, "referee env", out, true, []string{"LEAGUETUI_HOST=127.0.0.1", "LEAGUETUI_REFEREE_KEY=" + leaguetest.RefereeKey},
 			"referee", "--port", "0", "--data", dir, "--manager", mgr.Endpoint, "--name", "REF02"),
 	}
 	for _, c := range agents {
