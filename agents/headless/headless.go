@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -166,16 +165,23 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	if err := checkPorts(opts); err != nil {
 		return nil, err
 	}
-	layout := store.Layout{Root: opts.DataDir, LeagueID: cfg.LeagueID}
-	if err := store.CheckWritable(filepath.Dir(layout.ProcessOutput("x"))); err != nil {
+	layout, err := store.NewLayout(opts.DataDir, cfg.LeagueID)
+	if err != nil {
+		return nil, fmt.Errorf("--league-id: %w", err)
+	}
+	if err := store.CheckWritable(layout.SystemDir()); err != nil {
 		return nil, err
+	}
+	output := func(name string) string {
+		path, _ := layout.ProcessOutput(name) // our own names: REF01, P01, league_manager
+		return path
 	}
 	league := &League{AdminToken: newAdminToken()}
 	common := append([]string{"--data", opts.DataDir}, opts.ConfigArgs...)
 	ready := 30 * time.Second
 
 	manager, err := launch.Start(ctx, opts.Executable, launch.Spec{
-		Name: "manager", OutputPath: layout.ProcessOutput("league_manager"),
+		Name: "manager", OutputPath: output("league_manager"),
 		Args: append([]string{"manager", "--hold", "--port", port(opts, cfg.Network.ManagerPort, 0),
 			"--seed", strconv.FormatInt(opts.Seed, 10)}, common...),
 		Env: []string{"LEAGUETUI_ADMIN_TOKEN=" + league.AdminToken},
@@ -192,7 +198,7 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	for i := range opts.Referees {
 		name := fmt.Sprintf("REF%02d", i+1)
 		child, err := launch.Start(ctx, opts.Executable, launch.Spec{
-			Name: "referee " + name, OutputPath: layout.ProcessOutput(name), Register: true,
+			Name: "referee " + name, OutputPath: output(name), Register: true,
 			Args: append([]string{"referee", "--port", port(opts, cfg.Network.RefereePortFirst, i),
 				"--manager", manager.Endpoint, "--name", name}, common...),
 		}, ready)
@@ -201,11 +207,14 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		}
 		league.Referees = append(league.Referees, child)
 	}
-	strategies := engine.StrategyNames()
+	strategies := engine.StrategyNamesFor(cfg.GameType)
+	if len(strategies) == 0 {
+		return league, fmt.Errorf("no built-in player plays %q (games with players: %v)", cfg.GameType, engine.PlayableGames())
+	}
 	for i := range opts.Players {
 		name := fmt.Sprintf("P%02d", i+1)
 		child, err := launch.Start(ctx, opts.Executable, launch.Spec{
-			Name: "player " + name, OutputPath: layout.ProcessOutput(name), Register: true,
+			Name: "player " + name, OutputPath: output(name), Register: true,
 			Args: append([]string{"player", "--port", port(opts, cfg.Network.PlayerPortFirst, i),
 				"--manager", manager.Endpoint, "--name", name, "--strategy", strategies[i%len(strategies)],
 				"--seed", strconv.FormatInt(opts.Seed, 10)}, common...),
