@@ -33,6 +33,7 @@ type Config struct {
 	Player       PlayerDefaults
 	Participants Participants
 	Suspension   Suspension
+	Ratings      Ratings
 
 	// Dir is the absolute path of the config folder Load read, or "" when
 	// the Config came from defaults alone. Agents that need files this
@@ -150,6 +151,11 @@ type Suspension struct {
 //
 // One deliberate difference: the sample system.json says initial_delay_sec
 // 1.0, while the specification's retry code (and our Retry) waits 2 s then
+// Ratings choose what the Elo fit counts.
+type Ratings struct {
+	ExcludeTechnical bool // leave technical losses out (default: they count as losses)
+}
+
 // 4 s; the code is what peers actually run.
 func Default() Config {
 	return Config{

@@ -34,6 +34,8 @@ type override struct {
 	// that choose files (config folder, league id), which Resolve reads
 	// before loading.
 	apply func(c *Config, raw string) error
+	// boolean flags take their value after "=" only (--name=true).
+	boolean bool
 }
 
 // overrides lists every override in the order Args emits them.
@@ -64,6 +66,9 @@ var overrides = []override{
 	intOverride("suspend-after", "LEAGUETUI_SUSPEND_AFTER",
 		"technical losses in a row after which the manager suspends a player; 0 never suspends",
 		func(c *Config) *int { return &c.Suspension.AfterTechnicalLosses }),
+	boolOverride("ratings-exclude-technical", "LEAGUETUI_RATINGS_EXCLUDE_TECHNICAL",
+		"leave technical losses out of the Elo ratings (by default they count as losses)",
+		func(c *Config) *bool { return &c.Ratings.ExcludeTechnical }),
 }
 
 // The flags are registered with zero defaults so that flag.PrintDefaults
@@ -113,6 +118,24 @@ func intOverride(name, env, what string, field func(*Config) *int) override {
 			*field(c) = n
 			return nil
 		},
+	}
+}
+
+func boolOverride(name, env, what string, field func(*Config) *bool) override {
+	return override{
+		flag:     name,
+		env:      env,
+		usage:    fmt.Sprintf("%s; env %s", what, env),
+		register: func(fs *flag.FlagSet, name, usage string) { fs.Bool(name, false, usage) },
+		apply: func(c *Config, raw string) error {
+			b, err := strconv.ParseBool(raw)
+			if err != nil {
+				return fmt.Errorf("invalid boolean %q", raw)
+			}
+			*field(c) = b
+			return nil
+		},
+		boolean: true,
 	}
 }
 
@@ -231,6 +254,10 @@ func (f *Flags) Args() []string {
 			if abs, err := filepath.Abs(raw); err == nil {
 				raw = abs
 			}
+		}
+		if o.boolean {
+			args = append(args, "--"+o.flag+"="+raw)
+			continue
 		}
 		args = append(args, "--"+o.flag, raw)
 	}

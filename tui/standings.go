@@ -50,6 +50,9 @@ type standingsPane struct {
 	keyLeft    key.Binding
 	keyRight   key.Binding
 	keyOpen    key.Binding
+	keyLOS     key.Binding
+	los        *losView // the LOS view of one player, when open
+	losFrom    int      // the table's cursor when it opened
 }
 
 func newStandingsPane(ctx *programContext) *standingsPane {
@@ -60,12 +63,16 @@ func newStandingsPane(ctx *programContext) *standingsPane {
 		keyLeft:    key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "column left")),
 		keyRight:   key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "column right")),
 		keyOpen:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open match")),
+		keyLOS:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "LOS")),
 	}
 }
 
 func (p *standingsPane) Title() string {
 	if p.cross {
 		return "Crosstable"
+	}
+	if p.los != nil {
+		return "Likelihood of superiority"
 	}
 	return "Standings"
 }
@@ -78,8 +85,8 @@ func (p *standingsPane) Help() keyHelp {
 		return keyHelp{short: []key.Binding{k.Up, k.Down, p.keyLeft, p.keyRight, p.keyOpen, p.keyCross},
 			full: [][]key.Binding{{k.Up, k.Down, p.keyLeft, p.keyRight, k.PgUp, k.PgDown}, {p.keyOpen, p.keyCross}}}
 	}
-	return keyHelp{short: []key.Binding{k.Up, k.Down, p.keySort, p.keyReverse, p.keyCross},
-		full: [][]key.Binding{{k.Up, k.Down, k.PgUp, k.PgDown, k.Top, k.Bottom}, {p.keySort, p.keyReverse, p.keyCross}}}
+	return keyHelp{short: []key.Binding{k.Up, k.Down, p.keySort, p.keyReverse, p.keyCross, p.keyLOS},
+		full: [][]key.Binding{{k.Up, k.Down, k.PgUp, k.PgDown, k.Top, k.Bottom}, {p.keySort, p.keyReverse, p.keyCross, p.keyLOS}}}
 }
 
 // rows are the standings, filtered and sorted as asked.
@@ -133,8 +140,17 @@ func (p *standingsPane) Update(msg tea.KeyMsg) (tea.Cmd, bool) {
 		p.reverse = !p.reverse
 		return nil, true
 	case key.Matches(msg, p.keyCross):
-		p.cross = !p.cross
+		p.cross, p.los = !p.cross, nil
 		return nil, true
+	case key.Matches(msg, p.keyLOS) && !p.cross:
+		return p.toggleLOS(), true
+	}
+	if p.los != nil {
+		count := 0
+		if p.los.msg != nil {
+			count = len(p.los.msg.Doc.Versus)
+		}
+		return nil, p.list.move(msg, p.ctx.ListKeys, count)
 	}
 	rows := p.rows()
 	if p.list.move(msg, p.ctx.ListKeys, len(rows)) {
@@ -165,18 +181,41 @@ func (p *standingsPane) updateCross(msg tea.KeyMsg, rows []protocol.StandingRow)
 	return nil, true
 }
 
+// toggleLOS opens the LOS view of the selected player, or closes it.
+func (p *standingsPane) toggleLOS() tea.Cmd {
+	if p.los != nil {
+		p.los, p.list.cursor = nil, p.losFrom
+		return nil
+	}
+	rows := p.rows()
+	if p.list.cursor >= len(rows) {
+		return nil
+	}
+	id := rows[p.list.cursor].PlayerID
+	p.los, p.losFrom, p.list.cursor, p.list.offset = &losView{playerID: id}, p.list.cursor, 0, 0
+	return openLOS(id)
+}
+
 func (p *standingsPane) View() string {
 	if p.cross {
 		return p.crossView()
 	}
 	s := p.ctx.Styles
+	if p.los != nil {
+		lines := padTo(p.losLines(), p.list.height+1)
+		return block(append(lines, s.Dim.Render(" v back · LOS = Φ(Δ/se), the chance the player is the stronger")), p.width, p.list.height+2)
+	}
 	rows := p.rows()
+	ratings := p.ctx.State.Ratings()
 	wide := p.width >= 68 // room for the display name
 	head := fmt.Sprintf(" %4s  %-10s", "rank", "player")
 	if wide {
 		head += fmt.Sprintf(" %-14s", "name")
 	}
 	head += fmt.Sprintf(" %6s %4s %4s %4s %4s %6s", "played", "W", "D", "L", "TL", "points")
+	if ratings != nil {
+		head += ratingHead
+	}
 	lines := []string{s.TableHead.Render(fit(head, p.width))}
 	from, to := p.list.window(len(rows))
 	for i := from; i < to; i++ {
@@ -186,6 +225,10 @@ func (p *standingsPane) View() string {
 			text += fmt.Sprintf(" %-14s", truncate(r.DisplayName, 14))
 		}
 		text += fmt.Sprintf(" %6d %4d %4d %4d %4d %6d", r.Played, r.Wins, r.Draws, r.Losses, r.TechnicalLosses, r.Points)
+		if ratings != nil {
+			rating, ok := ratings[r.PlayerID]
+			text += ratingCell(rating, ok)
+		}
 		if r.Status == engine.PlayerSuspended {
 			text += " suspended"
 		}

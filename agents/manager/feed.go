@@ -27,6 +27,7 @@ func (m *Manager) serveHTTP() {
 		rpc.WriteJSON(w, http.StatusOK, m.Standings())
 	})
 	m.Server.HandleHTTP("GET /events", m.serveEvents)
+	m.Server.HandleHTTP("GET /los", m.serveLOS)
 }
 
 // serveEvents answers GET /events?after=SEQ&wait=DURATION: the events with a

@@ -51,6 +51,7 @@ type Manager struct {
 	post    *rpc.Mailer
 
 	standingsFile, roundsFile *store.Coalescer // see openFiles
+	ratings                   ratingsCache     // see ratingsNow
 
 	mu        sync.Mutex
 	league    *engine.League

@@ -353,6 +353,7 @@ func (m *Manager) completeRound(round int) error {
 
 // completeLeague announces the champion to every agent.
 func (m *Manager) completeLeague() error {
+	m.fitRatings() // the final table's ratings are there when league_completed is
 	if _, err := m.record(engine.Event{Kind: engine.EventLeagueCompleted}); err != nil {
 		return err
 	}
