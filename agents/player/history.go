@@ -182,13 +182,13 @@ func (h *History) due() bool {
 // record of those matches is not the player's file: the manager's journal
 // and the referees' match files keep them. A player restarted in a league
 // still under way gets GAME_OVER again for any match played again.
-func (p *Player) openHistory(id string) *store.Coalescer {
+func (p *Player) openHistory(path string) *store.Coalescer {
 	snapshot := func() any {
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		return p.history.clone()
 	}
-	return store.NewCoalescer(p.Layout.PlayerHistory(id), historyEvery, store.IndentedJSON(snapshot), func(err error) {
+	return store.NewCoalescer(path, historyEvery, store.IndentedJSON(snapshot), func(err error) {
 		p.Log.Error("cannot write history", "event_type", "DATA_WRITE_FAILED", "err", err)
 	})
 }

@@ -77,7 +77,11 @@ func (p *Player) Start(ctx context.Context) error {
 		return err
 	}
 	id, _ := p.Identity()
-	history, err := loadHistory(p.Layout.PlayerHistory(id), id, p.strategy.Name())
+	historyPath, err := p.Layout.PlayerHistory(id)
+	if err != nil {
+		return err
+	}
+	history, err := loadHistory(historyPath, id, p.strategy.Name())
 	if err != nil {
 		p.Log.Warn("starting a new history", "event_type", "HISTORY_UNREADABLE", "err", err)
 	}
@@ -86,7 +90,7 @@ func (p *Player) Start(ctx context.Context) error {
 	p.mu.Lock()
 	p.history = history
 	p.recall(p.Cfg.LeagueID)
-	p.historyFile = p.openHistory(id)
+	p.historyFile = p.openHistory(historyPath)
 	p.mu.Unlock()
 	return nil
 }

@@ -24,6 +24,7 @@ type matchRun struct {
 	conv       string
 	transcript *transcript
 	createdAt  time.Time
+	file       string // where the match file goes, checked at start
 	// mu serializes what the two players' goroutines do to match: both are
 	// asked at once, and engine.Match is not safe for concurrent use.
 	mu sync.Mutex
@@ -36,9 +37,9 @@ func (run *matchRun) locked(f func(m *engine.Match)) {
 	f(run.match)
 }
 
-func newMatchRun(r *Referee, start protocol.StartMatch, game engine.Game) *matchRun {
+func newMatchRun(r *Referee, start protocol.StartMatch, game engine.Game, file string) *matchRun {
 	return &matchRun{
-		r: r, start: start, game: game,
+		r: r, start: start, game: game, file: file,
 		match: engine.NewMatch(game, start.MatchID, start.PlayerAID, start.PlayerBID, start.LeagueSeed),
 		endpoints: map[string]string{
 			start.PlayerAID: start.PlayerAEndpoint,
