@@ -34,6 +34,7 @@ type Config struct {
 	Participants Participants
 	Suspension   Suspension
 	Ratings      Ratings
+	Format       Format
 
 	// Dir is the absolute path of the config folder Load read, or "" when
 	// the Config came from defaults alone. Agents that need files this
@@ -151,6 +152,15 @@ type Suspension struct {
 //
 // One deliberate difference: the sample system.json says initial_delay_sec
 // 1.0, while the specification's retry code (and our Retry) waits 2 s then
+// Format is the league's format (see engine.Formats). Challengers is a
+// comma-separated list so that Config stays comparable.
+type Format struct {
+	Name         string // "round-robin" ("" too, the default), "double-round-robin", "swiss", "gauntlet"
+	Rounds       int    // swiss: rounds to play
+	Challengers  string // gauntlet: "P01,P02"
+	GamesPerPair int    // round robins and gauntlet: games each pair plays, seats alternating (0 is 1)
+}
+
 // Ratings choose what the Elo fit counts.
 type Ratings struct {
 	ExcludeTechnical bool // leave technical losses out (default: they count as losses)

@@ -69,6 +69,23 @@ var overrides = []override{
 	boolOverride("ratings-exclude-technical", "LEAGUETUI_RATINGS_EXCLUDE_TECHNICAL",
 		"leave technical losses out of the Elo ratings (by default they count as losses)",
 		func(c *Config) *bool { return &c.Ratings.ExcludeTechnical }),
+	stringOverride("format", "LEAGUETUI_FORMAT",
+		"league `format`: round-robin, double-round-robin (every pair twice, seats swapped), swiss (with --rounds) or gauntlet (with --challengers) (default round-robin)",
+		func(c *Config, raw string) error {
+			c.Format.Name = raw
+			return nil
+		}),
+	intOverride("rounds", "LEAGUETUI_ROUNDS", "rounds of a swiss league", 1,
+		func(c *Config) *int { return &c.Format.Rounds }),
+	stringOverride("challengers", "LEAGUETUI_CHALLENGERS",
+		"a gauntlet's challengers, comma-separated player ids (e.g. P01,P02): they play everyone else, who never meet each other",
+		func(c *Config, raw string) error {
+			c.Format.Challengers = raw
+			return nil
+		}),
+	intOverride("games-per-pair", "LEAGUETUI_GAMES_PER_PAIR",
+		"games each pair plays in a round robin or gauntlet, seats alternating", 1,
+		func(c *Config) *int { return &c.Format.GamesPerPair }),
 }
 
 // The flags are registered with zero defaults so that flag.PrintDefaults

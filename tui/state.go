@@ -357,6 +357,11 @@ func (s *leagueState) Apply(ev engine.Event) {
 		s.register(ev)
 	case engine.EventLeagueStarted:
 		s.start(ev)
+	case engine.EventRoundScheduled:
+		if ev.Schedule != nil {
+			s.addRound(*ev.Schedule)
+			s.Log(ev.Time, levelInfo, "round %d paired: %d matches", ev.Schedule.Number, len(ev.Schedule.Matches))
+		}
 	case engine.EventRoundAnnounced:
 		if r := s.round(ev.Round); r != nil {
 			r.Announced = true
@@ -436,18 +441,30 @@ func (s *leagueState) start(ev engine.Event) {
 	s.Seed, s.GameType = ev.Start.Seed, ev.Start.GameType
 	s.Rounds = make([]*roundInfo, 0, len(ev.Start.Rounds))
 	for _, r := range ev.Start.Rounds {
-		ri := &roundInfo{Number: r.Number}
-		for _, p := range r.Matches {
-			m := &matchInfo{Pairing: p, Index: s.total}
-			s.total++
-			ri.Matches = append(ri.Matches, m)
-			s.matches[p.MatchID] = m
-			s.byPair[[2]string{p.PlayerA, p.PlayerB}] = m
-		}
-		s.Rounds = append(s.Rounds, ri)
+		s.addRound(r)
 	}
 	s.Log(ev.Time, levelInfo, "league started: seed %d, %d players, %d rounds, %d matches",
 		ev.Start.Seed, len(ev.Start.Players), len(s.Rounds), s.total)
+}
+
+// addRound adds a round of the schedule: at the start, or a Swiss round
+// paired when the one before ended. A round already known is ignored.
+func (s *leagueState) addRound(r engine.Round) {
+	if r.Number != len(s.Rounds)+1 {
+		return
+	}
+	ri := &roundInfo{Number: r.Number}
+	for _, p := range r.Matches {
+		if s.matches[p.MatchID] != nil {
+			continue
+		}
+		m := &matchInfo{Pairing: p, Index: s.total}
+		s.total++
+		ri.Matches = append(ri.Matches, m)
+		s.matches[p.MatchID] = m
+		s.byPair[[2]string{p.PlayerA, p.PlayerB}] = m
+	}
+	s.Rounds = append(s.Rounds, ri)
 }
 
 func (s *leagueState) round(n int) *roundInfo {

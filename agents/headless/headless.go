@@ -338,7 +338,16 @@ func (p *progress) apply(ev engine.Event) (finished bool, err error) {
 		for _, r := range ev.Start.Rounds {
 			p.total += len(r.Matches)
 		}
+		if ev.Start.RoundsPlanned > len(ev.Start.Rounds) {
+			fmt.Fprintf(p.out, "league started: %d players, %d rounds, each paired when the one before ends\n", len(ev.Start.Players), ev.Start.RoundsPlanned)
+			break
+		}
 		fmt.Fprintf(p.out, "league started: %d players, %d rounds, %d matches\n", len(ev.Start.Players), len(ev.Start.Rounds), p.total)
+	case engine.EventRoundScheduled:
+		if ev.Schedule != nil {
+			p.total += len(ev.Schedule.Matches)
+			fmt.Fprintf(p.out, "round %d paired: %d matches\n", ev.Schedule.Number, len(ev.Schedule.Matches))
+		}
 	case engine.EventMatchAssigned:
 		p.running[ev.MatchID] = true
 	case engine.EventMatchResult:

@@ -242,7 +242,7 @@ func checkLeagueFiles(t *testing.T, dir string, n int) leagueFiles {
 		}
 	}
 
-	checkRatings(t, st, files.matches)
+	checkRatings(t, st, files.matches, true)
 
 	// rounds.json: every round completed, the same results, a round robin.
 	var rounds roundsFile
