@@ -74,8 +74,8 @@ type Event struct {
 	Result  *Result    `json:"result,omitempty"`   // match_result
 	// Schedule is the round a round_scheduled event adds.
 	Schedule *Round `json:"schedule,omitempty"`
-	AgentID string     `json:"agent_id,omitempty"` // player_suspended
-	Detail  string     `json:"detail,omitempty"`   // a human sentence: reason, who paused …
+	AgentID  string `json:"agent_id,omitempty"` // player_suspended
+	Detail   string `json:"detail,omitempty"`   // a human sentence: reason, who paused …
 }
 
 // AgentInfo describes a registered agent. TokenHash, never the token, is what

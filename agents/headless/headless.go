@@ -207,7 +207,10 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		}
 		league.Referees = append(league.Referees, child)
 	}
-	strategies := engine.StrategyNames()
+	strategies := engine.StrategyNamesFor(cfg.GameType)
+	if len(strategies) == 0 {
+		return league, fmt.Errorf("no built-in player plays %q (games with players: %v)", cfg.GameType, engine.PlayableGames())
+	}
 	for i := range opts.Players {
 		name := fmt.Sprintf("P%02d", i+1)
 		child, err := launch.Start(ctx, opts.Executable, launch.Spec{

@@ -48,12 +48,9 @@ type HistoryEntry struct {
 	Details        HistoryDetails `json:"details"`
 }
 
-// HistoryDetails are the game's facts as GAME_OVER told them.
-type HistoryDetails struct {
-	DrawnNumber  any    `json:"drawn_number"`
-	NumberParity string `json:"number_parity"`
-	Reason       string `json:"reason"`
-}
+// HistoryDetails are the game's facts as GAME_OVER told them (even/odd:
+// drawn_number, number_parity), and its reason.
+type HistoryDetails = map[string]any
 
 // record adds a GAME_OVER once; fresh is false for a resent one.
 // opponent comes from the invitation: after a technical loss the choices
@@ -65,8 +62,12 @@ func (h *History) record(self, opponent string, over protocol.GameOver) (entry H
 	gr := over.GameResult
 	entry = HistoryEntry{MatchID: over.MatchID, LeagueID: over.LeagueID, OpponentID: opponent, Result: resultFor(self, gr),
 		MyChoice: gr.Choices[self], Timestamp: protocol.FormatTime(time.Now()),
-		Details: HistoryDetails{DrawnNumber: gr.Details["drawn_number"], Reason: gr.Reason}}
-	entry.Details.NumberParity, _ = gr.Details["number_parity"].(string)
+		Details: HistoryDetails{"reason": gr.Reason}}
+	for k, v := range gr.Details {
+		if k != "reason" {
+			entry.Details[k] = v
+		}
+	}
 	for id, choice := range gr.Choices {
 		if id != self {
 			entry.OpponentID, entry.OpponentChoice = id, choice
