@@ -159,6 +159,8 @@ type Format struct {
 	Rounds       int    // swiss: rounds to play
 	Challengers  string // gauntlet: "P01,P02"
 	GamesPerPair int    // round robins and gauntlet: games each pair plays, seats alternating (0 is 1)
+	SPRT         string // "elo0=0,elo1=10,alpha=0.05,beta=0.05": a gauntlet of two players stops when decided
+	MaxGames     int    // the SPRT's bound on games (0: the engine's default)
 }
 
 // Ratings choose what the Elo fit counts.

@@ -92,6 +92,14 @@ var overrides = []override{
 	intOverride("games-per-pair", "LEAGUETUI_GAMES_PER_PAIR",
 		"games each pair plays in a round robin or gauntlet, seats alternating", 1,
 		func(c *Config) *int { return &c.Format.GamesPerPair }),
+	stringOverride("sprt", "LEAGUETUI_SPRT",
+		"sequential test for a gauntlet of one challenger against one opponent, e.g. elo0=0,elo1=10,alpha=0.05,beta=0.05: the league ends as soon as a hypothesis is accepted (logistic GSPRT)",
+		func(c *Config, raw string) error {
+			c.Format.SPRT = raw
+			return nil
+		}),
+	intOverride("max-games", "LEAGUETUI_MAX_GAMES", "games an --sprt test plays at most (0: 10000)", 0,
+		func(c *Config) *int { return &c.Format.MaxGames }),
 }
 
 // The flags are registered with zero defaults so that flag.PrintDefaults

@@ -44,6 +44,7 @@ func (f Format) validate(p *problems) {
 		p.check(false, "format must be round-robin, double-round-robin, swiss or gauntlet (got %q)", f.Name)
 	}
 	p.nonNegative("games-per-pair", f.GamesPerPair)
+	p.check(f.SPRT == "" || f.Name == "gauntlet", "--sprt needs --format gauntlet with one challenger")
 }
 
 // problems collects validation failures.

@@ -36,6 +36,22 @@ type FormatSpec struct {
 	Rounds       int      `json:"rounds,omitempty"`         // swiss: how many
 	Challengers  []string `json:"challengers,omitempty"`    // gauntlet
 	GamesPerPair int      `json:"games_per_pair,omitempty"` // round robins and gauntlet: cycles, seats alternating (default 1)
+	// SPRT, for a gauntlet of one challenger against one opponent, plays
+	// one game a round, seats alternating, until the test accepts a
+	// hypothesis or MaxGames have been played.
+	SPRT     *SPRT `json:"sprt,omitempty"`
+	MaxGames int   `json:"max_games,omitempty"`
+}
+
+// DefaultSPRTMaxGames bounds an SPRT gauntlet without --max-games.
+const DefaultSPRTMaxGames = 10000
+
+// maxGames is the SPRT's bound on games.
+func (s FormatSpec) maxGames() int {
+	if s.MaxGames > 0 {
+		return s.MaxGames
+	}
+	return DefaultSPRTMaxGames
 }
 
 // games is how many times each pair meets.
@@ -48,6 +64,10 @@ func (s FormatSpec) games() int { return max(s.GamesPerPair, 1) }
 func Schedule(spec FormatSpec, players []string, seed int64) ([]Round, int, error) {
 	if err := validatePlayers(players); err != nil {
 		return nil, 0, err
+	}
+	if spec.SPRT != nil {
+		first, err := sprtRound(spec, players, 1)
+		return []Round{first}, spec.maxGames(), err
 	}
 	switch spec.Format {
 	case FormatRoundRobin, "":
@@ -70,6 +90,25 @@ func Schedule(spec FormatSpec, players []string, seed int64) ([]Round, int, erro
 		return []Round{first}, spec.Rounds, nil
 	}
 	return nil, 0, fmt.Errorf("unknown format %q (known: %v)", spec.Format, Formats())
+}
+
+// sprtRound is game n (1-based) of an SPRT gauntlet: the challenger
+// against the other player, seated first in odd games.
+func sprtRound(spec FormatSpec, players []string, n int) (Round, error) {
+	if spec.Format != FormatGauntlet || len(spec.Challengers) != 1 || len(players) != 2 || !slices.Contains(players, spec.Challengers[0]) {
+		return Round{}, fmt.Errorf("--sprt needs a gauntlet of one challenger against one other player (have %d players, challengers %v)",
+			len(players), spec.Challengers)
+	}
+	challenger := spec.Challengers[0]
+	other := players[0]
+	if other == challenger {
+		other = players[1]
+	}
+	pair := [2]string{challenger, other}
+	if n%2 == 0 {
+		pair = [2]string{other, challenger}
+	}
+	return namedRound(n, [][2]string{pair}), nil
 }
 
 // validateSwiss checks the number of rounds: at least 1, and few enough

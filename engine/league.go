@@ -128,6 +128,7 @@ type League struct {
 	format     FormatSpec
 	planned    int      // rounds the league will have
 	entrants   []string // the players the league started with, in seeding order
+	sprtCounts [4]int   // the SPRT challenger's results, by outcomeKind
 }
 
 // MatchRecord is what the league knows about one scheduled match.
@@ -211,7 +212,7 @@ func (l *League) apply(ev Event) error {
 		if done, total := l.Progress(); done != total {
 			return fmt.Errorf("%d of %d matches have results", done, total)
 		}
-		if len(l.Rounds) < l.planned {
+		if len(l.Rounds) < l.planned && !l.sprtDecided() {
 			return fmt.Errorf("%d of %d rounds scheduled", len(l.Rounds), l.planned)
 		}
 		l.State = LeagueCompleted
@@ -310,6 +311,7 @@ func (l *League) recordResult(r *Result) error {
 	m.Result, m.Step = &res, "finished"
 	l.finished++
 	l.Table.Record(res)
+	l.countSPRT(res)
 	for _, p := range []string{res.PlayerA, res.PlayerB} {
 		if res.Status == StatusTechnicalLoss && isOffender(res, p) {
 			l.streak[p]++

@@ -11,8 +11,14 @@ func (l *League) Format() FormatSpec {
 }
 
 // PlannedRounds is how many rounds the league will have: more than
-// len(Rounds) while a Swiss league's later rounds are still to be paired.
-func (l *League) PlannedRounds() int { return max(l.planned, len(l.Rounds)) }
+// len(Rounds) while a Swiss league's later rounds are still to be paired,
+// and an SPRT's games are still to be played (until it decides).
+func (l *League) PlannedRounds() int {
+	if l.sprtDecided() {
+		return len(l.Rounds)
+	}
+	return max(l.planned, len(l.Rounds))
+}
 
 // NextRound pairs the league's next round when it is due: a Swiss league
 // whose scheduled rounds all have results and that has rounds left. ok is
@@ -20,8 +26,13 @@ func (l *League) PlannedRounds() int { return max(l.planned, len(l.Rounds)) }
 // results so far only, so a manager restarted from the journal pairs it
 // the same way.
 func (l *League) NextRound() (r Round, ok bool, err error) {
-	if l.format.Format != FormatSwiss || len(l.Rounds) >= l.planned || l.roundsDone < len(l.Rounds) || l.State == LeagueWaiting {
+	dynamic := l.format.Format == FormatSwiss || l.format.SPRT != nil
+	if !dynamic || len(l.Rounds) >= l.planned || l.roundsDone < len(l.Rounds) || l.State == LeagueWaiting || l.sprtDecided() {
 		return Round{}, false, nil
+	}
+	if l.format.SPRT != nil {
+		r, err = sprtRound(l.format, l.entrants, len(l.Rounds)+1)
+		return r, err == nil, err
 	}
 	var results []Result
 	for _, res := range l.RecordedResults() {
@@ -29,6 +40,43 @@ func (l *League) NextRound() (r Round, ok bool, err error) {
 	}
 	r, err = SwissRound(len(l.Rounds)+1, l.entrants, l.Rounds, results, l.Seed)
 	return r, err == nil, err
+}
+
+// SPRT is the league's sequential test so far, from the challenger's side;
+// ok is false in a league without one.
+func (l *League) SPRT() (st SPRTStatus, ok bool) {
+	if l.format.SPRT == nil {
+		return SPRTStatus{}, false
+	}
+	c := l.sprtCounts
+	return l.format.SPRT.Status(c[won], c[drew], c[lost]+c[lostTechnically]), true
+}
+
+// sprtDecided reports whether the league's SPRT has accepted a hypothesis:
+// the league then ends with the rounds it has.
+func (l *League) sprtDecided() bool {
+	st, ok := l.SPRT()
+	return ok && st.Verdict != VerdictContinue
+}
+
+// countSPRT adds a result to the SPRT's counts (the challenger's wins,
+// draws and losses; a technical loss of both counts for neither).
+func (l *League) countSPRT(r Result) {
+	if l.format.SPRT == nil || len(l.format.Challengers) != 1 {
+		return
+	}
+	for _, o := range tally(r) {
+		if o.player == l.format.Challengers[0] && !(o.kind == lostTechnically && kindFor(r, otherPlayer(r, o.player)) == lostTechnically) {
+			l.sprtCounts[o.kind]++
+		}
+	}
+}
+
+func otherPlayer(r Result, p string) string {
+	if p == r.PlayerA {
+		return r.PlayerB
+	}
+	return r.PlayerA
 }
 
 // addRound applies round_scheduled: the next round, after every round

@@ -3,16 +3,27 @@ package tui
 import (
 	"context"
 	"fmt"
+	"math"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/engine"
 )
 
 // Ratings in the console: the standings show each player's Elo and its
 // 95 % interval (from the manager's standings document, as fitted there);
 // v on a player opens its likelihood of superiority over every other
 // player, which the manager computes on request (GET /los).
+
+// SPRT is the manager's latest SPRT status, nil without one.
+func (s *leagueState) SPRT() *engine.SPRTStatus {
+	if s.official == nil {
+		return nil
+	}
+	return s.official.SPRT
+}
 
 // Ratings are the manager's latest ratings by player, nil before any.
 func (s *leagueState) Ratings() map[string]control.RatingRow {
@@ -36,6 +47,18 @@ func ratingCell(r control.RatingRow, ok bool) string {
 
 // ratingHead is the heading of ratingCell's column.
 const ratingHead = "   elo ±95% "
+
+// sprtLine draws an SPRT's LLR between its bounds, as a bar of width
+// cells: "SPRT [0,10] llr +1.23 -2.94 ├────●───┤ +2.94 continue".
+func sprtLine(st engine.SPRTStatus, width int) string {
+	head := fmt.Sprintf(" SPRT [%g,%g] llr %+.2f  %+.2f ", st.Test.Elo0, st.Test.Elo1, st.LLR, st.Lower)
+	tail := fmt.Sprintf(" %+.2f  %s", st.Upper, st.Verdict)
+	cells := max(width-len(head)-len(tail)-4, 5)
+	at := int(math.Round((st.LLR - st.Lower) / (st.Upper - st.Lower) * float64(cells-1)))
+	at = min(max(at, 0), cells-1)
+	bar := strings.Repeat("─", at) + "●" + strings.Repeat("─", cells-1-at)
+	return head + "├" + bar + "┤" + tail
+}
 
 // openLOSMsg asks the root model for a player's LOS row.
 type openLOSMsg struct{ PlayerID string }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/engine"
 )
 
 // TestStandingsShowRatingsAndLOS: with the manager's ratings in its
@@ -63,5 +64,31 @@ func TestStandingsShowRatingsAndLOS(t *testing.T) {
 	press(m, "v")
 	if sp.los != nil || !strings.Contains(m.screen(), "elo ±95%") {
 		t.Errorf("v again should go back to the table:\n%s", m.screen())
+	}
+}
+
+// TestStandingsShowSPRT: an SPRT league's standings end with the LLR drawn
+// between its bounds, the marker moving as the LLR does.
+func TestStandingsShowSPRT(t *testing.T) {
+	m := newTestModel(t, nil, t0)
+	feed(m, completedLeague(t))
+	marker := func(llr float64) int {
+		st := engine.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}.Status(0, 0, 0)
+		st.LLR = llr
+		m.Update(standingsMsg{Doc: control.StandingsFile{LeagueID: "league_2025_even_odd", SPRT: &st}})
+		for _, line := range strings.Split(m.screen(), "\n") {
+			if strings.Contains(line, "SPRT [0,10] llr") {
+				return strings.Index(line, "●")
+			}
+		}
+		t.Fatalf("no SPRT line:\n%s", m.screen())
+		return 0
+	}
+	low, mid, high := marker(-2.9), marker(0), marker(2.9)
+	if !(low < mid && mid < high) {
+		t.Errorf("marker at %d, %d, %d for llr -2.9, 0, 2.9", low, mid, high)
+	}
+	if !strings.Contains(m.screen(), "-2.94") || !strings.Contains(m.screen(), "+2.94") {
+		t.Errorf("bounds not shown:\n%s", m.screen())
 	}
 }

@@ -246,6 +246,9 @@ func (p *standingsPane) View() string {
 	if p.ctx.Filter != "" {
 		footer += fmt.Sprintf(" · filter %q", p.ctx.Filter)
 	}
+	if st := p.ctx.State.SPRT(); st != nil {
+		lines[len(lines)-1] = fit(sprtLine(*st, p.width), p.width) // the table's last line gives way to the test
+	}
 	return block(append(lines, s.Dim.Render(footer)), p.width, p.list.height+2)
 }
 

@@ -34,6 +34,7 @@ type StandingsFile struct {
 	MatchesTotal    int                    `json:"matches_total"`
 	Standings       []protocol.StandingRow `json:"standings"`
 	Ratings         *RatingsDoc            `json:"ratings,omitempty"`
+	SPRT            *engine.SPRTStatus     `json:"sprt,omitempty"` // an --sprt gauntlet's test so far
 	LastUpdated     string                 `json:"last_updated"`
 }
 

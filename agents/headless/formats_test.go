@@ -2,6 +2,7 @@ package headless_test
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -179,5 +180,56 @@ func checkGauntlet(challenger string, games int) func(t *testing.T, rounds round
 				t.Errorf("%s and %s, neither the challenger, met", pair[0], pair[1])
 			}
 		}
+	}
+}
+
+// TestSPRTGauntletEndsWhenDecided runs an SPRT of two real players with
+// wide bounds: the league completes as soon as the test accepts a
+// hypothesis (or at --max-games), standings.json's counts are the match
+// files' from the challenger's side, and the table ends with the LLR, its
+// bounds and the verdict.
+func TestSPRTGauntletEndsWhenDecided(t *testing.T) {
+	t.Parallel()
+	run := runHeadless(t, 2, 1, 3, "--format", "gauntlet", "--challengers", "P01", "--sprt", "elo0=0,elo1=150", "--max-games", "300")
+	var st standingsFile
+	readJSON(t, filepath.Join(run.dataDir, "leagues", leagueID, "standings.json"), &st)
+	matches := readMatchFiles(t, run.dataDir)
+	checkStandingsAddUp(t, st, matches, len(matches))
+	s := st.SPRT
+	if s == nil {
+		t.Fatalf("standings.json has no sprt")
+	}
+	var w, d, l int   // the challenger's, all games
+	var before [3]int // the same without the last game
+	for _, m := range matches {
+		k := 2
+		switch {
+		case m.Result.Status == "DRAW":
+			d, k = d+1, 1
+		case deref(m.Result.Winner) == "P01":
+			w, k = w+1, 0
+		default:
+			l++
+		}
+		if m.RoundID != len(matches) {
+			before[k]++
+		}
+	}
+	if s.Wins != w || s.Draws != d || s.Losses != l {
+		t.Errorf("sprt counts %d/%d/%d, the match files give %d/%d/%d", s.Wins, s.Draws, s.Losses, w, d, l)
+	}
+	decided := s.Verdict != "continue"
+	if decided != (s.LLR >= s.Upper || s.LLR <= s.Lower) || (!decided && len(matches) != 300) {
+		t.Errorf("verdict %q with llr %.3f in [%.3f, %.3f] after %d games", s.Verdict, s.LLR, s.Lower, s.Upper, len(matches))
+	}
+	if now := s.Test.Status(w, d, l); now.Verdict != s.Verdict || math.Abs(now.LLR-s.LLR) > 1e-9 {
+		t.Errorf("recomputed %+v, served %+v", now, *s)
+	}
+	// It stopped at the first game that decided: one game fewer had not.
+	if was := s.Test.Status(before[0], before[1], before[2]); decided && was.Verdict != "continue" {
+		t.Errorf("the test was already decided (%s) a game before the league ended", was.Verdict)
+	}
+	if st.RoundsTotal != len(matches) || !strings.Contains(run.stdout, "SPRT (elo0=0,elo1=150,alpha=0.05,beta=0.05): llr ") {
+		t.Errorf("rounds total %d for %d games; stdout:\n%s", st.RoundsTotal, len(matches), run.stdout)
 	}
 }

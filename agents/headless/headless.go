@@ -471,6 +471,29 @@ func PrintStandings(w io.Writer, s control.StandingsFile) {
 		}
 		fmt.Fprintln(w, line)
 	}
+	if s.SPRT != nil {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, DescribeSPRT(*s.SPRT))
+	}
+}
+
+// DescribeSPRT is the test's state as cutechess and fastchess print it:
+// the score, the log-likelihood ratio with its bounds, and the verdict.
+func DescribeSPRT(st engine.SPRTStatus) string {
+	n := st.Wins + st.Draws + st.Losses
+	score := 0.0
+	if n > 0 {
+		score = (float64(st.Wins) + float64(st.Draws)/2) / float64(n)
+	}
+	verdict := "no hypothesis accepted yet"
+	switch st.Verdict {
+	case engine.VerdictH0:
+		verdict = "H0 was accepted"
+	case engine.VerdictH1:
+		verdict = "H1 was accepted"
+	}
+	return fmt.Sprintf("Score of challenger: %d - %d - %d  [%.3f] %d\nSPRT (%s): llr %.3f, lbound %.3f, ubound %.3f - %s",
+		st.Wins, st.Losses, st.Draws, score, n, st.Test, st.LLR, st.Lower, st.Upper, verdict)
 }
 
 // ratingsByPlayer indexes a ratings section by player, nil without one.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/player"
+	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
 
@@ -105,6 +106,7 @@ type standingsFile struct {
 	MatchesTotal    int                 `json:"matches_total"`
 	Standings       []standingRow       `json:"standings"`
 	Ratings         *control.RatingsDoc `json:"ratings"`
+	SPRT            *engine.SPRTStatus  `json:"sprt"`
 }
 
 type standingRow struct {

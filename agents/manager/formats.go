@@ -4,32 +4,42 @@ import (
 	"cmp"
 	"strings"
 
+	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
 // formatSpec is the league's format as the configuration gives it.
-func (m *Manager) formatSpec() engine.FormatSpec {
-	f := m.opts.Config.Format
+func formatSpec(f config.Format) (engine.FormatSpec, error) {
 	spec := engine.FormatSpec{Format: engine.Format(cmp.Or(f.Name, string(engine.FormatRoundRobin))),
-		Rounds: f.Rounds, GamesPerPair: f.GamesPerPair}
+		Rounds: f.Rounds, GamesPerPair: f.GamesPerPair, MaxGames: f.MaxGames}
 	for _, c := range strings.Split(f.Challengers, ",") {
 		if c = strings.TrimSpace(c); c != "" {
 			spec.Challengers = append(spec.Challengers, c)
 		}
 	}
-	return spec
+	if f.SPRT != "" {
+		test, err := engine.ParseSPRT(f.SPRT)
+		if err != nil {
+			return spec, err
+		}
+		spec.SPRT = &test
+	}
+	return spec, nil
 }
 
 // schedule is what league_started journals: the seed and the rounds known
 // at the start (all of them, but for Swiss only the first).
 func (m *Manager) schedule(players []string, seed int64) (*engine.StartInfo, error) {
-	spec := m.formatSpec()
+	spec, err := formatSpec(m.opts.Config.Format)
+	if err != nil {
+		return nil, err
+	}
 	rounds, planned, err := engine.Schedule(spec, players, seed)
 	if err != nil {
 		return nil, err
 	}
 	start := &engine.StartInfo{Seed: seed, GameType: m.game.Type(), Players: players, Rounds: rounds}
-	if spec.Format != engine.FormatRoundRobin || spec.GamesPerPair > 1 {
+	if spec.Format != engine.FormatRoundRobin || spec.GamesPerPair > 1 || spec.SPRT != nil {
 		start.Format = &spec // a plain round robin's league_started stays as it was
 	}
 	if planned != len(rounds) {

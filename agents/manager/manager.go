@@ -76,6 +76,9 @@ func New(opts Options) (*Manager, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown game type %q (known: %v)", cfg.GameType, engine.GameTypes())
 	}
+	if _, err := formatSpec(cfg.Format); err != nil {
+		return nil, err
+	}
 	if opts.AdminToken == "" {
 		return nil, fmt.Errorf("an admin token is required (set LEAGUETUI_ADMIN_TOKEN)")
 	}

@@ -67,6 +67,9 @@ func (m *Manager) Standings() control.StandingsFile {
 		LastUpdated: protocol.FormatTime(time.Now()),
 	}
 	doc.Ratings = m.ratingsDoc(ratings, doc.Standings)
+	if st, ok := m.league.SPRT(); ok {
+		doc.SPRT = &st
+	}
 	return doc
 }
 

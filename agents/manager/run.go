@@ -368,5 +368,12 @@ func (m *Manager) completeLeague() error {
 	m.writeRounds()
 	m.broadcastLeagueCompleted()
 	m.Log.Info("league completed", "event_type", "LEAGUE_COMPLETED")
+	m.mu.Lock()
+	st, ok := m.league.SPRT()
+	m.mu.Unlock()
+	if ok {
+		m.Log.Info("sprt", "event_type", "SPRT_RESULT", "llr", st.LLR, "lower", st.Lower, "upper", st.Upper, "verdict", st.Verdict,
+			"wins", st.Wins, "draws", st.Draws, "losses", st.Losses)
+	}
 	return nil
 }
