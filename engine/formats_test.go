@@ -144,10 +144,3 @@ func TestSwissScheduleAndLeague(t *testing.T) {
 	}
 	mustApply(t, l, Event{Kind: EventLeagueCompleted})
 }
-
-func mustApply(t *testing.T, l *League, ev Event) {
-	t.Helper()
-	if err := l.Apply(ev); err != nil {
-		t.Fatal(err)
-	}
-}

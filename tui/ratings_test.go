@@ -31,8 +31,9 @@ func TestStandingsShowRatingsAndLOS(t *testing.T) {
 	l := completedLeague(t)
 	feed(m, l)
 	sp := m.panes[paneStandings].(*standingsPane)
-	doc := control.StandingsFile{LeagueID: "league_2025_even_odd", Standings: m.st.Standings(), MatchesDone: m.st.done,
-		Ratings: &control.RatingsDoc{MatchesFitted: m.st.done}}
+	done, _ := m.st.Progress()
+	doc := control.StandingsFile{LeagueID: "league_2025_even_odd", Standings: m.st.Standings(), MatchesDone: done,
+		Ratings: &control.RatingsDoc{MatchesFitted: done}}
 	for i, row := range doc.Standings {
 		doc.Ratings.Players = append(doc.Ratings.Players, control.RatingRow{PlayerID: row.PlayerID, Rated: true,
 			Elo: float64(100 - 40*i), CI95: 150, Games: row.Played})
