@@ -75,29 +75,20 @@ var overrides = []override{
 	boolOverride("ratings-exclude-technical", "LEAGUETUI_RATINGS_EXCLUDE_TECHNICAL",
 		"leave technical losses out of the Elo ratings (by default they count as losses)",
 		func(c *Config) *bool { return &c.Ratings.ExcludeTechnical }),
-	stringOverride("format", "LEAGUETUI_FORMAT",
+	stringField("format", "LEAGUETUI_FORMAT",
 		"league `format`: round-robin, double-round-robin (every pair twice, seats swapped), swiss (with --rounds) or gauntlet (with --challengers) (default round-robin)",
-		func(c *Config, raw string) error {
-			c.Format.Name = raw
-			return nil
-		}),
+		func(c *Config) *string { return &c.Format.Name }),
 	intOverride("rounds", "LEAGUETUI_ROUNDS", "rounds of a swiss league", 1,
 		func(c *Config) *int { return &c.Format.Rounds }),
-	stringOverride("challengers", "LEAGUETUI_CHALLENGERS",
+	stringField("challengers", "LEAGUETUI_CHALLENGERS",
 		"a gauntlet's challengers, comma-separated player ids (e.g. P01,P02): they play everyone else, who never meet each other",
-		func(c *Config, raw string) error {
-			c.Format.Challengers = raw
-			return nil
-		}),
+		func(c *Config) *string { return &c.Format.Challengers }),
 	intOverride("games-per-pair", "LEAGUETUI_GAMES_PER_PAIR",
 		"games each pair plays in a round robin or gauntlet, seats alternating", 1,
 		func(c *Config) *int { return &c.Format.GamesPerPair }),
-	stringOverride("sprt", "LEAGUETUI_SPRT",
+	stringField("sprt", "LEAGUETUI_SPRT",
 		"sequential test for a gauntlet of one challenger against one opponent, e.g. elo0=0,elo1=10,alpha=0.05,beta=0.05: the league ends as soon as a hypothesis is accepted (logistic GSPRT)",
-		func(c *Config, raw string) error {
-			c.Format.SPRT = raw
-			return nil
-		}),
+		func(c *Config) *string { return &c.Format.SPRT }),
 	intOverride("max-games", "LEAGUETUI_MAX_GAMES", "games an --sprt test plays at most (0: 10000)", 0,
 		func(c *Config) *int { return &c.Format.MaxGames }),
 }
@@ -193,6 +184,14 @@ func intOverride(name, env, what string, least int, field func(*Config) *int) ov
 			return nil
 		},
 	}
+}
+
+// stringField is an override that stores its text as it is.
+func stringField(name, env, usage string, field func(*Config) *string) override {
+	return stringOverride(name, env, usage, func(c *Config, raw string) error {
+		*field(c) = raw
+		return nil
+	})
 }
 
 func boolOverride(name, env, what string, field func(*Config) *bool) override {

@@ -1,18 +1,9 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 )
-
-func ids(n int) []string {
-	out := make([]string, n)
-	for i := range out {
-		out[i] = fmt.Sprintf("P%02d", i+1)
-	}
-	return out
-}
 
 // checkRounds checks a schedule's shape: rounds numbered 1.., match ids
 // R<r>M<k>, nobody twice in a round. It returns how often each ordered
@@ -43,8 +34,8 @@ func checkRounds(t *testing.T, rounds []Round) map[[2]string]int {
 // make 56 matches in 14 rounds, 7 players 42 in 14.
 func TestDoubleRoundRobin(t *testing.T) {
 	for _, tc := range []struct{ n, matches, rounds int }{{8, 56, 14}, {7, 42, 14}, {2, 2, 2}} {
-		players := ids(tc.n)
-		rounds, planned, err := Schedule(FormatSpec{Format: FormatDoubleRoundRobin}, players, 1)
+		field := players(tc.n)
+		rounds, planned, err := Schedule(FormatSpec{Format: FormatDoubleRoundRobin}, field, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,8 +43,8 @@ func TestDoubleRoundRobin(t *testing.T) {
 		if planned != tc.rounds || len(rounds) != tc.rounds || countMatches(rounds) != tc.matches {
 			t.Errorf("n=%d: %d matches in %d rounds (planned %d), want %d in %d", tc.n, countMatches(rounds), len(rounds), planned, tc.matches, tc.rounds)
 		}
-		for i, a := range players {
-			for _, b := range players[i+1:] {
+		for i, a := range field {
+			for _, b := range field[i+1:] {
 				if seats[[2]string{a, b}] != 1 || seats[[2]string{b, a}] != 1 {
 					t.Errorf("n=%d: %s-%s %d times, %s-%s %d times; want once each", tc.n, a, b, seats[[2]string{a, b}], b, a, seats[[2]string{b, a}])
 				}
@@ -66,13 +57,13 @@ func TestDoubleRoundRobin(t *testing.T) {
 // (6 players: 5 for one challenger, 9 for two), each played games times
 // with seats alternating; the others never meet.
 func TestGauntlet(t *testing.T) {
-	players := ids(6)
+	field := players(6)
 	for _, tc := range []struct {
 		challengers []string
 		games       int
 		pairs       int
 	}{{[]string{"P01"}, 1, 5}, {[]string{"P02", "P05"}, 1, 9}, {[]string{"P03"}, 4, 5}} {
-		rounds, _, err := Schedule(FormatSpec{Format: FormatGauntlet, Challengers: tc.challengers, GamesPerPair: tc.games}, players, 1)
+		rounds, _, err := Schedule(FormatSpec{Format: FormatGauntlet, Challengers: tc.challengers, GamesPerPair: tc.games}, field, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +81,7 @@ func TestGauntlet(t *testing.T) {
 		}
 	}
 	for _, bad := range [][]string{nil, {"P09"}, {"P01", "P01"}} {
-		if _, _, err := Schedule(FormatSpec{Format: FormatGauntlet, Challengers: bad}, players, 1); err == nil {
+		if _, _, err := Schedule(FormatSpec{Format: FormatGauntlet, Challengers: bad}, field, 1); err == nil {
 			t.Errorf("challengers %v accepted", bad)
 		}
 	}
@@ -101,20 +92,20 @@ func TestGauntlet(t *testing.T) {
 // as round_scheduled, refuses a round out of turn, and completes only with
 // every planned round played.
 func TestSwissScheduleAndLeague(t *testing.T) {
-	players := ids(5)
-	if _, _, err := Schedule(FormatSpec{Format: FormatSwiss, Rounds: 6}, players, 1); err == nil {
+	field := players(5)
+	if _, _, err := Schedule(FormatSpec{Format: FormatSwiss, Rounds: 6}, field, 1); err == nil {
 		t.Errorf("6 rounds of 5 players accepted")
 	}
 	spec := FormatSpec{Format: FormatSwiss, Rounds: 3}
-	rounds, planned, err := Schedule(spec, players, 9)
+	rounds, planned, err := Schedule(spec, field, 9)
 	if err != nil || len(rounds) != 1 || planned != 3 {
 		t.Fatalf("swiss schedule: %d rounds, planned %d, %v", len(rounds), planned, err)
 	}
 	l := NewLeague("l", DefaultScoring())
-	for _, p := range players {
+	for _, p := range field {
 		mustApply(t, l, Event{Kind: EventAgentRegistered, Agent: &AgentInfo{ID: p, Role: RolePlayer, Endpoint: p}})
 	}
-	mustApply(t, l, Event{Kind: EventLeagueStarted, Start: &StartInfo{Seed: 9, Players: players, Rounds: rounds, Format: &spec, RoundsPlanned: planned}})
+	mustApply(t, l, Event{Kind: EventLeagueStarted, Start: &StartInfo{Seed: 9, Players: field, Rounds: rounds, Format: &spec, RoundsPlanned: planned}})
 	if _, due, _ := l.NextRound(); due {
 		t.Fatal("a round is due before round 1 is played")
 	}

@@ -96,24 +96,24 @@ func TestSPRTErrorRates(t *testing.T) {
 func TestSPRTLeague(t *testing.T) {
 	test := SPRT{Elo0: 0, Elo1: 100, Alpha: 0.05, Beta: 0.05}
 	spec := FormatSpec{Format: FormatGauntlet, Challengers: []string{"P02"}, SPRT: &test, MaxGames: 50}
-	players := []string{"P01", "P02"}
+	pair := []string{"P01", "P02"}
 	for _, bad := range []FormatSpec{{Format: FormatSwiss, Rounds: 1, SPRT: &test}, {Format: FormatGauntlet, Challengers: []string{"P01", "P02"}, SPRT: &test}} {
-		if _, _, err := Schedule(bad, players, 1); err == nil {
+		if _, _, err := Schedule(bad, pair, 1); err == nil {
 			t.Errorf("%+v accepted", bad)
 		}
 	}
-	if _, _, err := Schedule(spec, ids(3), 1); err == nil {
+	if _, _, err := Schedule(spec, players(3), 1); err == nil {
 		t.Errorf("an SPRT of 3 players accepted")
 	}
-	rounds, planned, err := Schedule(spec, players, 1)
+	rounds, planned, err := Schedule(spec, pair, 1)
 	if err != nil || planned != 50 || len(rounds) != 1 {
 		t.Fatalf("%d rounds, planned %d, %v", len(rounds), planned, err)
 	}
 	l := NewLeague("l", DefaultScoring())
-	for _, p := range players {
+	for _, p := range pair {
 		mustApply(t, l, Event{Kind: EventAgentRegistered, Agent: &AgentInfo{ID: p, Role: RolePlayer, Endpoint: p}})
 	}
-	mustApply(t, l, Event{Kind: EventLeagueStarted, Start: &StartInfo{Seed: 1, Players: players, Rounds: rounds, Format: &spec, RoundsPlanned: planned}})
+	mustApply(t, l, Event{Kind: EventLeagueStarted, Start: &StartInfo{Seed: 1, Players: pair, Rounds: rounds, Format: &spec, RoundsPlanned: planned}})
 	for n := 1; ; n++ {
 		p := l.Rounds[n-1].Matches[0]
 		if first := [2]string{"P02", "P01"}[(n+1)%2]; p.PlayerA != first {
