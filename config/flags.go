@@ -73,7 +73,7 @@ var overrides = []override{
 		"technical losses in a row after which the manager suspends a player; 0 never suspends", 0,
 		func(c *Config) *int { return &c.Suspension.AfterTechnicalLosses }),
 	boolOverride("ratings-exclude-technical", "LEAGUETUI_RATINGS_EXCLUDE_TECHNICAL",
-		"leave technical losses out of the Elo ratings (by default they count as losses)",
+		"leave technical losses out of the Elo ratings (a Bradley-Terry fit, 95% intervals from the model's standard errors; by default technical losses count as losses)",
 		func(c *Config) *bool { return &c.Ratings.ExcludeTechnical }),
 	stringField("format", "LEAGUETUI_FORMAT",
 		"league `format`: round-robin, double-round-robin (every pair twice, seats swapped), swiss (with --rounds) or gauntlet (with --challengers) (default round-robin)",
