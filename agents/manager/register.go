@@ -3,6 +3,7 @@ package manager
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -52,6 +53,11 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	}
 	if meta.ContactEndpoint == "" {
 		return nil, protocol.Reject(protocol.ErrMissingField, "%s_meta.contact_endpoint is required", role)
+	}
+	if m.opts.Config.Network.RequireTLS && !isHTTPS(meta.ContactEndpoint) {
+		return m.rejectRegistration(env, role, fmt.Sprintf(
+			"this league requires TLS: contact_endpoint %q is not an https:// URL (serve HTTPS with --tls-cert and --tls-key)",
+			meta.ContactEndpoint)), nil
 	}
 	if meta.ProtocolVersion != "" && versionBelow(meta.ProtocolVersion, protocol.MinProtocolVersion) {
 		return m.rejectRegistration(env, role, protocol.Reject(protocol.ErrProtocolVersion,
@@ -136,6 +142,12 @@ func (m *Manager) returningAgent(env protocol.Envelope, role string) (engine.Age
 func (m *Manager) retriedRegistration(holder engine.AgentInfo, env protocol.Envelope, role string) bool {
 	conv, ok := m.issuedIn[holder.ID]
 	return ok && conv != "" && conv == env.ConversationID && holder.Role == role
+}
+
+// isHTTPS reports an https:// URL, the only kind a --require-tls league admits.
+func isHTTPS(endpoint string) bool {
+	u, err := url.Parse(endpoint)
+	return err == nil && u.Scheme == "https" && u.Host != ""
 }
 
 func (m *Manager) nextID(role string) string {
