@@ -5,6 +5,7 @@ package hosts_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,7 +16,12 @@ import (
 	"github.com/leaguetui/leaguetui/internal/testcert"
 )
 
-func TestMain(m *testing.M) { leaguetest.Main(m) }
+func TestMain(m *testing.M) {
+	if base := os.Getenv(controlEnv); base != "" {
+		os.Exit(runControl(base)) // this binary re-run in a namespace as the league's control client
+	}
+	leaguetest.Main(m)
+}
 
 // tlsArgs are the flags of an agent serving leaf and trusting ca.
 func tlsArgs(ca *testcert.CA, leaf testcert.Leaf) []string {
