@@ -241,7 +241,7 @@ func alive(pid int) bool {
 func TestConsoleInTmux(t *testing.T) {
 	bin := leaguetuiBinary(t)
 	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
+		leaguetest.SkipWithout(t, "tmux is not installed: the console's real-terminal test needs it")
 	}
 	data := t.TempDir()
 	const players, matches = 10, 45

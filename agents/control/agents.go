@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/tlsconf"
 )
 
@@ -67,6 +68,7 @@ func getHealth(ctx context.Context, client *http.Client, url string) (AgentHealt
 	if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
 		return h, fmt.Errorf("GET %s: %w", url, err)
 	}
+	protocol.MakePrintable(&h) // any agent may answer: shown as it is escaped
 	return h, nil
 }
 

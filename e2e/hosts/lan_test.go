@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+
+	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
 
 // lanSubnet is the private range the tests give their namespaces. The
@@ -42,7 +44,7 @@ func requireNetns(t *testing.T) {
 		t.Skip("needs root to make network namespaces (ip netns add); run as root to test agents on separate network stacks")
 	}
 	if _, err := exec.LookPath("ip"); err != nil {
-		t.Skip("needs the ip command (iproute2) to make network namespaces")
+		leaguetest.SkipWithout(t, "needs the ip command (iproute2) to make network namespaces")
 	}
 	probe := fmt.Sprintf("%s%d-probe-%d", nsPrefix, os.Getpid(), lanCount.Add(1))
 	if out, err := exec.Command("ip", "netns", "add", probe).CombinedOutput(); err != nil {
