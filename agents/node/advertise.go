@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/leaguetui/leaguetui/agents/rpc"
 )
 
 // ContactEndpoint is the /mcp URL this agent registers with the manager at
@@ -16,12 +18,19 @@ import (
 // loopback while the manager is on another machine) is an error naming
 // the flag to set, rather than a registration every call to it would fail.
 func (n *Node) ContactEndpoint(managerURL string) (string, error) {
+	endpoint, err := n.contactEndpoint(managerURL)
+	if err != nil {
+		return "", err
+	}
+	n.mu.Lock()
+	n.advertised = endpoint
+	n.mu.Unlock()
+	return endpoint, nil
+}
+
+func (n *Node) contactEndpoint(managerURL string) (string, error) {
 	if n.Cfg.Network.Advertise != "" {
-		endpoint := advertised(n.Cfg.Network.Advertise)
-		n.mu.Lock()
-		n.advertised = endpoint
-		n.mu.Unlock()
-		return endpoint, nil
+		return advertised(n.Cfg.Network.Advertise), nil
 	}
 	n.mu.RLock()
 	l := n.listening
@@ -35,6 +44,7 @@ func (n *Node) ContactEndpoint(managerURL string) (string, error) {
 	}
 	addr, ip := l.Addr, net.ParseIP(host)
 	if ip != nil && ip.IsUnspecified() {
+		addr = rpc.LocalAddr(l.Addr) // enough for a manager on this machine
 		if routed, err := routeTo(managerURL); err == nil {
 			addr, ip = net.JoinHostPort(routed.String(), port), routed
 		}
@@ -44,11 +54,7 @@ func (n *Node) ContactEndpoint(managerURL string) (string, error) {
 			"pass --advertise URL (this agent's /mcp URL as the manager reaches it, e.g. http://203.0.113.7:%s/mcp) "+
 			"or --host with an address of this machine", l.Addr, managerURL, port)
 	}
-	endpoint := l.Scheme + "://" + addr + "/mcp"
-	n.mu.Lock()
-	n.advertised = endpoint
-	n.mu.Unlock()
-	return endpoint, nil
+	return l.Scheme + "://" + addr + "/mcp", nil
 }
 
 // advertised completes an --advertise URL without a path with /mcp.

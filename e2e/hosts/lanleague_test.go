@@ -126,9 +126,12 @@ func (g *lanLeague) caArgs() []string {
 
 // journal reads the manager's journal (the test reads the manager's
 // files: the host shares the file system, not the network).
-func (g *lanLeague) journal(t *testing.T) []engine.Event {
+func (g *lanLeague) journal(t *testing.T) []engine.Event { return readJournal(t, g.dirs["mgr"]) }
+
+// readJournal reads the events of the journal in the data folder dir.
+func readJournal(t *testing.T, dir string) []engine.Event {
 	t.Helper()
-	layout := store.Layout{Root: g.dirs["mgr"], LeagueID: config.Default().LeagueID}
+	layout := store.Layout{Root: dir, LeagueID: config.Default().LeagueID}
 	f, err := os.Open(layout.Journal())
 	if err != nil {
 		t.Fatal(err)
@@ -241,7 +244,7 @@ func TestLeagueAcrossMachines(t *testing.T) {
 				leaguetest.Binary(t), "--attach", g.base(), "--admin-token", g.admin, "--data", t.TempDir()}, g.caArgs()...), " "))
 			x.WaitScreen(60*time.Second, "press s to start")
 			checkAgentsPane(t, g, x)
-			x.Keys("s")
+			press(t, x, "s", "league started", func(screen string) bool { return !strings.Contains(screen, "○ waiting") })
 			x.WaitScreen(180*time.Second, "✓ completed")
 			sameRows(t, finalStandings(t, g.dirs["mgr"]), want)
 			g.checkEndpoints(t)
@@ -255,18 +258,35 @@ func TestLeagueAcrossMachines(t *testing.T) {
 // tells, are shown.
 func checkAgentsPane(t *testing.T, g *lanLeague, x *leaguetest.Tmux) {
 	t.Helper()
-	x.Keys("4")
+	press(t, x, "4", "Agents pane", func(screen string) bool { return strings.Contains(screen, "Agents (focus)") })
+	last := g.players[len(g.players)-1].ID
+	// G: to the last row, one key (a burst of j's reads as one key press).
+	press(t, x, "G", last+" selected", func(screen string) bool { return strings.Contains(screen, "›player  "+last) })
 	var want []string
 	for _, p := range g.players {
 		want = append(want, strings.TrimSuffix(strings.TrimPrefix(registered(t, g, p.ID), "http://"), "/mcp"))
 	}
-	for range 2 + len(g.players) {
-		x.Keys("j") // to the last player
-	}
-	last := g.players[len(g.players)-1].ID
-	screen := x.WaitScreen(30*time.Second, append(want, "tools of "+last+":", "handle_game_invitation")...)
-	if strings.Contains(screen, "✗") {
-		t.Errorf("the console cannot reach an agent:\n%s", screen)
+	want = append(want, "tools of "+last+":", "handle_game_invitation")
+	// A probe may time out on a loaded machine: wait for a screen where
+	// every agent answered the last one.
+	x.WaitScreenFor(60*time.Second, fmt.Sprintf("%q and no agent marked ✗", want), func(screen string) bool {
+		return leaguetest.ContainsAll(screen, want...) && !strings.Contains(screen, "✗")
+	})
+}
+
+// press types key until ok accepts the screen. The console sometimes
+// drops a key pressed right after another one changed the screen, so a
+// key whose effect does not show is pressed again; each key here does
+// nothing more when pressed twice.
+func press(t *testing.T, x *leaguetest.Tmux, key, what string, ok func(screen string) bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !ok(x.Screen()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("after pressing %s, no %s:\n%s", key, what, x.Screen())
+		}
+		x.Keys(key)
+		time.Sleep(500 * time.Millisecond) // a poll interval for the screen to show the key's effect
 	}
 }
 

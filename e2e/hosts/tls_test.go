@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/launch"
+	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/internal/testcert"
 )
@@ -28,8 +29,9 @@ func tlsArgs(ca *testcert.CA, leaf testcert.Leaf) []string {
 	return []string{"--tls-cert", leaf.CertFile, "--tls-key", leaf.KeyFile, "--tls-ca", ca.CertFile}
 }
 
-// headless runs `leaguetui --no-ui` with a seed and returns its standings.
-func headless(t *testing.T, seed string, extra ...string) string {
+// headless runs `leaguetui --no-ui` with a seed and returns its standings
+// and its data folder.
+func headless(t *testing.T, seed string, extra ...string) (string, string) {
 	t.Helper()
 	dir := t.TempDir()
 	args := append([]string{"--no-ui", "--free-ports", "--data", dir, "--seed", seed, "--players", "4", "--referees", "2",
@@ -39,24 +41,36 @@ func headless(t *testing.T, seed string, extra ...string) string {
 		leaguetest.KillLeftovers(t, dir)
 		t.Fatalf("leaguetui %v: %v\n%s", args, run.Err, run.Stderr)
 	}
-	return run.Stdout
+	return run.Stdout, dir
 }
 
 // TestTLSLeagueEqualsPlainLeague runs the same seed over plain HTTP and
-// over HTTPS with --require-tls, every agent serving a certificate of a
-// CA made for the test: the console's start mode passes the TLS flags to
-// the agents it starts, and the standings are the same.
+// over HTTPS with --require-tls on IPv6 loopback, every agent serving a
+// certificate of a CA made for the test: the console's start mode passes
+// the TLS flags to the agents it starts, and the standings are the same.
 func TestTLSLeagueEqualsPlainLeague(t *testing.T) {
 	t.Parallel()
 	ca := testcert.NewCA(t)
 	leaf := ca.Leaf(t, "agents", "127.0.0.1", "::1", "localhost")
-	plain := headless(t, "23")
-	secure := headless(t, "23", append(tlsArgs(ca, leaf), "--require-tls")...)
+	plain, _ := headless(t, "23")
+	secure, dir := headless(t, "23", append(tlsArgs(ca, leaf), "--require-tls", "--host", "::1")...)
 	if plain != secure {
 		t.Errorf("standings over HTTPS differ from plain HTTP:\n%s\nplain:\n%s", secure, plain)
 	}
 	if !strings.Contains(secure, "completed") {
 		t.Errorf("no completed league in:\n%s", secure)
+	}
+	registered := 0
+	for _, ev := range readJournal(t, dir) {
+		if ev.Kind == engine.EventAgentRegistered && ev.Agent != nil {
+			registered++
+			if !strings.HasPrefix(ev.Agent.Endpoint, "https://[::1]:") {
+				t.Errorf("%s registered %s, want https://[::1]:PORT/mcp", ev.Agent.ID, ev.Agent.Endpoint)
+			}
+		}
+	}
+	if registered != 6 {
+		t.Errorf("%d agents registered, want 6", registered)
 	}
 }
 

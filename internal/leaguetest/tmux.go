@@ -75,19 +75,31 @@ func (x *Tmux) Pane(format string) string {
 // WaitScreen polls the screen until it contains all of want.
 func (x *Tmux) WaitScreen(timeout time.Duration, want ...string) string {
 	x.t.Helper()
-	var screen string
+	return x.WaitScreenFor(timeout, fmt.Sprintf("%q", want), func(screen string) bool { return ContainsAll(screen, want...) })
+}
+
+// ContainsAll reports whether s contains every one of want.
+func ContainsAll(s string, want ...string) bool {
+	for _, w := range want {
+		if !strings.Contains(s, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// WaitScreenFor polls the screen until ok accepts it, failing the test
+// with what and the last screen past timeout.
+func (x *Tmux) WaitScreenFor(timeout time.Duration, what string, ok func(screen string) bool) string {
+	x.t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
-		screen = x.Screen()
-		ok := true
-		for _, w := range want {
-			ok = ok && strings.Contains(screen, w)
-		}
-		if ok {
+		screen := x.Screen()
+		if ok(screen) {
 			return screen
 		}
 		if time.Now().After(deadline) {
-			x.t.Fatalf("screen lacks %q after %s:\n%s", want, timeout, screen)
+			x.t.Fatalf("screen lacks %s after %s:\n%s", what, timeout, screen)
 		}
 		time.Sleep(50 * time.Millisecond) // a poll interval, not a synchronisation
 	}
