@@ -3,7 +3,6 @@ package manager
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -31,7 +30,7 @@ func (m *Manager) handleRegisterPlayer(ctx context.Context, in protocol.Inbound)
 	if err := rpc.DecodeParams(in, &req); err != nil {
 		return nil, err
 	}
-	return m.register(ctx, req.Envelope, req.PlayerMeta, engine.RolePlayer)
+	return m.register(ctx, req.Envelope, req.PlayerMeta, engine.RolePlayer, protocol.DialectIn(ctx, in))
 }
 
 func (m *Manager) handleRegisterReferee(ctx context.Context, in protocol.Inbound) (any, error) {
@@ -39,25 +38,29 @@ func (m *Manager) handleRegisterReferee(ctx context.Context, in protocol.Inbound
 	if err := rpc.DecodeParams(in, &req); err != nil {
 		return nil, err
 	}
-	return m.register(ctx, req.Envelope, req.RefereeMeta, engine.RoleReferee)
+	return m.register(ctx, req.Envelope, req.RefereeMeta, engine.RoleReferee, protocol.DialectIn(ctx, in))
 }
 
 // register admits a player or referee. An agent registering again with its
 // own token gets the same id with a fresh token, from any endpoint, so a
 // restarted agent keeps its place; an endpoint already registered is
 // refused to anyone else. A player whose MCP tools lack what referees call is
-// refused here rather than failing its first match.
-func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta protocol.AgentMeta, role string) (any, error) {
+// refused here rather than failing its first match. The manager calls an
+// admitted agent in the dialect it registered in.
+func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta protocol.AgentMeta, role string, dialect protocol.Dialect) (any, error) {
 	if err := checkEnvelope(env); err != nil {
 		return nil, err
 	}
 	if meta.ContactEndpoint == "" {
 		return nil, protocol.Reject(protocol.ErrMissingField, "%s_meta.contact_endpoint is required", role)
 	}
-	if m.opts.Config.Network.RequireTLS && !isHTTPS(meta.ContactEndpoint) {
-		return m.rejectRegistration(env, role, fmt.Sprintf(
-			"this league requires TLS: contact_endpoint %q is not an https:// URL (serve HTTPS with --tls-cert and --tls-key)",
-			meta.ContactEndpoint)), nil
+	if err := checkMeta(role, &meta); err != nil {
+		return nil, err
+	}
+	if m.opts.Config.Network.RequireTLS && !strings.HasPrefix(meta.ContactEndpoint, "https://") {
+		return nil, protocol.Reject(protocol.ErrMissingField,
+			"this league requires TLS: %s_meta.contact_endpoint %q is not an https:// URL (serve HTTPS with --tls-cert and --tls-key)",
+			role, meta.ContactEndpoint)
 	}
 	if meta.ProtocolVersion != "" && versionBelow(meta.ProtocolVersion, protocol.MinProtocolVersion) {
 		return m.rejectRegistration(env, role, protocol.Reject(protocol.ErrProtocolVersion,
@@ -84,15 +87,17 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 		// the agent there with a token of its own. An agent that proved
 		// who it is may take it over from another of its role, though:
 		// restarted agents get free ports, and one may be a port another
-		// agent had before; that one keeps its id and token.
-		switch {
-		case known && holder.Role == role:
-		case m.retriedRegistration(holder, env, role):
-			agent, known = holder, true
-		default:
+		// agent had before; that one keeps its id and token. A replay of
+		// the registration that issued holder's token proves nothing
+		// either: it is refused, and holder's token stays valid.
+		if !known || holder.Role != role {
 			return m.rejectRegistration(env, role, fmt.Sprintf(
 				"that endpoint is %s's; it registers again with its own auth_token", holder.ID)), nil
 		}
+	}
+	if holder, taken := m.nameHolder(meta.DisplayName, agent.ID); taken {
+		return nil, protocol.Reject(protocol.ErrMissingField, "%s_meta.display_name %q is taken by %s; choose another",
+			role, meta.DisplayName, holder.ID)
 	}
 	if !known && role == engine.RolePlayer && m.league.State != engine.LeagueWaiting {
 		return m.rejectRegistration(env, role, "the league has already started"), nil
@@ -113,7 +118,7 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	if err != nil {
 		return nil, err
 	}
-	m.issuedIn[agent.ID] = env.ConversationID
+	m.Client.Learn(agent.Endpoint, dialect)
 	m.Log.Info("registered", "event_type", strings.ToUpper(role)+"_REGISTERED", "agent_id", agent.ID,
 		"endpoint", agent.Endpoint, "again", known)
 	return m.acceptRegistration(env, role, agent.ID, token), nil
@@ -133,21 +138,6 @@ func (m *Manager) returningAgent(env protocol.Envelope, role string) (engine.Age
 		return engine.AgentInfo{}, false
 	}
 	return agent, true
-}
-
-// retriedRegistration recognises the very registration that gave holder
-// its token sent again, as an agent does when the reply was lost: same
-// endpoint, same conversation. Only that agent knows the conversation id.
-// Call with m.mu held.
-func (m *Manager) retriedRegistration(holder engine.AgentInfo, env protocol.Envelope, role string) bool {
-	conv, ok := m.issuedIn[holder.ID]
-	return ok && conv != "" && conv == env.ConversationID && holder.Role == role
-}
-
-// isHTTPS reports an https:// URL, the only kind a --require-tls league admits.
-func isHTTPS(endpoint string) bool {
-	u, err := url.Parse(endpoint)
-	return err == nil && u.Scheme == "https" && u.Host != ""
 }
 
 func (m *Manager) nextID(role string) string {
