@@ -54,14 +54,16 @@ func startLANLeague(t *testing.T, l *lan, opts lanOptions) *lanLeague {
 	if opts.Secure {
 		args = append(args, "--require-tls")
 	}
-	g.mgr = leaguetest.StartInNetns(t, l.ns["mgr"], "manager", g.out, false, []string{"LEAGUETUI_ADMIN_TOKEN=" + g.admin}, args...)
+	g.mgr = leaguetest.StartInNetns(t, l.ns["mgr"], "manager", g.out, false,
+		[]string{"LEAGUETUI_ADMIN_TOKEN=" + g.admin, "LEAGUETUI_REFEREE_KEY=" + leaguetest.RefereeKey}, args...)
 	if host := hostOf(t, g.mgr.Endpoint); host != l.addr["mgr"] || g.scheme(g.mgr.Endpoint) != "" {
 		t.Fatalf("manager listens at %s, want %s on %s", g.mgr.Endpoint, g.wantScheme(), l.addr["mgr"])
 	}
 	for i := range 2 {
 		name := fmt.Sprintf("REF%02d", i+1)
-		leaguetest.StartInNetns(t, l.ns["ref"], "referee "+name, g.out, true, nil, append([]string{"referee", "--host", opts.Listen,
-			"--port", "0", "--manager", g.mgr.Endpoint, "--name", name}, g.agentArgs(t, "ref")...)...)
+		leaguetest.StartInNetns(t, l.ns["ref"], "referee "+name, g.out, true,
+			[]string{"LEAGUETUI_REFEREE_KEY=" + leaguetest.RefereeKey}, append([]string{"referee", "--host", opts.Listen,
+				"--port", "0", "--manager", g.mgr.Endpoint, "--name", name}, g.agentArgs(t, "ref")...)...)
 	}
 	strategies := engine.StrategyNames()
 	for i, machine := range opts.Players {
