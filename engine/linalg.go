@@ -6,14 +6,30 @@ import "math"
 // Cholesky factor L (a = L·Lᵀ), stored by rows. A thousand players is a
 // 1,000 × 1,000 matrix, a third of a billion multiply-adds to factor.
 
-// cholesky factors a in a new lower-triangular matrix. A pivot that is not
-// positive (a matrix singular to rounding) is replaced by a tiny one, so
-// the factor always exists.
-func cholesky(a [][]float64) [][]float64 {
+// squareMatrix is an n × n matrix of zeros.
+func squareMatrix(n int) [][]float64 {
+	m := make([][]float64, n)
+	for i := range m {
+		m[i] = make([]float64, n)
+	}
+	return m
+}
+
+// lowerMatrix is a lower-triangular n × n matrix of zeros, by rows.
+func lowerMatrix(n int) [][]float64 {
+	m := make([][]float64, n)
+	for i := range m {
+		m[i] = make([]float64, i+1)
+	}
+	return m
+}
+
+// choleskyInto factors a into l (from lowerMatrix) and returns l. A pivot
+// that is not positive (a matrix singular to rounding) is replaced by a
+// tiny one, so the factor always exists.
+func choleskyInto(a, l [][]float64) [][]float64 {
 	n := len(a)
-	l := make([][]float64, n)
-	for i := range l {
-		l[i] = make([]float64, i+1)
+	for i := range n {
 		li := l[i]
 		for j := 0; j <= i; j++ {
 			lj := l[j]
@@ -53,19 +69,11 @@ func cholSolve(l [][]float64, b []float64) []float64 {
 	return x
 }
 
-// solve solves a·x = b for symmetric positive definite a.
-func solve(a [][]float64, b []float64) []float64 { return cholSolve(cholesky(a), b) }
-
-// invert returns the inverse of symmetric positive definite a, via
-// L⁻¹: a⁻¹ = L⁻ᵀ·L⁻¹.
-func invert(a [][]float64) [][]float64 {
-	l := cholesky(a)
+// invertInto writes into out (n × n, and free to overwrite) the inverse of
+// the matrix whose Cholesky factor is l, via L⁻¹: a⁻¹ = L⁻ᵀ·L⁻¹.
+func invertInto(l, out [][]float64) [][]float64 {
 	n := len(l)
-	// m = L⁻¹, lower triangular, column by column.
-	m := make([][]float64, n)
-	for i := range m {
-		m[i] = make([]float64, i+1)
-	}
+	m := lowerMatrix(n) // L⁻¹, column by column
 	for j := range n {
 		m[j][j] = 1 / l[j][j]
 		for i := j + 1; i < n; i++ {
@@ -76,10 +84,7 @@ func invert(a [][]float64) [][]float64 {
 			m[i][j] = sum / l[i][i]
 		}
 	}
-	inv := make([][]float64, n)
-	for i := range inv {
-		inv[i] = make([]float64, n)
-	}
+	inv := out
 	for i := range n {
 		for j := 0; j <= i; j++ {
 			sum := 0.0

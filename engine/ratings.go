@@ -139,7 +139,7 @@ func fitRatings(players []string, count int, result func(int) *Result, opts Rati
 	for _, p := range players {
 		add(p)
 	}
-	pairs := map[[2]int]*pairGames{}
+	pairs := make([]pairGames, 0, count) // one per game, merged per pair below: no map of half a million pairs
 	for i := range count {
 		res := result(i)
 		scoreA, ok := gameScore(*res, opts)
@@ -153,21 +153,30 @@ func fitRatings(players []string, count int, result func(int) *Result, opts Rati
 		if a > b {
 			a, b, scoreA = b, a, 1-scoreA
 		}
-		pg := pairs[[2]int{a, b}]
-		if pg == nil {
-			pg = &pairGames{a: a, b: b}
-			pairs[[2]int{a, b}] = pg
-		}
-		pg.n++
-		pg.s += scoreA
+		pairs = append(pairs, pairGames{a: a, b: b, n: 1, s: scoreA})
 		r.Games++
 		r.Players[a].Games++
 		r.Players[b].Games++
 		r.Players[a].Score += scoreA
 		r.Players[b].Score += 1 - scoreA
 	}
-	r.fit(sortedPairs(pairs))
+	r.fit(mergePairs(pairs))
 	return r
+}
+
+// mergePairs sorts games by pair and adds up each pair's games in place.
+func mergePairs(games []pairGames) []pairGames {
+	slices.SortFunc(games, func(x, y pairGames) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
+	out := games[:0]
+	for _, g := range games {
+		if last := len(out) - 1; last >= 0 && out[last].a == g.a && out[last].b == g.b {
+			out[last].n += g.n
+			out[last].s += g.s
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
 }
 
 // gameScore is the first-named player's score in a result, and whether the
@@ -185,15 +194,6 @@ func gameScore(res Result, opts RatingOptions) (float64, bool) {
 		return 0, true
 	}
 	return 0, false // both lost (a double technical loss) or malformed
-}
-
-func sortedPairs(m map[[2]int]*pairGames) []pairGames {
-	out := make([]pairGames, 0, len(m))
-	for _, pg := range m {
-		out = append(out, *pg)
-	}
-	slices.SortFunc(out, func(x, y pairGames) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
-	return out
 }
 
 // fit finds the ratings of the players with games by Newton's method on
@@ -227,14 +227,15 @@ func (r *Ratings) fit(all []pairGames) {
 		prior = VirtualDraws
 	}
 	theta := make([]float64, n)
-	var info [][]float64
+	info, factor := squareMatrix(n), lowerMatrix(n) // reused by every step: 8 MB each at 1,000 players
+	grad := make([]float64, n)
 	for range 200 {
-		grad := make([]float64, n)
-		info = informationMatrix(theta, pairs, prior, grad)
+		clear(grad)
+		informationMatrix(theta, pairs, prior, grad, info)
 		for k := range grad {
 			grad[k] += score[k] + prior/2
 		}
-		step := solve(info, grad)
+		step := cholSolve(choleskyInto(info, factor), grad)
 		largest := 0.0
 		for _, d := range step {
 			largest = max(largest, math.Abs(d))
@@ -250,8 +251,8 @@ func (r *Ratings) fit(all []pairGames) {
 			break
 		}
 	}
-	info = informationMatrix(theta, pairs, prior, make([]float64, n))
-	r.cov = centredCovariance(info, !r.Prior)
+	informationMatrix(theta, pairs, prior, grad, info)
+	r.cov = centredCovariance(info, factor, !r.Prior)
 	mean := 0.0
 	for _, t := range theta {
 		mean += t
@@ -264,21 +265,19 @@ func (r *Ratings) fit(all []pairGames) {
 	}
 }
 
-// informationMatrix returns the Fisher information at theta and subtracts
-// every player's expected score from grad (which the caller then adds the
-// actual scores to). With prior > 0 each player also plays prior games
-// against a fixed opponent at 0. Without a prior the matrix is singular
-// (only differences are identified), and 1/n is added to every entry,
-// which fixes the mean and changes no difference.
-func informationMatrix(theta []float64, pairs []pairGames, prior float64, grad []float64) [][]float64 {
+// informationMatrix writes the Fisher information at theta into info and
+// subtracts every player's expected score from grad (which the caller then
+// adds the actual scores to). With prior > 0 each player also plays prior
+// games against a fixed opponent at 0. Without a prior the matrix is
+// singular (only differences are identified), and 1/n is added to every
+// entry, which fixes the mean and changes no difference.
+func informationMatrix(theta []float64, pairs []pairGames, prior float64, grad []float64, info [][]float64) {
 	n := len(theta)
-	info := make([][]float64, n)
 	fill := 0.0
 	if prior == 0 {
 		fill = 1 / float64(n)
 	}
 	for k := range info {
-		info[k] = make([]float64, n)
 		for j := range info[k] {
 			info[k][j] = fill
 		}
@@ -298,17 +297,17 @@ func informationMatrix(theta []float64, pairs []pairGames, prior float64, grad [
 		info[pg.a][pg.b] -= w
 		info[pg.b][pg.a] -= w
 	}
-	return info
 }
 
 func logistic(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
-// centredCovariance inverts info and returns the covariance of the ratings
-// with their mean removed. filled says info had 1/n added to every entry,
-// whose inverse then holds 1/n too, taken away here.
-func centredCovariance(info [][]float64, filled bool) [][]float64 {
+// centredCovariance inverts info (factor is room for its Cholesky factor)
+// and returns the covariance of the ratings with their mean removed.
+// filled says info had 1/n added to every entry, whose inverse then holds
+// 1/n too, taken away here.
+func centredCovariance(info, factor [][]float64, filled bool) [][]float64 {
 	n := len(info)
-	inv := invert(info)
+	inv := invertInto(choleskyInto(info, factor), info)
 	if filled {
 		for i := range inv {
 			for j := range inv[i] {

@@ -66,15 +66,19 @@ func (r *Referee) Start(ctx context.Context) error {
 	if err := r.Listen(r.opts.Port); err != nil {
 		return err
 	}
+	endpoint, err := r.ContactEndpoint(r.opts.ManagerURL)
+	if err != nil {
+		return err
+	}
 	req := &protocol.RefereeRegisterRequest{
 		Envelope: r.Envelope(protocol.TypeRefereeRegisterRequest, ""),
 		RefereeMeta: protocol.AgentMeta{DisplayName: r.Name, Version: protocol.ProtocolVersion,
-			GameTypes: engine.GameTypes(), ContactEndpoint: r.Endpoint(),
+			GameTypes: engine.GameTypes(), ContactEndpoint: endpoint,
 			MaxConcurrentMatches: r.opts.MaxConcurrent, ProtocolVersion: protocol.ProtocolVersion},
 	}
 	regCtx, cancel := context.WithTimeout(ctx, registrationWindow(r.opts.Config))
 	defer cancel()
-	_, err := r.Register(regCtx, r.opts.ManagerURL, req, r.opts.Config.Timeouts.RegisterReferee)
+	_, err = r.Register(regCtx, r.opts.ManagerURL, req, r.opts.Config.Timeouts.RegisterReferee)
 	return err
 }
 
