@@ -5,9 +5,11 @@
 package thirdgame
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -208,5 +210,26 @@ func checkResult(t *testing.T, m matchFile) {
 	}
 	if m.Result.Choices[m.Players["player_A"]] != a[2] || m.Result.Choices[m.Players["player_B"]] != b[2] {
 		t.Errorf("%s: choices %v, want each player's last throw", m.MatchID, m.Result.Choices)
+	}
+}
+
+// TestPlayerWithoutTheLeaguesGameIsRefused: a player of the production
+// binary (it plays even/odd only) is refused by a manager of a rock,
+// paper, scissors league, and the refusal names the league's game.
+func TestPlayerWithoutTheLeaguesGameIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	manager := leaguetest.StartProgram(t, rpsBinary(t), "manager", filepath.Join(dir, "test-output"), false,
+		[]string{"LEAGUETUI_ADMIN_TOKEN=test-admin"}, "manager", "--port", "0", "--data", dir, "--game", rps.Type)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, leaguetest.Binary(t), "player", "--port", "0", "--data", dir,
+		"--manager", manager.Endpoint, "--name", "P01")
+	cmd.Env = append(os.Environ(), leaguetest.ChildEnv()...)
+	out, err := cmd.CombinedOutput()
+	if err == nil || ctx.Err() != nil {
+		t.Fatalf("the even/odd player was not refused (err %v):\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "this league plays "+rps.Type) {
+		t.Errorf("refusal does not name the league's game:\n%s", out)
 	}
 }

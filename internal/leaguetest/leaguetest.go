@@ -175,12 +175,12 @@ const ReadyTimeout = 30 * time.Second
 // log if the test fails. The process is stopped by its PID at cleanup.
 func Start(t testing.TB, name, outDir string, register bool, env []string, args ...string) *launch.Child {
 	t.Helper()
-	return startProgram(t, Binary(t), name, outDir, register, env, args...)
+	return StartProgram(t, Binary(t), name, outDir, register, env, args...)
 }
 
-// startProgram is Start for any program that prints the ready lines of
+// StartProgram is Start for any program that prints the ready lines of
 // agents/node.
-func startProgram(t testing.TB, exe, name, outDir string, register bool, env []string, args ...string) *launch.Child {
+func StartProgram(t testing.TB, exe, name, outDir string, register bool, env []string, args ...string) *launch.Child {
 	t.Helper()
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		t.Fatal(err)
