@@ -70,7 +70,6 @@ type Match struct {
 
 	answered [2]bool   // per side, in the current step
 	failure  [2]string // per side, the failure reason; "" if none
-	moves    [2]string // per side, the normalized move of the current turn; "" if none
 	last     [2]string // per side, the last normalized move of the match
 
 	outcome Outcome
@@ -153,6 +152,12 @@ func (m *Match) Failed(player, reason string) {
 // move of the turn is in, the game advances, and the match finishes once
 // the game is over.
 func (m *Match) Moved(player, raw string) error {
+	return m.Answered(player, Answer{Choice: raw})
+}
+
+// Answered is Moved with the whole answer, for games that read its move
+// type. An invalid move's error reads as what the player should be told.
+func (m *Match) Answered(player string, a Answer) error {
 	if m.state != StateCollectingMoves {
 		return fmt.Errorf("match %s: %w (state %s)", m.id, ErrWrongState, m.state)
 	}
@@ -163,24 +168,13 @@ func (m *Match) Moved(player, raw string) error {
 	if m.answered[side] {
 		return fmt.Errorf("match %s: %w: %q", m.id, ErrAlreadyAnswered, player)
 	}
-	move, err := m.play.Move(sideOf(side), raw)
+	move, err := m.play.Move(sideOf(side), a)
 	if err != nil {
-		return fmt.Errorf("match %s: %s: %w", m.id, player, err)
+		return err
 	}
-	m.moves[side], m.last[side] = move, move
+	m.last[side] = move
 	m.answer(player, "")
 	return nil
-}
-
-// Check reads player's raw answer as a move of the current turn without
-// recording it: the canonical move, or the game's error, which wraps
-// ErrInvalidMove and reads as what the player should be told.
-func (m *Match) Check(player, raw string) (string, error) {
-	side, ok := m.side(player)
-	if !ok {
-		return "", fmt.Errorf("match %s: %w: %q", m.id, ErrUnknownPlayer, player)
-	}
-	return m.play.Move(sideOf(side), raw)
 }
 
 // Pending lists the players the current step still waits for, in A,B order;
@@ -238,7 +232,7 @@ func (m *Match) advance() {
 	case m.state == StateWaitingForPlayers:
 		m.state = StateCollectingMoves
 	default:
-		m.play.Advance(m.moves)
+		m.play.Advance()
 		if m.play.Over() {
 			m.state = StateDrawing
 			m.finish(m.decide())
@@ -251,7 +245,6 @@ func (m *Match) advance() {
 // nextTurn clears the answers for a new turn; a side the game does not ask
 // counts as having answered.
 func (m *Match) nextTurn() {
-	m.moves = [2]string{}
 	for i := range m.answered {
 		m.answered[i] = !m.play.Asked(sideOf(i))
 	}

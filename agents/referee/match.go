@@ -182,29 +182,24 @@ func holdsJoin(raw json.RawMessage) bool {
 func (run *matchRun) askMove(ctx context.Context, player string) {
 	var turn engine.Turn
 	run.locked(func(m *engine.Match) { turn, _ = m.Turn(player) })
-	var move string
 	err := run.ask(ctx, player, run.moveCall(player, turn), run.r.opts.Config.Timeouts.Move, protocol.TypeChooseParityResponse,
 		func(raw json.RawMessage) (bool, error) {
 			var resp protocol.ChooseParityResponse
-			if protocol.Decode(raw, &resp) != nil || resp.ParityChoice == "" {
+			if protocol.Decode(raw, &resp) != nil || resp.ParityChoice == "" && !resp.HasMoveData {
 				return false, nil
 			}
 			var invalid error
-			run.locked(func(m *engine.Match) { move, invalid = m.Check(player, resp.ParityChoice) })
-			if invalid != nil {
+			run.locked(func(m *engine.Match) {
+				invalid = m.Answered(player, engine.Answer{MoveType: resp.MoveType, Choice: resp.ParityChoice})
+			})
+			if errors.Is(invalid, engine.ErrInvalidMove) {
 				return true, protocol.Reject(protocol.ErrInvalidMove, "%v", invalid)
 			}
 			return true, nil
 		})
-	run.locked(func(m *engine.Match) {
-		if err != nil {
-			m.Failed(player, err.Error())
-			return
-		}
-		if err := m.Moved(player, move); err != nil {
-			m.Failed(player, err.Error())
-		}
-	})
+	if err != nil {
+		run.locked(func(m *engine.Match) { m.Failed(player, err.Error()) })
+	}
 }
 
 // moveCall is the call that asks player for turn's move: CHOOSE_PARITY_CALL
