@@ -25,6 +25,10 @@ type Game interface {
 type MatchSetup struct {
 	MatchID string
 	Seed    int64 // the league seed
+	// Pages and Race are for games that read pages (the link race); nil
+	// and zero for the others.
+	Pages Pages
+	Race  RaceSettings
 }
 
 // Rand is MatchRand(seed, match id, purpose): a game's randomness depends

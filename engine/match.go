@@ -78,10 +78,15 @@ type Match struct {
 // NewMatch starts a match in StateWaitingForPlayers. seed is the league
 // seed; the game draws from MatchRand(seed, id, purpose).
 func NewMatch(game Game, id, playerA, playerB string, seed int64) *Match {
+	return NewMatchWith(game, MatchSetup{MatchID: id, Seed: seed}, playerA, playerB)
+}
+
+// NewMatchWith is NewMatch for games that need more of the setup (pages).
+func NewMatchWith(game Game, setup MatchSetup, playerA, playerB string) *Match {
 	return &Match{
 		game:    game,
-		play:    game.Start(MatchSetup{MatchID: id, Seed: seed}),
-		id:      id,
+		play:    game.Start(setup),
+		id:      setup.MatchID,
 		players: [2]string{playerA, playerB},
 		state:   StateWaitingForPlayers,
 	}
