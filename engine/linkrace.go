@@ -81,6 +81,16 @@ func init() {
 	RegisterStrategy(LinkRaceType, "random", func(seed int64) Strategy { return &racer{name: "random", seed: seed} })
 }
 
+// PageReader is a game whose matches read pages from a page server: the
+// referee gives them MatchSetup.Pages.
+type PageReader interface {
+	Game
+	ReadsPages()
+}
+
+// ReadsPages marks the link race as a PageReader.
+func (LinkRace) ReadsPages() {}
+
 // Type returns LinkRaceType.
 func (LinkRace) Type() string { return LinkRaceType }
 

@@ -42,11 +42,14 @@ func race(t *testing.T, pages Pages, maxSteps int, a, b []Answer) Outcome {
 	t.Helper()
 	m := NewMatchWith(LinkRace{}, MatchSetup{MatchID: "R1M1", Seed: 1, Pages: pages,
 		Race: RaceSettings{MaxSteps: maxSteps, MaxDistance: 2}}, "P01", "P02")
-	if p, ok := m.play.(*racePlay); ok && p.start != "" {
-		p.start, p.target, p.current, p.paths = "A", "C", [2]string{"A", "A"}, [2][]string{{"A"}, {"A"}}
-	}
 	m.Joined("P01", true)
 	m.Joined("P02", true)
+	if p, ok := m.play.(*racePlay); ok && p.start != "" {
+		p.start, p.target, p.current, p.paths = "A", "C", [2]string{"A", "A"}, [2][]string{{"A"}, {"A"}}
+		if _, err := p.load("A"); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for turn := 0; !m.Done() && turn < 20; turn++ {
 		for i, answers := range [][]Answer{a, b} {
 			player := m.Players()[i]

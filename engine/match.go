@@ -63,7 +63,8 @@ type Outcome struct {
 // answered, so a match in which both fail is a double technical loss.
 type Match struct {
 	game    Game
-	play    Play
+	setup   MatchSetup
+	play    Play // started once both players have joined: a game may load what it needs (pages) then
 	id      string
 	players [2]string
 	state   MatchState
@@ -85,7 +86,7 @@ func NewMatch(game Game, id, playerA, playerB string, seed int64) *Match {
 func NewMatchWith(game Game, setup MatchSetup, playerA, playerB string) *Match {
 	return &Match{
 		game:    game,
-		play:    game.Start(setup),
+		setup:   setup,
 		id:      setup.MatchID,
 		players: [2]string{playerA, playerB},
 		state:   StateWaitingForPlayers,
@@ -111,7 +112,7 @@ func (m *Match) Done() bool { return m.state == StateFinished }
 // player is not in the match.
 func (m *Match) Turn(player string) (Turn, bool) {
 	side, ok := m.side(player)
-	if !ok {
+	if !ok || m.play == nil {
 		return Turn{}, false
 	}
 	return m.play.Turn(sideOf(side)), true
@@ -236,6 +237,7 @@ func (m *Match) advance() {
 		return
 	case m.state == StateWaitingForPlayers:
 		m.state = StateCollectingMoves
+		m.play = m.game.Start(m.setup)
 	default:
 		m.play.Advance()
 		if m.play.Over() {

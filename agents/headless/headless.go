@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"time"
 
@@ -45,6 +46,7 @@ type Options struct {
 
 // League is a set of running agent processes.
 type League struct {
+	Pages      *launch.Child // our own page server, for a game that reads pages; nil otherwise
 	Manager    *launch.Child
 	Referees   []*launch.Child
 	Players    []*launch.Child
@@ -62,6 +64,9 @@ func (l *League) Children() []*launch.Child {
 	if l.Manager != nil {
 		all = append(all, l.Manager)
 	}
+	if l.Pages != nil {
+		all = append(all, l.Pages)
+	}
 	return append(append(all, l.Referees...), l.Players...)
 }
 
@@ -73,6 +78,9 @@ func (l *League) Stop() {
 	}
 	for _, c := range append(append([]*launch.Child{}, l.Referees...), l.Players...) {
 		_ = c.Stop(5 * time.Second)
+	}
+	if l.Pages != nil {
+		_ = l.Pages.Stop(5 * time.Second)
 	}
 }
 
@@ -195,12 +203,16 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		return league, err
 	}
 
+	refereeArgs, err := league.startPages(ctx, opts, output("pages"), common)
+	if err != nil {
+		return league, err
+	}
 	for i := range opts.Referees {
 		name := fmt.Sprintf("REF%02d", i+1)
 		child, err := launch.Start(ctx, opts.Executable, launch.Spec{
 			Name: "referee " + name, OutputPath: output(name), Register: true,
 			Args: append([]string{"referee", "--port", port(opts, cfg.Network.RefereePortFirst, i),
-				"--manager", manager.Endpoint, "--name", name}, common...),
+				"--manager", manager.Endpoint, "--name", name}, refereeArgs...),
 		}, ready)
 		if err != nil {
 			return league, err
@@ -225,6 +237,25 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		league.Players = append(league.Players, child)
 	}
 	return league, nil
+}
+
+// startPages starts our own page server when the league's game reads pages
+// and no --pages-url names one, and returns the referees' arguments, which
+// then name it.
+func (l *League) startPages(ctx context.Context, opts Options, output string, common []string) ([]string, error) {
+	game, _ := engine.LookupGame(opts.Config.GameType)
+	if _, reads := game.(engine.PageReader); !reads || opts.Config.Pages.URL != "" {
+		return common, nil
+	}
+	child, err := launch.Start(ctx, opts.Executable, launch.Spec{
+		Name: "page server", OutputPath: output,
+		Args: append([]string{"pages", "--port", "0", "--seed", strconv.FormatInt(opts.Seed, 10)}, opts.ConfigArgs...),
+	}, 30*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	l.Pages = child
+	return append(slices.Clone(common), "--pages-url", child.Endpoint), nil
 }
 
 // checkResumed asks the manager whether the data folder held a league

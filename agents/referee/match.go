@@ -41,7 +41,7 @@ func (run *matchRun) locked(f func(m *engine.Match)) {
 func newMatchRun(r *Referee, start protocol.StartMatch, game engine.Game, file string) *matchRun {
 	return &matchRun{
 		r: r, start: start, game: game, file: file,
-		match: engine.NewMatch(game, start.MatchID, start.PlayerAID, start.PlayerBID, start.LeagueSeed),
+		match: engine.NewMatchWith(game, r.matchSetup(start), start.PlayerAID, start.PlayerBID),
 		endpoints: map[string]string{
 			start.PlayerAID: start.PlayerAEndpoint,
 			start.PlayerBID: start.PlayerBEndpoint,
