@@ -295,6 +295,12 @@ func (p *racePlay) navigate(i int, player, link string, meta map[string]any) {
 	}
 }
 
+// Progress says where each player is: "A: Paris (step 2) · B: France
+// (step 2)".
+func (p *racePlay) Progress() string {
+	return fmt.Sprintf("A: %s (step %d) · B: %s (step %d)", p.current[0], p.steps[0]+1, p.current[1], p.steps[1]+1)
+}
+
 func (p *racePlay) Over() bool { return p.status[0] != "" && p.status[1] != "" }
 
 // Decide: a player who reached the target beats one who did not; both

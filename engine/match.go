@@ -183,6 +183,24 @@ func (m *Match) Answered(player string, a Answer) error {
 	return nil
 }
 
+// Progress is where the game stands, in a few words for the live match
+// flow, for games that say so ("" otherwise).
+func (m *Match) Progress() string {
+	if p, ok := m.play.(interface{ Progress() string }); ok {
+		return p.Progress()
+	}
+	return ""
+}
+
+// TurnStep names the match step that begins a turn: "choosing" for the
+// first (as even/odd has always said), "turn N" for the others.
+func TurnStep(turn int) string {
+	if turn <= 1 {
+		return "choosing"
+	}
+	return fmt.Sprintf("turn %d", turn)
+}
+
 // Pending lists the players the current step still waits for, in A,B order;
 // it is empty when the match is done.
 func (m *Match) Pending() []string {

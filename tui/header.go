@@ -32,7 +32,11 @@ func (h *header) View() string {
 	if h.ctx.Unreachable {
 		state = s.StateStopped.Render("✗ unreachable")
 	}
-	left := strings.Join([]string{s.Title.Render(id), s.Label.Render(seed), state}, "  ")
+	leftParts := []string{s.Title.Render(id)}
+	if st.GameType != "" {
+		leftParts = append(leftParts, s.Label.Render(st.GameType))
+	}
+	left := strings.Join(append(leftParts, s.Label.Render(seed), state), "  ")
 	right := s.Dim.Render(h.mode + " " + st.ManagerURL)
 	line1 := spread(left, right, h.width)
 

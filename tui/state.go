@@ -482,7 +482,7 @@ func (s *leagueState) start(ev engine.Event) {
 		}
 		s.Rounds = append(s.Rounds, ri)
 	}
-	s.Log(ev.Time, levelInfo, "league started: seed %d, %s, %s, %s", s.Seed,
+	s.Log(ev.Time, levelInfo, "league started: %s, seed %d, %s, %s, %s", s.GameType, s.Seed,
 		plural(len(ev.Start.Players), "player"), plural(len(s.Rounds), "round"), plural(index, "match"))
 }
 

@@ -58,14 +58,12 @@ type League struct {
 	Resumed *control.StandingsFile
 }
 
-// Children lists every process started, the manager first.
+// Children lists the league's agents, the manager first; the page server
+// (Pages) is not one of them.
 func (l *League) Children() []*launch.Child {
 	all := []*launch.Child{}
 	if l.Manager != nil {
 		all = append(all, l.Manager)
-	}
-	if l.Pages != nil {
-		all = append(all, l.Pages)
 	}
 	return append(append(all, l.Referees...), l.Players...)
 }
@@ -383,7 +381,7 @@ func (p *progress) apply(ev engine.Event) (finished bool, err error) {
 	done, total := p.league.Progress()
 	switch ev.Kind {
 	case engine.EventLeagueStarted:
-		fmt.Fprintf(p.out, "league started: %s, %s, %s\n", control.Plural(len(ev.Start.Players), "player"),
+		fmt.Fprintf(p.out, "league started: %s, %s, %s, %s\n", ev.Start.GameType, control.Plural(len(ev.Start.Players), "player"),
 			control.Plural(len(ev.Start.Rounds), "round"), control.Plural(total, "match"))
 	case engine.EventMatchResult:
 		fmt.Fprintf(p.out, "[%d/%d] %s\n", done, total, DescribeResult(*ev.Result))

@@ -84,14 +84,15 @@ func (run *matchRun) play(ctx context.Context) {
 }
 
 // turnStep tells the manager a turn begins: "joined" then "choosing" for
-// the first, "turn N" for each later one.
+// the first, "turn N" for each later one, with where the game stands.
 func (run *matchRun) turnStep(turn int) {
+	run.r.CountTurn()
+	var progress string
+	run.locked(func(m *engine.Match) { progress = m.Progress() })
 	if turn == 1 {
 		run.step("joined", "")
-		run.step("choosing", "")
-		return
 	}
-	run.step(fmt.Sprintf("turn %d", turn), "")
+	run.step(engine.TurnStep(turn), progress)
 }
 
 // step tells the manager how the match goes on, without waiting for it,
