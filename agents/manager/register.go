@@ -30,7 +30,7 @@ func (m *Manager) handleRegisterPlayer(ctx context.Context, in protocol.Inbound)
 	if err := rpc.DecodeParams(in, &req); err != nil {
 		return nil, err
 	}
-	return m.register(ctx, req.Envelope, req.PlayerMeta, engine.RolePlayer)
+	return m.register(ctx, req.Envelope, req.PlayerMeta, engine.RolePlayer, protocol.DialectIn(ctx, in))
 }
 
 func (m *Manager) handleRegisterReferee(ctx context.Context, in protocol.Inbound) (any, error) {
@@ -38,20 +38,24 @@ func (m *Manager) handleRegisterReferee(ctx context.Context, in protocol.Inbound
 	if err := rpc.DecodeParams(in, &req); err != nil {
 		return nil, err
 	}
-	return m.register(ctx, req.Envelope, req.RefereeMeta, engine.RoleReferee)
+	return m.register(ctx, req.Envelope, req.RefereeMeta, engine.RoleReferee, protocol.DialectIn(ctx, in))
 }
 
 // register admits a player or referee. An agent registering again with its
 // own token gets the same id with a fresh token, from any endpoint, so a
 // restarted agent keeps its place; an endpoint already registered is
 // refused to anyone else. A player whose MCP tools lack what referees call is
-// refused here rather than failing its first match.
-func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta protocol.AgentMeta, role string) (any, error) {
+// refused here rather than failing its first match. The manager calls an
+// admitted agent in the dialect it registered in.
+func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta protocol.AgentMeta, role string, dialect protocol.Dialect) (any, error) {
 	if err := checkEnvelope(env); err != nil {
 		return nil, err
 	}
 	if meta.ContactEndpoint == "" {
 		return nil, protocol.Reject(protocol.ErrMissingField, "%s_meta.contact_endpoint is required", role)
+	}
+	if err := checkMeta(role, &meta); err != nil {
+		return nil, err
 	}
 	if meta.ProtocolVersion != "" && versionBelow(meta.ProtocolVersion, protocol.MinProtocolVersion) {
 		return m.rejectRegistration(env, role, protocol.Reject(protocol.ErrProtocolVersion,
@@ -78,21 +82,23 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 		// the agent there with a token of its own. An agent that proved
 		// who it is may take it over from another of its role, though:
 		// restarted agents get free ports, and one may be a port another
-		// agent had before; that one keeps its id and token.
-		switch {
-		case known && holder.Role == role:
-		case m.retriedRegistration(holder, env, role):
-			agent, known = holder, true
-		default:
+		// agent had before; that one keeps its id and token. A replay of
+		// the registration that issued holder's token proves nothing
+		// either: it is refused, and holder's token stays valid.
+		if !known || holder.Role != role {
 			return m.rejectRegistration(env, role, fmt.Sprintf(
 				"that endpoint is %s's; it registers again with its own auth_token", holder.ID)), nil
 		}
+	}
+	if holder, taken := m.nameHolder(meta.DisplayName, agent.ID); taken {
+		return nil, protocol.Reject(protocol.ErrMissingField, "%s_meta.display_name %q is taken by %s; choose another",
+			role, meta.DisplayName, holder.ID)
 	}
 	if !known && role == engine.RolePlayer && m.league.State != engine.LeagueWaiting {
 		return m.rejectRegistration(env, role, "the league has already started"), nil
 	}
 	if !known {
-		agent.ID = m.nextID(role)
+		agent.ID = m.newID(role, meta.DisplayName)
 	}
 	agent = engine.AgentInfo{ID: agent.ID, Role: role, DisplayName: meta.DisplayName, Endpoint: meta.ContactEndpoint,
 		GameTypes: meta.GameTypes, MaxConcurrentMatches: concurrency(meta, role, m.opts.Config.Referee.MaxConcurrentMatches),
@@ -107,7 +113,7 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	if err != nil {
 		return nil, err
 	}
-	m.issuedIn[agent.ID] = env.ConversationID
+	m.Client.Learn(agent.Endpoint, dialect)
 	m.Log.Info("registered", "event_type", strings.ToUpper(role)+"_REGISTERED", "agent_id", agent.ID,
 		"endpoint", agent.Endpoint, "again", known)
 	return m.acceptRegistration(env, role, agent.ID, token), nil
@@ -129,20 +135,41 @@ func (m *Manager) returningAgent(env protocol.Envelope, role string) (engine.Age
 	return agent, true
 }
 
-// retriedRegistration recognises the very registration that gave holder
-// its token sent again, as an agent does when the reply was lost: same
-// endpoint, same conversation. Only that agent knows the conversation id.
-// Call with m.mu held.
-func (m *Manager) retriedRegistration(holder engine.AgentInfo, env protocol.Envelope, role string) bool {
-	conv, ok := m.issuedIn[holder.ID]
-	return ok && conv != "" && conv == env.ConversationID && holder.Role == role
+// newID gives a newcomer its id: its name when the name has the form of
+// its role's ids (P07, REF02) and is free, so that a player started with
+// --name P01 is P01 and its id and name agree in the standings; otherwise
+// the first free id (P01, P02, … as agents register, when nobody names
+// theirs). Call with m.mu held.
+func (m *Manager) newID(role, name string) string {
+	prefix := "P"
+	if role == engine.RoleReferee {
+		prefix = "REF"
+	}
+	if isNumbered(name, prefix) {
+		if _, taken := m.league.Agent(name); !taken {
+			return name
+		}
+	}
+	for n := 1; ; n++ {
+		id := fmt.Sprintf("%s%02d", prefix, n)
+		if _, taken := m.league.Agent(id); !taken {
+			return id
+		}
+	}
 }
 
-func (m *Manager) nextID(role string) string {
-	if role == engine.RoleReferee {
-		return fmt.Sprintf("REF%02d", len(m.league.Referees())+1)
+// isNumbered reports a name of the form prefix and two to four digits.
+func isNumbered(name, prefix string) bool {
+	digits, ok := strings.CutPrefix(name, prefix)
+	if !ok || len(digits) < 2 || len(digits) > 4 {
+		return false
 	}
-	return fmt.Sprintf("P%02d", len(m.league.Players())+1)
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func concurrency(meta protocol.AgentMeta, role string, fallback int) int {

@@ -250,7 +250,10 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 		return &usageError{"--json and --quiet go with --no-ui"}
 	}
 	if *attach != "" && *noUI {
-		return errors.New("--attach shows a league in the console; without it, read the league with curl URL/standings")
+		return &usageError{"--attach shows a league in the console; without it, read the league with curl URL/standings"}
+	}
+	if *attach == "" && (*players < 2 || *referees < 1) {
+		return &usageError{fmt.Sprintf("a league needs --players 2 or more and --referees 1 or more (got --players %d --referees %d)", *players, *referees)}
 	}
 	if *adminToken == "" {
 		*adminToken = os.Getenv("LEAGUETUI_ADMIN_TOKEN")
@@ -259,10 +262,15 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	if err != nil {
 		return fmt.Errorf("cannot find this program to start the agents: %w", err)
 	}
-	seedSet := false
-	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
+	seedSet, playersSet, refereesSet := false, false, false
+	fs.Visit(func(f *flag.Flag) {
+		seedSet = seedSet || f.Name == "seed"
+		playersSet = playersSet || f.Name == "players"
+		refereesSet = refereesSet || f.Name == "referees"
+	})
 	opts := headless.Options{Config: cfg, ConfigArgs: cf.Args(), Executable: exe, DataDir: *data,
-		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, FreePorts: *freePorts,
+		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, PlayersSet: playersSet,
+		RefereesSet: refereesSet, FreePorts: *freePorts,
 		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet}
 	if !*noUI {
 		// In the console Ctrl-C is a key; a signal from elsewhere quits.
