@@ -6,7 +6,6 @@ package linkrace_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -33,54 +32,27 @@ const (
 )
 
 // raceResult is a link race's match file, the parts the tests read.
-type raceResult struct {
-	MatchID    string            `json:"match_id"`
-	GameType   string            `json:"game_type"`
-	Players    map[string]string `json:"players"`
-	Transcript []struct {
-		MessageType string         `json:"message_type"`
-		Content     map[string]any `json:"content"`
-	} `json:"transcript"`
-	Result struct {
-		Status         string            `json:"status"`
-		Winner         *string           `json:"winner_player_id"`
-		Score          map[string]int    `json:"score"`
-		StartPage      string            `json:"start_page"`
-		TargetPage     string            `json:"target_page"`
-		PathA          []string          `json:"path_A"`
-		PathB          []string          `json:"path_B"`
-		StatusA        string            `json:"status_A"`
-		StatusB        string            `json:"status_B"`
-		StepsA         int               `json:"steps_A"`
-		StepsB         int               `json:"steps_B"`
-		PlayerStatuses map[string]string `json:"player_statuses"`
-		Errors         []struct {
-			ErrorType string         `json:"error_type"`
-			Player    string         `json:"player"`
-			Metadata  map[string]any `json:"metadata"`
-		} `json:"errors"`
-	} `json:"result"`
-}
+type raceResult = leaguetest.MatchFile[struct {
+	leaguetest.MatchResult
+	StartPage      string            `json:"start_page"`
+	TargetPage     string            `json:"target_page"`
+	PathA          []string          `json:"path_A"`
+	PathB          []string          `json:"path_B"`
+	StatusA        string            `json:"status_A"`
+	StatusB        string            `json:"status_B"`
+	StepsA         int               `json:"steps_A"`
+	StepsB         int               `json:"steps_B"`
+	PlayerStatuses map[string]string `json:"player_statuses"`
+	Errors         []struct {
+		ErrorType string         `json:"error_type"`
+		Player    string         `json:"player"`
+		Metadata  map[string]any `json:"metadata"`
+	} `json:"errors"`
+}]
 
 func readMatches(t *testing.T, dir string) []raceResult {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "matches", leagueID, "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []raceResult
-	for _, f := range files {
-		raw, err := os.ReadFile(f)
-		var m raceResult
-		if err == nil {
-			err = json.Unmarshal(raw, &m)
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		out = append(out, m)
-	}
-	return out
+	return leaguetest.ReadMatchFiles[raceResult](t, dir, leagueID)
 }
 
 var statuses = []string{engine.RaceWon, engine.RaceLostMaxSteps, engine.RaceLostInvalidMove, engine.RaceError}
@@ -183,13 +155,7 @@ func checkStandings(t *testing.T, dir string, points map[string]int) {
 			Points   int    `json:"points"`
 		} `json:"standings"`
 	}
-	raw, err := os.ReadFile(filepath.Join(dir, "leagues", leagueID, "standings.json"))
-	if err == nil {
-		err = json.Unmarshal(raw, &standings)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	leaguetest.ReadJSON(t, filepath.Join(dir, "leagues", leagueID, "standings.json"), &standings)
 	for _, row := range standings.Standings {
 		if row.Points != points[row.PlayerID] {
 			t.Errorf("%s: %d points in the standings, %d in the match files", row.PlayerID, row.Points, points[row.PlayerID])
