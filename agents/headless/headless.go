@@ -469,7 +469,11 @@ func (p *progress) apply(ev engine.Event) (finished bool, err error) {
 	done, total := p.league.Progress()
 	switch ev.Kind {
 	case engine.EventLeagueStarted:
-		fmt.Fprintf(p.out, "league started: %s, %s, %s, %s\n", ev.Start.GameType, control.Plural(len(ev.Start.Players), "player"),
+		game := ev.Start.GameType
+		if game != "" {
+			game += ", "
+		}
+		fmt.Fprintf(p.out, "league started: %s%s, %s, %s\n", game, control.Plural(len(ev.Start.Players), "player"),
 			control.Plural(len(ev.Start.Rounds), "round"), control.Plural(total, "match"))
 	case engine.EventMatchResult:
 		fmt.Fprintf(p.out, "[%d/%d] %s\n", done, total, DescribeResult(*ev.Result))
