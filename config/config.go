@@ -33,6 +33,8 @@ type Config struct {
 	Player       PlayerDefaults
 	Participants Participants
 	Suspension   Suspension
+	Ratings      Ratings
+	Format       Format
 	Pages        Pages
 
 	// Dir is the absolute path of the config folder Load read, or "" when
@@ -159,6 +161,22 @@ type Suspension struct {
 //
 // One deliberate difference: the sample system.json says initial_delay_sec
 // 1.0, while the specification's retry code (and our Retry) waits 2 s then
+// Format is the league's format (see engine.Formats). Challengers is a
+// comma-separated list so that Config stays comparable.
+type Format struct {
+	Name         string // "round-robin" ("" too, the default), "double-round-robin", "swiss", "gauntlet"
+	Rounds       int    // swiss: rounds to play
+	Challengers  string // gauntlet: "P01,P02"
+	GamesPerPair int    // round robins and gauntlet: games each pair plays, seats alternating (0 is 1)
+	SPRT         string // "elo0=0,elo1=10,alpha=0.05,beta=0.05": a gauntlet of two players stops when decided
+	MaxGames     int    // the SPRT's bound on games (0: the engine's default)
+}
+
+// Ratings choose what the Elo fit counts.
+type Ratings struct {
+	ExcludeTechnical bool // leave technical losses out (default: they count as losses)
+}
+
 // 4 s; the code is what peers actually run.
 func Default() Config {
 	return Config{

@@ -34,6 +34,8 @@ type override struct {
 	// that choose files (config folder, league id), which Resolve reads
 	// before loading.
 	apply func(c *Config, raw string) error
+	// boolean flags take their value after "=" only (--name=true).
+	boolean bool
 }
 
 // overrides lists every override in the order Args emits them.
@@ -86,6 +88,25 @@ var overrides = []override{
 	intOverride("suspend-after", "LEAGUETUI_SUSPEND_AFTER",
 		"technical losses in a row after which the manager suspends a player; 0 never suspends", 0,
 		func(c *Config) *int { return &c.Suspension.AfterTechnicalLosses }),
+	boolOverride("ratings-exclude-technical", "LEAGUETUI_RATINGS_EXCLUDE_TECHNICAL",
+		"leave technical losses out of the Elo ratings (a Bradley-Terry fit, 95% intervals from the model's standard errors; by default technical losses count as losses)",
+		func(c *Config) *bool { return &c.Ratings.ExcludeTechnical }),
+	stringField("format", "LEAGUETUI_FORMAT",
+		"league `format`: round-robin, double-round-robin (every pair twice, seats swapped), swiss (with --rounds) or gauntlet (with --challengers) (default round-robin)",
+		func(c *Config) *string { return &c.Format.Name }),
+	intOverride("rounds", "LEAGUETUI_ROUNDS", "rounds of a swiss league", 1,
+		func(c *Config) *int { return &c.Format.Rounds }),
+	stringField("challengers", "LEAGUETUI_CHALLENGERS",
+		"a gauntlet's challengers, comma-separated player ids (e.g. P01,P02): they play everyone else, who never meet each other",
+		func(c *Config) *string { return &c.Format.Challengers }),
+	intOverride("games-per-pair", "LEAGUETUI_GAMES_PER_PAIR",
+		"games each pair plays in a round robin or gauntlet, seats alternating", 1,
+		func(c *Config) *int { return &c.Format.GamesPerPair }),
+	stringField("sprt", "LEAGUETUI_SPRT",
+		"sequential test for a gauntlet of one challenger against one opponent, e.g. elo0=0,elo1=10,alpha=0.05,beta=0.05: the league ends as soon as a hypothesis is accepted (logistic GSPRT)",
+		func(c *Config) *string { return &c.Format.SPRT }),
+	intOverride("max-games", "LEAGUETUI_MAX_GAMES", "games an --sprt test plays at most (0: 10000)", 0,
+		func(c *Config) *int { return &c.Format.MaxGames }),
 }
 
 // The flags are registered with zero defaults so that flag.PrintDefaults
@@ -178,6 +199,32 @@ func intOverride(name, env, what string, least int, field func(*Config) *int) ov
 			*field(c) = n
 			return nil
 		},
+	}
+}
+
+// stringField is an override that stores its text as it is.
+func stringField(name, env, usage string, field func(*Config) *string) override {
+	return stringOverride(name, env, usage, func(c *Config, raw string) error {
+		*field(c) = raw
+		return nil
+	})
+}
+
+func boolOverride(name, env, what string, field func(*Config) *bool) override {
+	return override{
+		flag:     name,
+		env:      env,
+		usage:    fmt.Sprintf("%s; env %s", what, env),
+		register: func(fs *flag.FlagSet, name, usage string) { fs.Bool(name, false, usage) },
+		apply: func(c *Config, raw string) error {
+			b, err := strconv.ParseBool(raw)
+			if err != nil {
+				return fmt.Errorf("invalid boolean %q", raw)
+			}
+			*field(c) = b
+			return nil
+		},
+		boolean: true,
 	}
 }
 
@@ -296,6 +343,10 @@ func (f *Flags) Args() []string {
 			if abs, err := filepath.Abs(raw); err == nil {
 				raw = abs
 			}
+		}
+		if o.boolean {
+			args = append(args, "--"+o.flag+"="+raw)
+			continue
 		}
 		args = append(args, "--"+o.flag, raw)
 	}

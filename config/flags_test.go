@@ -83,6 +83,7 @@ func TestResolveEveryOverride(t *testing.T) {
 	cfg, err := newFlags(t,
 		"--join-timeout", "1s", "--move-timeout", "2s", "--generic-timeout", "3s",
 		"--report-timeout", "4s", "--retry-delay", "500ms", "--attempts", "9", "--suspend-after", "0",
+		"--ratings-exclude-technical",
 	).ResolveWith(env(nil))
 	if err != nil {
 		t.Fatal(err)
@@ -95,6 +96,7 @@ func TestResolveEveryOverride(t *testing.T) {
 	want.Retry.InitialDelay = 500 * time.Millisecond
 	want.Retry.Attempts = 9
 	want.Suspension.AfterTechnicalLosses = 0
+	want.Ratings.ExcludeTechnical = true
 	if cfg != want {
 		t.Errorf("ResolveWith =\n%+v\nwant\n%+v", cfg, want)
 	}
@@ -198,7 +200,7 @@ func TestArgsRoundTrip(t *testing.T) {
 		"--config", filepath.Join("testdata", "full"), "--league-id", "league_2026_other",
 		"--host", "localhost", "--join-timeout", "1.5s", "--move-timeout", "2s",
 		"--generic-timeout", "3s", "--report-timeout", "4s", "--retry-delay", "250ms", "--attempts", "7",
-		"--suspend-after", "2",
+		"--suspend-after", "2", "--ratings-exclude-technical",
 	)
 	want, err := parent.ResolveWith(env(nil))
 	if err != nil {

@@ -27,7 +27,24 @@ func (c Config) Validate() error {
 		"referee.max_concurrent_matches must be >= 1 (got %d)", c.Referee.MaxConcurrentMatches)
 	c.Participants.validate(&p)
 	p.nonNegative("suspension.after_technical_losses", c.Suspension.AfterTechnicalLosses)
+	c.Format.validate(&p)
 	return errors.Join(p...)
+}
+
+// validate checks the format's name and the parameters it needs; whether
+// they fit the players registered is known only when the league starts.
+func (f Format) validate(p *problems) {
+	switch f.Name {
+	case "", "round-robin", "double-round-robin":
+	case "swiss":
+		p.check(f.Rounds >= 1, "a swiss league needs --rounds N (N >= 1, got %d)", f.Rounds)
+	case "gauntlet":
+		p.check(f.Challengers != "", "a gauntlet needs --challengers (player ids, comma-separated)")
+	default:
+		p.check(false, "format must be round-robin, double-round-robin, swiss or gauntlet (got %q)", f.Name)
+	}
+	p.nonNegative("games-per-pair", f.GamesPerPair)
+	p.check(f.SPRT == "" || f.Name == "gauntlet", "--sprt needs --format gauntlet with one challenger")
 }
 
 // problems collects validation failures.

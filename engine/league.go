@@ -40,6 +40,9 @@ const (
 	// as its technical losses. The same player registering again is
 	// reinstated.
 	EventPlayerSuspended EventKind = "player_suspended"
+	// EventRoundScheduled: a round made once the league started (a Swiss
+	// round, paired when the one before ended), carried in Schedule.
+	EventRoundScheduled EventKind = "round_scheduled"
 	// EventStorageFailed: the manager could not write its journal (a full
 	// disk, a data folder gone read-only). A running league pauses, so no
 	// result is taken that could not be saved. It is on the live feed only:
@@ -86,8 +89,10 @@ type Event struct {
 	Referee string     `json:"referee,omitempty"`  // match_assigned, match_step
 	Step    string     `json:"step,omitempty"`     // match_step: invited, joined, choosing, drawn N …
 	Result  *Result    `json:"result,omitempty"`   // match_result
-	AgentID string     `json:"agent_id,omitempty"` // player_suspended
-	Detail  string     `json:"detail,omitempty"`   // a human sentence: reason, who paused …
+	// Schedule is the round a round_scheduled event adds.
+	Schedule *Round `json:"schedule,omitempty"`
+	AgentID  string `json:"agent_id,omitempty"` // player_suspended
+	Detail   string `json:"detail,omitempty"`   // a human sentence: reason, who paused …
 }
 
 // AgentInfo describes a registered agent. TokenHash, never the token, is what
@@ -110,6 +115,11 @@ type StartInfo struct {
 	GameType string   `json:"game_type"`
 	Players  []string `json:"players"`
 	Rounds   []Round  `json:"rounds"`
+	// Format is the league's format; nil is a round robin. RoundsPlanned
+	// is how many rounds it will have when Rounds holds only the first
+	// (Swiss); 0 means len(Rounds).
+	Format        *FormatSpec `json:"format,omitempty"`
+	RoundsPlanned int         `json:"rounds_planned,omitempty"`
 }
 
 // League is the league's state, rebuilt by applying events in order.
@@ -134,6 +144,10 @@ type League struct {
 	running    map[string]*MatchRecord
 	runningIn  []int // per round, matches running
 	roundsDone int   // leading rounds whose matches all have results
+	format     FormatSpec
+	planned    int      // rounds the league will have
+	entrants   []string // the players the league started with, in seeding order
+	sprtCounts [4]int   // the SPRT challenger's results, by outcomeKind
 }
 
 // MatchRecord is what the league knows about one scheduled match.
@@ -198,6 +212,8 @@ func (l *League) apply(ev Event) error {
 		return err
 	case EventMatchResult:
 		return l.recordResult(ev.Result)
+	case EventRoundScheduled:
+		return l.addRound(ev.Schedule)
 	case EventPlayerSuspended:
 		return l.suspend(ev.AgentID)
 	case EventPaused:
@@ -219,6 +235,9 @@ func (l *League) apply(ev Event) error {
 	case EventLeagueCompleted:
 		if done, total := l.Progress(); done != total {
 			return fmt.Errorf("%d of %d matches have results", done, total)
+		}
+		if len(l.Rounds) < l.planned && !l.sprtDecided() {
+			return fmt.Errorf("%d of %d rounds scheduled", len(l.Rounds), l.planned)
 		}
 		l.State = LeagueCompleted
 	case EventRoundAnnounced, EventRoundCompleted:
@@ -268,18 +287,27 @@ func (l *League) start(s *StartInfo) error {
 	if l.State != LeagueWaiting {
 		return fmt.Errorf("league is %s, not waiting", l.State)
 	}
-	l.State, l.Seed, l.GameType, l.Rounds = LeagueRunning, s.Seed, s.GameType, s.Rounds
-	l.unplayed = make([]int, len(s.Rounds))
-	l.runningIn = make([]int, len(s.Rounds))
-	for i, r := range l.Rounds {
-		for j := range r.Matches {
-			p := &r.Matches[j]
-			l.matches[p.MatchID] = &MatchRecord{Pairing: p}
-		}
-		l.unplayed[i] = len(r.Matches)
+	l.State, l.Seed, l.GameType = LeagueRunning, s.Seed, s.GameType
+	l.planned, l.entrants = max(s.RoundsPlanned, len(s.Rounds)), s.Players
+	if s.Format != nil {
+		l.format = *s.Format
+	}
+	for _, r := range s.Rounds {
+		l.appendRound(r)
 	}
 	l.countRoundsDone()
 	return nil
+}
+
+// appendRound adds a round to the schedule and its matches to the records.
+func (l *League) appendRound(r Round) {
+	l.Rounds = append(l.Rounds, r)
+	for j := range r.Matches {
+		p := &r.Matches[j]
+		l.matches[p.MatchID] = &MatchRecord{Pairing: p}
+	}
+	l.unplayed = append(l.unplayed, len(r.Matches))
+	l.runningIn = append(l.runningIn, 0)
 }
 
 func (l *League) unfinished(matchID string) (*MatchRecord, error) {
@@ -311,6 +339,7 @@ func (l *League) recordResult(r *Result) error {
 	m.Result, m.Step = &res, "finished"
 	l.finished++
 	l.Table.Record(res)
+	l.countSPRT(res)
 	for _, p := range []string{res.PlayerA, res.PlayerB} {
 		if res.Status == StatusTechnicalLoss && isOffender(res, p) {
 			l.streak[p]++

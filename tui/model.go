@@ -206,6 +206,12 @@ func (m *Model) handleData(msg tea.Msg) tea.Cmd {
 	case openMatchMsg:
 		m.transcript = newTranscriptView(m.pc, msg.MatchID)
 		return loadTranscript(m.ctx, m.opts.Control, msg.MatchID)
+	case openLOSMsg:
+		return fetchLOS(m.ctx, m.opts.Control, msg.PlayerID)
+	case losMsg:
+		if p, ok := m.panes[paneStandings].(*standingsPane); ok {
+			p.setLOS(msg)
+		}
 	case transcriptMsg:
 		if m.transcript != nil && m.transcript.matchID == msg.MatchID {
 			m.transcript.setFile(msg)

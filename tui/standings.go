@@ -54,6 +54,9 @@ type standingsPane struct {
 	keyLeft    key.Binding
 	keyRight   key.Binding
 	keyOpen    key.Binding
+	keyLOS     key.Binding
+	los        *losView // the LOS view of one player, when open
+	losFrom    int      // the table's cursor when it opened
 }
 
 func newStandingsPane(ctx *programContext) *standingsPane {
@@ -64,12 +67,16 @@ func newStandingsPane(ctx *programContext) *standingsPane {
 		keyLeft:    key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "column left")),
 		keyRight:   key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "column right")),
 		keyOpen:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open match")),
+		keyLOS:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "LOS")),
 	}
 }
 
 func (p *standingsPane) Title() string {
 	if p.cross {
 		return "Crosstable"
+	}
+	if p.los != nil {
+		return "Likelihood of superiority"
 	}
 	return "Standings"
 }
@@ -82,8 +89,8 @@ func (p *standingsPane) Help() keyHelp {
 		return keyHelp{short: []key.Binding{k.Up, k.Down, p.keyLeft, p.keyRight, p.keyOpen, p.keyCross},
 			full: [][]key.Binding{{k.Up, k.Down, p.keyLeft, p.keyRight, k.PgUp, k.PgDown}, {p.keyOpen, p.keyCross}}}
 	}
-	return keyHelp{short: []key.Binding{k.Up, k.Down, p.keySort, p.keyReverse, p.keyCross},
-		full: [][]key.Binding{{k.Up, k.Down, k.PgUp, k.PgDown, k.Top, k.Bottom}, {p.keySort, p.keyReverse, p.keyCross}}}
+	return keyHelp{short: []key.Binding{k.Up, k.Down, p.keySort, p.keyReverse, p.keyCross, p.keyLOS},
+		full: [][]key.Binding{{k.Up, k.Down, k.PgUp, k.PgDown, k.Top, k.Bottom}, {p.keySort, p.keyReverse, p.keyCross, p.keyLOS}}}
 }
 
 // rows are the standings, filtered and sorted as asked.
@@ -187,8 +194,17 @@ func (p *standingsPane) Update(msg tea.KeyMsg) (tea.Cmd, bool) {
 		p.reverse = !p.reverse
 		return nil, true
 	case key.Matches(msg, p.keyCross):
-		p.cross = !p.cross
+		p.cross, p.los = !p.cross, nil
 		return nil, true
+	case key.Matches(msg, p.keyLOS) && !p.cross:
+		return p.toggleLOS(), true
+	}
+	if p.los != nil {
+		count := 0
+		if p.los.msg != nil {
+			count = len(p.los.msg.Doc.Versus)
+		}
+		return nil, p.list.move(msg, p.ctx.ListKeys, count)
 	}
 	rows := p.rows()
 	p.follow(rows)
@@ -223,12 +239,32 @@ func (p *standingsPane) updateCross(msg tea.KeyMsg, rows []protocol.StandingRow)
 	return nil, true
 }
 
+// toggleLOS opens the LOS view of the selected player, or closes it.
+func (p *standingsPane) toggleLOS() tea.Cmd {
+	if p.los != nil {
+		p.los, p.list.cursor = nil, p.losFrom
+		return nil
+	}
+	rows := p.rows()
+	if p.list.cursor >= len(rows) {
+		return nil
+	}
+	id := rows[p.list.cursor].PlayerID
+	p.los, p.losFrom, p.list.cursor, p.list.offset = &losView{playerID: id}, p.list.cursor, 0, 0
+	return openLOS(id)
+}
+
 func (p *standingsPane) View() string {
 	if p.cross {
 		return p.crossView()
 	}
 	s := p.ctx.Styles
+	if p.los != nil {
+		lines := padTo(p.losLines(), p.list.height+1)
+		return block(append(lines, s.Dim.Render(" v back · LOS = Φ(Δ/se), the chance the player is the stronger")), p.width, p.list.height+2)
+	}
 	rows := p.rows()
+	ratings := p.ctx.State.Ratings()
 	p.follow(rows)
 	wide := p.width >= 68 // room for the display name
 	head := " " + p.headCell(sortRank, 4, false) + " " + p.headCell(sortPlayer, 10, true)
@@ -241,6 +277,9 @@ func (p *standingsPane) View() string {
 	}{{sortPlayed, 6}, {sortWins, 4}, {sortDraws, 4}, {sortLosses, 4}, {sortTechnical, 4}, {sortPoints, 6}} {
 		head += p.headCell(c.col, c.width, false)
 	}
+	if ratings != nil {
+		head += ratingHead
+	}
 	lines := []string{s.TableHead.Render(fit(head, p.width))}
 	from, to := p.list.window(len(rows))
 	for i := from; i < to; i++ {
@@ -250,6 +289,10 @@ func (p *standingsPane) View() string {
 			text += fmt.Sprintf(" %-14s", truncate(r.DisplayName, 14))
 		}
 		text += fmt.Sprintf(" %6d %4d %4d %4d %4d %6d", r.Played, r.Wins, r.Draws, r.Losses, r.TechnicalLosses, r.Points)
+		if ratings != nil {
+			rating, ok := ratings[r.PlayerID]
+			text += ratingCell(rating, ok)
+		}
 		if r.Status == engine.PlayerSuspended {
 			text += " suspended"
 		}
@@ -269,6 +312,9 @@ func (p *standingsPane) View() string {
 	footer := fmt.Sprintf(" sorted by %s %s %s · %s", p.sortBy, p.sortMark(), order, plural(len(rows), "player"))
 	if p.ctx.Filter != "" {
 		footer += fmt.Sprintf(" · filter %q", p.ctx.Filter)
+	}
+	if st := p.ctx.State.SPRT(); st != nil {
+		lines[len(lines)-1] = fit(sprtLine(*st, p.width), p.width) // the table's last line gives way to the test
 	}
 	return block(append(lines, s.Dim.Render(footer)), p.width, p.list.height+2)
 }

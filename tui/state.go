@@ -357,6 +357,11 @@ func (s *leagueState) Apply(ev engine.Event) {
 		s.register(ev)
 	case engine.EventLeagueStarted:
 		s.start(ev)
+	case engine.EventRoundScheduled:
+		if ev.Schedule != nil {
+			s.addRound(*ev.Schedule)
+			s.Log(ev.Time, levelInfo, "round %d paired: %s", ev.Schedule.Number, plural(len(ev.Schedule.Matches), "match"))
+		}
 	case engine.EventRoundAnnounced:
 		s.round(ev.Round).Announced = true
 	case engine.EventMatchAssigned:
@@ -470,20 +475,30 @@ func (s *leagueState) start(ev engine.Event) {
 	s.Started = ev.Time
 	s.Seed, s.GameType = s.league.Seed, s.league.GameType
 	s.Rounds = make([]*roundInfo, 0, len(s.league.Rounds))
-	index := 0
 	for _, r := range s.league.Rounds {
-		ri := &roundInfo{Number: r.Number}
-		for _, p := range r.Matches {
-			m := &matchInfo{Pairing: p, Index: index}
-			index++
-			ri.Matches = append(ri.Matches, m)
-			s.matches[p.MatchID] = m
-			s.byPair[[2]string{p.PlayerA, p.PlayerB}] = m
-		}
-		s.Rounds = append(s.Rounds, ri)
+		s.addRound(r)
 	}
 	s.Log(ev.Time, levelInfo, "league started: %s, seed %d, %s, %s, %s", s.GameType, s.Seed,
-		plural(len(ev.Start.Players), "player"), plural(len(s.Rounds), "round"), plural(index, "match"))
+		plural(len(ev.Start.Players), "player"), plural(len(s.Rounds), "round"), plural(len(s.matches), "match"))
+}
+
+// addRound adds a round of the schedule: at the start, or a Swiss round
+// paired when the one before ended. A round already known is ignored.
+func (s *leagueState) addRound(r engine.Round) {
+	if r.Number != len(s.Rounds)+1 {
+		return
+	}
+	ri := &roundInfo{Number: r.Number}
+	for _, p := range r.Matches {
+		if s.matches[p.MatchID] != nil {
+			continue
+		}
+		m := &matchInfo{Pairing: p, Index: len(s.matches)}
+		ri.Matches = append(ri.Matches, m)
+		s.matches[p.MatchID] = m
+		s.byPair[[2]string{p.PlayerA, p.PlayerB}] = m
+	}
+	s.Rounds = append(s.Rounds, ri)
 }
 
 // round is round n; the league has checked that it exists.

@@ -45,7 +45,7 @@ func Percentile(ds []time.Duration, p float64) time.Duration {
 // from its first assignment: that is how long the league waited for it.
 type Tally struct {
 	Started, Completed time.Time
-	Total              int // matches scheduled, from league_started
+	Total              int // matches scheduled, from league_started and round_scheduled
 	Matches            int // match_result events seen
 	Durations          []time.Duration
 	Stopped            bool        // the league was stopped before it completed
@@ -65,6 +65,10 @@ func (t *Tally) Add(ev engine.Event) bool {
 			for _, r := range ev.Start.Rounds {
 				t.Total += len(r.Matches)
 			}
+		}
+	case engine.EventRoundScheduled: // a Swiss round, paired when the one before ended
+		if ev.Schedule != nil {
+			t.Total += len(ev.Schedule.Matches)
 		}
 	case engine.EventMatchAssigned:
 		if t.assigned == nil {

@@ -178,3 +178,15 @@ func TestTallyTenths(t *testing.T) {
 		t.Errorf("an empty tally's tenths are %v and %v, want 0", first, last)
 	}
 }
+
+// TestTallySwissRounds: a Swiss league's later rounds come as
+// round_scheduled events, and the tally's total grows with them.
+func TestTallySwissRounds(t *testing.T) {
+	var tally Tally
+	tally.Add(engine.Event{Kind: engine.EventLeagueStarted, Time: time.Now(),
+		Start: &engine.StartInfo{Rounds: []engine.Round{{Number: 1, Matches: make([]engine.Pairing, 3)}}, RoundsPlanned: 2}})
+	tally.Add(engine.Event{Kind: engine.EventRoundScheduled, Round: 2, Schedule: &engine.Round{Number: 2, Matches: make([]engine.Pairing, 3)}})
+	if tally.Total != 6 {
+		t.Errorf("total %d after two rounds of 3, want 6", tally.Total)
+	}
+}

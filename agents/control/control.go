@@ -35,7 +35,54 @@ type StandingsFile struct {
 	MatchesDone     int                    `json:"matches_done"`
 	MatchesTotal    int                    `json:"matches_total"`
 	Standings       []protocol.StandingRow `json:"standings"`
+	Ratings         *RatingsDoc            `json:"ratings,omitempty"`
+	SPRT            *engine.SPRTStatus     `json:"sprt,omitempty"` // an --sprt gauntlet's test so far
 	LastUpdated     string                 `json:"last_updated"`
+}
+
+// How the ratings are made, as the ratings section says.
+const (
+	RatingsModel    = "bradley-terry ML, Elo scale, draws count half, mean 0"
+	RatingsInterval = "95% from the fitted model's standard errors"
+)
+
+// RatingsDoc is the standings document's ratings: a Bradley–Terry fit of
+// every result so far (matches_fitted of them; the fit is refreshed at a
+// bounded rate, so it may lag matches_done while a league plays).
+type RatingsDoc struct {
+	Model           string      `json:"model"`
+	Interval        string      `json:"interval"`
+	TechnicalLosses string      `json:"technical_losses"` // "loss" or "excluded"
+	Games           int         `json:"games"`            // games the fit counted
+	MatchesFitted   int         `json:"matches_fitted"`
+	Prior           bool        `json:"prior"` // virtual draws were needed for finite ratings
+	Players         []RatingRow `json:"players"`
+}
+
+// RatingRow is one player's rating, in the order of the standings.
+type RatingRow struct {
+	PlayerID string   `json:"player_id"`
+	Elo      float64  `json:"elo"`
+	CI95     float64  `json:"ci95"` // the 95 % interval is elo ± ci95
+	Games    int      `json:"games"`
+	Rated    bool     `json:"rated"`              // false without a counted game
+	LOSNext  *float64 `json:"los_next,omitempty"` // likelihood of superiority over the next player in the table
+}
+
+// LOSDoc is GET /los?player=ID: the player's likelihood of superiority over
+// each other rated player, in the table's order.
+type LOSDoc struct {
+	PlayerID      string   `json:"player_id"`
+	MatchesFitted int      `json:"matches_fitted"`
+	Versus        []LOSRow `json:"versus"`
+}
+
+// LOSRow is the player against one other.
+type LOSRow struct {
+	PlayerID string  `json:"player_id"`
+	EloDiff  float64 `json:"elo_diff"`
+	SE       float64 `json:"se"` // standard error of elo_diff
+	LOS      float64 `json:"los"`
 }
 
 // FeedPage is one answer of GET /events: the events after a cursor and the
@@ -81,6 +128,12 @@ func (c *Client) Base() string { return c.base }
 func (c *Client) Standings(ctx context.Context) (StandingsFile, error) {
 	var doc StandingsFile
 	return doc, c.get(ctx, "/standings", &doc)
+}
+
+// LOS reads a player's likelihood of superiority over every other player.
+func (c *Client) LOS(ctx context.Context, playerID string) (LOSDoc, error) {
+	var doc LOSDoc
+	return doc, c.get(ctx, "/los?player="+url.QueryEscape(playerID), &doc)
 }
 
 // Events reads the events after the cursor, waiting up to wait for one.

@@ -473,8 +473,15 @@ func (p *progress) apply(ev engine.Event) (finished bool, err error) {
 		if game != "" {
 			game += ", "
 		}
+		if ev.Start.RoundsPlanned > len(ev.Start.Rounds) {
+			fmt.Fprintf(p.out, "league started: %s%s, %s, each paired when the one before ends\n", game,
+				control.Plural(len(ev.Start.Players), "player"), control.Plural(ev.Start.RoundsPlanned, "round"))
+			break
+		}
 		fmt.Fprintf(p.out, "league started: %s%s, %s, %s\n", game, control.Plural(len(ev.Start.Players), "player"),
 			control.Plural(len(ev.Start.Rounds), "round"), control.Plural(total, "match"))
+	case engine.EventRoundScheduled:
+		fmt.Fprintf(p.out, "round %d paired: %s\n", ev.Round, control.Plural(len(ev.Schedule.Matches), "match"))
 	case engine.EventMatchResult:
 		fmt.Fprintf(p.out, "[%d/%d] %s\n", done, total, DescribeResult(*ev.Result))
 	case engine.EventPlayerSuspended, engine.EventRestarted:
@@ -565,18 +572,76 @@ func DescribeResult(r engine.Result) string {
 	return line + fmt.Sprintf("%s wins, technical loss for %v", r.Winner, r.Offenders)
 }
 
-// PrintStandings writes the standings as a table.
+// PrintStandings writes the standings as a table, with each player's Elo
+// rating, its 95 % interval and the likelihood of superiority over the
+// next line when the document carries ratings.
 func PrintStandings(w io.Writer, s control.StandingsFile) {
 	fmt.Fprintf(w, "league %s  seed %d  %d matches in %d rounds  %s\n\n", s.LeagueID, s.Seed, s.MatchesTotal, s.RoundsTotal, s.State)
-	fmt.Fprintf(w, "%4s  %-8s %-16s %6s %4s %4s %4s %4s %6s\n", "rank", "player", "name", "played", "W", "D", "L", "TL", "points")
+	head := fmt.Sprintf("%4s  %-8s %-16s %6s %4s %4s %4s %4s %6s", "rank", "player", "name", "played", "W", "D", "L", "TL", "points")
+	ratings := ratingsByPlayer(s.Ratings)
+	if ratings != nil {
+		head += fmt.Sprintf(" %6s %6s %5s", "elo", "±95%", "los")
+	}
+	fmt.Fprintln(w, head)
 	for _, r := range s.Standings {
 		line := fmt.Sprintf("%4d  %-8s %-16s %6d %4d %4d %4d %4d %6d", r.Rank, r.PlayerID, r.DisplayName, r.Played,
 			r.Wins, r.Draws, r.Losses, r.TechnicalLosses, r.Points)
+		if ratings != nil {
+			line += FormatRating(ratings[r.PlayerID])
+		}
 		if r.Status != "" {
 			line += "  " + r.Status // SUSPENDED
 		}
 		fmt.Fprintln(w, line)
 	}
+	if s.SPRT != nil {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, DescribeSPRT(*s.SPRT))
+	}
+}
+
+// DescribeSPRT is the test's state as cutechess and fastchess print it:
+// the score, the log-likelihood ratio with its bounds, and the verdict.
+func DescribeSPRT(st engine.SPRTStatus) string {
+	n := st.Wins + st.Draws + st.Losses
+	score := 0.0
+	if n > 0 {
+		score = (float64(st.Wins) + float64(st.Draws)/2) / float64(n)
+	}
+	verdict := "no hypothesis accepted yet"
+	switch st.Verdict {
+	case engine.VerdictH0:
+		verdict = "H0 was accepted"
+	case engine.VerdictH1:
+		verdict = "H1 was accepted"
+	}
+	return fmt.Sprintf("Score of challenger: %d - %d - %d  [%.3f] %d\nSPRT (%s): llr %.3f, lbound %.3f, ubound %.3f - %s",
+		st.Wins, st.Losses, st.Draws, score, n, st.Test, st.LLR, st.Lower, st.Upper, verdict)
+}
+
+// ratingsByPlayer indexes a ratings section by player, nil without one.
+func ratingsByPlayer(doc *control.RatingsDoc) map[string]control.RatingRow {
+	if doc == nil {
+		return nil
+	}
+	out := make(map[string]control.RatingRow, len(doc.Players))
+	for _, r := range doc.Players {
+		out[r.PlayerID] = r
+	}
+	return out
+}
+
+// FormatRating is a rating's three columns: Elo, ± its 95 % half-width and
+// the likelihood of superiority over the next player ("-" where none).
+func FormatRating(r control.RatingRow) string {
+	if !r.Rated {
+		return fmt.Sprintf(" %6s %6s %5s", "-", "-", "-")
+	}
+	los := "-"
+	if r.LOSNext != nil {
+		los = fmt.Sprintf("%.2f", *r.LOSNext)
+	}
+	return fmt.Sprintf(" %+6.0f %6s %5s", r.Elo, fmt.Sprintf("±%.0f", r.CI95), los)
 }
 
 func newAdminToken() string {

@@ -3,6 +3,7 @@ package headless_test
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -71,6 +72,10 @@ func TestJSONOutput(t *testing.T) {
 	again := readStandingsLine(t, strings.TrimSpace(quietJSON.stdout))
 	if got, want := again.Standings.Standings, final.Standings.Standings; len(got) != len(want) || got[0] != want[0] {
 		t.Errorf("the same seed gave other standings: %+v, want %+v", got, want)
+	}
+	if r := final.Standings.Ratings; r == nil || len(r.Players) != players || r.MatchesFitted != final.Standings.MatchesDone ||
+		!reflect.DeepEqual(again.Standings.Ratings, r) {
+		t.Errorf("--json's standings carry no ratings of every match, or the same seed gave others: %+v and %+v", r, again.Standings.Ratings)
 	}
 	quiet := runHeadless(t, players, 1, 17, "--quiet")
 	var table bytes.Buffer

@@ -28,6 +28,8 @@ type JSONEvent struct {
 	Agent   *JSONAgent  `json:"agent,omitempty"`
 	Start   *JSONStart  `json:"start,omitempty"`
 	Result  *JSONResult `json:"result,omitempty"`
+	// Schedule is the round a round_scheduled event adds (Swiss).
+	Schedule *JSONRound `json:"schedule,omitempty"`
 }
 
 // JSONAgent is a registered agent (agent_registered). No token, nor its
@@ -92,18 +94,26 @@ func jsonEvent(ev engine.Event) JSONEvent {
 	if s := ev.Start; s != nil {
 		out.Start = &JSONStart{Seed: s.Seed, GameType: s.GameType, Players: s.Players, Rounds: make([]JSONRound, len(s.Rounds))}
 		for i, r := range s.Rounds {
-			round := JSONRound{Round: r.Number, Matches: make([]JSONMatch, len(r.Matches))}
-			for j, p := range r.Matches {
-				round.Matches[j] = JSONMatch{MatchID: p.MatchID, PlayerA: p.PlayerA, PlayerB: p.PlayerB}
-			}
-			out.Start.Rounds[i] = round
+			out.Start.Rounds[i] = jsonRound(r)
 		}
+	}
+	if r := ev.Schedule; r != nil {
+		round := jsonRound(*r)
+		out.Schedule = &round
 	}
 	if r := ev.Result; r != nil {
 		out.Result = &JSONResult{MatchID: r.MatchID, Round: r.Round, PlayerA: r.PlayerA, PlayerB: r.PlayerB,
 			Status: string(r.Status), Winner: r.Winner, Offenders: r.Offenders}
 	}
 	return out
+}
+
+func jsonRound(r engine.Round) JSONRound {
+	round := JSONRound{Round: r.Number, Matches: make([]JSONMatch, len(r.Matches))}
+	for j, p := range r.Matches {
+		round.Matches[j] = JSONMatch{MatchID: p.MatchID, PlayerA: p.PlayerA, PlayerB: p.PlayerB}
+	}
+	return round
 }
 
 // output is where a run's results go: the progress lines, the events (with

@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/player"
+	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
 
@@ -95,14 +97,16 @@ func assertNoChildLeft(t *testing.T, run leagueRun, players, referees int) {
 // The data folder's files, read with their specified field names.
 
 type standingsFile struct {
-	LeagueID        string        `json:"league_id"`
-	State           string        `json:"state"`
-	Seed            int64         `json:"seed"`
-	RoundsCompleted int           `json:"rounds_completed"`
-	RoundsTotal     int           `json:"rounds_total"`
-	MatchesDone     int           `json:"matches_done"`
-	MatchesTotal    int           `json:"matches_total"`
-	Standings       []standingRow `json:"standings"`
+	LeagueID        string              `json:"league_id"`
+	State           string              `json:"state"`
+	Seed            int64               `json:"seed"`
+	RoundsCompleted int                 `json:"rounds_completed"`
+	RoundsTotal     int                 `json:"rounds_total"`
+	MatchesDone     int                 `json:"matches_done"`
+	MatchesTotal    int                 `json:"matches_total"`
+	Standings       []standingRow       `json:"standings"`
+	Ratings         *control.RatingsDoc `json:"ratings"`
+	SPRT            *engine.SPRTStatus  `json:"sprt"`
 }
 
 type standingRow struct {
@@ -239,6 +243,8 @@ func checkLeagueFiles(t *testing.T, dir string, n int) leagueFiles {
 			t.Errorf("%s (%+v) is ranked below %s (%+v)", row.PlayerID, row, st.Standings[i-1].PlayerID, st.Standings[i-1])
 		}
 	}
+
+	checkRatings(t, st, files.matches, true)
 
 	// rounds.json: every round completed, the same results, a round robin.
 	var rounds roundsFile
@@ -464,6 +470,9 @@ func TestHeadlessLeague(t *testing.T) {
 		if !strings.Contains(run.stdout, fmt.Sprintf("%-8s", row.PlayerID)) {
 			t.Errorf("stdout's table has no row for %s:\n%s", row.PlayerID, run.stdout)
 		}
+	}
+	if !strings.Contains(run.stdout, "elo   ±95%   los") {
+		t.Errorf("stdout's table has no ratings columns:\n%s", run.stdout)
 	}
 	if got := strings.Count(run.stderr, " vs "); got != 6 {
 		t.Errorf("stderr has %d result lines, want 6:\n%s", got, run.stderr)

@@ -31,6 +31,7 @@ func (m *Manager) serveHTTP() {
 		rpc.WriteJSON(w, http.StatusOK, m.Standings())
 	})
 	m.Server.HandleHTTP("GET /events", m.serveEvents)
+	m.Server.HandleHTTP("GET /los", m.serveLOS)
 	m.Server.HandleHTTP("GET /matches/{id}", m.serveMatchFile)
 }
 

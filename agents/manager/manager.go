@@ -52,6 +52,7 @@ type Manager struct {
 	post    *rpc.Mailer
 
 	standingsFile, roundsFile *store.Coalescer // see openFiles
+	ratings                   ratingsCache     // see ratingsNow
 
 	mu        sync.Mutex
 	league    *engine.League
@@ -74,6 +75,9 @@ func New(opts Options) (*Manager, error) {
 	game, ok := engine.LookupGame(cfg.GameType)
 	if !ok {
 		return nil, fmt.Errorf("unknown game type %q (known: %v)", cfg.GameType, engine.GameTypes())
+	}
+	if _, err := formatSpec(cfg.Format); err != nil {
+		return nil, err
 	}
 	if opts.AdminToken == "" {
 		return nil, fmt.Errorf("an admin token is required (set LEAGUETUI_ADMIN_TOKEN)")

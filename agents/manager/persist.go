@@ -56,15 +56,21 @@ type LeagueInfoFile struct {
 // table is O(1), so serving it and writing it cost the same however far the
 // league has gone.
 func (m *Manager) Standings() control.StandingsFile {
+	ratings := m.ratingsNow()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	done, total := m.league.Progress()
-	return control.StandingsFile{
+	doc := control.StandingsFile{
 		SchemaVersion: SchemaVersion, LeagueID: m.league.ID, Version: m.league.LastSeq(), State: m.league.State,
-		GameType: m.league.GameType, Seed: m.league.Seed, RoundsCompleted: m.league.RoundsCompleted(), RoundsTotal: len(m.league.Rounds),
+		GameType: m.league.GameType, Seed: m.league.Seed, RoundsCompleted: m.league.RoundsCompleted(), RoundsTotal: m.league.PlannedRounds(),
 		MatchesDone: done, MatchesTotal: total, Standings: standingRows(m.league.Table.Rows()),
 		LastUpdated: protocol.FormatTime(time.Now()),
 	}
+	doc.Ratings = m.ratingsDoc(ratings, doc.Standings)
+	if st, ok := m.league.SPRT(); ok {
+		doc.SPRT = &st
+	}
+	return doc
 }
 
 // DefaultFileInterval is how long standings.json and rounds.json may lag

@@ -66,7 +66,7 @@ func (m *Manager) answer(q protocol.LeagueQuery, asker engine.AgentInfo) (any, e
 	case protocol.QueryStatus:
 		done, total := m.league.Progress()
 		return map[string]any{"state": m.league.State, "current_round": m.league.CurrentRound(),
-			"total_rounds": len(m.league.Rounds), "matches_done": done, "matches_total": total}, nil
+			"total_rounds": m.league.PlannedRounds(), "matches_done": done, "matches_total": total}, nil
 	}
 	return nil, fmt.Errorf("unknown query_type %q", q.QueryType)
 }

@@ -34,15 +34,15 @@ func (m *Manager) startLeague() error {
 	for i, p := range players {
 		ids[i] = p.ID
 	}
-	rounds, err := engine.RoundRobin(ids)
-	if err != nil {
-		return err
-	}
 	seed := m.opts.Seed
 	if !m.opts.SeedSet {
 		seed = rand.Int64N(1 << 53) // fits a JSON number exactly
 	}
-	start := &engine.StartInfo{Seed: seed, GameType: m.game.Type(), Players: ids, Rounds: rounds}
+	start, err := m.schedule(ids, seed)
+	if err != nil {
+		return err
+	}
+	rounds := start.Rounds
 	ev, err := m.stage(engine.Event{Kind: engine.EventLeagueStarted, Start: start})
 	if err == nil {
 		err = ev.durable()
@@ -88,6 +88,13 @@ func (m *Manager) run(ctx context.Context) error {
 		round := m.league.CurrentRound()
 		m.mu.Unlock()
 		if round == 0 {
+			scheduled, err := m.scheduleNextRound()
+			if err != nil {
+				return err
+			}
+			if scheduled {
+				continue
+			}
 			break
 		}
 		if err := m.playRound(ctx, round); err != nil {
@@ -338,7 +345,7 @@ func matchDeadline(t config.Timeouts, r config.Retry) time.Duration {
 func (m *Manager) completeRound(round int) error {
 	m.mu.Lock()
 	results := m.league.Results(round)
-	total := len(m.league.Rounds)
+	total := m.league.PlannedRounds()
 	m.mu.Unlock()
 	if _, err := m.record(engine.Event{Kind: engine.EventRoundCompleted, Round: round}); err != nil {
 		return err
@@ -353,6 +360,7 @@ func (m *Manager) completeRound(round int) error {
 
 // completeLeague announces the champion to every agent.
 func (m *Manager) completeLeague() error {
+	m.fitRatings() // the final table's ratings are there when league_completed is
 	if _, err := m.record(engine.Event{Kind: engine.EventLeagueCompleted}); err != nil {
 		return err
 	}
@@ -360,5 +368,12 @@ func (m *Manager) completeLeague() error {
 	m.writeRounds()
 	m.broadcastLeagueCompleted()
 	m.Log.Info("league completed", "event_type", "LEAGUE_COMPLETED")
+	m.mu.Lock()
+	st, ok := m.league.SPRT()
+	m.mu.Unlock()
+	if ok {
+		m.Log.Info("sprt", "event_type", "SPRT_RESULT", "llr", st.LLR, "lower", st.Lower, "upper", st.Upper, "verdict", st.Verdict,
+			"wins", st.Wins, "draws", st.Draws, "losses", st.Losses)
+	}
 	return nil
 }

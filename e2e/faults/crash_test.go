@@ -29,15 +29,16 @@ type crashLeague struct {
 	referees []*launch.Child
 	ctl      *control.Client
 	slow     []string // ids of the slow players
+	format   []string // the manager's format flags, none for a round robin
 }
 
 // slowDelay is how long the slow players think before each move: well
 // inside the 2 s move timeout.
 const slowDelay = "700ms"
 
-func startCrashLeague(t *testing.T) *crashLeague {
+func startCrashLeague(t *testing.T, format ...string) *crashLeague {
 	t.Helper()
-	l := &crashLeague{dir: t.TempDir(), port: freePort(t)}
+	l := &crashLeague{dir: t.TempDir(), port: freePort(t), format: format}
 	l.manager = l.startManager(t)
 	l.ctl = control.New(l.manager.Endpoint, adminToken)
 	for _, name := range []string{"REF01", "REF02"} {
@@ -62,6 +63,7 @@ func startCrashLeague(t *testing.T) *crashLeague {
 func (l *crashLeague) startManager(t *testing.T) *launch.Child {
 	t.Helper()
 	args := append([]string{"--seed", "11", "--port", fmt.Sprint(l.port)}, timeouts...)
+	args = append(args, l.format...)
 	return leaguetest.StartManager(t, l.dir, adminToken, args...)
 }
 
@@ -89,11 +91,9 @@ func (l *crashLeague) inFlight(t *testing.T, cursor int64, referee string, minRe
 		events, cursor = leaguetest.NextEvents(t, l.ctl, cursor, leagueTimeout, engine.EventMatchStep)
 		read = append(read, events...)
 		for _, ev := range events {
-			if ev.Kind == engine.EventLeagueStarted {
-				for _, r := range ev.Start.Rounds {
-					for _, p := range r.Matches {
-						pairings[p.MatchID] = p
-					}
+			for _, r := range scheduledRounds(ev) {
+				for _, p := range r.Matches {
+					pairings[p.MatchID] = p
 				}
 			}
 		}
@@ -104,6 +104,18 @@ func (l *crashLeague) inFlight(t *testing.T, cursor int64, referee string, minRe
 			return ev.MatchID, read, cursor
 		}
 	}
+}
+
+// scheduledRounds are the rounds an event adds to the schedule: all of a
+// round robin's at the start, a Swiss league's one at a time.
+func scheduledRounds(ev engine.Event) []engine.Round {
+	switch {
+	case ev.Kind == engine.EventLeagueStarted && ev.Start != nil:
+		return ev.Start.Rounds
+	case ev.Kind == engine.EventRoundScheduled && ev.Schedule != nil:
+		return []engine.Round{*ev.Schedule}
+	}
+	return nil
 }
 
 // outcome is what two runs of the same seed must agree on: every match's

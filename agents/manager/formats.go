@@ -1,0 +1,73 @@
+package manager
+
+import (
+	"cmp"
+	"strings"
+
+	"github.com/leaguetui/leaguetui/config"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// formatSpec is the league's format as the configuration gives it.
+func formatSpec(f config.Format) (engine.FormatSpec, error) {
+	spec := engine.FormatSpec{Format: engine.Format(cmp.Or(f.Name, string(engine.FormatRoundRobin))),
+		Rounds: f.Rounds, GamesPerPair: f.GamesPerPair, MaxGames: f.MaxGames}
+	for _, c := range strings.Split(f.Challengers, ",") {
+		if c = strings.TrimSpace(c); c != "" {
+			spec.Challengers = append(spec.Challengers, c)
+		}
+	}
+	if f.SPRT != "" {
+		test, err := engine.ParseSPRT(f.SPRT)
+		if err != nil {
+			return spec, err
+		}
+		spec.SPRT = &test
+	}
+	return spec, nil
+}
+
+// schedule is what league_started journals: the seed and the rounds known
+// at the start (all of them, but for Swiss only the first).
+func (m *Manager) schedule(players []string, seed int64) (*engine.StartInfo, error) {
+	spec, err := formatSpec(m.opts.Config.Format)
+	if err != nil {
+		return nil, err
+	}
+	rounds, planned, err := engine.Schedule(spec, players, seed)
+	if err != nil {
+		return nil, err
+	}
+	start := &engine.StartInfo{Seed: seed, GameType: m.game.Type(), Players: players, Rounds: rounds}
+	if spec.Format != engine.FormatRoundRobin || spec.GamesPerPair > 1 || spec.SPRT != nil {
+		start.Format = &spec // a plain round robin's league_started stays as it was
+	}
+	if planned != len(rounds) {
+		start.RoundsPlanned = planned
+	}
+	return start, nil
+}
+
+// scheduleNextRound pairs and journals the next round when one is due (a
+// Swiss league between rounds), before it is announced. A manager killed
+// after the last round's end and before this is journaled pairs the round
+// again on restart, from the same seed and results: the same round.
+func (m *Manager) scheduleNextRound() (bool, error) {
+	m.mu.Lock()
+	round, due, err := m.league.NextRound()
+	if err != nil || !due {
+		m.mu.Unlock()
+		return false, err
+	}
+	ev, err := m.stage(engine.Event{Kind: engine.EventRoundScheduled, Round: round.Number, Schedule: &round})
+	m.mu.Unlock()
+	if err == nil {
+		err = ev.durable()
+	}
+	if err != nil {
+		return false, err
+	}
+	m.Log.Info("round paired", "event_type", "ROUND_SCHEDULED", "round_id", round.Number, "matches", len(round.Matches))
+	m.writeRounds()
+	return true, nil
+}

@@ -1,0 +1,184 @@
+package manager
+
+import (
+	"math"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// ratingsCache holds the latest ratings fit. A fit costs O(players³): a
+// millisecond at 100 players, over a second at 1,000 (BenchmarkFitRatings).
+// So it is never done per result nor under the league's lock: a result
+// asks for a fit, which runs in its own goroutine at most once per
+// ratingsMinInterval and never more than a fifth of the time (the next fit
+// waits four times as long as the last one took); readers get the latest
+// fit and its matches_fitted says how far behind it is. A completed league
+// is fitted at once, before league_completed is announced.
+type ratingsCache struct {
+	mu      sync.Mutex
+	fit     *ratingsFit
+	busy    bool
+	pending bool      // a request came while busy or too early
+	next    time.Time // no fit starts before
+}
+
+// ratingsFit is one fit and the number of results it saw.
+type ratingsFit struct {
+	*engine.Ratings
+	matches int
+}
+
+// ratingsMinInterval bounds how often the ratings are refitted while
+// results come in.
+const ratingsMinInterval = 500 * time.Millisecond
+
+// ratingsNow returns the latest fit, asking for a new one when results
+// came in since. With no fit yet it fits at once, so a league's first
+// reader (a restarted manager's, say) sees ratings.
+func (m *Manager) ratingsNow() *ratingsFit {
+	m.mu.Lock()
+	done, _ := m.league.Progress()
+	m.mu.Unlock()
+	c := &m.ratings
+	c.mu.Lock()
+	f := c.fit
+	c.mu.Unlock()
+	switch {
+	case f == nil:
+		return m.fitRatings()
+	case f.matches < done:
+		m.requestRatings()
+	}
+	return f
+}
+
+// requestRatings starts a fit in the background, now or when the rate
+// bound allows.
+func (m *Manager) requestRatings() {
+	c := &m.ratings
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.busy {
+		c.pending = true
+		return
+	}
+	if wait := time.Until(c.next); wait > 0 {
+		if !c.pending {
+			c.pending = true
+			time.AfterFunc(wait, m.retryRatings)
+		}
+		return
+	}
+	c.busy, c.pending = true, false
+	go func() {
+		m.fitRatings()
+		m.standingsChanged()
+	}()
+}
+
+// retryRatings runs a request that had to wait.
+func (m *Manager) retryRatings() {
+	c := &m.ratings
+	c.mu.Lock()
+	if c.busy || !c.pending {
+		c.mu.Unlock()
+		return
+	}
+	c.pending = false
+	c.mu.Unlock()
+	m.requestRatings()
+}
+
+// fitRatings fits the league's results now and keeps the fit (unless a
+// fit of more results was kept meanwhile).
+func (m *Manager) fitRatings() *ratingsFit {
+	m.mu.Lock()
+	players, results := m.league.PlayerIDs(), m.league.RecordedResults()
+	m.mu.Unlock()
+	began := time.Now()
+	f := &ratingsFit{Ratings: engine.FitRecorded(players, results, m.ratingOptions()), matches: len(results)}
+	took := time.Since(began)
+	c := &m.ratings
+	c.mu.Lock()
+	if c.fit == nil || c.fit.matches <= f.matches {
+		c.fit = f
+	}
+	kept, again := c.fit, c.pending
+	c.busy, c.next = false, time.Now().Add(max(ratingsMinInterval, 4*took))
+	c.mu.Unlock()
+	if again {
+		m.retryRatings()
+	}
+	return kept
+}
+
+func (m *Manager) ratingOptions() engine.RatingOptions {
+	return engine.RatingOptions{ExcludeTechnical: m.opts.Config.Ratings.ExcludeTechnical}
+}
+
+// ratingsDoc is the standings document's ratings section, its players in
+// the order of rows (the table's), each with its likelihood of superiority
+// over the next.
+func (m *Manager) ratingsDoc(f *ratingsFit, rows []protocol.StandingRow) *control.RatingsDoc {
+	if f == nil {
+		return nil
+	}
+	doc := &control.RatingsDoc{Model: control.RatingsModel, Interval: control.RatingsInterval,
+		TechnicalLosses: "loss", Games: f.Games, MatchesFitted: f.matches, Prior: f.Prior,
+		Players: make([]control.RatingRow, 0, len(rows))}
+	if m.opts.Config.Ratings.ExcludeTechnical {
+		doc.TechnicalLosses = "excluded"
+	}
+	for i, row := range rows {
+		r, _ := f.Rating(row.PlayerID)
+		out := control.RatingRow{PlayerID: row.PlayerID, Games: r.Games, Rated: r.Rated,
+			Elo: round2(r.Elo), CI95: round2(r.CI95)}
+		if i+1 < len(rows) && r.Rated {
+			if next, _ := f.Rating(rows[i+1].PlayerID); next.Rated {
+				los := round4(f.LOS(row.PlayerID, next.PlayerID))
+				out.LOSNext = &los
+			}
+		}
+		doc.Players = append(doc.Players, out)
+	}
+	return doc
+}
+
+// serveLOS answers GET /los?player=ID: the likelihood that the player is
+// stronger than each other player, in the table's order.
+func (m *Manager) serveLOS(w http.ResponseWriter, r *http.Request) {
+	id := r.URL.Query().Get("player")
+	f := m.ratingsNow()
+	if f == nil {
+		http.Error(w, "no ratings yet", http.StatusNotFound)
+		return
+	}
+	if _, ok := f.Rating(id); !ok {
+		http.Error(w, "no such player", http.StatusNotFound)
+		return
+	}
+	m.mu.Lock()
+	rows := m.league.Table.Rows()
+	m.mu.Unlock()
+	doc := control.LOSDoc{PlayerID: id, MatchesFitted: f.matches, Versus: make([]control.LOSRow, 0, len(rows))}
+	me, _ := f.Rating(id)
+	for _, row := range rows {
+		other, _ := f.Rating(row.PlayerID)
+		if row.PlayerID == id || !other.Rated || !me.Rated {
+			continue
+		}
+		doc.Versus = append(doc.Versus, control.LOSRow{PlayerID: row.PlayerID,
+			EloDiff: round2(me.Elo - other.Elo), SE: round2(f.DifferenceSE(id, row.PlayerID)),
+			LOS: round4(f.LOS(id, row.PlayerID))})
+	}
+	rpc.WriteJSON(w, http.StatusOK, doc)
+}
+
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }

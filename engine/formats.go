@@ -1,0 +1,220 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Format names a league's format.
+type Format string
+
+// The formats. Each keeps league.v2 on the wire: a league is rounds of
+// matches, each round announced and its matches assigned as before.
+const (
+	// FormatRoundRobin: every pair meets once (the default).
+	FormatRoundRobin Format = "round-robin"
+	// FormatDoubleRoundRobin: every pair meets twice, seats swapped; the
+	// second cycle mirrors the first.
+	FormatDoubleRoundRobin Format = "double-round-robin"
+	// FormatSwiss: a fixed number of rounds, each paired within score
+	// groups when the one before ends (see SwissRound).
+	FormatSwiss Format = "swiss"
+	// FormatGauntlet: the challengers play everyone else (and each
+	// other), the others never meet.
+	FormatGauntlet Format = "gauntlet"
+)
+
+// Formats lists the formats, the default first.
+func Formats() []Format {
+	return []Format{FormatRoundRobin, FormatDoubleRoundRobin, FormatSwiss, FormatGauntlet}
+}
+
+// FormatSpec is a league's format and its parameters, fixed when the
+// league starts (journaled in league_started).
+type FormatSpec struct {
+	Format       Format   `json:"format"`
+	Rounds       int      `json:"rounds,omitempty"`         // swiss: how many
+	Challengers  []string `json:"challengers,omitempty"`    // gauntlet
+	GamesPerPair int      `json:"games_per_pair,omitempty"` // round robins and gauntlet: cycles, seats alternating (default 1)
+	// SPRT, for a gauntlet of one challenger against one opponent, plays
+	// one game a round, seats alternating, until the test accepts a
+	// hypothesis or MaxGames have been played.
+	SPRT     *SPRT `json:"sprt,omitempty"`
+	MaxGames int   `json:"max_games,omitempty"`
+}
+
+// DefaultSPRTMaxGames bounds an SPRT gauntlet without --max-games.
+const DefaultSPRTMaxGames = 10000
+
+// maxGames is the SPRT's bound on games.
+func (s FormatSpec) maxGames() int {
+	if s.MaxGames > 0 {
+		return s.MaxGames
+	}
+	return DefaultSPRTMaxGames
+}
+
+// games is how many times each pair meets.
+func (s FormatSpec) games() int { return max(s.GamesPerPair, 1) }
+
+// Schedule is the part of a league's schedule known when it starts: every
+// round for the fixed formats, the first round for Swiss, whose later
+// rounds depend on results. The second value is how many rounds the league
+// will have in all.
+func Schedule(spec FormatSpec, players []string, seed int64) ([]Round, int, error) {
+	if err := validatePlayers(players); err != nil {
+		return nil, 0, err
+	}
+	if spec.SPRT != nil {
+		first, err := sprtRound(spec, players, 1)
+		return []Round{first}, spec.maxGames(), err
+	}
+	switch spec.Format {
+	case FormatRoundRobin, "":
+		rounds, err := cycles(players, spec.games())
+		return rounds, len(rounds), err
+	case FormatDoubleRoundRobin:
+		rounds, err := cycles(players, 2*spec.games())
+		return rounds, len(rounds), err
+	case FormatGauntlet:
+		rounds, err := gauntlet(players, spec.Challengers, spec.games())
+		return rounds, len(rounds), err
+	case FormatSwiss:
+		if err := validateSwiss(len(players), spec.Rounds); err != nil {
+			return nil, 0, err
+		}
+		first, err := SwissRound(1, players, nil, nil, seed)
+		if err != nil {
+			return nil, 0, err
+		}
+		return []Round{first}, spec.Rounds, nil
+	}
+	return nil, 0, fmt.Errorf("unknown format %q (known: %v)", spec.Format, Formats())
+}
+
+// sprtRound is game n (1-based) of an SPRT gauntlet: the challenger
+// against the other player, seated first in odd games.
+func sprtRound(spec FormatSpec, players []string, n int) (Round, error) {
+	if spec.Format != FormatGauntlet || len(spec.Challengers) != 1 || len(players) != 2 || !slices.Contains(players, spec.Challengers[0]) {
+		return Round{}, fmt.Errorf("--sprt needs a gauntlet of one challenger against one other player (have %d players, challengers %v)",
+			len(players), spec.Challengers)
+	}
+	challenger := spec.Challengers[0]
+	other := players[0]
+	if other == challenger {
+		other = players[1]
+	}
+	pair := [2]string{challenger, other}
+	if n%2 == 0 {
+		pair = [2]string{other, challenger}
+	}
+	return namedRound(n, [][2]string{pair}), nil
+}
+
+// validateSwiss checks the number of rounds: at least 1, and few enough
+// that every round can be paired without a rematch or a second bye (a
+// player meets at most n-1 others).
+func validateSwiss(players, rounds int) error {
+	limit := players - 1
+	if players%2 == 1 {
+		limit = players // one bye each, at most
+	}
+	if rounds < 1 || rounds > limit {
+		return fmt.Errorf("a swiss league of %d players needs 1 to %d rounds (--rounds), got %d", players, limit, rounds)
+	}
+	return nil
+}
+
+// cycles is the round robin played n times, seats swapped in every other
+// cycle and the rounds numbered on.
+func cycles(players []string, n int) ([]Round, error) {
+	single, err := RoundRobin(players)
+	if err != nil {
+		return nil, err
+	}
+	var rounds []Round
+	for c := range n {
+		for _, r := range single {
+			pairs := make([][2]string, len(r.Matches))
+			for k, p := range r.Matches {
+				pairs[k] = [2]string{p.PlayerA, p.PlayerB}
+				if c%2 == 1 {
+					pairs[k] = [2]string{p.PlayerB, p.PlayerA}
+				}
+			}
+			rounds = append(rounds, namedRound(len(rounds)+1, pairs))
+		}
+	}
+	return rounds, nil
+}
+
+// namedRound numbers a round's pairs of player ids as matches.
+func namedRound(number int, pairs [][2]string) Round {
+	r := Round{Number: number, Matches: make([]Pairing, len(pairs))}
+	for k, p := range pairs {
+		r.Matches[k] = Pairing{MatchID: MatchID(number, k+1), Round: number, PlayerA: p[0], PlayerB: p[1]}
+	}
+	return r
+}
+
+// gauntlet pairs every challenger with every other player, games times
+// each with seats alternating (the challenger seated first in the first
+// game), and packs the games into rounds in which nobody plays twice.
+func gauntlet(players, challengers []string, games int) ([]Round, error) {
+	if len(challengers) == 0 {
+		return nil, fmt.Errorf("a gauntlet needs --challengers")
+	}
+	seen := map[string]bool{}
+	for _, c := range challengers {
+		if !slices.Contains(players, c) {
+			return nil, fmt.Errorf("challenger %q is not a registered player", c)
+		}
+		if seen[c] {
+			return nil, fmt.Errorf("challenger %q named twice", c)
+		}
+		seen[c] = true
+	}
+	var pairs [][2]string
+	for g := range games {
+		for i, c := range challengers {
+			for _, p := range players {
+				if p == c || (seen[p] && slices.Index(challengers, p) < i) {
+					continue // challengers meet each other once per game
+				}
+				if g%2 == 1 {
+					pairs = append(pairs, [2]string{p, c})
+				} else {
+					pairs = append(pairs, [2]string{c, p})
+				}
+			}
+		}
+	}
+	return packRounds(pairs), nil
+}
+
+// packRounds puts each pair, in order, into the first round from its
+// player's last game on in which neither player plays yet. A pair's games
+// stay in order, and a round never holds a player twice.
+func packRounds(pairs [][2]string) []Round {
+	var rounds [][][2]string
+	busy := []map[string]bool{}
+	next := map[string]int{} // player -> first round it may play in
+	for _, p := range pairs {
+		r := max(next[p[0]], next[p[1]])
+		for r < len(rounds) && (busy[r][p[0]] || busy[r][p[1]]) {
+			r++
+		}
+		if r == len(rounds) {
+			rounds = append(rounds, nil)
+			busy = append(busy, map[string]bool{})
+		}
+		rounds[r] = append(rounds[r], p)
+		busy[r][p[0]], busy[r][p[1]] = true, true
+		next[p[0]], next[p[1]] = r+1, r+1
+	}
+	out := make([]Round, len(rounds))
+	for i, pairs := range rounds {
+		out[i] = namedRound(i+1, pairs)
+	}
+	return out
+}
