@@ -65,6 +65,19 @@ type Network struct {
 	RefereePortLast  int    // 8010
 	PlayerPortFirst  int    // 8101
 	PlayerPortLast   int    // 8200
+
+	// Advertise is the /mcp URL an agent registers as its contact
+	// endpoint, for agents behind an address other machines see
+	// differently. "" derives it from where the agent listens.
+	Advertise string
+	// TLSCert and TLSKey are PEM files; with them an agent serves HTTPS.
+	TLSCert string
+	TLSKey  string
+	// TLSCA is a PEM file of CA certificates trusted beside the system's,
+	// for leagues whose certificates a private CA signed.
+	TLSCA string
+	// RequireTLS makes the manager refuse agents whose endpoint is not https://.
+	RequireTLS bool
 }
 
 // Timeouts are the per-exchange deadlines of the specification (section 5.1).

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -36,6 +37,9 @@ type override struct {
 	apply func(c *Config, raw string) error
 	// boolean flags take their value after "=" only (--name=true).
 	boolean bool
+	// perAgent settings (one agent's own address) are not passed on by
+	// Args to the several children a parent starts.
+	perAgent bool
 }
 
 // overrides lists every override in the order Args emits them.
@@ -57,6 +61,24 @@ var overrides = []override{
 			c.GameType = raw
 			return nil
 		}),
+	func() override {
+		o := stringOverride("advertise", "LEAGUETUI_ADVERTISE",
+			"the /mcp `URL` this agent registers as its endpoint, as other machines reach it (default: where it listens; on a wildcard --host, its address on the route to the manager)",
+			func(c *Config, raw string) error {
+				c.Network.Advertise = strings.TrimSpace(raw)
+				return nil
+			})
+		o.perAgent = true
+		return o
+	}(),
+	stringOverride("tls-cert", "LEAGUETUI_TLS_CERT", "PEM certificate `file`: with --tls-key, agents serve HTTPS (default plain HTTP)",
+		func(c *Config, raw string) error { c.Network.TLSCert = absPath(raw); return nil }),
+	stringOverride("tls-key", "LEAGUETUI_TLS_KEY", "PEM private key `file` of --tls-cert",
+		func(c *Config, raw string) error { c.Network.TLSKey = absPath(raw); return nil }),
+	stringOverride("tls-ca", "LEAGUETUI_TLS_CA", "PEM `file` of CA certificates to trust beside the system's, for https:// agents and managers",
+		func(c *Config, raw string) error { c.Network.TLSCA = absPath(raw); return nil }),
+	boolOverride("require-tls", "LEAGUETUI_REQUIRE_TLS", "the manager refuses agents whose endpoint is not https://",
+		func(c *Config) *bool { return &c.Network.RequireTLS }),
 	stringOverride("pages-url", "LEAGUETUI_PAGES_URL",
 		"the page server (its /mcp `URL`) a link race reads pages from (default: start our own)",
 		func(c *Config, raw string) error {
@@ -121,6 +143,15 @@ func stringOverride(name, env, usage string, apply func(*Config, string) error) 
 		register: func(fs *flag.FlagSet, name, usage string) { fs.String(name, "", usage) },
 		apply:    apply,
 	}
+}
+
+// absPath makes a file name absolute, so a child started in another
+// working directory reads the same file.
+func absPath(name string) string {
+	if abs, err := filepath.Abs(name); err == nil && name != "" {
+		return abs
+	}
+	return name
 }
 
 func durationOverride(name, env, what string, least time.Duration, field func(*Config) *time.Duration) override {
@@ -329,20 +360,19 @@ func (f *Flags) explicit() map[string]string {
 // overrides (e.g. ["--config", "/abs/dir", "--move-timeout", "2s"]), so a
 // parent process can pass the same settings to the child processes it
 // starts. The config folder is made absolute because a child may run in
-// another working directory. Environment variables are left out: children
-// inherit them.
+// another working directory, and so are the TLS files. Environment
+// variables are left out: children inherit them. --advertise is left out
+// too: it is one agent's own address, not its children's.
 func (f *Flags) Args() []string {
 	set := f.explicit()
 	var args []string
 	for _, o := range overrides {
 		raw, ok := set[o.flag]
-		if !ok {
+		if !ok || o.perAgent {
 			continue
 		}
-		if o.flag == flagConfig && raw != "" {
-			if abs, err := filepath.Abs(raw); err == nil {
-				raw = abs
-			}
+		if o.flag == flagConfig || strings.HasPrefix(o.flag, "tls-") {
+			raw = absPath(raw)
 		}
 		if o.boolean {
 			args = append(args, "--"+o.flag+"="+raw)

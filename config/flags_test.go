@@ -185,6 +185,13 @@ func TestArgs(t *testing.T) {
 			[]string{"--config", abs, "--move-timeout", "2s", "--attempts", "5"},
 		},
 		{"flags set to zero values still count", []string{"--retry-delay", "0s"}, []string{"--retry-delay", "0s"}},
+		{
+			"TLS files made absolute, a boolean as --name=value, --advertise kept to this agent",
+			[]string{"--require-tls", "--advertise", "https://203.0.113.7:8101/mcp", "--tls-cert", "testdata/c.pem",
+				"--tls-key", "testdata/k.pem", "--tls-ca", "/etc/ca.pem"},
+			[]string{"--tls-cert", filepath.Join(filepath.Dir(abs), "c.pem"), "--tls-key", filepath.Join(filepath.Dir(abs), "k.pem"),
+				"--tls-ca", "/etc/ca.pem", "--require-tls=true"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -192,6 +199,25 @@ func TestArgs(t *testing.T) {
 				t.Errorf("Args() = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestNetworkFlags(t *testing.T) {
+	cfg, err := newFlags(t, "--host", "[::1]", "--advertise", "https://[2001:db8::7]:8101/mcp", "--tls-cert", "/c.pem",
+		"--tls-key", "/k.pem", "--tls-ca", "/ca.pem", "--require-tls").ResolveWith(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := cfg.Network
+	want.Host, want.Advertise, want.TLSCert, want.TLSKey, want.TLSCA, want.RequireTLS =
+		"::1", "https://[2001:db8::7]:8101/mcp", "/c.pem", "/k.pem", "/ca.pem", true
+	if cfg.Network != want {
+		t.Errorf("network = %+v, want %+v", cfg.Network, want)
+	}
+	for _, bad := range [][]string{{"--tls-cert", "/c.pem"}, {"--advertise", "8101"}, {"--advertise", "ftp://h/mcp"}} {
+		if _, err := newFlags(t, bad...).ResolveWith(env(nil)); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
 	}
 }
 

@@ -100,6 +100,11 @@ type systemFile struct {
 		ManagerPort      *int    `json:"default_league_manager_port"`
 		RefereePortRange []int   `json:"default_referee_port_range"`
 		PlayerPortRange  []int   `json:"default_player_port_range"`
+		Advertise        *string `json:"advertise_url"`
+		TLSCert          *string `json:"tls_cert_file"`
+		TLSKey           *string `json:"tls_key_file"`
+		TLSCA            *string `json:"tls_ca_file"`
+		RequireTLS       *bool   `json:"require_tls"`
 	} `json:"network"`
 	Security struct {
 		EnableAuthTokens *bool    `json:"enable_auth_tokens"`
@@ -171,6 +176,15 @@ func (f *systemFile) apply(path string, cfg *Config) error {
 		cfg.Network.Host = listenHost(*f.Network.BaseHost)
 	}
 	set(&cfg.Network.ManagerPort, f.Network.ManagerPort)
+	set(&cfg.Network.Advertise, f.Network.Advertise)
+	set(&cfg.Network.RequireTLS, f.Network.RequireTLS)
+	for _, file := range []struct{ to, from *string }{
+		{&cfg.Network.TLSCert, f.Network.TLSCert}, {&cfg.Network.TLSKey, f.Network.TLSKey}, {&cfg.Network.TLSCA, f.Network.TLSCA},
+	} {
+		if file.from != nil {
+			*file.to = relativeTo(filepath.Dir(path), *file.from)
+		}
+	}
 	err := errors.Join(
 		setPortRange(path, "network.default_referee_port_range", f.Network.RefereePortRange,
 			&cfg.Network.RefereePortFirst, &cfg.Network.RefereePortLast),
@@ -386,10 +400,25 @@ func setBackoff(path string, strategy *string, multiplier *float64) error {
 	return nil
 }
 
+// relativeTo reads a file named in a config file relative to the folder
+// that holds it, as a user writing "certs/agent.pem" there means.
+func relativeTo(dir, name string) string {
+	if name == "" || filepath.IsAbs(name) {
+		return name
+	}
+	if abs, err := filepath.Abs(filepath.Join(dir, name)); err == nil {
+		return abs
+	}
+	return filepath.Join(dir, name)
+}
+
 // listenHost maps "localhost" to 127.0.0.1: agents listen on IPv4 loopback,
 // where every peer implementation connects.
 func listenHost(host string) string {
 	host = strings.TrimSpace(host)
+	if strings.HasPrefix(host, "[") && strings.HasSuffix(host, "]") {
+		host = host[1 : len(host)-1] // an IPv6 address written as in a URL: [::1]
+	}
 	if strings.EqualFold(host, "localhost") {
 		return "127.0.0.1"
 	}

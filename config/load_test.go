@@ -299,3 +299,28 @@ func TestListenHost(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadNetworkAcrossMachines: system.json's network section carries the
+// settings of a league across machines; file names are read relative to
+// the config folder.
+func TestLoadNetworkAcrossMachines(t *testing.T) {
+	dir := writeFolder(t, map[string]string{"system.json": `{"network": {
+		"advertise_url": "https://alpha.example.org:8443/mcp", "tls_cert_file": "certs/alpha.pem",
+		"tls_key_file": "/etc/leaguetui/alpha-key.pem", "tls_ca_file": "ca.pem", "require_tls": true}}`})
+	cfg, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := cfg.Network
+	if n.Advertise != "https://alpha.example.org:8443/mcp" || n.TLSCert != filepath.Join(abs, "certs", "alpha.pem") ||
+		n.TLSKey != "/etc/leaguetui/alpha-key.pem" || n.TLSCA != filepath.Join(abs, "ca.pem") || !n.RequireTLS {
+		t.Errorf("network = %+v", n)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("Validate: %v", err)
+	}
+}

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"time"
 )
 
@@ -69,6 +70,12 @@ func (p *problems) port(name string, port int) {
 	p.check(validPort(port), "%s must be in 1..65535 (got %d)", name, port)
 }
 
+// validAgentURL accepts an absolute http or https URL with a host.
+func validAgentURL(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Hostname() != ""
+}
+
 func validPort(port int) bool { return port >= 1 && port <= 65535 }
 
 // portRange is an inclusive range of TCP ports.
@@ -92,6 +99,12 @@ func (n Network) validate(p *problems) {
 	players := portRange{n.PlayerPortFirst, n.PlayerPortLast}
 
 	p.check(n.Host != "", "network.host must not be empty")
+	p.check((n.TLSCert == "") == (n.TLSKey == ""),
+		"network.tls_cert_file and network.tls_key_file go together (--tls-cert and --tls-key): got only one")
+	if n.Advertise != "" {
+		p.check(validAgentURL(n.Advertise),
+			"network.advertise_url %q must be an http:// or https:// URL with a host (--advertise), e.g. https://203.0.113.7:8101/mcp", n.Advertise)
+	}
 	p.port("network.manager_port", n.ManagerPort)
 	p.portRange("network.referee_port_range", referees)
 	p.portRange("network.player_port_range", players)

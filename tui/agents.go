@@ -151,8 +151,10 @@ func roleName(role string) string {
 	return role
 }
 
-// agentState is registered / active / suspended / down, with a symbol:
-// an exited process or a failed /health is down whatever was said before.
+// agentState is registered / active / suspended / down / no answer, with a
+// symbol: an exited process is down, and an agent whose /health this
+// console cannot reach (it may be on another machine) has no answer,
+// whatever was said before.
 func agentState(a *agentInfo, proc ChildInfo, started bool) string {
 	switch {
 	case a.Suspended: // the league's verdict; the pid column still says if it exited
@@ -160,7 +162,7 @@ func agentState(a *agentInfo, proc ChildInfo, started bool) string {
 	case started && !proc.Running:
 		return "✗ down"
 	case a.Down:
-		return "✗ down"
+		return "✗ no answer"
 	}
 	switch strings.ToUpper(a.Health) {
 	case "ACTIVE":

@@ -201,80 +201,6 @@ func TestAttachShowsManagerStandings(t *testing.T) {
 	}
 }
 
-// tmux drives a real terminal on a server of its own (a unique socket), so
-// the test never touches anyone else's tmux; the server is killed at the end.
-type tmux struct {
-	t       *testing.T
-	socket  string
-	session string
-}
-
-func newTmux(t *testing.T, width, height int, command string) *tmux {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		leaguetest.SkipWithout(t, "tmux is not installed: the console's real-terminal test needs it")
-	}
-	id := fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
-	x := &tmux{t: t, socket: "leaguetui-test-" + id, session: "leaguetui-" + id}
-	t.Cleanup(func() {
-		_, _ = x.run("kill-session", "-t", x.session)
-		_, _ = x.run("kill-server")
-		if os.Getenv("TMUX_TMPDIR") == "" { // the server leaves its socket behind in /tmp
-			_ = os.Remove(filepath.Join("/tmp", fmt.Sprintf("tmux-%d", os.Getuid()), x.socket))
-		}
-	})
-	if out, err := x.run("new-session", "-d", "-s", x.session, "-x", strconv.Itoa(width), "-y", strconv.Itoa(height),
-		"-e", "NO_COLOR=1", command); err != nil {
-		t.Fatalf("tmux new-session: %v: %s", err, out)
-	}
-	// Keep the pane after the program exits, to read its last words.
-	if out, err := x.run("set-option", "-t", x.session, "remain-on-exit", "on"); err != nil {
-		t.Fatalf("tmux set-option: %v: %s", err, out)
-	}
-	return x
-}
-
-func (x *tmux) run(args ...string) (string, error) {
-	out, err := exec.Command("tmux", append([]string{"-L", x.socket}, args...)...).CombinedOutput()
-	return string(out), err
-}
-
-func (x *tmux) screen() string {
-	out, _ := x.run("capture-pane", "-p", "-t", x.session)
-	return out
-}
-
-func (x *tmux) keys(keys ...string) {
-	if out, err := x.run(append([]string{"send-keys", "-t", x.session}, keys...)...); err != nil {
-		x.t.Fatalf("send-keys %v: %v: %s", keys, err, out)
-	}
-}
-
-func (x *tmux) pane(format string) string {
-	out, _ := x.run("display-message", "-p", "-t", x.session, format)
-	return strings.TrimSpace(out)
-}
-
-// waitScreen polls the screen until it contains all of want.
-func (x *tmux) waitScreen(timeout time.Duration, want ...string) string {
-	x.t.Helper()
-	var screen string
-	deadline := time.Now().Add(timeout)
-	for {
-		screen = x.screen()
-		ok := true
-		for _, w := range want {
-			ok = ok && strings.Contains(screen, w)
-		}
-		if ok {
-			return screen
-		}
-		if time.Now().After(deadline) {
-			x.t.Fatalf("screen lacks %q after %s:\n%s", want, timeout, screen)
-		}
-		time.Sleep(50 * time.Millisecond) // a poll interval, not a synchronisation
-	}
-}
-
 // childPIDs lists the processes whose parent is pid.
 func childPIDs(pid int) []int {
 	var out []int
@@ -321,15 +247,15 @@ func TestConsoleInTmux(t *testing.T) {
 	}
 	data := t.TempDir()
 	const players, matches = 10, 45
-	x := newTmux(t, 120, 40, fmt.Sprintf("exec %s --free-ports --data %s --players %d --referees 2 --seed 7", bin, data, players))
-	screen := x.waitScreen(60*time.Second, "press s to start", "○ waiting")
+	x := leaguetest.NewTmux(t, 120, 40, fmt.Sprintf("exec %s --free-ports --data %s --players %d --referees 2 --seed 7", bin, data, players))
+	screen := x.WaitScreen(60*time.Second, "press s to start", "○ waiting")
 
 	url := regexp.MustCompile(`local (http://127\.0\.0\.1:\d+)`).FindStringSubmatch(screen)
 	if url == nil {
 		t.Fatalf("no manager URL in the header:\n%s", screen)
 	}
 	c := control.New(url[1], "")
-	pid, err := strconv.Atoi(x.pane("#{pane_pid}"))
+	pid, err := strconv.Atoi(x.Pane("#{pane_pid}"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +271,7 @@ func TestConsoleInTmux(t *testing.T) {
 		t.Fatalf("leaguetui (pid %d) has %d children, want %d", pid, len(children), 1+2+players)
 	}
 
-	x.keys("s")
+	x.Keys("s")
 	// Pause at the first result: the feed's long poll wakes on it.
 	var cursor int64
 	firstResult := false
@@ -360,7 +286,7 @@ func TestConsoleInTmux(t *testing.T) {
 		}
 		cursor = page.LastSeq
 	}
-	x.keys("p")
+	x.Keys("p")
 	eventually(t, 30*time.Second, "the manager pauses", func() bool {
 		doc, err := c.Standings(t.Context())
 		return err == nil && doc.State == engine.LeaguePaused
@@ -391,7 +317,7 @@ func TestConsoleInTmux(t *testing.T) {
 	if len(late) > 0 {
 		want = "◔ pausing" // the console cannot know the referee refused
 	}
-	x.waitScreen(30*time.Second, want, fmt.Sprintf("matches %d/%d", doc.MatchesDone, matches))
+	x.WaitScreen(30*time.Second, want, fmt.Sprintf("matches %d/%d", doc.MatchesDone, matches))
 
 	// Paused: no match may start. Wait on the feed's long poll for anything new.
 	last := events[len(events)-1].Seq
@@ -406,8 +332,8 @@ func TestConsoleInTmux(t *testing.T) {
 		t.Errorf("while paused, matches done went from %d to %d", doc.MatchesDone, again.MatchesDone)
 	}
 
-	x.keys("s")
-	screen = x.waitScreen(180*time.Second, "✓ completed", fmt.Sprintf("matches %d/%d 100%%", matches, matches), "sorted by rank")
+	x.Keys("s")
+	screen = x.WaitScreen(180*time.Second, "✓ completed", fmt.Sprintf("matches %d/%d 100%%", matches, matches), "sorted by rank")
 	final, err := c.Standings(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -418,12 +344,12 @@ func TestConsoleInTmux(t *testing.T) {
 		}
 	}
 
-	x.keys("q")
-	eventually(t, 60*time.Second, "leaguetui exits", func() bool { return x.pane("#{pane_dead}") == "1" })
+	x.Keys("q")
+	eventually(t, 60*time.Second, "leaguetui exits", func() bool { return x.Pane("#{pane_dead}") == "1" })
 	for _, child := range children {
 		eventually(t, 30*time.Second, fmt.Sprintf("child %d gone", child), func() bool { return !alive(child) })
 	}
-	if out := x.screen(); !strings.Contains(out, fmt.Sprintf("stopped %d agents", 1+2+players)) {
+	if out := x.Screen(); !strings.Contains(out, fmt.Sprintf("stopped %d agents", 1+2+players)) {
 		t.Errorf("no word of the stopped agents after quitting:\n%s", out)
 	}
 }
@@ -511,18 +437,61 @@ func TestAttachUnreachableInTmux(t *testing.T) {
 	url := "http://" + ln.Addr().String()
 	ln.Close()
 	cwd := t.TempDir()
-	x := newTmux(t, 100, 30, fmt.Sprintf("cd %s && env -u LEAGUETUI_ADMIN_TOKEN %s --attach %s", cwd, bin, url))
-	screen := x.waitScreen(30*time.Second, "✗ unreachable", "manager unreachable")
+	x := leaguetest.NewTmux(t, 100, 30, fmt.Sprintf("cd %s && env -u LEAGUETUI_ADMIN_TOKEN %s --attach %s", cwd, bin, url))
+	screen := x.WaitScreen(30*time.Second, "✗ unreachable", "manager unreachable")
 	if strings.Contains(screen, "○ waiting") || strings.Contains(screen, "press s") {
 		t.Errorf("an unreachable manager shown as a waiting league:\n%s", screen)
 	}
-	x.keys("q")
-	eventually(t, 10*time.Second, "the console to quit", func() bool { return x.pane("#{pane_dead}") == "1" })
+	x.Keys("q")
+	eventually(t, 10*time.Second, "the console to quit", func() bool { return x.Pane("#{pane_dead}") == "1" })
 	entries, err := os.ReadDir(cwd)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
 		t.Errorf("attached console wrote %s in its folder", e.Name())
+	}
+}
+
+// TestRestartInTmux (issue 14, items 2 and 3): a league quit with Ctrl-C
+// mid-league and opened again on its data folder is named (state, game,
+// players, seed: the league's own) and shown paused with nothing running:
+// matches that ran when the manager went down are played again, not shown
+// as running; quitting then asks nothing about running matches.
+func TestRestartInTmux(t *testing.T) {
+	bin := leaguetuiBinary(t)
+	if _, err := exec.LookPath("tmux"); err != nil {
+		leaguetest.SkipWithout(t, "tmux is not installed: the console's real-terminal test needs it")
+	}
+	data := t.TempDir()
+	const players = 24
+	x := leaguetest.NewTmux(t, 120, 40, fmt.Sprintf("exec %s --free-ports --data %s --players %d --referees 3 --seed 11", bin, data, players))
+	screen := x.WaitScreen(90*time.Second, "press s to start")
+	url := regexp.MustCompile(`local (http://127\.0\.0\.1:\d+)`).FindStringSubmatch(screen)
+	if url == nil {
+		t.Fatalf("no manager URL in the header:\n%s", screen)
+	}
+	c := control.New(url[1], "")
+	x.Keys("s")
+	_, _ = leaguetest.NextEvents(t, c, 0, 60*time.Second, engine.EventMatchResult)
+	x.Keys("C-c")
+	eventually(t, 60*time.Second, "leaguetui exits", func() bool { return x.Pane("#{pane_dead}") == "1" })
+
+	y := leaguetest.NewTmux(t, 200, 40, fmt.Sprintf("exec %s --free-ports --data %s", bin, data))
+	screen = y.WaitScreen(90*time.Second, "‖ paused", "0 running", "seed 11")
+	if strings.Contains(screen, "◔ pausing") {
+		t.Errorf("a restarted league shown pausing:\n%s", screen)
+	}
+	y.Keys("q")
+	eventually(t, 60*time.Second, "leaguetui quits without asking", func() bool { return y.Pane("#{pane_dead}") == "1" })
+	// Back from the console's screen, what it said before and after.
+	out := y.screen()
+	for _, want := range []string{"holds league league_2025_even_odd: paused, even_odd, 24 players, seed 11", "(seed 11)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the second run did not say %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "repeat this league") {
+		t.Errorf("the second run printed a new seed:\n%s", out)
 	}
 }

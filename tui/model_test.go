@@ -449,11 +449,11 @@ func TestStandingsAndHealthMessages(t *testing.T) {
 		{Endpoint: p1.Endpoint, Health: control.AgentHealth{State: "ACTIVE"}, At: t0},
 		{Endpoint: p2.Endpoint, Err: errors.New("refused"), At: t0},
 	}})
-	if agentState(p1, ChildInfo{}, false) != "● active" || agentState(p2, ChildInfo{}, false) != "✗ down" {
+	if agentState(p1, ChildInfo{}, false) != "● active" || agentState(p2, ChildInfo{}, false) != "✗ no answer" {
 		t.Errorf("states: %s, %s", agentState(p1, ChildInfo{}, false), agentState(p2, ChildInfo{}, false))
 	}
 	press(m, "4")
-	if screen := m.screen(); !strings.Contains(screen, "● active") || !strings.Contains(screen, "✗ down") {
+	if screen := m.screen(); !strings.Contains(screen, "● active") || !strings.Contains(screen, "✗ no answer") {
 		t.Errorf("agents pane:\n%s", screen)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/tlsconf"
 )
 
 // AgentHealth is what any agent answers on GET /health.
@@ -76,7 +77,7 @@ func getHealth(ctx context.Context, client *http.Client, url string) (AgentHealt
 // parallelism keeps a league of hundreds of players from opening hundreds of
 // connections at once.
 func ProbeAgents(ctx context.Context, endpoints []string, parallel int, timeout time.Duration) []Probe {
-	client := &http.Client{}
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: tlsconf.Client(), Proxy: http.ProxyFromEnvironment}}
 	defer client.CloseIdleConnections()
 	out := make([]Probe, len(endpoints))
 	slots := make(chan struct{}, max(parallel, 1))

@@ -19,6 +19,7 @@ import (
 	"github.com/go-resty/resty/v2"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/tlsconf"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -114,7 +115,8 @@ type Client struct {
 func New(base, adminToken string) *Client {
 	base = strings.TrimSuffix(strings.TrimSuffix(base, "/"), "/mcp")
 	return &Client{base: base, adminToken: adminToken,
-		http: resty.New().SetTimeout(45*time.Second).SetHeader("Content-Type", "application/json")}
+		http: resty.New().SetTimeout(45*time.Second).SetHeader("Content-Type", "application/json").
+			SetTLSClientConfig(tlsconf.Client())}
 }
 
 // HasAdminToken reports whether the client may start, pause, resume and

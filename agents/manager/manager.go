@@ -141,27 +141,32 @@ func (m *Manager) replayJournal() error {
 
 // Start listens and, if the journal shows a league in progress, carries it on.
 func (m *Manager) Start(ctx context.Context) error {
+	// A league in progress is set right before the manager listens: its
+	// interrupted matches ended, and held paused when asked, so that the
+	// first answer anyone gets (the standings, the feed) is already true.
+	m.mu.Lock()
+	resume := m.league.State == engine.LeagueRunning || m.league.State == engine.LeaguePaused
+	done, total := m.league.Progress()
+	m.mu.Unlock()
+	if resume {
+		if err := m.endInterruptedMatches(); err != nil {
+			return err
+		}
+		if m.opts.Hold {
+			if err := m.holdResumedLeague(done, total); err != nil {
+				return err
+			}
+		}
+	}
 	if err := m.Listen(m.opts.Port); err != nil {
 		return err
 	}
 	m.SetState(node.StateActive) // the manager needs no registration: it serves at once
 	m.servePprof()
-	m.mu.Lock()
-	resume := m.league.State == engine.LeagueRunning || m.league.State == engine.LeaguePaused
-	done, total := m.league.Progress()
-	m.mu.Unlock()
 	if !resume {
 		return nil
 	}
 	fmt.Fprintf(m.Stdout, "leaguetui: resumed league %s from its journal: %d of %d matches done\n", m.league.ID, done, total)
-	if err := m.endInterruptedMatches(); err != nil {
-		return err
-	}
-	if m.opts.Hold {
-		if err := m.holdResumedLeague(done, total); err != nil {
-			return err
-		}
-	}
 	m.startRunning(ctx)
 	return nil
 }

@@ -57,6 +57,11 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	if err := checkMeta(role, &meta); err != nil {
 		return nil, err
 	}
+	if m.opts.Config.Network.RequireTLS && !strings.HasPrefix(meta.ContactEndpoint, "https://") {
+		return nil, protocol.Reject(protocol.ErrMissingField,
+			"this league requires TLS: %s_meta.contact_endpoint %q is not an https:// URL (serve HTTPS with --tls-cert and --tls-key)",
+			role, meta.ContactEndpoint)
+	}
 	if meta.ProtocolVersion != "" && versionBelow(meta.ProtocolVersion, protocol.MinProtocolVersion) {
 		return m.rejectRegistration(env, role, protocol.Reject(protocol.ErrProtocolVersion,
 			"protocol_version %s is below %s", meta.ProtocolVersion, protocol.MinProtocolVersion).Error()), nil

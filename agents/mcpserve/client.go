@@ -6,27 +6,33 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/tlsconf"
 )
 
 // httpClient talks to agents directly: never through a proxy from the
-// environment, as the league's own client does.
-var httpClient = &http.Client{Transport: &http.Transport{
-	Proxy:           nil,
-	DialContext:     (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
-	MaxIdleConns:    64,
-	IdleConnTimeout: 30 * time.Second,
-}}
+// environment, as the league's own client does. It is built at first use,
+// after the process has set up the CAs it trusts (tlsconf).
+var httpClient = sync.OnceValue(func() *http.Client {
+	return &http.Client{Transport: &http.Transport{
+		Proxy:           nil,
+		DialContext:     (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
+		MaxIdleConns:    64,
+		IdleConnTimeout: 30 * time.Second,
+		TLSClientConfig: tlsconf.Client(),
+	}}
+})
 
 // Connect opens an MCP client session with the agent at endpoint (its /mcp
 // URL) through the official SDK: initialize, then requests. Close it after use.
 func Connect(ctx context.Context, endpoint string) (*mcp.ClientSession, error) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "leaguetui", Version: protocol.ProtocolVersion}, nil)
-	transport := &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: httpClient,
+	transport := &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: httpClient(),
 		DisableStandaloneSSE: true, MaxRetries: -1}
 	session, err := client.Connect(ctx, transport, nil)
 	if err != nil {

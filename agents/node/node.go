@@ -5,6 +5,7 @@ package node
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/agents/tlsconf"
 	"github.com/leaguetui/leaguetui/config"
 )
 
@@ -56,7 +58,9 @@ type Node struct {
 	id, token string
 	state     string
 	listening *rpc.Listening
-	logFile   io.Closer
+	// advertised is the endpoint registered (ContactEndpoint); "" before.
+	advertised string
+	logFile    io.Closer
 }
 
 // New prepares a node; it does not listen yet.
@@ -97,6 +101,11 @@ func New(cfg config.Config, role, name, dataDir string) (*Node, error) {
 // By then the agent's handlers are in place, so each becomes an MCP tool.
 func (n *Node) Listen(port int) error {
 	n.MCP.PublishLeagueTools()
+	serverTLS, err := tlsconf.Server(n.Cfg.Network.TLSCert, n.Cfg.Network.TLSKey)
+	if err != nil {
+		return err
+	}
+	n.Server.SetTLS(serverTLS)
 	l, err := n.Server.Listen(n.Cfg.Network.Host, port)
 	if err != nil {
 		return err
@@ -109,7 +118,8 @@ func (n *Node) Listen(port int) error {
 	return nil
 }
 
-// Endpoint is this agent's /mcp URL once listening.
+// Endpoint is this agent's /mcp URL once listening, as this machine
+// reaches it (ContactEndpoint is the one it registers).
 func (n *Node) Endpoint() string {
 	n.mu.RLock()
 	defer n.mu.RUnlock()
@@ -204,6 +214,12 @@ func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Mes
 		}
 		if !worthRegisteringAgain(err) {
 			return nil, fmt.Errorf("registration with %s failed: %w", managerURL, err)
+		}
+		var untrusted *tls.CertificateVerificationError
+		if errors.As(err, &untrusted) {
+			// Trying again will not change the certificate.
+			return nil, fmt.Errorf("the manager at %s has a certificate this agent does not trust "+
+				"(pass --tls-ca with the CA that signed it): %w", managerURL, err)
 		}
 		n.Log.Warn("registration not taken yet", "event_type", "REGISTER_RETRY", "attempt", attempt, "wait", wait, "err", err)
 		select {
@@ -333,8 +349,19 @@ func (n *Node) serveHealth(w http.ResponseWriter, _ *http.Request) {
 	}
 	writes, bytes := store.WriteStats()
 	rpc.WriteJSON(w, http.StatusOK, Health{ID: id, Role: n.Role, DisplayName: n.Name, State: n.State(),
-		LeagueID: n.Cfg.LeagueID, Endpoint: n.Endpoint(), Served: n.Server.Served(), Turns: n.turns.Load(),
+		LeagueID: n.Cfg.LeagueID, Endpoint: n.healthEndpoint(), Served: n.Server.Served(), Turns: n.turns.Load(),
 		Tools: n.MCP.Names(), FileWrites: writes, BytesWritten: bytes})
+}
+
+// healthEndpoint is the endpoint registered, or before that the local one.
+func (n *Node) healthEndpoint() string {
+	n.mu.RLock()
+	advertised := n.advertised
+	n.mu.RUnlock()
+	if advertised != "" {
+		return advertised
+	}
+	return n.Endpoint()
 }
 
 // Shutdown stops serving, waiting for requests in flight, and closes the log.

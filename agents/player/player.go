@@ -68,10 +68,14 @@ func (p *Player) Start(ctx context.Context) error {
 	if err := p.Listen(p.opts.Port); err != nil {
 		return err
 	}
+	endpoint, err := p.ContactEndpoint(p.opts.ManagerURL)
+	if err != nil {
+		return err
+	}
 	req := &protocol.LeagueRegisterRequest{
 		Envelope: p.Envelope(protocol.TypeLeagueRegisterRequest, ""),
 		PlayerMeta: protocol.AgentMeta{DisplayName: p.Name, Version: protocol.ProtocolVersion,
-			GameTypes: engine.PlayableGames(), ContactEndpoint: p.Endpoint(), ProtocolVersion: protocol.ProtocolVersion},
+			GameTypes: engine.PlayableGames(), ContactEndpoint: endpoint, ProtocolVersion: protocol.ProtocolVersion},
 	}
 	timeout := p.opts.Config.Timeouts.RegisterPlayer
 	regCtx, cancel := context.WithTimeout(ctx, 3*timeout)

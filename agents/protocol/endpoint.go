@@ -14,8 +14,8 @@ const maxEndpointLen = 512
 
 // NormalizeEndpoint is the one spelling of an agent's contact endpoint, so
 // that one endpoint is one agent however it is written: the scheme and
-// host in lower case, the loopback spellings (localhost, [::1], 127.0.0.1)
-// as 127.0.0.1, no default port (80 for http, 443 for https), and the path
+// host in lower case, localhost as 127.0.0.1, an IP address in its
+// canonical form ([0:0::1] as [::1]), no default port (80 for http, 443 for https), and the path
 // cleaned without a trailing slash ("/mcp/" and "/mcp" are one); a query
 // is kept as it is. It refuses what is not an http(s) URL of a host, and
 // URLs with credentials or a fragment, which no agent needs.
@@ -64,8 +64,13 @@ func endpointHost(host string) (string, error) {
 	if host == "" {
 		return "", errors.New("no host")
 	}
-	if host == "localhost" || host == "::1" || host == "127.0.0.1" {
-		return "127.0.0.1", nil
+	if host == "localhost" {
+		return "127.0.0.1", nil // as --host reads it
+	}
+	if ip := net.ParseIP(host); ip != nil {
+		// One spelling per address; [::1] stays apart from 127.0.0.1: an
+		// agent listening on one is not reached at the other.
+		return ip.String(), nil
 	}
 	return host, nil
 }

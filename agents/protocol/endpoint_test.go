@@ -8,7 +8,6 @@ func TestNormalizeEndpoint(t *testing.T) {
 		"http://127.0.0.1:8101/mcp/",
 		"HTTP://LOCALHOST:8101/mcp",
 		"http://localhost.:8101/mcp//",
-		"http://[::1]:8101/mcp",
 		"http://127.0.0.1:8101/./mcp",
 		" http://127.0.0.1:8101/mcp ",
 	}
@@ -22,6 +21,8 @@ func TestNormalizeEndpoint(t *testing.T) {
 		"http://Example.COM:80/mcp":   "http://example.com/mcp",
 		"https://example.com:443/":    "https://example.com",
 		"http://[2001:DB8::1]:81/mcp": "http://[2001:db8::1]:81/mcp",
+		"http://[::1]:8101/mcp":       "http://[::1]:8101/mcp", // not 127.0.0.1: another socket
+		"http://[0:0:0:0:0:0:0:1]:8/": "http://[::1]:8",
 		"http://10.0.0.2:8101":        "http://10.0.0.2:8101",
 		"http://localhost:9/mcp/?p=1": "http://127.0.0.1:9/mcp?p=1",
 	} {

@@ -69,10 +69,14 @@ func (r *Referee) Start(ctx context.Context) error {
 	if err := r.Listen(r.opts.Port); err != nil {
 		return err
 	}
+	endpoint, err := r.ContactEndpoint(r.opts.ManagerURL)
+	if err != nil {
+		return err
+	}
 	req := &protocol.RefereeRegisterRequest{
 		Envelope: r.Envelope(protocol.TypeRefereeRegisterRequest, ""),
 		RefereeMeta: protocol.AgentMeta{DisplayName: r.Name, Version: protocol.ProtocolVersion,
-			GameTypes: engine.GameTypes(), ContactEndpoint: r.Endpoint(),
+			GameTypes: engine.GameTypes(), ContactEndpoint: endpoint,
 			MaxConcurrentMatches: r.opts.MaxConcurrent, ProtocolVersion: protocol.ProtocolVersion},
 	}
 	if err := r.connectPages(ctx); err != nil {
@@ -80,7 +84,7 @@ func (r *Referee) Start(ctx context.Context) error {
 	}
 	regCtx, cancel := context.WithTimeout(ctx, registrationWindow(r.opts.Config))
 	defer cancel()
-	_, err := r.Register(regCtx, r.opts.ManagerURL, req, r.opts.Config.Timeouts.RegisterReferee)
+	_, err = r.Register(regCtx, r.opts.ManagerURL, req, r.opts.Config.Timeouts.RegisterReferee)
 	return err
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/sony/gobreaker/v2"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/tlsconf"
 	"github.com/leaguetui/leaguetui/config"
 )
 
@@ -86,6 +87,8 @@ func NewClient(opts Options) *Client {
 		MaxIdleConnsPerHost: opts.MaxConnsPerHost,
 		MaxConnsPerHost:     opts.MaxConnsPerHost,
 		IdleConnTimeout:     90 * time.Second,
+		TLSClientConfig:     tlsconf.Client(),
+		TLSHandshakeTimeout: 5 * time.Second,
 	}
 	httpClient := resty.New().SetTransport(transport).
 		SetHeader("Content-Type", "application/json").

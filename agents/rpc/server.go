@@ -5,6 +5,7 @@ package rpc
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,6 +40,7 @@ type Server struct {
 	mcp      http.Handler // MCP methods go here when set (MountMCP)
 
 	readTimeout time.Duration // for a whole request to arrive (SetReadTimeout)
+	tls         *tls.Config   // serve HTTPS when set (SetTLS)
 }
 
 // DefaultReadTimeout is how long a client has to send a whole request, and
@@ -56,6 +58,10 @@ func (s *Server) SetReadTimeout(d time.Duration) {
 		s.readTimeout = d
 	}
 }
+
+// SetTLS makes Listen serve HTTPS with cfg (nil: plain HTTP). Call it
+// before Listen.
+func (s *Server) SetTLS(cfg *tls.Config) { s.tls = cfg }
 
 // NewServer makes a server whose LEAGUE_ERROR replies carry sender().
 func NewServer(log *slog.Logger, sender func() string) *Server {
@@ -252,16 +258,32 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 
 // Listening is a server bound to an address.
 type Listening struct {
-	Addr string // host:port actually bound (port 0 picks a free one)
-	srv  *http.Server
-	done chan error
+	Addr   string // host:port actually bound (port 0 picks a free one)
+	Scheme string // "http", or "https" with TLS
+	srv    *http.Server
+	done   chan error
 }
 
-// URL is the agent's /mcp endpoint.
-func (l *Listening) URL() string { return "http://" + l.Addr + "/mcp" }
+// URL is the agent's /mcp endpoint, as this machine reaches it.
+func (l *Listening) URL() string { return l.Base() + "/mcp" }
 
-// Base is the agent's base URL without a path.
-func (l *Listening) Base() string { return "http://" + l.Addr }
+// Base is the agent's base URL without a path, as this machine reaches it:
+// an agent bound to every address (0.0.0.0 or ::) is reached on loopback.
+func (l *Listening) Base() string { return l.Scheme + "://" + LocalAddr(l.Addr) }
+
+// LocalAddr turns a wildcard host:port into the loopback address of its
+// family, the one address sure to reach it from this machine.
+func LocalAddr(hostport string) string {
+	host, port, err := net.SplitHostPort(hostport)
+	ip := net.ParseIP(host)
+	if err != nil || ip == nil || !ip.IsUnspecified() {
+		return hostport
+	}
+	if ip.To4() != nil {
+		return net.JoinHostPort("127.0.0.1", port)
+	}
+	return net.JoinHostPort("::1", port)
+}
 
 // Shutdown stops accepting requests and waits for those in flight.
 // Connections a peer opened but never used count as busy for five seconds
@@ -298,7 +320,12 @@ func (s *Server) Listen(host string, port int) (*Listening, error) {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
-	l := &Listening{Addr: ln.Addr().String(), srv: srv, done: make(chan error, 1)}
+	l := &Listening{Addr: ln.Addr().String(), Scheme: "http", srv: srv, done: make(chan error, 1)}
+	if s.tls != nil {
+		srv.TLSConfig = s.tls
+		ln = tls.NewListener(ln, s.tls)
+		l.Scheme = "https"
+	}
 	go func() { l.done <- srv.Serve(ln) }()
 	return l, nil
 }

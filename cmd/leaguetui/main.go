@@ -23,6 +23,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/manager"
 	"github.com/leaguetui/leaguetui/agents/player"
 	"github.com/leaguetui/leaguetui/agents/referee"
+	"github.com/leaguetui/leaguetui/agents/tlsconf"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/tui"
@@ -222,7 +223,11 @@ func parse(fs *flag.FlagSet, cf *config.Flags, args []string) (config.Config, er
 	if fs.NArg() > 0 {
 		return config.Config{}, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
-	return cf.Resolve()
+	cfg, err := cf.Resolve()
+	if err != nil {
+		return cfg, err
+	}
+	return cfg, tlsconf.Setup(cfg.Network.TLSCA) // before any client is built
 }
 
 func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, stdout, stderr io.Writer) error {

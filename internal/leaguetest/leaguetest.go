@@ -178,6 +178,17 @@ func Start(t testing.TB, name, outDir string, register bool, env []string, args 
 	return StartProgram(t, Binary(t), name, outDir, register, env, args...)
 }
 
+// StartInNetns is Start inside the Linux network namespace netns, through
+// `ip netns exec` (which execs the binary: the PID stays the agent's).
+func StartInNetns(t testing.TB, netns, name, outDir string, register bool, env []string, args ...string) *launch.Child {
+	t.Helper()
+	ip, err := exec.LookPath("ip")
+	if err != nil {
+		SkipWithout(t, fmt.Sprintf("no ip command (iproute2): %v", err))
+	}
+	return StartProgram(t, ip, name, outDir, register, env, append([]string{"netns", "exec", netns, Binary(t)}, args...)...)
+}
+
 // StartProgram is Start for any program that prints the ready lines of
 // agents/node.
 func StartProgram(t testing.TB, exe, name, outDir string, register bool, env []string, args ...string) *launch.Child {

@@ -1,0 +1,85 @@
+// Package tlsconf holds the TLS settings a leaguetui process shares: the
+// certificate authorities its HTTP clients trust (the system's, plus those of
+// --tls-ca) and the certificate its agent serves with --tls-cert/--tls-key.
+//
+// The trusted roots are one per process, like the system pool they extend:
+// every client of the process (league calls, the manager's MCP checks, the
+// console's and headless run's control client, health probes) must trust the
+// same agents. TrustCA is called once at start, before clients are built.
+package tlsconf
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+)
+
+// roots is the pool clients verify servers against; nil until first used.
+var (
+	roots     atomic.Pointer[x509.CertPool]
+	rootsOnce sync.Once
+	trustMu   sync.Mutex // serialises TrustCA's read-modify-write of roots
+)
+
+// pool returns the current trusted roots: the system's at first.
+func pool() *x509.CertPool {
+	rootsOnce.Do(func() {
+		system, err := x509.SystemCertPool()
+		if err != nil || system == nil {
+			system = x509.NewCertPool() // no system roots: trust only what TrustCA adds
+		}
+		roots.CompareAndSwap(nil, system)
+	})
+	return roots.Load()
+}
+
+// TrustCA adds the PEM certificates in file to the roots this process's
+// clients trust. The pool is replaced, never changed in place, so clients
+// built earlier keep verifying safely against the pool they hold.
+func TrustCA(file string) error {
+	pem, err := os.ReadFile(file)
+	if err != nil {
+		return fmt.Errorf("--tls-ca: %w", err)
+	}
+	trustMu.Lock()
+	defer trustMu.Unlock()
+	next := pool().Clone()
+	if !next.AppendCertsFromPEM(pem) {
+		return fmt.Errorf("--tls-ca: %s holds no PEM certificate", file)
+	}
+	roots.Store(next)
+	return nil
+}
+
+// Client is the TLS configuration for an HTTP client of this process.
+func Client() *tls.Config {
+	return &tls.Config{RootCAs: pool(), MinVersion: tls.VersionTLS12}
+}
+
+// Server loads the certificate an agent serves. Both files empty means
+// plain HTTP (nil config); one without the other is an error.
+func Server(certFile, keyFile string) (*tls.Config, error) {
+	if certFile == "" && keyFile == "" {
+		return nil, nil
+	}
+	if certFile == "" || keyFile == "" {
+		return nil, errors.New("--tls-cert and --tls-key go together")
+	}
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return nil, fmt.Errorf("cannot load --tls-cert %s / --tls-key %s: %w", certFile, keyFile, err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
+}
+
+// Setup applies a process's TLS flags: it trusts caFile if one is given.
+func Setup(caFile string) error {
+	if caFile == "" {
+		return nil
+	}
+	return TrustCA(caFile)
+}
