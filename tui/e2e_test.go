@@ -485,7 +485,7 @@ func TestRestartInTmux(t *testing.T) {
 	y.Keys("q")
 	eventually(t, 60*time.Second, "leaguetui quits without asking", func() bool { return y.Pane("#{pane_dead}") == "1" })
 	// Back from the console's screen, what it said before and after.
-	out := y.screen()
+	out := y.Screen()
 	for _, want := range []string{"holds league league_2025_even_odd: paused, even_odd, 24 players, seed 11", "(seed 11)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the second run did not say %q:\n%s", want, out)
