@@ -465,27 +465,27 @@ func TestRestartInTmux(t *testing.T) {
 	}
 	data := t.TempDir()
 	const players = 24
-	x := newTmux(t, 120, 40, fmt.Sprintf("exec %s --free-ports --data %s --players %d --referees 3 --seed 11", bin, data, players))
-	screen := x.waitScreen(90*time.Second, "press s to start")
+	x := leaguetest.NewTmux(t, 120, 40, fmt.Sprintf("exec %s --free-ports --data %s --players %d --referees 3 --seed 11", bin, data, players))
+	screen := x.WaitScreen(90*time.Second, "press s to start")
 	url := regexp.MustCompile(`local (http://127\.0\.0\.1:\d+)`).FindStringSubmatch(screen)
 	if url == nil {
 		t.Fatalf("no manager URL in the header:\n%s", screen)
 	}
 	c := control.New(url[1], "")
-	x.keys("s")
+	x.Keys("s")
 	_, _ = leaguetest.NextEvents(t, c, 0, 60*time.Second, engine.EventMatchResult)
-	x.keys("C-c")
-	eventually(t, 60*time.Second, "leaguetui exits", func() bool { return x.pane("#{pane_dead}") == "1" })
+	x.Keys("C-c")
+	eventually(t, 60*time.Second, "leaguetui exits", func() bool { return x.Pane("#{pane_dead}") == "1" })
 
-	y := newTmux(t, 200, 40, fmt.Sprintf("exec %s --free-ports --data %s", bin, data))
-	screen = y.waitScreen(90*time.Second, "‖ paused", "0 running", "seed 11")
+	y := leaguetest.NewTmux(t, 200, 40, fmt.Sprintf("exec %s --free-ports --data %s", bin, data))
+	screen = y.WaitScreen(90*time.Second, "‖ paused", "0 running", "seed 11")
 	if strings.Contains(screen, "◔ pausing") {
 		t.Errorf("a restarted league shown pausing:\n%s", screen)
 	}
-	y.keys("q")
-	eventually(t, 60*time.Second, "leaguetui quits without asking", func() bool { return y.pane("#{pane_dead}") == "1" })
+	y.Keys("q")
+	eventually(t, 60*time.Second, "leaguetui quits without asking", func() bool { return y.Pane("#{pane_dead}") == "1" })
 	// Back from the console's screen, what it said before and after.
-	out := y.screen()
+	out := y.Screen()
 	for _, want := range []string{"holds league league_2025_even_odd: paused, even_odd, 24 players, seed 11", "(seed 11)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the second run did not say %q:\n%s", want, out)
