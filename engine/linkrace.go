@@ -29,6 +29,7 @@ const (
 	ErrorInvalidTool = "MODEL_INVALID_TOOL"
 	ErrorNavigation  = "APP_NAVIGATION_ERROR"
 	ErrorCapability  = "APP_CAPABILITY_ERROR"
+	ErrorGeneration  = "MODEL_GENERATION_ERROR" // the player failed technically: no answer, or none a move
 )
 
 // Page is what a page server says of one page.
@@ -299,6 +300,17 @@ func (p *racePlay) navigate(i int, player, link string, meta map[string]any) {
 // (step 2)".
 func (p *racePlay) Progress() string {
 	return fmt.Sprintf("A: %s (step %d) · B: %s (step %d)", p.current[0], p.steps[0]+1, p.current[1], p.steps[1]+1)
+}
+
+// Forfeit ends side s's race in ERROR when the player failed technically
+// (timed out, unreachable, or answered nothing that is a move).
+func (p *racePlay) Forfeit(s Side, reason string) {
+	i := side(s)
+	if p.status[i] != "" {
+		return
+	}
+	p.status[i] = RaceError
+	p.report(s.String(), ErrorGeneration, map[string]any{"step": p.steps[i] + 1, "current_page": p.current[i], "reason": clip(reason)})
 }
 
 func (p *racePlay) Over() bool { return p.status[0] != "" && p.status[1] != "" }

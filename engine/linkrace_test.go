@@ -210,3 +210,23 @@ func TestGreedyRacerPrefersSharedWordsAndNewPages(t *testing.T) {
 		t.Errorf("greedy chose %q over the target", got)
 	}
 }
+
+// A player who fails technically loses the match by technical loss and ends
+// its race in ERROR; the match keeps the race's details.
+func TestLinkRaceTechnicalFailureIsError(t *testing.T) {
+	m := NewMatchWith(LinkRace{}, MatchSetup{MatchID: "R1M1", Seed: 1, Pages: line(), Race: RaceSettings{MaxSteps: 4, MaxDistance: 2}}, "P01", "P02")
+	m.Joined("P01", true)
+	m.Joined("P02", true)
+	if err := m.Answered("P01", Answer{MoveType: NavigateMove, Choice: "B"}); err != nil {
+		t.Fatal(err)
+	}
+	m.Failed("P02", "no answer in time")
+	o := m.Outcome()
+	if o.Status != StatusTechnicalLoss || o.Winner != "P01" || o.Statuses["P02"] != RaceError {
+		t.Fatalf("outcome %+v", o)
+	}
+	errs := o.Details["errors"].([]map[string]any)
+	if len(errs) != 1 || errs[0]["error_type"] != ErrorGeneration || errs[0]["player"] != "B" {
+		t.Errorf("errors %v", errs)
+	}
+}

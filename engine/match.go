@@ -297,14 +297,7 @@ func (m *Match) decide() Outcome {
 	if o.Step == "" {
 		o.Step = "decided"
 	}
-	for i, status := range d.Statuses {
-		if status != "" {
-			if o.Statuses == nil {
-				o.Statuses = map[string]string{}
-			}
-			o.Statuses[m.players[i]] = status
-		}
-	}
+	o.Statuses = m.statuses(d)
 	result := "draw"
 	if d.Winner == SideA || d.Winner == SideB {
 		o.Status = StatusWin
@@ -313,6 +306,13 @@ func (m *Match) decide() Outcome {
 	}
 	o.Reason = fmt.Sprintf("%s (A) vs %s (B): %s; %s", m.players[0], m.players[1], d.Reason, result)
 	return o
+}
+
+// Forfeiter is a game that records a player's technical failure in its
+// own terms (the link race: status ERROR); its details then go with the
+// technical loss.
+type Forfeiter interface {
+	Forfeit(s Side, reason string)
 }
 
 // technicalLoss builds the outcome of a match in which someone failed.
@@ -327,8 +327,32 @@ func (m *Match) technicalLoss() Outcome {
 		o.Offenders = append(o.Offenders, p)
 		reasons = append(reasons, p+": "+m.failure[i])
 	}
+	if f, ok := m.play.(Forfeiter); ok {
+		for i := range m.players {
+			if m.failure[i] != "" {
+				f.Forfeit(sideOf(i), m.failure[i])
+			}
+		}
+		d := m.play.Decide()
+		o.Details, o.Statuses = d.Details, m.statuses(d)
+	}
 	o.Reason = "technical loss: " + strings.Join(reasons, "; ")
 	return o
+}
+
+// statuses maps each player to the game's own ending for it; nil if the
+// game has none.
+func (m *Match) statuses(d Decision) map[string]string {
+	var out map[string]string
+	for i, status := range d.Statuses {
+		if status != "" {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[m.players[i]] = status
+		}
+	}
+	return out
 }
 
 // movesByPlayer maps each player who moved to their last normalized move.

@@ -257,3 +257,40 @@ func TestPageServerWithoutNavigationFailsTheStart(t *testing.T) {
 		t.Fatalf("league with a search-only page server: err %v\n%s", out.Err, out.Stderr)
 	}
 }
+
+// A racer that never answers in time loses by technical loss and ends in
+// ERROR (MODEL_GENERATION_ERROR), its path so far kept in the match file.
+func TestLinkRaceTechnicalFailure(t *testing.T) {
+	dir := t.TempDir()
+	game := []string{"--game", "link_race", "--move-timeout", "1s", "--retry-delay", "50ms", "--attempts", "2"}
+	pages := leaguetest.Start(t, "pages", filepath.Join(dir, "test-output"), false, nil,
+		append([]string{"pages", "--port", "0", "--seed", "3"}, game...)...)
+	mgr := leaguetest.StartManager(t, dir, adminToken, append([]string{"--seed", "3"}, game...)...)
+	leaguetest.StartReferee(t, dir, mgr.Endpoint, "REF01", append([]string{"--pages-url", pages.Endpoint}, game...)...)
+	good := leaguetest.StartPlayer(t, dir, mgr.Endpoint, "greedy", append([]string{"--strategy", "greedy"}, game...)...)
+	slow := leaguetest.StartBadPlayer(t, dir, mgr.Endpoint, "slow", "slow", "--delay", "3s")
+	ctl := control.New(mgr.Endpoint, adminToken)
+	if err := ctl.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	events, _ := leaguetest.NextEvents(t, ctl, 0, leagueTimeout, engine.EventLeagueCompleted, engine.EventStopped)
+	if last := events[len(events)-1]; last.Kind != engine.EventLeagueCompleted {
+		t.Fatalf("the league ended with %s", last.Kind)
+	}
+	matches := readMatches(t, dir)
+	if len(matches) != 1 {
+		t.Fatalf("%d match files, want 1", len(matches))
+	}
+	r := matches[0].Result
+	if r.Status != string(engine.StatusTechnicalLoss) || r.Winner == nil || *r.Winner != good.ID ||
+		r.PlayerStatuses[slow.ID] != engine.RaceError {
+		t.Errorf("result %+v, want a technical loss of %s in ERROR", r, slow.ID)
+	}
+	var generation bool
+	for _, e := range r.Errors {
+		generation = generation || e.ErrorType == engine.ErrorGeneration
+	}
+	if !generation {
+		t.Errorf("errors %+v, want MODEL_GENERATION_ERROR", r.Errors)
+	}
+}

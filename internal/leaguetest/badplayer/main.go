@@ -255,6 +255,8 @@ func (p *player) gameMove(body json.RawMessage) any {
 	_ = protocol.Decode(body, &call)
 	data := protocol.MoveData{MoveType: "navigate", Choice: "Nowhere At All"}
 	switch p.mode {
+	case "slow":
+		time.Sleep(p.delay) // behaviour, not synchronisation: the answer leaves after the deadline
 	case "no_move":
 		data.Choice = ""
 	case "wrong_tool":
