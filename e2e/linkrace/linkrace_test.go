@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
@@ -183,23 +184,12 @@ func TestLinkRaceErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	game := []string{"--game", "link_race", "--move-timeout", "5s", "--retry-delay", "50ms"}
-	pages := leaguetest.Start(t, "pages", filepath.Join(dir, "test-output"), false, nil,
-		append([]string{"pages", "--port", "0", "--pages", graph}, game...)...)
-	mgr := leaguetest.StartManager(t, dir, adminToken, append([]string{"--seed", "5"}, game...)...)
-	leaguetest.StartReferee(t, dir, mgr.Endpoint, "REF01", append([]string{"--pages-url", pages.Endpoint}, game...)...)
-	leaguetest.StartPlayer(t, dir, mgr.Endpoint, "greedy", append([]string{"--strategy", "greedy"}, game...)...)
-	for _, mode := range []string{"wrong_link", "no_move", "wrong_tool"} {
-		leaguetest.StartBadPlayer(t, dir, mgr.Endpoint, mode, mode)
-	}
-	ctl := control.New(mgr.Endpoint, adminToken)
-	if err := ctl.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	events, _ := leaguetest.NextEvents(t, ctl, 0, leagueTimeout, engine.EventLeagueCompleted, engine.EventStopped)
-	if last := events[len(events)-1]; last.Kind != engine.EventLeagueCompleted {
-		t.Fatalf("the league ended with %s", last.Kind)
-	}
-	matches := readMatches(t, dir)
+	matches := playRaces(t, dir, game, []string{"--pages", graph}, func(managerURL string) {
+		leaguetest.StartPlayer(t, dir, managerURL, "greedy", append([]string{"--strategy", "greedy"}, game...)...)
+		for _, mode := range []string{"wrong_link", "no_move", "wrong_tool"} {
+			leaguetest.StartBadPlayer(t, dir, managerURL, mode, mode)
+		}
+	})
 	if len(matches) != 6 {
 		t.Fatalf("%d match files, want 6", len(matches))
 	}
@@ -263,21 +253,11 @@ func TestPageServerWithoutNavigationFailsTheStart(t *testing.T) {
 func TestLinkRaceTechnicalFailure(t *testing.T) {
 	dir := t.TempDir()
 	game := []string{"--game", "link_race", "--move-timeout", "1s", "--retry-delay", "50ms", "--attempts", "2"}
-	pages := leaguetest.Start(t, "pages", filepath.Join(dir, "test-output"), false, nil,
-		append([]string{"pages", "--port", "0", "--seed", "3"}, game...)...)
-	mgr := leaguetest.StartManager(t, dir, adminToken, append([]string{"--seed", "3"}, game...)...)
-	leaguetest.StartReferee(t, dir, mgr.Endpoint, "REF01", append([]string{"--pages-url", pages.Endpoint}, game...)...)
-	good := leaguetest.StartPlayer(t, dir, mgr.Endpoint, "greedy", append([]string{"--strategy", "greedy"}, game...)...)
-	slow := leaguetest.StartBadPlayer(t, dir, mgr.Endpoint, "slow", "slow", "--delay", "3s")
-	ctl := control.New(mgr.Endpoint, adminToken)
-	if err := ctl.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	events, _ := leaguetest.NextEvents(t, ctl, 0, leagueTimeout, engine.EventLeagueCompleted, engine.EventStopped)
-	if last := events[len(events)-1]; last.Kind != engine.EventLeagueCompleted {
-		t.Fatalf("the league ended with %s", last.Kind)
-	}
-	matches := readMatches(t, dir)
+	var good, slow *launch.Child
+	matches := playRaces(t, dir, game, []string{"--seed", "3"}, func(managerURL string) {
+		good = leaguetest.StartPlayer(t, dir, managerURL, "greedy", append([]string{"--strategy", "greedy"}, game...)...)
+		slow = leaguetest.StartBadPlayer(t, dir, managerURL, "slow", "slow", "--delay", "3s")
+	})
 	if len(matches) != 1 {
 		t.Fatalf("%d match files, want 1", len(matches))
 	}
@@ -293,4 +273,25 @@ func TestLinkRaceTechnicalFailure(t *testing.T) {
 	if !generation {
 		t.Errorf("errors %+v, want MODEL_GENERATION_ERROR", r.Errors)
 	}
+}
+
+// playRaces plays a link-race league of real processes to its end: a page
+// server started with pagesArgs, a manager and one referee with game's
+// arguments, and the players addPlayers starts; it returns the match files.
+func playRaces(t *testing.T, dir string, game, pagesArgs []string, addPlayers func(managerURL string)) []raceResult {
+	t.Helper()
+	pages := leaguetest.Start(t, "pages", filepath.Join(dir, "test-output"), false, nil,
+		append(append([]string{"pages", "--port", "0"}, pagesArgs...), game...)...)
+	mgr := leaguetest.StartManager(t, dir, adminToken, append([]string{"--seed", "5"}, game...)...)
+	leaguetest.StartReferee(t, dir, mgr.Endpoint, "REF01", append([]string{"--pages-url", pages.Endpoint}, game...)...)
+	addPlayers(mgr.Endpoint)
+	ctl := control.New(mgr.Endpoint, adminToken)
+	if err := ctl.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	events, _ := leaguetest.NextEvents(t, ctl, 0, leagueTimeout, engine.EventLeagueCompleted, engine.EventStopped)
+	if last := events[len(events)-1]; last.Kind != engine.EventLeagueCompleted {
+		t.Fatalf("the league ended with %s", last.Kind)
+	}
+	return readMatches(t, dir)
 }
