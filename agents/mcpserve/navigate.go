@@ -127,6 +127,10 @@ func NewNavigator(ctx context.Context, session *mcp.ClientSession, server string
 	return n, nil
 }
 
+// CanList reports whether the server lists its pages (list_pages), which a
+// referee needs to draw races.
+func (n *Navigator) CanList() bool { return n.listing }
+
 // Close ends the session.
 func (n *Navigator) Close() error { return n.session.Close() }
 

@@ -104,6 +104,11 @@ func (r *Referee) connectPages(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if !nav.CanList() {
+		nav.Close()
+		return fmt.Errorf("%s: the page server at %s navigates with %s but cannot list its pages (list_pages) to draw races from",
+			engine.ErrorCapability, url, nav.Capability())
+	}
 	r.pages = nav
 	r.Log.Info("page server mapped", "event_type", "PAGES_CONNECTED", "pages_url", url, "navigation_capability", nav.Capability())
 	return nil

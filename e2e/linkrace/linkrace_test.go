@@ -227,24 +227,30 @@ func TestLinkRaceErrors(t *testing.T) {
 	}
 }
 
-// A page server without navigation fails the league's start with
-// APP_CAPABILITY_ERROR and says what it has and what was wanted.
-func TestPageServerWithoutNavigationFailsTheStart(t *testing.T) {
-	server := mcp.NewServer(&mcp.Implementation{Name: "search-only"}, nil)
-	type query struct {
+// A page server without navigation, or one that cannot list its pages to
+// draw races from, fails the league's start with APP_CAPABILITY_ERROR and
+// says what it has and what was wanted.
+func TestPageServerWithoutTheCapabilitiesFailsTheStart(t *testing.T) {
+	type args struct {
+		Page  string `json:"page"`
 		Query string `json:"query"`
 	}
-	mcp.AddTool(server, &mcp.Tool{Name: "search_wikipedia"}, func(context.Context, *mcp.CallToolRequest, query) (*mcp.CallToolResult, any, error) {
-		return nil, nil, fmt.Errorf("not navigation")
-	})
-	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
-	defer srv.Close()
-	dir := t.TempDir()
-	out := leaguetest.RunLeaguetui(t, dir, leagueTimeout, nil, "--no-ui", "--free-ports", "--game", "link_race",
-		"--pages-url", srv.URL+"/mcp", "--players", "2", "--referees", "1", "--data", dir)
-	if out.Err == nil || !strings.Contains(out.Stderr, engine.ErrorCapability) || !strings.Contains(out.Stderr, "search_wikipedia") {
-		t.Fatalf("league with a search-only page server: err %v\n%s", out.Err, out.Stderr)
+	for tool, want := range map[string]string{"search_wikipedia": "search_wikipedia", "navigate": "list_pages"} {
+		t.Run(tool, func(t *testing.T) {
+			server := mcp.NewServer(&mcp.Implementation{Name: "only-" + tool}, nil)
+			mcp.AddTool(server, &mcp.Tool{Name: tool}, func(context.Context, *mcp.CallToolRequest, args) (*mcp.CallToolResult, any, error) {
+				return nil, nil, fmt.Errorf("not called by a start that fails")
+			})
+			srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+				&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+			defer srv.Close()
+			dir := t.TempDir()
+			out := leaguetest.RunLeaguetui(t, dir, leagueTimeout, nil, "--no-ui", "--free-ports", "--game", "link_race",
+				"--pages-url", srv.URL+"/mcp", "--players", "2", "--referees", "1", "--data", dir)
+			if out.Err == nil || !strings.Contains(out.Stderr, engine.ErrorCapability) || !strings.Contains(out.Stderr, want) {
+				t.Fatalf("league with a page server of %s only: err %v\n%s", tool, out.Err, out.Stderr)
+			}
+		})
 	}
 }
 
