@@ -35,12 +35,21 @@ type Config struct {
 	Suspension   Suspension
 	Ratings      Ratings
 	Format       Format
+	Pages        Pages
 
 	// Dir is the absolute path of the config folder Load read, or "" when
 	// the Config came from defaults alone. Agents that need files this
 	// package does not interpret (agents/agents_config.json, the "phone
 	// book", or games/games_registry.json) find them here.
 	Dir string
+}
+
+// Pages is where a game that reads pages (the link race) finds them.
+type Pages struct {
+	URL         string // a page server's /mcp URL; "" starts our own
+	File        string // the page graph our own server reads (SQLite or JSONL); "" generates one from the seed
+	MaxSteps    int    // 8: moves each player has to reach the target
+	MaxDistance int    // 4: the longest shortest path from a race's start to its target
 }
 
 // Network says where agents listen. Each agent is its own HTTP process, so
@@ -186,6 +195,7 @@ func Default() Config {
 	return Config{
 		LeagueID: "league_2025_even_odd",
 		GameType: "even_odd",
+		Pages:    Pages{MaxSteps: 8, MaxDistance: 4},
 		Network: Network{
 			Host:             "127.0.0.1",
 			ManagerPort:      8000,

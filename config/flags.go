@@ -79,6 +79,22 @@ var overrides = []override{
 		func(c *Config, raw string) error { c.Network.TLSCA = absPath(raw); return nil }),
 	boolOverride("require-tls", "LEAGUETUI_REQUIRE_TLS", "the manager refuses agents whose endpoint is not https://",
 		func(c *Config) *bool { return &c.Network.RequireTLS }),
+	stringOverride("pages-url", "LEAGUETUI_PAGES_URL",
+		"the page server (its /mcp `URL`) a link race reads pages from (default: start our own)",
+		func(c *Config, raw string) error {
+			c.Pages.URL = raw
+			return nil
+		}),
+	stringOverride("pages", "LEAGUETUI_PAGES",
+		"the page graph `file` our own page server reads: SQLite (core_articles(title, links_json)) or JSONL (default: generated from the seed)",
+		func(c *Config, raw string) error {
+			c.Pages.File = raw
+			return nil
+		}),
+	intOverride("race-steps", "LEAGUETUI_RACE_STEPS", "moves each player has in a link race", 1,
+		func(c *Config) *int { return &c.Pages.MaxSteps }),
+	intOverride("race-distance", "LEAGUETUI_RACE_DISTANCE", "the longest shortest path from a link race's start to its target", 2,
+		func(c *Config) *int { return &c.Pages.MaxDistance }),
 	durationOverride("join-timeout", "LEAGUETUI_JOIN_TIMEOUT", "deadline for a player's GAME_JOIN_ACK", positive,
 		func(c *Config) *time.Duration { return &c.Timeouts.JoinAck }),
 	durationOverride("move-timeout", "LEAGUETUI_MOVE_TIMEOUT", "deadline for a player's move (CHOOSE_PARITY)", positive,

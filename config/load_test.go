@@ -53,6 +53,7 @@ func fullConfig(t *testing.T) Config {
 		Player:       PlayerDefaults{Strategy: "counter"},
 		Participants: Participants{MinPlayers: 4, MaxPlayers: 64, MinReferees: 2},
 		Suspension:   Suspension{AfterTechnicalLosses: 5},
+		Pages:        Default().Pages, // the files have no pages keys
 		Dir:          absDir(t, "full"),
 	}
 }

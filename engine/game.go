@@ -25,6 +25,10 @@ type Game interface {
 type MatchSetup struct {
 	MatchID string
 	Seed    int64 // the league seed
+	// Pages and Race are for games that read pages (the link race); nil
+	// and zero for the others.
+	Pages Pages
+	Race  RaceSettings
 }
 
 // Rand is MatchRand(seed, match id, purpose): a game's randomness depends
@@ -39,14 +43,14 @@ type Play interface {
 	// Asked reports whether side s moves this turn; a side whose game has
 	// ended while the other's goes on is not asked.
 	Asked(s Side) bool
-	// Move checks side s's answer and returns the canonical move. An error
-	// wrapping ErrInvalidMove means the answer is not a move at all (the
-	// player is asked again); a legal but losing move is the game's to judge
-	// in Advance.
-	Move(s Side, raw string) (string, error)
-	// Advance ends the turn with the canonical moves of the sides asked
-	// ("" for a side not asked).
-	Advance(moves [2]string)
+	// Move checks side s's answer for this turn, records it and returns the
+	// canonical move. An error wrapping ErrInvalidMove means the answer is
+	// not a move at all: nothing is recorded and the player is asked again.
+	// A move of the right shape that loses (a link not on the page) is the
+	// game's to judge in Advance.
+	Move(s Side, a Answer) (string, error)
+	// Advance ends the turn once every side asked has moved.
+	Advance()
 	// Over reports whether the match has ended.
 	Over() bool
 	// Decide settles the match once it is over.
@@ -59,6 +63,12 @@ type Turn struct {
 	MoveType string         // e.g. "choose_parity"; the move call's move_type
 	Options  []string       // the legal moves when the game can list them; nil when any answer of the shape is a move
 	State    map[string]any // what the player sees of the game (sent as the move request's context); nil if nothing
+}
+
+// Answer is a player's answer to a move call.
+type Answer struct {
+	MoveType string // the move type the player says it answers, "" if it did not say
+	Choice   string // the move, as sent
 }
 
 // Decision is what a game decided at the end of a match.

@@ -63,14 +63,14 @@ type Outcome struct {
 // answered, so a match in which both fail is a double technical loss.
 type Match struct {
 	game    Game
-	play    Play
+	setup   MatchSetup
+	play    Play // started once both players have joined: a game may load what it needs (pages) then
 	id      string
 	players [2]string
 	state   MatchState
 
 	answered [2]bool   // per side, in the current step
 	failure  [2]string // per side, the failure reason; "" if none
-	moves    [2]string // per side, the normalized move of the current turn; "" if none
 	last     [2]string // per side, the last normalized move of the match
 
 	outcome Outcome
@@ -79,10 +79,15 @@ type Match struct {
 // NewMatch starts a match in StateWaitingForPlayers. seed is the league
 // seed; the game draws from MatchRand(seed, id, purpose).
 func NewMatch(game Game, id, playerA, playerB string, seed int64) *Match {
+	return NewMatchWith(game, MatchSetup{MatchID: id, Seed: seed}, playerA, playerB)
+}
+
+// NewMatchWith is NewMatch for games that need more of the setup (pages).
+func NewMatchWith(game Game, setup MatchSetup, playerA, playerB string) *Match {
 	return &Match{
 		game:    game,
-		play:    game.Start(MatchSetup{MatchID: id, Seed: seed}),
-		id:      id,
+		setup:   setup,
+		id:      setup.MatchID,
 		players: [2]string{playerA, playerB},
 		state:   StateWaitingForPlayers,
 	}
@@ -107,7 +112,7 @@ func (m *Match) Done() bool { return m.state == StateFinished }
 // player is not in the match.
 func (m *Match) Turn(player string) (Turn, bool) {
 	side, ok := m.side(player)
-	if !ok {
+	if !ok || m.play == nil {
 		return Turn{}, false
 	}
 	return m.play.Turn(sideOf(side)), true
@@ -153,6 +158,12 @@ func (m *Match) Failed(player, reason string) {
 // move of the turn is in, the game advances, and the match finishes once
 // the game is over.
 func (m *Match) Moved(player, raw string) error {
+	return m.Answered(player, Answer{Choice: raw})
+}
+
+// Answered is Moved with the whole answer, for games that read its move
+// type. An invalid move's error reads as what the player should be told.
+func (m *Match) Answered(player string, a Answer) error {
 	if m.state != StateCollectingMoves {
 		return fmt.Errorf("match %s: %w (state %s)", m.id, ErrWrongState, m.state)
 	}
@@ -163,24 +174,31 @@ func (m *Match) Moved(player, raw string) error {
 	if m.answered[side] {
 		return fmt.Errorf("match %s: %w: %q", m.id, ErrAlreadyAnswered, player)
 	}
-	move, err := m.play.Move(sideOf(side), raw)
+	move, err := m.play.Move(sideOf(side), a)
 	if err != nil {
-		return fmt.Errorf("match %s: %s: %w", m.id, player, err)
+		return err
 	}
-	m.moves[side], m.last[side] = move, move
+	m.last[side] = move
 	m.answer(player, "")
 	return nil
 }
 
-// Check reads player's raw answer as a move of the current turn without
-// recording it: the canonical move, or the game's error, which wraps
-// ErrInvalidMove and reads as what the player should be told.
-func (m *Match) Check(player, raw string) (string, error) {
-	side, ok := m.side(player)
-	if !ok {
-		return "", fmt.Errorf("match %s: %w: %q", m.id, ErrUnknownPlayer, player)
+// Progress is where the game stands, in a few words for the live match
+// flow, for games that say so ("" otherwise).
+func (m *Match) Progress() string {
+	if p, ok := m.play.(interface{ Progress() string }); ok {
+		return p.Progress()
 	}
-	return m.play.Move(sideOf(side), raw)
+	return ""
+}
+
+// TurnStep names the match step that begins a turn: "choosing" for the
+// first (as even/odd has always said), "turn N" for the others.
+func TurnStep(turn int) string {
+	if turn <= 1 {
+		return "choosing"
+	}
+	return fmt.Sprintf("turn %d", turn)
 }
 
 // Pending lists the players the current step still waits for, in A,B order;
@@ -237,8 +255,9 @@ func (m *Match) advance() {
 		return
 	case m.state == StateWaitingForPlayers:
 		m.state = StateCollectingMoves
+		m.play = m.game.Start(m.setup)
 	default:
-		m.play.Advance(m.moves)
+		m.play.Advance()
 		if m.play.Over() {
 			m.state = StateDrawing
 			m.finish(m.decide())
@@ -251,7 +270,6 @@ func (m *Match) advance() {
 // nextTurn clears the answers for a new turn; a side the game does not ask
 // counts as having answered.
 func (m *Match) nextTurn() {
-	m.moves = [2]string{}
 	for i := range m.answered {
 		m.answered[i] = !m.play.Asked(sideOf(i))
 	}
@@ -279,14 +297,7 @@ func (m *Match) decide() Outcome {
 	if o.Step == "" {
 		o.Step = "decided"
 	}
-	for i, status := range d.Statuses {
-		if status != "" {
-			if o.Statuses == nil {
-				o.Statuses = map[string]string{}
-			}
-			o.Statuses[m.players[i]] = status
-		}
-	}
+	o.Statuses = m.statuses(d)
 	result := "draw"
 	if d.Winner == SideA || d.Winner == SideB {
 		o.Status = StatusWin
@@ -295,6 +306,13 @@ func (m *Match) decide() Outcome {
 	}
 	o.Reason = fmt.Sprintf("%s (A) vs %s (B): %s; %s", m.players[0], m.players[1], d.Reason, result)
 	return o
+}
+
+// Forfeiter is a game that records a player's technical failure in its
+// own terms (the link race: status ERROR); its details then go with the
+// technical loss.
+type Forfeiter interface {
+	Forfeit(s Side, reason string)
 }
 
 // technicalLoss builds the outcome of a match in which someone failed.
@@ -309,8 +327,32 @@ func (m *Match) technicalLoss() Outcome {
 		o.Offenders = append(o.Offenders, p)
 		reasons = append(reasons, p+": "+m.failure[i])
 	}
+	if f, ok := m.play.(Forfeiter); ok {
+		for i := range m.players {
+			if m.failure[i] != "" {
+				f.Forfeit(sideOf(i), m.failure[i])
+			}
+		}
+		d := m.play.Decide()
+		o.Details, o.Statuses = d.Details, m.statuses(d)
+	}
 	o.Reason = "technical loss: " + strings.Join(reasons, "; ")
 	return o
+}
+
+// statuses maps each player to the game's own ending for it; nil if the
+// game has none.
+func (m *Match) statuses(d Decision) map[string]string {
+	var out map[string]string
+	for i, status := range d.Statuses {
+		if status != "" {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[m.players[i]] = status
+		}
+	}
+	return out
 }
 
 // movesByPlayer maps each player who moved to their last normalized move.

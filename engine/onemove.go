@@ -33,21 +33,30 @@ type oneMovePlay struct {
 	over  bool
 }
 
+// side is seat s's index, 0 or 1.
+func side(s Side) int {
+	if s == SideB {
+		return 1
+	}
+	return 0
+}
+
 func (p *oneMovePlay) Turn(Side) Turn {
 	return Turn{Number: 1, MoveType: p.game.MoveType(), Options: p.game.Options()}
 }
 
 func (p *oneMovePlay) Asked(Side) bool { return !p.over }
 
-func (p *oneMovePlay) Move(_ Side, raw string) (string, error) {
-	move, ok := p.game.Normalize(raw)
+func (p *oneMovePlay) Move(s Side, a Answer) (string, error) {
+	move, ok := p.game.Normalize(a.Choice)
 	if !ok {
-		return "", InvalidMove("%q is not one of %v", raw, p.game.Options())
+		return "", InvalidMove("%q is not one of %v", a.Choice, p.game.Options())
 	}
+	p.moves[side(s)] = move
 	return move, nil
 }
 
-func (p *oneMovePlay) Advance(moves [2]string) { p.moves, p.over = moves, true }
+func (p *oneMovePlay) Advance() { p.over = true }
 
 func (p *oneMovePlay) Over() bool { return p.over }
 

@@ -32,11 +32,15 @@ func (h *header) View() string {
 	if h.ctx.Unreachable {
 		state = s.StateStopped.Render("✗ unreachable")
 	}
-	labels := []string{s.Title.Render(id), s.Label.Render(seed), state}
-	if st.OpenReferees {
-		labels = append(labels, s.StateStopped.Render("open referees")) // any referee may report results
+	leftParts := []string{s.Title.Render(id)}
+	if st.GameType != "" {
+		leftParts = append(leftParts, s.Label.Render(st.GameType))
 	}
-	left := strings.Join(labels, "  ")
+	leftParts = append(leftParts, s.Label.Render(seed), state)
+	if st.OpenReferees {
+		leftParts = append(leftParts, s.StateStopped.Render("open referees")) // any referee may report results
+	}
+	left := strings.Join(leftParts, "  ")
 	right := s.Dim.Render(h.mode + " " + st.ManagerURL)
 	line1 := spread(left, right, h.width)
 

@@ -2,9 +2,12 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/leaguetui/leaguetui/engine"
 )
 
 // roundsPane lists the rounds, each with its progress; the current round
@@ -159,10 +162,18 @@ func matchState(ctx *programContext, m *matchInfo) string {
 		return resultStyle(s, *m.Result).Render("✓ " + describeResult(*m.Result))
 	case m.Abandoned:
 		return s.Loss.Render("✗ abandoned")
+	case m.Referee != "" && m.StepDetail != "" && turnStep(m.Step):
+		return s.StateRunning.Render("▶ " + m.Step + ": " + m.StepDetail) // where each player stands
 	case m.Referee != "":
 		return s.StateRunning.Render("▶ " + m.Step)
 	}
 	return s.Dim.Render("· pending")
+}
+
+// turnStep tells the steps that begin a turn ("choosing", "turn N") from
+// the others: their detail is where the game stands.
+func turnStep(step string) bool {
+	return step == engine.TurnStep(1) || strings.HasPrefix(step, "turn ")
 }
 
 // truncate cuts s to n cells with an ellipsis.

@@ -484,7 +484,7 @@ func (s *leagueState) start(ev engine.Event) {
 	for _, r := range s.league.Rounds {
 		s.addRound(r)
 	}
-	s.Log(ev.Time, levelInfo, "league started: seed %d, %s, %s, %s", s.Seed,
+	s.Log(ev.Time, levelInfo, "league started: %s, seed %d, %s, %s, %s", s.GameType, s.Seed,
 		plural(len(ev.Start.Players), "player"), plural(len(s.Rounds), "round"), plural(len(s.matches), "match"))
 }
 

@@ -17,6 +17,8 @@ import (
 type LeagueResult struct {
 	Players, Referees int
 	Matches           int           // matches played
+	Game              string        // the game the league played
+	Turns             int           // turns played: one per move asked of both players (even/odd: one a match)
 	Wall              time.Duration // league_started to league_completed, on the manager's clock
 	// Exchanges are the JSON-RPC requests every agent answered between
 	// the start of the league and its end (the sum of their
@@ -65,6 +67,9 @@ func (c CPU) sub(before CPU) CPU {
 // MatchesPerSecond is matches played per second of wall time.
 func (r LeagueResult) MatchesPerSecond() float64 { return Rate(int64(r.Matches), r.Wall) }
 
+// TurnsPerSecond is turns played per second of wall time.
+func (r LeagueResult) TurnsPerSecond() float64 { return Rate(int64(r.Turns), r.Wall) }
+
 // ExchangesPerSecond is HTTP exchanges per second of wall time.
 func (r LeagueResult) ExchangesPerSecond() float64 { return Rate(r.Exchanges, r.Wall) }
 
@@ -108,16 +113,19 @@ func League(ctx context.Context, opts LeagueOptions) (LeagueResult, error) {
 		}
 		defer hosted.stop()
 	}
-	return play(ctx, league, hosted, progress)
+	result, err := play(ctx, league, hosted, progress)
+	result.Game = opts.Config.GameType
+	return result, err
 }
 
 // play starts a launched league, follows it to the end and takes the
-// figures that need the processes alive: requests served and peak memory.
+// figures that need the processes alive: requests served, turns played
+// and peak memory.
 func play(ctx context.Context, league *headless.League, hosted hostedPlayers, progress io.Writer) (LeagueResult, error) {
 	endpoints := append(endpointsOf(league.Children()), hosted.endpoints()...)
 	cpuOf := func() (CPU, bool) { return cpuOf(league, hosted) }
 	cpuBefore, _ := cpuOf()
-	before, err := RequestsServed(ctx, endpoints)
+	before, err := HealthCounts(ctx, endpoints)
 	if err != nil {
 		return LeagueResult{}, err
 	}
@@ -131,7 +139,7 @@ func play(ctx context.Context, league *headless.League, hosted hostedPlayers, pr
 	}
 	peak, known := PeakMemory(league.Manager.PID())
 	cpuAfter, cpuKnown := cpuOf()
-	after, err := RequestsServed(ctx, endpoints)
+	after, err := HealthCounts(ctx, endpoints)
 	if err != nil {
 		return LeagueResult{}, err
 	}
@@ -139,7 +147,7 @@ func play(ctx context.Context, league *headless.League, hosted hostedPlayers, pr
 	first, last := tally.Tenths()
 	return LeagueResult{Players: len(league.Players) + len(hosted), Referees: len(league.Referees),
 		FirstTenth: first, LastTenth: last, PlayersInProcess: hosted != nil,
-		Matches: tally.Matches, Wall: tally.Wall(), Exchanges: after - before,
+		Matches: tally.Matches, Turns: int(after.Turns - before.Turns), Wall: tally.Wall(), Exchanges: after.Served - before.Served,
 		MatchP50: Percentile(tally.Durations, 50), MatchP99: Percentile(tally.Durations, 99),
 		ManagerPeakBytes: peak, ManagerPeakKnown: known,
 		CPU: cpuAfter.sub(cpuBefore), CPUKnown: cpuKnown}, nil

@@ -50,39 +50,53 @@ func parseVmHWM(r io.Reader) (int64, bool) {
 // JSON-RPC requests each has answered since it started. endpoints are the
 // agents' /mcp URLs.
 func RequestsServed(ctx context.Context, endpoints []string) (int64, error) {
+	c, err := HealthCounts(ctx, endpoints)
+	return c.Served, err
+}
+
+// Counts are what the agents' GET /health count, summed.
+type Counts struct {
+	Served int64 // requests_served
+	Turns  int64 // turns_played: the turns referees began
+}
+
+// HealthCounts sums the counts of the agents' GET /health.
+func HealthCounts(ctx context.Context, endpoints []string) (Counts, error) {
 	client := &http.Client{Timeout: 10 * time.Second}
 	defer client.CloseIdleConnections()
-	var total int64
+	var total Counts
 	for _, endpoint := range endpoints {
-		n, err := requestsServed(ctx, client, strings.TrimSuffix(endpoint, "/mcp")+"/health")
+		c, err := readCounts(ctx, client, strings.TrimSuffix(endpoint, "/mcp")+"/health")
 		if err != nil {
-			return 0, err
+			return Counts{}, err
 		}
-		total += n
+		total.Served += c.Served
+		total.Turns += c.Turns
 	}
 	return total, nil
 }
 
-func requestsServed(ctx context.Context, client *http.Client, url string) (int64, error) {
+func readCounts(ctx context.Context, client *http.Client, url string) (Counts, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return 0, err
+		return Counts{}, err
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return 0, fmt.Errorf("reading requests_served: %w", err)
+		return Counts{}, fmt.Errorf("reading requests_served: %w", err)
 	}
 	defer resp.Body.Close()
 	var health struct {
 		Served *int64 `json:"requests_served"`
+		Turns  int64  `json:"turns_played"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&health); err != nil {
-		return 0, fmt.Errorf("reading requests_served from %s: %w", url, err)
+		return Counts{}, fmt.Errorf("reading requests_served from %s: %w", url, err)
 	}
 	if resp.StatusCode != http.StatusOK || health.Served == nil {
-		return 0, fmt.Errorf("%s: HTTP %d without requests_served", url, resp.StatusCode)
+		return Counts{}, fmt.Errorf("%s: HTTP %d without requests_served", url, resp.StatusCode)
 	}
-	return *health.Served, nil
+	return Counts{Served: *health.Served, Turns: health.Turns}, nil
 }
 
 // userHZ is the unit of the CPU times in /proc/<pid>/stat. The kernel

@@ -76,6 +76,15 @@ func TestRequestsServed(t *testing.T) {
 		t.Errorf("RequestsServed = %d, %v; want 42", got, err)
 	}
 
+	referee := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, `{"id":"REF01","state":"ACTIVE","requests_served":5,"turns_played":12}`)
+	}))
+	defer referee.Close()
+	counts, err := HealthCounts(context.Background(), []string{agent(3), referee.URL + "/mcp"})
+	if err != nil || counts != (Counts{Served: 8, Turns: 12}) {
+		t.Errorf("HealthCounts = %+v, %v; want 8 served and the referee's 12 turns", counts, err)
+	}
+
 	old := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprint(w, `{"id":"P01","state":"ACTIVE"}`)
 	}))

@@ -40,6 +40,8 @@ func (r Report) Table(w io.Writer) error {
 			fmt.Sprintf("loopback, %d in flight, %d B request / %d B response, %s", raw.Concurrency, raw.RequestBytes, raw.ResponseBytes, raw.Elapsed.Round(time.Millisecond))},
 		{"league matches/s", fmt.Sprintf("%.1f", lg.MatchesPerSecond()),
 			fmt.Sprintf("%d matches, %d players%s, %d referees, in %s (target >= %d)", lg.Matches, lg.Players, r.hosted(), lg.Referees, lg.Wall.Round(time.Millisecond), TargetMatchesPerSecond)},
+		{"league turns/s", fmt.Sprintf("%.1f", lg.TurnsPerSecond()),
+			fmt.Sprintf("%d turns of %s, %.1f per match", lg.Turns, r.game(), Ratio(float64(lg.Turns), float64(lg.Matches)))},
 		{"first tenth matches/s", fmt.Sprintf("%.1f", lg.FirstTenth), "the first tenth of the matches, from league_started"},
 		{"last tenth matches/s", fmt.Sprintf("%.1f", lg.LastTenth),
 			fmt.Sprintf("the last tenth, to league_completed: %.2f x the first (target within 20%%)", lg.TenthsRatio())},
@@ -57,6 +59,13 @@ func (r Report) Table(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", row[0], row[1], row[2])
 	}
 	return tw.Flush()
+}
+
+func (r Report) game() string {
+	if r.League.Game == "" {
+		return "the game"
+	}
+	return r.League.Game
 }
 
 func (r Report) hosted() string {
@@ -123,6 +132,8 @@ type (
 		Matches            int      `json:"matches"`
 		WallSeconds        float64  `json:"wall_seconds"`
 		MatchesPerSecond   float64  `json:"matches_per_second"`
+		Turns              int      `json:"turns"`
+		TurnsPerSecond     float64  `json:"turns_per_second"`
 		Exchanges          int64    `json:"exchanges"`
 		ExchangesPerSecond float64  `json:"exchanges_per_second"`
 		ExchangesPerMatch  float64  `json:"exchanges_per_match"`
@@ -149,6 +160,7 @@ func (r Report) JSON(w io.Writer) error {
 			ExchangesPerSecond: raw.PerSecond(), RequestBytes: raw.RequestBytes, ResponseBytes: raw.ResponseBytes},
 		League: jsonLeague{Players: lg.Players, Referees: lg.Referees, Matches: lg.Matches,
 			WallSeconds: lg.Wall.Seconds(), MatchesPerSecond: lg.MatchesPerSecond(),
+			Turns: lg.Turns, TurnsPerSecond: lg.TurnsPerSecond(),
 			Exchanges: lg.Exchanges, ExchangesPerSecond: lg.ExchangesPerSecond(), ExchangesPerMatch: lg.ExchangesPerMatch(),
 			MatchP50Ms: millis(lg.MatchP50), MatchP99Ms: millis(lg.MatchP99),
 			FirstTenthPerSec: lg.FirstTenth, LastTenthPerSec: lg.LastTenth, PlayersInProcess: lg.PlayersInProcess},

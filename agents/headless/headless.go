@@ -57,6 +57,7 @@ type Options struct {
 
 // League is a set of running agent processes.
 type League struct {
+	Pages      *launch.Child // our own page server, for a game that reads pages; nil otherwise
 	Manager    *launch.Child
 	Referees   []*launch.Child
 	Players    []*launch.Child
@@ -68,7 +69,8 @@ type League struct {
 	Resumed *control.StandingsFile
 }
 
-// Children lists every process started, the manager first.
+// Children lists the league's agents, the manager first; the page server
+// (Pages) is not one of them.
 func (l *League) Children() []*launch.Child {
 	all := []*launch.Child{}
 	if l.Manager != nil {
@@ -85,6 +87,9 @@ func (l *League) Stop() {
 	}
 	for _, c := range append(append([]*launch.Child{}, l.Referees...), l.Players...) {
 		_ = c.Stop(5 * time.Second)
+	}
+	if l.Pages != nil {
+		_ = l.Pages.Stop(5 * time.Second)
 	}
 }
 
@@ -222,12 +227,16 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		return league, err
 	}
 
+	refereeArgs, err := league.startPages(ctx, opts, output("pages"), common)
+	if err != nil {
+		return league, err
+	}
 	for i := range opts.Referees {
 		name := fmt.Sprintf("REF%02d", i+1)
 		child, err := launch.Start(ctx, opts.Executable, launch.Spec{
 			Name: "referee " + name, OutputPath: output(name), Register: true,
 			Args: append([]string{"referee", "--port", port(opts, cfg.Network.RefereePortFirst, i),
-				"--manager", manager.Endpoint, "--name", name}, common...),
+				"--manager", manager.Endpoint, "--name", name}, refereeArgs...),
 			Env: []string{keyEnv},
 		}, ready)
 		if err != nil {
@@ -253,6 +262,25 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		league.Players = append(league.Players, child)
 	}
 	return league, nil
+}
+
+// startPages starts our own page server when the league's game reads pages
+// and no --pages-url names one, and returns the referees' arguments, which
+// then name it.
+func (l *League) startPages(ctx context.Context, opts Options, output string, common []string) ([]string, error) {
+	game, _ := engine.LookupGame(opts.Config.GameType)
+	if _, reads := game.(engine.PageReader); !reads || opts.Config.Pages.URL != "" {
+		return common, nil
+	}
+	child, err := launch.Start(ctx, opts.Executable, launch.Spec{
+		Name: "page server", OutputPath: output,
+		Args: append([]string{"pages", "--port", "0", "--seed", strconv.FormatInt(opts.Seed, 10)}, opts.ConfigArgs...),
+	}, 30*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	l.Pages = child
+	return append(slices.Clone(common), "--pages-url", child.Endpoint), nil
 }
 
 // checkResumed asks the manager whether the data folder held a league
@@ -458,12 +486,16 @@ func (p *progress) apply(ev engine.Event) (finished bool, err error) {
 	done, total := p.league.Progress()
 	switch ev.Kind {
 	case engine.EventLeagueStarted:
+		game := ev.Start.GameType
+		if game != "" {
+			game += ", "
+		}
 		if ev.Start.RoundsPlanned > len(ev.Start.Rounds) {
-			fmt.Fprintf(p.out, "league started: %s, %s, each paired when the one before ends\n",
+			fmt.Fprintf(p.out, "league started: %s%s, %s, each paired when the one before ends\n", game,
 				control.Plural(len(ev.Start.Players), "player"), control.Plural(ev.Start.RoundsPlanned, "round"))
 			break
 		}
-		fmt.Fprintf(p.out, "league started: %s, %s, %s\n", control.Plural(len(ev.Start.Players), "player"),
+		fmt.Fprintf(p.out, "league started: %s%s, %s, %s\n", game, control.Plural(len(ev.Start.Players), "player"),
 			control.Plural(len(ev.Start.Rounds), "round"), control.Plural(total, "match"))
 	case engine.EventRoundScheduled:
 		fmt.Fprintf(p.out, "round %d paired: %s\n", ev.Round, control.Plural(len(ev.Schedule.Matches), "match"))

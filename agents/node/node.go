@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -42,6 +43,7 @@ const (
 
 // Node is one agent process's shared runtime.
 type Node struct {
+	turns  atomic.Int64 // turns of matches begun (referees), for GET /health
 	Cfg    config.Config
 	Role   string // "league_manager", "referee" or "player"
 	Name   string // display name, also the log file's name
@@ -327,6 +329,9 @@ func (n *Node) presentCredentials(path string, env *protocol.Envelope) {
 	env.AuthToken = creds.AuthToken
 }
 
+// CountTurn counts one turn of a match begun, shown by GET /health.
+func (n *Node) CountTurn() { n.turns.Add(1) }
+
 // Health is what GET /health answers.
 type Health struct {
 	ID          string `json:"id"`
@@ -336,6 +341,7 @@ type Health struct {
 	LeagueID    string `json:"league_id"`
 	Endpoint    string `json:"endpoint"`
 	Served      int64  `json:"requests_served"`
+	Turns       int64  `json:"turns_played,omitempty"` // referees: the turns of matches begun, for the bench
 	// Tools are the MCP tools the agent offers, so the console can show them
 	// without an MCP session.
 	Tools []string `json:"tools,omitempty"`
@@ -354,7 +360,7 @@ func (n *Node) serveHealth(w http.ResponseWriter, _ *http.Request) {
 	}
 	writes, bytes := store.WriteStats()
 	rpc.WriteJSON(w, http.StatusOK, Health{ID: id, Role: n.Role, DisplayName: n.Name, State: n.State(),
-		LeagueID: n.Cfg.LeagueID, Endpoint: n.healthEndpoint(), Served: n.Server.Served(),
+		LeagueID: n.Cfg.LeagueID, Endpoint: n.healthEndpoint(), Served: n.Server.Served(), Turns: n.turns.Load(),
 		Tools: n.MCP.Names(), FileWrites: writes, BytesWritten: bytes, OpenReferees: n.OpenReferees})
 }
 

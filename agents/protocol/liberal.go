@@ -169,11 +169,10 @@ func decodeChoice(data []byte, resp *ChooseParityResponse) error {
 		return nil
 	}
 	var generic struct {
-		MoveData struct {
-			Choice string `json:"choice"`
-		} `json:"move_data"`
+		MoveData *MoveData `json:"move_data"`
 	}
-	if json.Unmarshal(data, &generic) == nil {
+	if json.Unmarshal(data, &generic) == nil && generic.MoveData != nil {
+		resp.HasMoveData, resp.MoveType = true, generic.MoveData.MoveType
 		resp.ParityChoice = strings.TrimSpace(generic.MoveData.Choice)
 	}
 	return nil

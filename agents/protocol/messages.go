@@ -200,6 +200,10 @@ type ChooseParityResponse struct {
 	Envelope
 	PlayerID     string `json:"player_id"`
 	ParityChoice string `json:"parity_choice"`
+	// Read from a GAME_MOVE_RESPONSE's move_data: whether it had one (an
+	// empty choice in it is an answer without a move) and its move_type.
+	HasMoveData bool   `json:"-"`
+	MoveType    string `json:"-"`
 }
 
 // GameMoveResponse: player -> referee, the result of game_move_call.

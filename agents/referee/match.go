@@ -41,7 +41,7 @@ func (run *matchRun) locked(f func(m *engine.Match)) {
 func newMatchRun(r *Referee, start protocol.StartMatch, game engine.Game, file string) *matchRun {
 	return &matchRun{
 		r: r, start: start, game: game, file: file,
-		match: engine.NewMatch(game, start.MatchID, start.PlayerAID, start.PlayerBID, start.LeagueSeed),
+		match: engine.NewMatchWith(game, r.matchSetup(start), start.PlayerAID, start.PlayerBID),
 		endpoints: map[string]string{
 			start.PlayerAID: start.PlayerAEndpoint,
 			start.PlayerBID: start.PlayerBEndpoint,
@@ -84,14 +84,15 @@ func (run *matchRun) play(ctx context.Context) {
 }
 
 // turnStep tells the manager a turn begins: "joined" then "choosing" for
-// the first, "turn N" for each later one.
+// the first, "turn N" for each later one, with where the game stands.
 func (run *matchRun) turnStep(turn int) {
+	run.r.CountTurn()
+	var progress string
+	run.locked(func(m *engine.Match) { progress = m.Progress() })
 	if turn == 1 {
 		run.step("joined", "")
-		run.step("choosing", "")
-		return
 	}
-	run.step(fmt.Sprintf("turn %d", turn), "")
+	run.step(engine.TurnStep(turn), progress)
 }
 
 // step tells the manager how the match goes on, without waiting for it,
@@ -182,29 +183,24 @@ func holdsJoin(raw json.RawMessage) bool {
 func (run *matchRun) askMove(ctx context.Context, player string) {
 	var turn engine.Turn
 	run.locked(func(m *engine.Match) { turn, _ = m.Turn(player) })
-	var move string
 	err := run.ask(ctx, player, run.moveCall(player, turn), run.r.opts.Config.Timeouts.Move, protocol.TypeChooseParityResponse,
 		func(raw json.RawMessage) (bool, error) {
 			var resp protocol.ChooseParityResponse
-			if protocol.Decode(raw, &resp) != nil || resp.ParityChoice == "" {
+			if protocol.Decode(raw, &resp) != nil || resp.ParityChoice == "" && !resp.HasMoveData {
 				return false, nil
 			}
 			var invalid error
-			run.locked(func(m *engine.Match) { move, invalid = m.Check(player, resp.ParityChoice) })
-			if invalid != nil {
+			run.locked(func(m *engine.Match) {
+				invalid = m.Answered(player, engine.Answer{MoveType: resp.MoveType, Choice: resp.ParityChoice})
+			})
+			if errors.Is(invalid, engine.ErrInvalidMove) {
 				return true, protocol.Reject(protocol.ErrInvalidMove, "%v", invalid)
 			}
 			return true, nil
 		})
-	run.locked(func(m *engine.Match) {
-		if err != nil {
-			m.Failed(player, err.Error())
-			return
-		}
-		if err := m.Moved(player, move); err != nil {
-			m.Failed(player, err.Error())
-		}
-	})
+	if err != nil {
+		run.locked(func(m *engine.Match) { m.Failed(player, err.Error()) })
+	}
 }
 
 // moveCall is the call that asks player for turn's move: CHOOSE_PARITY_CALL

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/leaguetui/leaguetui/agents/mcpserve"
 	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
@@ -40,6 +41,8 @@ type Referee struct {
 	steps  *rpc.Mailer  // match steps to the manager, in order, never blocking a match
 	states *matchStates // what get_match_state answers
 	proof  managerProof // what its manager proves itself with
+
+	pages *mcpserve.Navigator // the page server, for games that read pages; nil otherwise
 
 	mu      sync.Mutex
 	running map[string]bool // match ids in progress
@@ -83,10 +86,49 @@ func (r *Referee) Start(ctx context.Context) error {
 			RefereeKey: r.opts.Key},
 	}
 	store.Redact(r.opts.Key)
+	if err := r.connectPages(ctx); err != nil {
+		return err
+	}
 	regCtx, cancel := context.WithTimeout(ctx, registrationWindow(r.opts.Config))
 	defer cancel()
 	_, err = r.Register(regCtx, r.opts.ManagerURL, req, r.opts.Config.Timeouts.RegisterReferee)
 	return err
+}
+
+// connectPages reaches the page server when the league's game reads pages,
+// and maps its tools onto navigation: a server without it fails the start
+// (APP_CAPABILITY_ERROR), before this referee takes any match.
+func (r *Referee) connectPages(ctx context.Context) error {
+	game, ok := engine.LookupGame(r.opts.Config.GameType)
+	if _, reads := game.(engine.PageReader); !ok || !reads {
+		return nil
+	}
+	url := r.opts.Config.Pages.URL
+	if url == "" {
+		return fmt.Errorf("%s: %s reads pages and no page server was given (--pages-url)", engine.ErrorCapability, game.Type())
+	}
+	nav, err := mcpserve.ConnectPages(ctx, url)
+	if err != nil {
+		return err
+	}
+	if !nav.CanList() {
+		nav.Close()
+		return fmt.Errorf("%s: the page server at %s navigates with %s but cannot list its pages (list_pages) to draw races from",
+			engine.ErrorCapability, url, nav.Capability())
+	}
+	r.pages = nav
+	r.Log.Info("page server mapped", "event_type", "PAGES_CONNECTED", "pages_url", url, "navigation_capability", nav.Capability())
+	return nil
+}
+
+// matchSetup is what a match's game starts from.
+func (r *Referee) matchSetup(start protocol.StartMatch) engine.MatchSetup {
+	setup := engine.MatchSetup{MatchID: start.MatchID, Seed: start.LeagueSeed,
+		Race: engine.RaceSettings{MaxSteps: r.opts.Config.Pages.MaxSteps, MaxDistance: r.opts.Config.Pages.MaxDistance}}
+	if r.pages != nil { // a nil *Navigator in the interface would look like pages
+		setup.Pages = r.pages
+	}
+	return setup
 }
 
 // registrationWindow is how long an agent keeps trying to reach a manager

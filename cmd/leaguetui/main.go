@@ -38,6 +38,7 @@ Usage:
   leaguetui manager [flags]      run the league manager alone
   leaguetui referee [flags]      run one referee
   leaguetui player [flags]       run one player
+  leaguetui pages [flags]        serve a page graph to link-race referees (MCP)
   leaguetui bench [flags]        measure how close a league runs to the machine's limit
 
 Run "leaguetui COMMAND --help" for a command's flags.
@@ -150,6 +151,7 @@ func run(ctx context.Context, interrupts <-chan os.Signal, args []string, stdout
 		"referee": func(ctx context.Context, args []string) error { return runReferee(ctx, args, stdout) },
 		"player":  func(ctx context.Context, args []string) error { return runPlayer(ctx, args, stdout) },
 		"bench":   func(ctx context.Context, args []string) error { return runBench(ctx, args, stdout, stderr) },
+		"pages":   func(ctx context.Context, args []string) error { return runPages(ctx, args, stderr) },
 	}
 	if len(args) > 0 && commands[args[0]] != nil {
 		ctx, interrupted := cancelOnInterrupt(ctx, interrupts)

@@ -5,9 +5,10 @@
 package thirdgame
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,6 +21,9 @@ import (
 func TestMain(m *testing.M) { leaguetest.Main(m) }
 
 const leagueTimeout = 3 * time.Minute
+
+// leagueID is the league the tests play: the default.
+const leagueID = "league_2025_even_odd"
 
 // rpsBinary is leaguetui with the rock, paper, scissors game.
 func rpsBinary(t *testing.T) string {
@@ -45,13 +49,15 @@ func runLeague(t *testing.T, seed int) (string, string) {
 // agree with the match files; the same seed gives the same table.
 func TestThirdGamePlayedByRealProcesses(t *testing.T) {
 	dir, table := runLeague(t, 11)
-	files, err := filepath.Glob(filepath.Join(dir, "matches", "*", "*.json"))
-	if err != nil || len(files) != 6 { // 4 players: 3 rounds of 2 matches
-		t.Fatalf("match files %v (%v), want 6", files, err)
+	matches := leaguetest.ReadMatchFiles[matchFile](t, dir, leagueID)
+	if len(matches) != 6 { // 4 players: 3 rounds of 2 matches
+		t.Fatalf("%d match files, want 6", len(matches))
 	}
 	points := map[string]int{}
-	for _, f := range files {
-		m := readMatch(t, f)
+	for _, m := range matches {
+		if m.GameType != rps.Type {
+			t.Errorf("%s: game_type %q, want %q", m.MatchID, m.GameType, rps.Type)
+		}
 		checkTurns(t, m)
 		checkResult(t, m)
 		for id, p := range m.Result.Score {
@@ -65,7 +71,7 @@ func TestThirdGamePlayedByRealProcesses(t *testing.T) {
 			Played   int    `json:"played"`
 		} `json:"standings"`
 	}
-	readJSON(t, filepath.Join(dir, "leagues", "league_2025_even_odd", "standings.json"), &standings)
+	leaguetest.ReadJSON(t, filepath.Join(dir, "leagues", leagueID, "standings.json"), &standings)
 	if len(standings.Standings) != 4 {
 		t.Fatalf("standings %+v, want 4 rows", standings.Standings)
 	}
@@ -93,46 +99,13 @@ func TestProductionBinaryLacksTheThirdGame(t *testing.T) {
 	}
 }
 
-type matchFile struct {
-	MatchID    string            `json:"match_id"`
-	GameType   string            `json:"game_type"`
-	Players    map[string]string `json:"players"`
-	Transcript []struct {
-		MessageType string         `json:"message_type"`
-		From        string         `json:"from"`
-		To          string         `json:"to"`
-		Content     map[string]any `json:"content"`
-	} `json:"transcript"`
-	Result struct {
-		Status  string            `json:"status"`
-		Winner  *string           `json:"winner_player_id"`
-		Score   map[string]int    `json:"score"`
-		Choices map[string]string `json:"choices"`
-		ThrowsA string            `json:"throws_A"`
-		ThrowsB string            `json:"throws_B"`
-	} `json:"result"`
-}
-
-func readMatch(t *testing.T, path string) matchFile {
-	t.Helper()
-	var m matchFile
-	readJSON(t, path, &m)
-	if m.GameType != rps.Type {
-		t.Errorf("%s: game_type %q, want %q", m.MatchID, m.GameType, rps.Type)
-	}
-	return m
-}
-
-func readJSON(t *testing.T, path string, into any) {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err == nil {
-		err = json.Unmarshal(raw, into)
-	}
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-}
+// matchFile is a rock, paper, scissors match file.
+type matchFile = leaguetest.MatchFile[struct {
+	leaguetest.MatchResult
+	Choices map[string]string `json:"choices"`
+	ThrowsA string            `json:"throws_A"`
+	ThrowsB string            `json:"throws_B"`
+}]
 
 // checkTurns: each player got GAME_MOVE_CALL for turns 1, 2, 3 with the
 // throws as options and the scores as state, and answered each with
@@ -208,5 +181,26 @@ func checkResult(t *testing.T, m matchFile) {
 	}
 	if m.Result.Choices[m.Players["player_A"]] != a[2] || m.Result.Choices[m.Players["player_B"]] != b[2] {
 		t.Errorf("%s: choices %v, want each player's last throw", m.MatchID, m.Result.Choices)
+	}
+}
+
+// TestPlayerWithoutTheLeaguesGameIsRefused: a player of the production
+// binary (it plays even/odd only) is refused by a manager of a rock,
+// paper, scissors league, and the refusal names the league's game.
+func TestPlayerWithoutTheLeaguesGameIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	manager := leaguetest.StartProgram(t, rpsBinary(t), "manager", filepath.Join(dir, "test-output"), false,
+		[]string{"LEAGUETUI_ADMIN_TOKEN=test-admin"}, "manager", "--port", "0", "--data", dir, "--game", rps.Type)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, leaguetest.Binary(t), "player", "--port", "0", "--data", dir,
+		"--manager", manager.Endpoint, "--name", "P01")
+	cmd.Env = append(os.Environ(), leaguetest.ChildEnv()...)
+	out, err := cmd.CombinedOutput()
+	if err == nil || ctx.Err() != nil {
+		t.Fatalf("the even/odd player was not refused (err %v):\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "this league plays "+rps.Type) {
+		t.Errorf("refusal does not name the league's game:\n%s", out)
 	}
 }

@@ -34,5 +34,5 @@ func BadPlayerBinary(t testing.TB) string {
 func StartBadPlayer(t testing.TB, dataDir, managerURL, name, mode string, args ...string) *launch.Child {
 	t.Helper()
 	all := append([]string{"--manager", managerURL, "--name", name, "--mode", mode}, args...)
-	return startProgram(t, BadPlayerBinary(t), "badplayer "+name, filepath.Join(dataDir, "test-output"), true, nil, all...)
+	return StartProgram(t, BadPlayerBinary(t), "badplayer "+name, filepath.Join(dataDir, "test-output"), true, nil, all...)
 }

@@ -175,7 +175,7 @@ const ReadyTimeout = 30 * time.Second
 // log if the test fails. The process is stopped by its PID at cleanup.
 func Start(t testing.TB, name, outDir string, register bool, env []string, args ...string) *launch.Child {
 	t.Helper()
-	return startProgram(t, Binary(t), name, outDir, register, env, args...)
+	return StartProgram(t, Binary(t), name, outDir, register, env, args...)
 }
 
 // StartInNetns is Start inside the Linux network namespace netns, through
@@ -186,12 +186,12 @@ func StartInNetns(t testing.TB, netns, name, outDir string, register bool, env [
 	if err != nil {
 		SkipWithout(t, fmt.Sprintf("no ip command (iproute2): %v", err))
 	}
-	return startProgram(t, ip, name, outDir, register, env, append([]string{"netns", "exec", netns, Binary(t)}, args...)...)
+	return StartProgram(t, ip, name, outDir, register, env, append([]string{"netns", "exec", netns, Binary(t)}, args...)...)
 }
 
-// startProgram is Start for any program that prints the ready lines of
+// StartProgram is Start for any program that prints the ready lines of
 // agents/node.
-func startProgram(t testing.TB, exe, name, outDir string, register bool, env []string, args ...string) *launch.Child {
+func StartProgram(t testing.TB, exe, name, outDir string, register bool, env []string, args ...string) *launch.Child {
 	t.Helper()
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		t.Fatal(err)

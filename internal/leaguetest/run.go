@@ -2,9 +2,11 @@ package leaguetest
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -76,4 +78,58 @@ func Args(values ...any) []string {
 		out[i] = fmt.Sprint(v)
 	}
 	return out
+}
+
+// TranscriptEntry is one exchange of a match file's transcript, as tests
+// read it.
+type TranscriptEntry struct {
+	MessageType string         `json:"message_type"`
+	From        string         `json:"from"`
+	To          string         `json:"to"`
+	Content     map[string]any `json:"content"`
+}
+
+// ReadMatchFiles decodes every match file of league leagueID in the data
+// folder dir, in file-name order.
+func ReadMatchFiles[T any](t testing.TB, dir, leagueID string) []T {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "matches", leagueID, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]T, len(files))
+	for i, f := range files {
+		ReadJSON(t, f, &out[i])
+	}
+	return out
+}
+
+// ReadJSON decodes the JSON file at path into into, failing the test if it
+// cannot.
+func ReadJSON(t testing.TB, path string, into any) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err == nil {
+		err = json.Unmarshal(raw, into)
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// MatchFile is a referee's match file as tests read it; R holds the result,
+// which may embed MatchResult beside the game's own fields.
+type MatchFile[R any] struct {
+	MatchID    string            `json:"match_id"`
+	GameType   string            `json:"game_type"`
+	Players    map[string]string `json:"players"`
+	Transcript []TranscriptEntry `json:"transcript"`
+	Result     R                 `json:"result"`
+}
+
+// MatchResult is the part of a match file's result every game has.
+type MatchResult struct {
+	Status string         `json:"status"`
+	Winner *string        `json:"winner_player_id"`
+	Score  map[string]int `json:"score"`
 }

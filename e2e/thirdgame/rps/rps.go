@@ -49,6 +49,7 @@ func (Game) Start(engine.MatchSetup) engine.Play { return &play{} }
 
 type play struct {
 	thrown [2][]string
+	turn   [2]string // this turn's throws
 	score  [2]int
 }
 
@@ -63,15 +64,17 @@ func (p *play) Turn(s engine.Side) engine.Turn {
 
 func (p *play) Asked(engine.Side) bool { return !p.Over() }
 
-func (p *play) Move(_ engine.Side, raw string) (string, error) {
-	t := strings.ToLower(strings.TrimSpace(raw))
+func (p *play) Move(s engine.Side, a engine.Answer) (string, error) {
+	t := strings.ToLower(strings.TrimSpace(a.Choice))
 	if _, ok := beats[t]; !ok {
-		return "", engine.InvalidMove("%q is not one of %v", raw, throws)
+		return "", engine.InvalidMove("%q is not one of %v", a.Choice, throws)
 	}
+	p.turn[index(s)] = t
 	return t, nil
 }
 
-func (p *play) Advance(moves [2]string) {
+func (p *play) Advance() {
+	moves := p.turn
 	for i, m := range moves {
 		p.thrown[i] = append(p.thrown[i], m)
 	}

@@ -14,6 +14,9 @@
 //	malformed  answers invitations and moves with broken JSON
 //	invalid    answers each move with "maybe", not a parity
 //	decline    answers each invitation with accept:false
+//	wrong_link link race: answers each GAME_MOVE_CALL with a page that is not a link
+//	no_move    link race: answers with move_data but no choice
+//	wrong_tool link race: answers with another tool's move (search_wikipedia)
 //	style      a correct player of another style (protocol.md §9): it serves
 //	           only UPPER_CASE message-type methods and answers with the bare
 //	           message, without the JSON-RPC wrapper
@@ -46,7 +49,8 @@ import (
 	"github.com/leaguetui/leaguetui/agents/protocol"
 )
 
-var modes = []string{"slow", "stall", "crash", "refuse", "malformed", "invalid", "decline", "style", "wrapped"}
+var modes = []string{"slow", "stall", "crash", "refuse", "malformed", "invalid", "decline", "style", "wrapped",
+	"wrong_link", "no_move", "wrong_tool"}
 
 func main() {
 	if err := run(); err != nil {
@@ -102,7 +106,7 @@ type player struct {
 func (p *player) register(managerURL string) error {
 	env := protocol.NewEnvelope(protocol.TypeLeagueRegisterRequest, "player:"+p.name, "conv-register-"+p.name)
 	req := &protocol.LeagueRegisterRequest{Envelope: env, PlayerMeta: protocol.AgentMeta{DisplayName: p.name,
-		Version: "1.0.0", GameTypes: []string{"even_odd"}, ContactEndpoint: p.endpoint}}
+		Version: "1.0.0", GameTypes: []string{"even_odd", "link_race"}, ContactEndpoint: p.endpoint}}
 	method, params := "register_player", any(req)
 	if p.mode == "wrapped" {
 		method, params = "handle_message", map[string]any{"message": req}
@@ -171,6 +175,8 @@ func (p *player) serveMCP(w http.ResponseWriter, r *http.Request) {
 		reply = p.invitation(r.Context(), in.Body)
 	case protocol.TypeChooseParityCall:
 		reply = p.move(in.Body)
+	case protocol.TypeGameMoveCall:
+		reply = p.gameMove(in.Body)
 	case protocol.TypeGameOver:
 		p.mu.Lock()
 		p.gameOvers++
@@ -241,6 +247,23 @@ func (p *player) move(body json.RawMessage) any {
 	}
 	id, env := p.envelope(protocol.TypeChooseParityResponse, call.Envelope)
 	return &protocol.ChooseParityResponse{Envelope: env, PlayerID: id, ParityChoice: choice}
+}
+
+// gameMove answers GAME_MOVE_CALL the wrong way its mode says.
+func (p *player) gameMove(body json.RawMessage) any {
+	var call protocol.ChooseParityCall
+	_ = protocol.Decode(body, &call)
+	data := protocol.MoveData{MoveType: "navigate", Choice: "Nowhere At All"}
+	switch p.mode {
+	case "slow":
+		time.Sleep(p.delay) // behaviour, not synchronisation: the answer leaves after the deadline
+	case "no_move":
+		data.Choice = ""
+	case "wrong_tool":
+		data.MoveType = "search_wikipedia"
+	}
+	id, env := p.envelope(protocol.TypeGameMoveResponse, call.Envelope)
+	return &protocol.GameMoveResponse{Envelope: env, PlayerID: id, MoveData: data}
 }
 
 // envelope starts a reply to a referee's message.
