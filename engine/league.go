@@ -44,6 +44,11 @@ const (
 	// result is taken that could not be saved. It is on the live feed only:
 	// the journal could not take it.
 	EventStorageFailed EventKind = "storage_failed"
+	// EventStalled: no referee could take a match, each tried in turn; the
+	// manager goes on trying (a referee that comes back, or registers again
+	// as itself, is used at once). Detail says which match and why. It
+	// changes no state: it is there so that a league that waits says so.
+	EventStalled EventKind = "stalled"
 )
 
 // PlayerSuspended is a suspended player's status in the standings.
@@ -197,6 +202,7 @@ func (l *League) apply(ev Event) error {
 			return fmt.Errorf("%d of %d matches have results", done, total)
 		}
 		l.State = LeagueCompleted
+	case EventStalled:
 	case EventRoundAnnounced, EventRoundCompleted:
 		if ev.Round < 1 || ev.Round > len(l.Rounds) {
 			return fmt.Errorf("no round %d", ev.Round)

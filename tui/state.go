@@ -385,6 +385,8 @@ func (s *leagueState) Apply(ev engine.Event) {
 			s.state, s.pausedAt = engine.LeaguePaused, ev.Time
 		}
 		s.Log(ev.Time, levelError, "%s", ev.Detail)
+	case engine.EventStalled:
+		s.Log(ev.Time, levelWarn, "%s", ev.Detail)
 	default:
 		s.Log(ev.Time, levelWarn, "unknown event %q (seq %d) ignored", ev.Kind, ev.Seq)
 	}

@@ -332,7 +332,7 @@ func (p *progress) apply(ev engine.Event) (finished bool, err error) {
 		delete(p.running, ev.MatchID)
 		p.done++
 		fmt.Fprintf(p.out, "[%d/%d] %s\n", p.done, p.total, DescribeResult(*ev.Result))
-	case engine.EventPlayerSuspended:
+	case engine.EventPlayerSuspended, engine.EventStalled:
 		fmt.Fprintln(p.out, ev.Detail)
 	case engine.EventRoundCompleted:
 		fmt.Fprintf(p.out, "round %d completed\n", ev.Round)

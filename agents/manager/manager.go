@@ -65,6 +65,7 @@ type Manager struct {
 	// storageErr is the first journal failure. From then on the league
 	// changes no more: nothing could be saved.
 	storageErr error
+	stalled    bool              // no referee could take a match, and none has been played since
 	issuedIn   map[string]string // agent id -> conversation id of the registration that issued its token
 }
 
