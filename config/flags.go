@@ -49,6 +49,12 @@ var overrides = []override{
 			c.Network.Host = listenHost(raw)
 			return nil
 		}),
+	stringOverride("game", "LEAGUETUI_GAME",
+		fmt.Sprintf("the `game` the league plays (default %s)", Default().GameType),
+		func(c *Config, raw string) error {
+			c.GameType = raw
+			return nil
+		}),
 	durationOverride("join-timeout", "LEAGUETUI_JOIN_TIMEOUT", "deadline for a player's GAME_JOIN_ACK", positive,
 		func(c *Config) *time.Duration { return &c.Timeouts.JoinAck }),
 	durationOverride("move-timeout", "LEAGUETUI_MOVE_TIMEOUT", "deadline for a player's move (CHOOSE_PARITY)", positive,

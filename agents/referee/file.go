@@ -133,7 +133,7 @@ func (run *matchRun) save(o engine.Outcome) {
 		Lifecycle: Lifecycle{State: string(run.match.State()), CreatedAt: protocol.FormatTime(run.createdAt),
 			StartedAt: protocol.FormatTime(run.createdAt), FinishedAt: protocol.FormatTime(time.Now())},
 		Transcript: entries, Result: run.result(o)}
-	if err := store.WriteJSON(run.r.Layout.Match(run.start.MatchID), doc); err != nil {
+	if err := store.WriteJSON(run.file, doc); err != nil {
 		run.r.Log.Error("cannot write match file", "event_type", "DATA_WRITE_FAILED", "match_id", run.start.MatchID, "err", err)
 	}
 }

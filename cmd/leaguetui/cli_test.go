@@ -39,7 +39,7 @@ func TestHelpGoesToStdout(t *testing.T) {
 		}
 	}
 	stdout, _, _ := run(t, "--help")
-	for _, want := range []string{"Exit status", "130", "-version"} {
+	for _, want := range []string{"Exit status", "130", "-version", "-json", "-quiet"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("--help does not mention %q", want)
 		}
@@ -60,6 +60,7 @@ func TestBadCommandLineIsOneLine(t *testing.T) {
 		{[]string{"--no-ui=maybe"}, []string{"--no-ui", "true or false"}},
 		{[]string{"--data"}, []string{"--data needs a value"}},
 		{[]string{"--no-ui", "stray"}, []string{`unexpected argument "stray"`}},
+		{[]string{"--json"}, []string{"--json and --quiet go with --no-ui"}},
 	}
 	for _, tt := range tests {
 		stdout, stderr, status := run(t, tt.args...)

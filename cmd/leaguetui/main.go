@@ -227,6 +227,8 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	fs, cf := newFlagSet("leaguetui", usage, stdout)
 	version := fs.Bool("version", false, "print the version (module version and source revision) and exit")
 	noUI := fs.Bool("no-ui", false, "run headless: progress on stderr, final standings on stdout")
+	asJSON := fs.Bool("json", false, "with --no-ui: every league event as a JSON line on stdout, then the final standings as one")
+	quiet := fs.Bool("quiet", false, "with --no-ui: print only the final standings (the table, or its JSON line with --json)")
 	players := fs.Int("players", 4, "number of players to start (strategies cycle through "+fmt.Sprint(engine.StrategyNames())+")")
 	referees := fs.Int("referees", 2, "number of referees to start")
 	seed := fs.Int64("seed", 0, "seed for the schedule, draws and strategies (default random; printed and saved)")
@@ -242,6 +244,9 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 		fmt.Fprintln(stdout, versionLine())
 		return nil
 	}
+	if (*asJSON || *quiet) && !*noUI {
+		return &usageError{"--json and --quiet go with --no-ui"}
+	}
 	if *attach != "" && *noUI {
 		return errors.New("--attach shows a league in the console; without it, read the league with curl URL/standings")
 	}
@@ -256,7 +261,7 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
 	opts := headless.Options{Config: cfg, ConfigArgs: cf.Args(), Executable: exe, DataDir: *data,
 		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, FreePorts: *freePorts,
-		Stdout: stdout, Stderr: stderr}
+		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet}
 	if !*noUI {
 		// In the console Ctrl-C is a key; a signal from elsewhere quits.
 		ctx, interrupted := cancelOnInterrupt(ctx, interrupts)

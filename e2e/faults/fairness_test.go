@@ -101,7 +101,11 @@ func matchReason(t *testing.T, dir, matchID string) string {
 			Reason string `json:"reason"`
 		} `json:"result"`
 	}
-	readJSON(t, store.Layout{Root: dir, LeagueID: leagueID}.Match(matchID), &doc)
+	path, err := store.Layout{Root: dir, LeagueID: leagueID}.Match(matchID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readJSON(t, path, &doc)
 	return doc.Result.Reason
 }
 

@@ -113,7 +113,11 @@ func TestNoTokenLeaks(t *testing.T) {
 	})
 
 	l.stop(t)
-	if _, err := os.Stat(store.Layout{Root: l.dir, LeagueID: leagueID}.Match(fakeMatch)); err != nil {
+	matchFile, err := store.Layout{Root: l.dir, LeagueID: leagueID}.Match(fakeMatch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(matchFile); err != nil {
 		t.Errorf("the referee wrote no file for the match the fake manager gave it: %v", err)
 	}
 	leaks, files := grepTree(t, l.dir, secrets, "credentials")
