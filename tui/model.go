@@ -60,6 +60,8 @@ type Model struct {
 	flash    string
 	flashErr bool
 	flashAt  time.Time
+	flashSeq int // counts messages, so an expiry clears only its own
+	flashSet int // the last message whose expiry is scheduled
 
 	cursor       int64 // the feed's cursor: last sequence number read
 	feedDown     bool
@@ -78,6 +80,9 @@ func New(ctx context.Context, opts Options) *Model {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.FlashFor == 0 {
+		opts.FlashFor = flashFor
+	}
 	if opts.Location == nil {
 		opts.Location = time.Local
 	}
@@ -92,7 +97,7 @@ func New(ctx context.Context, opts Options) *Model {
 		st.manager.Endpoint = opts.Control.Base() + "/mcp"
 	}
 	pc := &programContext{Styles: newStyles(opts.NoColor || noColorRequested()), Now: opts.Now, State: st,
-		ListKeys: newListKeys(), DataDir: opts.DataDir, Children: opts.Children, Location: opts.Location}
+		ListKeys: newListKeys(), Children: opts.Children, Location: opts.Location}
 	m := &Model{ctx: ctx, opts: opts, pc: pc, st: st, keys: newGlobalKeys(), yesNo: newConfirmKeys()}
 	m.header = header{ctx: pc, mode: "local"}
 	if opts.Attached {
@@ -142,7 +147,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !m.quitting {
 			m.render()
 		}
-		return m, cmd
+		return m, tea.Batch(cmd, m.expireFlash())
+	case flashExpiredMsg:
+		if int(msg) == m.flashSeq {
+			m.flash = ""
+			m.render()
+		}
+		return m, nil
 	case frameMsg:
 		m.framePending = false
 		if m.dirty {
@@ -152,7 +163,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case clockMsg:
 		return m, tea.Batch(clockTick(), m.markDirty())
 	}
-	return m, tea.Batch(m.handleData(msg), m.markDirty())
+	return m, tea.Batch(m.handleData(msg), m.markDirty(), m.expireFlash())
+}
+
+// flashExpiredMsg says a status message has been shown long enough.
+type flashExpiredMsg int
+
+// expireFlash schedules the clearing of a new status message.
+func (m *Model) expireFlash() tea.Cmd {
+	if m.flash == "" || m.flashSet == m.flashSeq {
+		return nil
+	}
+	m.flashSet = m.flashSeq
+	return after(m.opts.FlashFor, flashExpiredMsg(m.flashSeq))
 }
 
 // handleData applies what a command brought back.
@@ -178,7 +201,7 @@ func (m *Model) handleData(msg tea.Msg) tea.Cmd {
 		return m.onHealth(msg)
 	case openMatchMsg:
 		m.transcript = newTranscriptView(m.pc, msg.MatchID)
-		return loadTranscript(m.opts.DataDir, m.st.LeagueID, msg.MatchID)
+		return loadTranscript(m.ctx, m.opts.Control, msg.MatchID)
 	case transcriptMsg:
 		if m.transcript != nil && m.transcript.matchID == msg.MatchID {
 			m.transcript.setFile(msg)
@@ -207,13 +230,13 @@ func (m *Model) onFeed(msg feedMsg) tea.Cmd {
 			return nil
 		}
 		if !m.feedDown {
-			m.feedDown = true
+			m.feedDown, m.pc.Unreachable = true, true
 			m.st.Log(m.pc.Now(), levelError, "event feed: %v (retrying)", msg.Err)
 		}
 		return after(feedRetry, feedRetryMsg{})
 	}
 	if m.feedDown {
-		m.feedDown = false
+		m.feedDown, m.pc.Unreachable = false, false
 		m.st.Log(m.pc.Now(), levelInfo, "event feed back")
 	}
 	m.st.manager.LastSeen = m.pc.Now()
@@ -235,9 +258,9 @@ func (m *Model) onFeed(msg feedMsg) tea.Cmd {
 			cmds = append(cmds, fetchStandings(m.ctx, c))
 		}
 	}
-	if t := m.transcript; t != nil && t.needsReload() {
+	if t := m.transcript; t != nil && c != nil && t.needsReload() {
 		t.loading = true
-		cmds = append(cmds, loadTranscript(m.opts.DataDir, m.st.LeagueID, t.matchID))
+		cmds = append(cmds, loadTranscript(m.ctx, c, t.matchID))
 	}
 	return tea.Batch(cmds...)
 }
@@ -294,4 +317,5 @@ func (m *Model) onHealth(msg healthMsg) tea.Cmd {
 
 func (m *Model) setFlash(isErr bool, format string, args ...any) {
 	m.flash, m.flashErr, m.flashAt = fmt.Sprintf(format, args...), isErr, m.pc.Now()
+	m.flashSeq++
 }

@@ -136,7 +136,7 @@ func begin(ctx context.Context, league *League, opts Options, out *output) (*pro
 	status := league.Resumed
 	if status == nil {
 		fmt.Fprintf(out.progress, "leaguetui: seed %d (repeat this league with --seed %d)\n", opts.Seed, opts.Seed)
-		return &progress{out: out.progress, emit: out.event, running: map[string]bool{}}, league.Control.Start(ctx)
+		return newProgress(out.progress, out.event), league.Control.Start(ctx)
 	}
 	switch status.State {
 	case engine.LeagueCompleted:
@@ -149,8 +149,8 @@ func begin(ctx context.Context, league *League, opts Options, out *output) (*pro
 	}
 	fmt.Fprintf(out.progress, "leaguetui: resuming league %s (seed %d) from its journal: %d of %d matches done\n",
 		status.LeagueID, status.Seed, status.MatchesDone, status.MatchesTotal)
-	p := &progress{out: out.progress, emit: out.event, cursor: status.Version, done: status.MatchesDone, total: status.MatchesTotal,
-		running: map[string]bool{}}
+	p := newProgress(out.progress, out.event)
+	p.quietUntil = status.Version
 	if status.State == engine.LeaguePaused {
 		return p, league.Control.Resume(ctx)
 	}
@@ -274,15 +274,20 @@ func checkPorts(opts Options) error {
 	return launch.CheckPortsFree(net.Host, ports...)
 }
 
-// progress is what follow knows of the league: where it is in the feed,
-// how many matches are done, and which are being played now.
+// progress is the league as follow has read it from the feed: an
+// engine.League, the one place where events are applied, so what is
+// printed counts what the manager counts.
 type progress struct {
-	out         io.Writer
-	emit        func(engine.Event) // --json's line for each event
-	cursor      int64
-	done, total int
-	running     map[string]bool // matches assigned and not yet reported
-	paused      bool
+	out    io.Writer
+	emit   func(engine.Event) // --json's line for each event; nil for none
+	league *engine.League
+	// quietUntil: events up to this one were played before this run (a
+	// resumed league); they are applied, not printed again.
+	quietUntil int64
+}
+
+func newProgress(out io.Writer, emit func(engine.Event)) *progress {
+	return &progress{out: out, emit: emit, league: engine.NewLeague("", engine.DefaultScoring())}
 }
 
 // follow prints a line per finished match and round until the league ends.
@@ -290,7 +295,7 @@ type progress struct {
 // second, or the running matches all done, ends the run with an
 // InterruptedError.
 func follow(ctx context.Context, c *control.Client, p *progress, interrupts <-chan os.Signal) error {
-	pages, stopFeed := readFeed(ctx, c, p.cursor)
+	pages, stopFeed := readFeed(ctx, c, p.league.LastSeq())
 	defer stopFeed()
 	draining := false
 	for {
@@ -303,9 +308,6 @@ func follow(ctx context.Context, c *control.Client, p *progress, interrupts <-ch
 				return page.err
 			}
 			for _, ev := range page.Events {
-				if p.emit != nil {
-					p.emit(ev)
-				}
 				if finished, err := p.apply(ev); finished || err != nil {
 					return err
 				}
@@ -323,44 +325,46 @@ func follow(ctx context.Context, c *control.Client, p *progress, interrupts <-ch
 			return ctx.Err()
 		}
 		// Drained once the feed shows the pause and nothing running after it.
-		if draining && p.paused && len(p.running) == 0 {
+		if draining && p.league.State == engine.LeaguePaused && p.league.RunningCount() == 0 {
 			return p.interrupted(true)
 		}
 	}
 }
 
 func (p *progress) interrupted(drained bool) *InterruptedError {
-	return &InterruptedError{Drained: drained, Done: p.done, Total: p.total, Running: len(p.running)}
+	done, total := p.league.Progress()
+	return &InterruptedError{Drained: drained, Done: done, Total: total, Running: p.league.RunningCount()}
 }
 
-// apply prints what an event means; finished is true once the league ends.
+// apply applies an event to the league and prints what it means; finished
+// is true once the league ends.
 func (p *progress) apply(ev engine.Event) (finished bool, err error) {
+	if err := p.league.Apply(ev); err != nil {
+		fmt.Fprintf(p.out, "leaguetui: event %d left out: %v\n", ev.Seq, err)
+		return false, nil
+	}
+	if ev.Seq <= p.quietUntil {
+		return false, nil
+	}
+	if p.emit != nil {
+		p.emit(ev)
+	}
+	done, total := p.league.Progress()
 	switch ev.Kind {
 	case engine.EventLeagueStarted:
-		p.total = 0
-		for _, r := range ev.Start.Rounds {
-			p.total += len(r.Matches)
-		}
-		fmt.Fprintf(p.out, "league started: %d players, %d rounds, %d matches\n", len(ev.Start.Players), len(ev.Start.Rounds), p.total)
-	case engine.EventMatchAssigned:
-		p.running[ev.MatchID] = true
+		fmt.Fprintf(p.out, "league started: %s, %s, %s\n", control.Plural(len(ev.Start.Players), "player"),
+			control.Plural(len(ev.Start.Rounds), "round"), control.Plural(total, "match"))
 	case engine.EventMatchResult:
-		delete(p.running, ev.MatchID)
-		p.done++
-		fmt.Fprintf(p.out, "[%d/%d] %s\n", p.done, p.total, DescribeResult(*ev.Result))
-	case engine.EventPlayerSuspended, engine.EventStalled:
+		fmt.Fprintf(p.out, "[%d/%d] %s\n", done, total, DescribeResult(*ev.Result))
+	case engine.EventPlayerSuspended, engine.EventRestarted, engine.EventStalled:
 		fmt.Fprintln(p.out, ev.Detail)
 	case engine.EventRoundCompleted:
 		fmt.Fprintf(p.out, "round %d completed\n", ev.Round)
-	case engine.EventPaused:
-		p.paused = true
-	case engine.EventResumed:
-		p.paused = false
 	case engine.EventLeagueCompleted:
 		fmt.Fprintln(p.out, "league completed")
 		return true, nil
 	case engine.EventStopped:
-		return true, errors.New("the league was stopped before it completed")
+		return true, fmt.Errorf("the league was stopped before it completed, at %d of %d matches", done, total)
 	case engine.EventStorageFailed:
 		return true, errors.New(ev.Detail)
 	}

@@ -15,6 +15,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -118,7 +119,13 @@ func (m *Manager) replayJournal() error {
 		if err := json.Unmarshal(raw, &ev); err != nil {
 			return fmt.Errorf("journal record %d: %w", i+1, err)
 		}
-		if err := m.league.Apply(ev); err != nil {
+		if err := m.league.Apply(ev); errors.Is(err, engine.ErrLeagueStopped) {
+			// Journals written before a stop refused late results may
+			// hold some: the league (and every reader of the feed)
+			// leaves them out.
+			m.league.Skip(ev.Seq)
+			m.Log.Warn("journal record after the stop left out", "event_type", "JOURNAL_AFTER_STOP", "seq", ev.Seq, "kind", string(ev.Kind))
+		} else if err != nil {
 			return fmt.Errorf("journal record %d does not apply: %w", i+1, err)
 		}
 		m.feed.push(ev, int64(len(records)))
@@ -146,6 +153,9 @@ func (m *Manager) Start(ctx context.Context) error {
 		return nil
 	}
 	fmt.Fprintf(m.Stdout, "leaguetui: resumed league %s from its journal: %d of %d matches done\n", m.league.ID, done, total)
+	if err := m.endInterruptedMatches(); err != nil {
+		return err
+	}
 	if m.opts.Hold {
 		if err := m.holdResumedLeague(done, total); err != nil {
 			return err
@@ -153,6 +163,24 @@ func (m *Manager) Start(ctx context.Context) error {
 	}
 	m.startRunning(ctx)
 	return nil
+}
+
+// endInterruptedMatches journals the restart when matches were running as
+// the manager went down: they run no more and are played again, and the
+// feed must not show them running meanwhile.
+func (m *Manager) endInterruptedMatches() error {
+	m.mu.Lock()
+	if m.league.RunningCount() == 0 {
+		m.mu.Unlock()
+		return nil
+	}
+	ev, err := m.stage(engine.Event{Kind: engine.EventRestarted,
+		Detail: fmt.Sprintf("manager restarted: %d running matches are played again", m.league.RunningCount())})
+	m.mu.Unlock()
+	if err == nil {
+		err = ev.durable()
+	}
+	return err
 }
 
 // holdResumedLeague pauses a league the journal shows running, saying why:

@@ -29,16 +29,21 @@ func runConsole(ctx context.Context, opts headless.Options, attach attachOptions
 	if err := tui.CheckTerminal(os.Stdin, os.Stdout); err != nil {
 		return err
 	}
+	scoring := engine.Scoring(opts.Config.Scoring)
+	if attach.URL != "" {
+		// Attached, the console writes nothing anywhere: the league and
+		// its files are the manager's, and the log pane holds the rest.
+		previous := slog.Default()
+		slog.SetDefault(slog.New(slog.DiscardHandler))
+		defer slog.SetDefault(previous)
+		return tui.Run(ctx, tui.Options{Control: control.New(attach.URL, attach.AdminToken), Attached: true,
+			Scoring: scoring})
+	}
 	closeLog, err := logToFile(opts.DataDir)
 	if err != nil {
 		return err
 	}
 	defer closeLog()
-	scoring := engine.Scoring(opts.Config.Scoring)
-	if attach.URL != "" {
-		return tui.Run(ctx, tui.Options{Control: control.New(attach.URL, attach.AdminToken), Attached: true,
-			DataDir: opts.DataDir, Scoring: scoring, Logger: slog.Default()})
-	}
 	if opts.Players < 2 || opts.Referees < 1 {
 		return fmt.Errorf("a league needs at least 2 players and 1 referee (got --players %d --referees %d)", opts.Players, opts.Referees)
 	}
@@ -63,7 +68,7 @@ func runConsole(ctx context.Context, opts headless.Options, attach attachOptions
 	slog.Info("league launched", "manager", league.Control.Base(), "seed", opts.Seed,
 		"referees", opts.Referees, "players", opts.Players)
 	return tui.Run(ctx, tui.Options{Control: league.Control, Children: childrenOf(league),
-		DataDir: opts.DataDir, Scoring: scoring, Seed: opts.Seed, Logger: slog.Default()})
+		Scoring: scoring, Seed: opts.Seed, Logger: slog.Default()})
 }
 
 // stopLeague stops every child the console started and says so, once the
