@@ -112,6 +112,10 @@ func New(ctx context.Context, opts Options) *Model {
 	m.filter.Prompt = "/"
 	m.filter.Placeholder = "player id or name"
 	m.filter.Cursor.SetMode(cursor.CursorStatic)
+	if opts.Notice != "" {
+		st.Log(opts.Now(), levelInfo, "%s", opts.Notice)
+		m.setFlash(false, "%s", opts.Notice)
+	}
 	m.healthEvery = opts.HealthEvery
 	if m.healthEvery == 0 {
 		m.healthEvery = defaultHealth

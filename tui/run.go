@@ -60,6 +60,9 @@ type Options struct {
 	// HealthEvery is how often agents' /health is probed; 0 means every
 	// 3 s, negative never.
 	HealthEvery time.Duration
+	// Notice is said first, in the log and on the status line: what
+	// league a reopened data folder holds.
+	Notice string
 	// FlashFor is how long a status message stays (default 5 s).
 	FlashFor time.Duration
 	// Logger gets the log pane's warnings and errors too (the console's

@@ -321,3 +321,18 @@ func TestHelpListsEveryKey(t *testing.T) {
 		t.Errorf("help cut at 80 columns:\n%s", screen)
 	}
 }
+
+// TestReopenedLeagueNamed (item 2): a console opened on a data folder that
+// holds a league says which, first thing, on the status line and in the log.
+func TestReopenedLeagueNamed(t *testing.T) {
+	notice := "./data holds league L: completed, even_odd, 4 players, seed 42, 6 of 6 matches played"
+	m := New(t.Context(), Options{Now: func() time.Time { return t0 }, Location: time.UTC, NoColor: true,
+		HealthEvery: -1, Notice: notice, FlashFor: time.Millisecond})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	if !strings.Contains(m.screen(), notice) {
+		t.Errorf("status line lacks the notice:\n%s", m.screen())
+	}
+	if logs := m.st.Logs(); len(logs) == 0 || logs[0].Text != notice {
+		t.Errorf("log starts with %v, want the notice", logs)
+	}
+}

@@ -28,6 +28,7 @@ type StandingsFile struct {
 	LeagueID        string                 `json:"league_id"`
 	Version         int64                  `json:"version"`
 	State           engine.LeagueState     `json:"state"`
+	GameType        string                 `json:"game_type,omitempty"`
 	Seed            int64                  `json:"seed"`
 	RoundsCompleted int                    `json:"rounds_completed"`
 	RoundsTotal     int                    `json:"rounds_total"`

@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/control"
@@ -32,6 +34,9 @@ type Options struct {
 	Referees   int
 	Seed       int64
 	SeedSet    bool
+	// PlayersSet: --players was given. On a data folder holding a league,
+	// given flags must agree with it (a new league needs another folder).
+	PlayersSet bool
 	FreePorts  bool
 	Stdout     io.Writer // final standings (and the events with JSON)
 	Stderr     io.Writer // progress
@@ -138,15 +143,18 @@ func begin(ctx context.Context, league *League, opts Options, out *output) (*pro
 		fmt.Fprintf(out.progress, "leaguetui: seed %d (repeat this league with --seed %d)\n", opts.Seed, opts.Seed)
 		return newProgress(out.progress, out.event), league.Control.Start(ctx)
 	}
+	// A league that ended before this run is not this run's result: no
+	// standings on stdout and no exit status 0 that a CI job would take
+	// for a league it just played.
 	switch status.State {
 	case engine.LeagueCompleted:
-		fmt.Fprintf(out.progress, "leaguetui: league %s in %s is already completed (for a new league, use another --data folder)\n",
-			status.LeagueID, opts.DataDir)
-		out.standings(*status)
-		return nil, nil
+		return nil, fmt.Errorf("%s: it was completed before this run, which plays nothing (its standings: %s); "+
+			"for a new league, pass another --data folder", DescribeLeague(opts.DataDir, *status), standingsPath(opts))
 	case engine.LeagueStopped:
-		return nil, fmt.Errorf("league %s in %s was stopped; start a new one in another --data folder", status.LeagueID, opts.DataDir)
+		return nil, fmt.Errorf("%s: it was stopped and cannot go on; for a new league, pass another --data folder",
+			DescribeLeague(opts.DataDir, *status))
 	}
+	fmt.Fprintf(out.progress, "leaguetui: %s\n", DescribeLeague(opts.DataDir, *status))
 	fmt.Fprintf(out.progress, "leaguetui: resuming league %s (seed %d) from its journal: %d of %d matches done\n",
 		status.LeagueID, status.Seed, status.MatchesDone, status.MatchesTotal)
 	p := newProgress(out.progress, out.event)
@@ -240,11 +248,55 @@ func (l *League) checkResumed(ctx context.Context, opts *Options) error {
 		return nil
 	}
 	l.Resumed = &status
+	if err := flagsAgree(*opts, status); err != nil {
+		return err
+	}
 	opts.Seed = status.Seed
 	if n := len(status.Standings); n > 0 {
 		opts.Players = n
 	}
 	return nil
+}
+
+// DescribeLeague names the league a data folder holds: its state, game,
+// size and seed, and how far it got.
+func DescribeLeague(dataDir string, s control.StandingsFile) string {
+	game := s.GameType
+	if game == "" {
+		game = "game not said"
+	}
+	return fmt.Sprintf("%s holds league %s: %s, %s, %s, seed %d, %d of %d matches played", dataDir, s.LeagueID, s.State,
+		game, control.Plural(len(s.Standings), "player"), s.Seed, s.MatchesDone, s.MatchesTotal)
+}
+
+// flagsAgree checks the flags given against the league the data folder
+// holds; a flag that would make another league is an error giving the two
+// ways on.
+func flagsAgree(opts Options, s control.StandingsFile) error {
+	var differ, given []string
+	if n := len(s.Standings); opts.PlayersSet && n > 0 && opts.Players != n {
+		differ = append(differ, fmt.Sprintf("--players %d (it has %d)", opts.Players, n))
+		given = append(given, fmt.Sprintf("--players %d", opts.Players))
+	}
+	if opts.SeedSet && opts.Seed != s.Seed {
+		differ = append(differ, fmt.Sprintf("--seed %d (its seed is %d)", opts.Seed, s.Seed))
+		given = append(given, fmt.Sprintf("--seed %d", opts.Seed))
+	}
+	if game := opts.Config.GameType; slices.Contains(opts.ConfigArgs, "--game") && s.GameType != "" && game != s.GameType {
+		differ = append(differ, fmt.Sprintf("--game %s (it plays %s)", game, s.GameType))
+		given = append(given, "--game "+game)
+	}
+	if len(differ) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s; %s disagrees with it. Either open it as it is (leave out %s), "+
+		"or start a new league in another folder (--data NEW_FOLDER %s)",
+		DescribeLeague(opts.DataDir, s), strings.Join(differ, " and "), strings.Join(given, " "), strings.Join(given, " "))
+}
+
+// standingsPath is where the league's standings file is.
+func standingsPath(opts Options) string {
+	return store.Layout{Root: opts.DataDir, LeagueID: opts.Config.LeagueID}.Standings()
 }
 
 // port is the port for the i-th agent from first, or 0 (any free port).

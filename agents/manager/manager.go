@@ -66,8 +66,7 @@ type Manager struct {
 	// storageErr is the first journal failure. From then on the league
 	// changes no more: nothing could be saved.
 	storageErr error
-	stalled    bool              // no referee could take a match, and none has been played since
-	issuedIn   map[string]string // agent id -> conversation id of the registration that issued its token
+	stalled    bool // no referee could take a match, and none has been played since
 }
 
 // New opens (or resumes from) the league's journal in the data folder.
@@ -91,7 +90,6 @@ func New(opts Options) (*Manager, error) {
 		feed:      feedWindow{limit: cmp.Or(opts.feedWindow, defaultFeedWindow)},
 		changed:   make(chan struct{}),
 		reported:  map[string]chan struct{}{},
-		issuedIn:  map[string]string{},
 		runDone:   make(chan struct{}),
 		resumed:   make(chan struct{}),
 		cancelRun: func() {},
