@@ -37,11 +37,14 @@ type Options struct {
 	// PlayersSet: --players was given. On a data folder holding a league,
 	// given flags must agree with it (a new league needs another folder).
 	PlayersSet bool
-	FreePorts  bool
-	Stdout     io.Writer // final standings (and the events with JSON)
-	Stderr     io.Writer // progress
-	JSON       bool      // --json: the events and the final standings as JSON lines on stdout
-	Quiet      bool      // --quiet: no progress, no events; only the final standings
+	// RefereesSet: --referees was given; otherwise a resumed league gets
+	// back as many referees as it had.
+	RefereesSet bool
+	FreePorts   bool
+	Stdout      io.Writer // final standings (and the events with JSON)
+	Stderr      io.Writer // progress
+	JSON        bool      // --json: the events and the final standings as JSON lines on stdout
+	Quiet       bool      // --quiet: no progress, no events; only the final standings
 	// Interrupts are the Ctrl-C presses: the first drains the league (no
 	// new match starts, running ones finish, the state is saved), the
 	// second stops it at once. Nil: only ctx ends a run early.
@@ -255,7 +258,41 @@ func (l *League) checkResumed(ctx context.Context, opts *Options) error {
 	if n := len(status.Standings); n > 0 {
 		opts.Players = n
 	}
+	if !opts.RefereesSet {
+		// Referees the league had and that do not come back would be
+		// given matches they cannot play, each then reassigned.
+		n, err := registeredReferees(ctx, l.Control)
+		if err != nil {
+			return err
+		}
+		opts.Referees = max(n, 1)
+	}
 	return nil
+}
+
+// registeredReferees counts the referees a league registered before it
+// started, read from the start of its feed.
+func registeredReferees(ctx context.Context, c *control.Client) (int, error) {
+	seen := map[string]bool{}
+	var cursor int64
+	for {
+		page, err := c.Events(ctx, cursor, 0)
+		if err != nil {
+			return 0, err
+		}
+		for _, ev := range page.Events {
+			switch {
+			case ev.Kind == engine.EventLeagueStarted:
+				return len(seen), nil
+			case ev.Kind == engine.EventAgentRegistered && ev.Agent != nil && ev.Agent.Role == engine.RoleReferee:
+				seen[ev.Agent.ID] = true
+			}
+		}
+		if len(page.Events) == 0 {
+			return len(seen), nil
+		}
+		cursor = page.LastSeq
+	}
 }
 
 // DescribeLeague names the league a data folder holds: its state, game,

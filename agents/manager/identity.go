@@ -75,7 +75,8 @@ func (m *Manager) nameHolder(name, self string) (engine.AgentInfo, bool) {
 	}
 	for _, list := range [][]engine.AgentInfo{m.league.Players(), m.league.Referees()} {
 		for _, a := range list {
-			if a.ID != self && strings.EqualFold(a.DisplayName, name) {
+			// Another's id is taken too: a player shown as "P05" must be P05.
+			if a.ID != self && (strings.EqualFold(a.DisplayName, name) || strings.EqualFold(a.ID, name)) {
 				return a, true
 			}
 		}

@@ -98,7 +98,7 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 		return m.rejectRegistration(env, role, "the league has already started"), nil
 	}
 	if !known {
-		agent.ID = m.nextID(role)
+		agent.ID = m.newID(role, meta.DisplayName)
 	}
 	agent = engine.AgentInfo{ID: agent.ID, Role: role, DisplayName: meta.DisplayName, Endpoint: meta.ContactEndpoint,
 		GameTypes: meta.GameTypes, MaxConcurrentMatches: concurrency(meta, role, m.opts.Config.Referee.MaxConcurrentMatches),
@@ -135,11 +135,41 @@ func (m *Manager) returningAgent(env protocol.Envelope, role string) (engine.Age
 	return agent, true
 }
 
-func (m *Manager) nextID(role string) string {
+// newID gives a newcomer its id: its name when the name has the form of
+// its role's ids (P07, REF02) and is free, so that a player started with
+// --name P01 is P01 and its id and name agree in the standings; otherwise
+// the first free id (P01, P02, … as agents register, when nobody names
+// theirs). Call with m.mu held.
+func (m *Manager) newID(role, name string) string {
+	prefix := "P"
 	if role == engine.RoleReferee {
-		return fmt.Sprintf("REF%02d", len(m.league.Referees())+1)
+		prefix = "REF"
 	}
-	return fmt.Sprintf("P%02d", len(m.league.Players())+1)
+	if isNumbered(name, prefix) {
+		if _, taken := m.league.Agent(name); !taken {
+			return name
+		}
+	}
+	for n := 1; ; n++ {
+		id := fmt.Sprintf("%s%02d", prefix, n)
+		if _, taken := m.league.Agent(id); !taken {
+			return id
+		}
+	}
+}
+
+// isNumbered reports a name of the form prefix and two to four digits.
+func isNumbered(name, prefix string) bool {
+	digits, ok := strings.CutPrefix(name, prefix)
+	if !ok || len(digits) < 2 || len(digits) > 4 {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func concurrency(meta protocol.AgentMeta, role string, fallback int) int {

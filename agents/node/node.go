@@ -237,6 +237,9 @@ func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Mes
 	}
 	n.Log.Info("registered", "event_type", "AGENT_REGISTERED", "agent_id", id, "league_id", n.Cfg.LeagueID)
 	fmt.Fprintln(n.Stdout, ReadyRegistered+id)
+	if n.Name != id { // the manager gives ids; the name is shown beside it
+		fmt.Fprintf(n.Stdout, "leaguetui: %s is %s in this league\n", n.Name, id)
+	}
 	return &resp, nil
 }
 

@@ -260,13 +260,15 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	if err != nil {
 		return fmt.Errorf("cannot find this program to start the agents: %w", err)
 	}
-	seedSet, playersSet := false, false
+	seedSet, playersSet, refereesSet := false, false, false
 	fs.Visit(func(f *flag.Flag) {
 		seedSet = seedSet || f.Name == "seed"
 		playersSet = playersSet || f.Name == "players"
+		refereesSet = refereesSet || f.Name == "referees"
 	})
 	opts := headless.Options{Config: cfg, ConfigArgs: cf.Args(), Executable: exe, DataDir: *data,
-		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, PlayersSet: playersSet, FreePorts: *freePorts,
+		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, PlayersSet: playersSet,
+		RefereesSet: refereesSet, FreePorts: *freePorts,
 		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet}
 	if !*noUI {
 		// In the console Ctrl-C is a key; a signal from elsewhere quits.
