@@ -48,6 +48,11 @@ const (
 	// result is taken that could not be saved. It is on the live feed only:
 	// the journal could not take it.
 	EventStorageFailed EventKind = "storage_failed"
+	// EventStalled: no referee could take a match, each tried in turn; the
+	// manager goes on trying (a referee that comes back, or registers again
+	// as itself, is used at once). Detail says which match and why. It
+	// changes no state: it is there so that a league that waits says so.
+	EventStalled EventKind = "stalled"
 	// EventRestarted: the manager started again on its journal. Matches
 	// that were running when it went down run no more (they are played
 	// again), so nothing may show them running.
@@ -240,6 +245,7 @@ func (l *League) apply(ev Event) error {
 			return fmt.Errorf("%d of %d rounds scheduled", len(l.Rounds), l.planned)
 		}
 		l.State = LeagueCompleted
+	case EventStalled:
 	case EventRoundAnnounced, EventRoundCompleted:
 		if ev.Round < 1 || ev.Round > len(l.Rounds) {
 			return fmt.Errorf("no round %d", ev.Round)

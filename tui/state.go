@@ -405,6 +405,8 @@ func (s *leagueState) Apply(ev engine.Event) {
 			s.pausedAt = ev.Time
 		}
 		s.Log(ev.Time, levelError, "%s", ev.Detail)
+	case engine.EventStalled:
+		s.Log(ev.Time, levelWarn, "%s", ev.Detail)
 	}
 }
 

@@ -17,8 +17,9 @@ import (
 	"github.com/leaguetui/leaguetui/engine"
 )
 
-// TestFollowPrintsSuspension: a suspension on the manager's feed is a line
-// of its own in the --no-ui progress, between the results around it.
+// TestFollowPrintsSuspension: a stall and a suspension on the manager's
+// feed are lines of their own in the --no-ui progress, between the results
+// around them.
 func TestFollowPrintsSuspension(t *testing.T) {
 	pairing := engine.Pairing{MatchID: "R1M1", Round: 1, PlayerA: "P01", PlayerB: "P02"}
 	result := &engine.Result{MatchID: "R1M1", Round: 1, PlayerA: "P01", PlayerB: "P02",
@@ -28,16 +29,17 @@ func TestFollowPrintsSuspension(t *testing.T) {
 		{Seq: 2, Kind: engine.EventAgentRegistered, Agent: &engine.AgentInfo{ID: "P02", Role: engine.RolePlayer, Endpoint: "b"}},
 		{Seq: 3, Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Players: []string{"P01", "P02"},
 			Rounds: []engine.Round{{Number: 1, Matches: []engine.Pairing{pairing}}}}},
-		{Seq: 4, Kind: engine.EventMatchResult, MatchID: "R1M1", Result: result},
-		{Seq: 5, Kind: engine.EventPlayerSuspended, AgentID: "P02", Detail: "P02 suspended after 1 technical losses in a row"},
-		{Seq: 6, Kind: engine.EventLeagueCompleted},
+		{Seq: 4, Kind: engine.EventStalled, MatchID: "R1M1", Referee: "REF01", Detail: "league stalled: no referee could take R1M1"},
+		{Seq: 5, Kind: engine.EventMatchResult, MatchID: "R1M1", Result: result},
+		{Seq: 6, Kind: engine.EventPlayerSuspended, AgentID: "P02", Detail: "P02 suspended after 1 technical losses in a row"},
+		{Seq: 7, Kind: engine.EventLeagueCompleted},
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/events" || r.URL.Query().Get("after") != "0" {
 			http.Error(w, "one page only", http.StatusBadRequest)
 			return
 		}
-		_ = json.NewEncoder(w).Encode(control.FeedPage{Events: events, LastSeq: 6})
+		_ = json.NewEncoder(w).Encode(control.FeedPage{Events: events, LastSeq: 7})
 	}))
 	defer srv.Close()
 
@@ -49,6 +51,7 @@ func TestFollowPrintsSuspension(t *testing.T) {
 	}
 	want := []string{
 		"league started: 2 players, 1 round, 1 match",
+		"league stalled: no referee could take R1M1",
 		"[1/1] R1M1 P01 vs P02: P01 wins, technical loss for [P02]",
 		"P02 suspended after 1 technical losses in a row",
 		"league completed",

@@ -74,6 +74,7 @@ type Manager struct {
 	// changes no more: nothing could be saved.
 	storageErr error
 	secret     string // the manager's own key, see managerSecret
+	stalled    bool   // no referee could take a match, and none has been played since
 }
 
 // New opens (or resumes from) the league's journal in the data folder.

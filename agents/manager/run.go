@@ -171,7 +171,9 @@ func (m *Manager) playMatch(ctx context.Context, a assignment, referees []engine
 	}
 	first := indexOf(referees, a.Referee.ID)
 	for attempt := 0; ; attempt++ {
-		referee := referees[(first+attempt)%len(referees)]
+		// The referee as registered now: one that restarted as itself
+		// may be on a new port.
+		referee := m.current(referees[(first+attempt)%len(referees)])
 		if err := m.awaitRunning(ctx); err != nil {
 			return err
 		}
@@ -188,6 +190,7 @@ func (m *Manager) playMatch(ctx context.Context, a assignment, referees []engine
 		err := m.runOnReferee(ctx, a.Pairing, referee)
 		<-slots[referee.ID]
 		if err == nil {
+			m.setStalled(false)
 			return m.suspendFailing(a.MatchID)
 		}
 		m.Log.Warn("match not played by referee, reassigning", "event_type", "MATCH_REASSIGNED",
@@ -195,15 +198,55 @@ func (m *Manager) playMatch(ctx context.Context, a assignment, referees []engine
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if attempt > 0 && (attempt+1)%len(referees) == 0 {
-			// Every referee failed once: give them a moment before the next pass.
+		if passes := (attempt + 1) / len(referees); (attempt+1)%len(referees) == 0 {
+			// Every referee failed this match once more: say so, and give
+			// them a while, longer each pass, before the next.
+			if err := m.stall(a.MatchID, referee.ID, err); err != nil {
+				return err
+			}
 			select {
-			case <-time.After(m.opts.Config.Retry.Delay(1)):
+			case <-time.After(min(m.opts.Config.Retry.Delay(passes), maxPassDelay)):
 			case <-ctx.Done():
 				return ctx.Err()
 			}
 		}
 	}
+}
+
+// maxPassDelay bounds the wait between two passes over the referees.
+const maxPassDelay = 5 * time.Second
+
+// current is a referee as registered now.
+func (m *Manager) current(referee engine.AgentInfo) engine.AgentInfo {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if now, ok := m.league.Agent(referee.ID); ok {
+		return now
+	}
+	return referee
+}
+
+// stall tells the feed and the log, once until a match is played again,
+// that no referee could take a match: a league that waits says why.
+func (m *Manager) stall(matchID, refereeID string, cause error) error {
+	if !m.setStalled(true) {
+		return nil
+	}
+	detail := fmt.Sprintf("league stalled: no referee could take %s (last tried %s: %v); trying again until one can",
+		matchID, refereeID, cause)
+	m.Log.Warn("league stalled", "event_type", "LEAGUE_STALLED", "match_id", matchID, "referee_id", refereeID, "err", cause)
+	_, err := m.record(engine.Event{Kind: engine.EventStalled, MatchID: matchID, Referee: refereeID, Detail: detail})
+	return err
+}
+
+// setStalled records whether the league is stalled and reports whether
+// that changed.
+func (m *Manager) setStalled(stalled bool) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	changed := m.stalled != stalled
+	m.stalled = stalled
+	return changed
 }
 
 func indexOf(list []engine.AgentInfo, id string) int {

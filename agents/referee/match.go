@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -224,19 +225,34 @@ func (run *matchRun) moveCall(player string, turn engine.Turn) *protocol.ChooseP
 // reply: whether it holds the answer, and whether that answer is invalid.
 // A reply without the answer means the player will post it back; we wait
 // for that until the call's deadline. Before each retry the player gets a
-// GAME_ERROR saying why.
+// GAME_ERROR saying why. The first attempt is always made, whatever the
+// circuit breaker says of the player: a technical loss needs a real
+// failure at this match. Retries and GAME_ERRORs are repeats, which an open
+// breaker (the player has failed call after call) fails at once; the error
+// then names the last real failure.
 func (run *matchRun) ask(ctx context.Context, player string, msg protocol.Message, timeout time.Duration,
 	answerType string, read func(json.RawMessage) (bool, error)) error {
 	retry := run.r.opts.Config.Retry
+	var failed error // the last real failure
+	skipped := 0
 	for attempt := 1; ; attempt++ {
-		err := run.askOnce(ctx, player, msg, timeout, answerType, read)
+		err := run.askOnce(ctx, player, msg, timeout, answerType, read, attempt > 1)
 		if err == nil {
 			return nil
 		}
-		if attempt >= retry.Attempts || ctx.Err() != nil {
-			return fmt.Errorf("%s after %d attempts: %w", msg.Header().MessageType, attempt, err)
+		if rpc.RefusedByBreaker(err) && failed != nil {
+			skipped++
+		} else {
+			failed = err
 		}
-		run.gameError(ctx, player, msg.Header().MessageType, answerType, err, attempt)
+		if attempt >= retry.Attempts || ctx.Err() != nil {
+			if skipped > 0 {
+				return fmt.Errorf("%s after %d attempts, %d of them skipped by the open circuit breaker: %w",
+					msg.Header().MessageType, attempt, skipped, failed)
+			}
+			return fmt.Errorf("%s after %d attempts: %w", msg.Header().MessageType, attempt, failed)
+		}
+		run.gameError(ctx, player, msg.Header().MessageType, answerType, failed, attempt)
 		select {
 		case <-time.After(retry.Delay(attempt)):
 		case <-ctx.Done():
@@ -246,7 +262,7 @@ func (run *matchRun) ask(ctx context.Context, player string, msg protocol.Messag
 }
 
 func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Message, timeout time.Duration,
-	answerType string, read func(json.RawMessage) (bool, error)) error {
+	answerType string, read func(json.RawMessage) (bool, error), repeat bool) error {
 	deadline := time.Now().Add(timeout)
 	if call, ok := msg.(*protocol.ChooseParityCall); ok {
 		call.Deadline = protocol.FormatTime(deadline) // protocol.md §3.8: now + the move timeout, for this attempt
@@ -254,7 +270,8 @@ func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Me
 	late, cancel := run.r.inbox.expect(run.start.MatchID, player, answerType)
 	defer cancel()
 	run.transcript.add(run.r.Sender(), protocol.PlayerSender(player), msg)
-	raw, err := run.r.Client.Send(ctx, rpc.Call{Endpoint: run.endpoints[player], Message: msg, Timeout: timeout, Attempts: 1})
+	raw, err := run.r.Client.Send(ctx, rpc.Call{Endpoint: run.endpoints[player], Message: msg, Timeout: timeout, Attempts: 1,
+		Repeat: repeat})
 	if err != nil {
 		return err
 	}
@@ -292,7 +309,7 @@ func (run *matchRun) gameError(ctx context.Context, player, callType, action str
 		"call", callType, "attempt", attempt, "err", cause)
 	run.transcript.add(run.r.Sender(), protocol.PlayerSender(player), msg)
 	_, _ = run.r.Client.Send(ctx, rpc.Call{Endpoint: run.endpoints[player], Message: msg,
-		Timeout: run.r.opts.Config.Timeouts.GameOver, Attempts: 1})
+		Timeout: run.r.opts.Config.Timeouts.GameOver, Attempts: 1, Repeat: true})
 }
 
 // retryCode is the protocol.md §5.3 code a GAME_ERROR gives for why an
@@ -314,13 +331,14 @@ func retryCode(cause error) string {
 }
 
 // notifyGameOver sends the same GAME_OVER to a player; a player that does
-// not acknowledge it changes nothing.
+// not acknowledge it changes nothing. To a player that just failed this
+// match it is a repeat: skipped while its breaker is open.
 func (run *matchRun) notifyGameOver(ctx context.Context, player string, o engine.Outcome) {
 	msg := &protocol.GameOver{Envelope: run.envelope(protocol.TypeGameOver), GameType: run.game.Type(),
 		GameResult: gameResult(o), Reason: o.Reason}
 	run.transcript.add(run.r.Sender(), protocol.PlayerSender(player), msg)
 	raw, err := run.r.Client.Send(ctx, rpc.Call{Endpoint: run.endpoints[player], Message: msg,
-		Timeout: run.r.opts.Config.Timeouts.GameOver, Attempts: 1})
+		Timeout: run.r.opts.Config.Timeouts.GameOver, Attempts: 1, Repeat: slices.Contains(o.Offenders, player)})
 	if err == nil {
 		run.transcript.addRaw(protocol.PlayerSender(player), run.r.Sender(), raw)
 	}

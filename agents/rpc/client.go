@@ -141,6 +141,11 @@ type Call struct {
 	// BeforeRetry runs before attempt n+1 after attempt n failed with err;
 	// the referee sends GAME_ERROR from here.
 	BeforeRetry func(attempt int, err error)
+	// Repeat marks a call that repeats one that just failed (a retry, or
+	// the GAME_ERROR notice before one): while the peer's circuit breaker
+	// is open it fails at once. Any other call gets one real attempt,
+	// whatever the breaker says (see guarded).
+	Repeat bool
 }
 
 // Send delivers the call and returns the reply's league message.
@@ -151,8 +156,15 @@ func (c *Client) Send(ctx context.Context, call Call) (json.RawMessage, error) {
 	}
 	var lastErr error
 	for attempt := 1; attempt <= attempts; attempt++ {
-		reply, err := c.sendOnce(ctx, call)
-		if err == nil || !retryable(err) || attempt == attempts || ctx.Err() != nil {
+		try := call
+		try.Repeat = call.Repeat || attempt > 1
+		reply, err := c.sendOnce(ctx, try)
+		if lastErr != nil && RefusedByBreaker(err) {
+			return nil, lastErr // the breaker opened meanwhile: the last real failure says why
+		}
+		if err == nil || !retryable(err) || attempt == attempts || ctx.Err() != nil || c.BreakerOpen(call.Endpoint) {
+			// An open breaker skips the retries: the peer failed this
+			// attempt and has been failing. The error is this attempt's.
 			return reply, err
 		}
 		lastErr = err
@@ -182,7 +194,19 @@ func (c *Client) Do(ctx context.Context, call Call, reply protocol.Message) erro
 
 func retryable(err error) bool {
 	var callErr *CallError
-	return errors.As(err, &callErr) && !errors.Is(err, gobreaker.ErrOpenState)
+	return errors.As(err, &callErr) && !RefusedByBreaker(err)
+}
+
+// RefusedByBreaker reports an attempt that was never made because the
+// peer's circuit breaker is open: it says nothing new about the peer.
+func RefusedByBreaker(err error) bool {
+	return errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests)
+}
+
+// peerAnswered reports that the peer answered, maybe with an error: it is there.
+func peerAnswered(err error) bool {
+	var callErr *CallError
+	return !errors.As(err, &callErr)
 }
 
 // sendOnce is one attempt: it walks the forms the message may be sent in
@@ -258,11 +282,11 @@ func (c *Client) post(ctx context.Context, call Call, form protocol.Form) (json.
 	if err != nil {
 		return nil, err
 	}
-	respBody, err := c.guarded(call.Endpoint, func() ([]byte, error) {
+	respBody, err := c.guarded(call, func() ([]byte, error) {
 		return c.roundTrip(ctx, call, body)
 	})
 	if err != nil {
-		if errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests) {
+		if RefusedByBreaker(err) {
 			return nil, &CallError{Code: protocol.ErrConnection, Endpoint: call.Endpoint, Err: err}
 		}
 		return nil, err
@@ -310,15 +334,42 @@ func notServed(resp *resty.Response) *protocol.RPCError {
 }
 
 // guarded runs send through the endpoint's circuit breaker, unless the
-// endpoint is vital.
-func (c *Client) guarded(endpoint string, send func() ([]byte, error)) ([]byte, error) {
+// endpoint is vital. The breaker only shortens repeats: a peer that failed
+// a call and is failing again is not waited for a second time. A call of
+// its own (Repeat false) is always tried, because a failure decides
+// something (a match is lost when a player does not answer its call) and
+// only a real attempt may decide it; a peer that answers such a call, such
+// as a player back from a stall or an agent restarted on its old port, has
+// its breaker closed at once.
+func (c *Client) guarded(call Call, send func() ([]byte, error)) ([]byte, error) {
 	c.mu.Lock()
-	vital := c.vital[endpoint]
+	vital := c.vital[call.Endpoint]
 	c.mu.Unlock()
 	if vital {
 		return send()
 	}
-	return c.breaker(endpoint).Execute(send)
+	cb := c.breaker(call.Endpoint)
+	reply, err := cb.Execute(send)
+	if call.Repeat || !RefusedByBreaker(err) {
+		return reply, err
+	}
+	reply, err = send()
+	if peerAnswered(err) {
+		c.closeBreaker(call.Endpoint, cb)
+	}
+	return reply, err
+}
+
+// closeBreaker forgets an endpoint's open breaker: the next call gets a
+// closed one.
+func (c *Client) closeBreaker(endpoint string, open *gobreaker.CircuitBreaker[[]byte]) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.circuit[endpoint] == open {
+		delete(c.circuit, endpoint)
+		c.opts.Log.Info("circuit breaker", "endpoint", endpoint, "from", open.State().String(), "to", "closed",
+			"why", "the peer answered a call")
+	}
 }
 
 // breaker returns the endpoint's circuit breaker. Only failures to get an
@@ -337,8 +388,7 @@ func (c *Client) breaker(endpoint string) *gobreaker.CircuitBreaker[[]byte] {
 			return threshold > 0 && counts.ConsecutiveFailures >= threshold
 		},
 		IsSuccessful: func(err error) bool {
-			var callErr *CallError
-			return !errors.As(err, &callErr) || errors.Is(err, context.Canceled)
+			return peerAnswered(err) || errors.Is(err, context.Canceled)
 		},
 		OnStateChange: func(name string, from, to gobreaker.State) {
 			c.opts.Log.Warn("circuit breaker", "endpoint", name, "from", from.String(), "to", to.String())
@@ -348,7 +398,11 @@ func (c *Client) breaker(endpoint string) *gobreaker.CircuitBreaker[[]byte] {
 	return cb
 }
 
-// BreakerOpen reports whether calls to endpoint currently fail fast.
+// BreakerOpen reports whether repeated calls to endpoint currently fail
+// fast (never for a vital endpoint).
 func (c *Client) BreakerOpen(endpoint string) bool {
-	return c.breaker(endpoint).State() == gobreaker.StateOpen
+	c.mu.Lock()
+	vital := c.vital[endpoint]
+	c.mu.Unlock()
+	return !vital && c.breaker(endpoint).State() == gobreaker.StateOpen
 }

@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -352,43 +354,72 @@ func TestClientEveryAliasNotFound(t *testing.T) {
 }
 
 // TestClientCircuitBreaker: after N consecutive failures to get an answer
-// the circuit opens and calls fail fast without reaching the peer.
+// the circuit opens. It only shortens repeats: a repeated call fails fast
+// without reaching the peer, and a call of its own gets one real attempt
+// but no retries. When the peer answers such a call the circuit closes.
 func TestClientCircuitBreaker(t *testing.T) {
 	const failures = 3
-	dead := newPeer(t, func(*http.Request, string, map[string]any) (int, string) { return http.StatusServiceUnavailable, "" })
+	var down atomic.Bool
+	down.Store(true)
+	p := newPeer(t, func(*http.Request, string, map[string]any) (int, string) {
+		if down.Load() {
+			return http.StatusServiceUnavailable, ""
+		}
+		return 200, result(joinAck)
+	})
 	alive := newPeer(t, func(*http.Request, string, map[string]any) (int, string) { return 200, result(joinAck) })
 	c := newClient(config.Retry{Attempts: 3, InitialDelay: time.Hour, Multiplier: 2}, config.Breaker{Failures: failures, Reset: time.Hour})
-	once := func(p *peer) error {
-		_, err := c.Send(context.Background(), rpc.Call{Endpoint: p.endpoint(), Message: invitationMsg(), Timeout: time.Second, Attempts: 1})
+	send := func(p *peer, attempts int, repeat bool) error {
+		_, err := c.Send(context.Background(), rpc.Call{Endpoint: p.endpoint(), Message: invitationMsg(), Timeout: time.Second,
+			Attempts: attempts, Repeat: repeat})
 		return err
 	}
 	for i := 1; i <= failures; i++ {
-		if c.BreakerOpen(dead.endpoint()) {
+		if c.BreakerOpen(p.endpoint()) {
 			t.Fatalf("circuit open after %d failures, want it closed until %d", i-1, failures)
 		}
-		if err := once(dead); rpc.ErrorCode(err) != protocol.ErrConnection {
+		if err := send(p, 1, false); rpc.ErrorCode(err) != protocol.ErrConnection {
 			t.Fatalf("call %d: %v, want E009", i, err)
 		}
 	}
-	if !c.BreakerOpen(dead.endpoint()) {
+	if !c.BreakerOpen(p.endpoint()) {
 		t.Fatalf("circuit closed after %d consecutive failures", failures)
 	}
 
-	// Open: fails at once, even with retries allowed and an hour's backoff.
+	// Open: a repeat fails at once without reaching the peer.
+	err := send(p, 1, true)
+	if !errors.Is(err, gobreaker.ErrOpenState) || !rpc.RefusedByBreaker(err) || rpc.ErrorCode(err) != protocol.ErrConnection {
+		t.Errorf("repeat: %v, want E009 wrapping the open circuit", err)
+	}
+	if p.hits() != failures {
+		t.Errorf("peer got %d requests, want %d: an open circuit lets no repeat through", p.hits(), failures)
+	}
+
+	// A call of its own reaches the peer once and fails with the peer's
+	// own error, not retried (an hour's backoff would show).
 	start := time.Now()
-	_, err := c.Send(context.Background(), rpc.Call{Endpoint: dead.endpoint(), Message: invitationMsg(), Timeout: time.Second})
+	err = send(p, 3, false)
 	if elapsed := time.Since(start); elapsed > 5*time.Second {
-		t.Errorf("open circuit took %v to fail", elapsed)
+		t.Errorf("a call to a peer behind an open circuit took %v", elapsed)
 	}
-	if !errors.Is(err, gobreaker.ErrOpenState) || rpc.ErrorCode(err) != protocol.ErrConnection {
-		t.Errorf("err = %v, want E009 wrapping the open circuit", err)
+	if rpc.ErrorCode(err) != protocol.ErrConnection || rpc.RefusedByBreaker(err) || !strings.Contains(err.Error(), "503") {
+		t.Errorf("call: %v, want the peer's own E009 (HTTP 503)", err)
 	}
-	if dead.hits() != failures {
-		t.Errorf("peer got %d requests, want %d: an open circuit must not call it", dead.hits(), failures)
+	if p.hits() != failures+1 {
+		t.Errorf("peer got %d requests, want %d: one real attempt, no retries", p.hits(), failures+1)
+	}
+
+	// Back: the next call gets through and closes the circuit.
+	down.Store(false)
+	if err := send(p, 1, false); err != nil || c.BreakerOpen(p.endpoint()) {
+		t.Errorf("the peer back: %v, open %v; want an answer and the circuit closed", err, c.BreakerOpen(p.endpoint()))
+	}
+	if err := send(p, 1, true); err != nil || p.hits() != failures+3 {
+		t.Errorf("a repeat once closed: %v, %d requests; want it through", err, p.hits())
 	}
 
 	// Other endpoints have their own circuit.
-	if err := once(alive); err != nil || c.BreakerOpen(alive.endpoint()) {
+	if err := send(alive, 1, false); err != nil || c.BreakerOpen(alive.endpoint()) {
 		t.Errorf("a healthy endpoint: %v, open %v", err, c.BreakerOpen(alive.endpoint()))
 	}
 }
