@@ -53,6 +53,8 @@ type League struct {
 	// already held one in progress (the manager holds it paused until
 	// Run resumes it); nil for a new league.
 	Resumed *control.StandingsFile
+
+	lock *store.DataLock // the data folder is ours (and the manager's) until Stop
 }
 
 // Children lists every process started, the manager first.
@@ -73,6 +75,7 @@ func (l *League) Stop() {
 	for _, c := range append(append([]*launch.Child{}, l.Referees...), l.Players...) {
 		_ = c.Stop(5 * time.Second)
 	}
+	_ = l.lock.Release()
 }
 
 // Run plays a whole league, or resumes the one the data folder holds, and
@@ -116,6 +119,10 @@ func Run(ctx context.Context, opts Options) error {
 		if errors.As(err, &stopped) {
 			league.Stop() // the manager saves its state before it exits
 			stopped.DataDir, stopped.FreePorts = opts.DataDir, opts.FreePorts
+		}
+		var storage *StorageFailedError
+		if errors.As(err, &storage) {
+			storage.Resume = ResumeCommand(opts.DataDir, opts.FreePorts)
 		}
 		return err
 	}
@@ -167,7 +174,17 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	if err := store.CheckWritable(filepath.Dir(layout.ProcessOutput("x"))); err != nil {
 		return nil, err
 	}
-	league := &League{AdminToken: newAdminToken()}
+	// One owner per data folder: a second leaguetui (or a manager started
+	// by hand) on it is refused at once, naming us. The manager shares our
+	// lock, so it keeps the folder until it has exited.
+	lock, err := store.LockDataFolder(opts.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	league := &League{AdminToken: newAdminToken(), lock: lock}
+	if err := rebuildDerived(layout); err != nil {
+		return league, err
+	}
 	common := append([]string{"--data", opts.DataDir}, opts.ConfigArgs...)
 	ready := 30 * time.Second
 
@@ -175,7 +192,8 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		Name: "manager", OutputPath: layout.ProcessOutput("league_manager"),
 		Args: append([]string{"manager", "--hold", "--port", port(opts, cfg.Network.ManagerPort, 0),
 			"--seed", strconv.FormatInt(opts.Seed, 10)}, common...),
-		Env: []string{"LEAGUETUI_ADMIN_TOKEN=" + league.AdminToken},
+		Env:      []string{"LEAGUETUI_ADMIN_TOKEN=" + league.AdminToken},
+		DataLock: lock.File(),
 	}, ready)
 	if err != nil {
 		return league, err
@@ -294,6 +312,9 @@ func follow(ctx context.Context, c *control.Client, p *progress, interrupts <-ch
 					return err
 				}
 			}
+			if page.StorageFailure != "" {
+				return &StorageFailedError{Detail: page.StorageFailure, Done: p.done, Total: p.total}
+			}
 		case <-interrupts:
 			if draining {
 				return p.interrupted(false)
@@ -345,8 +366,8 @@ func (p *progress) apply(ev engine.Event) (finished bool, err error) {
 		return true, nil
 	case engine.EventStopped:
 		return true, errors.New("the league was stopped before it completed")
-	case engine.EventStorageFailed:
-		return true, errors.New(ev.Detail)
+	case engine.EventStorageFailed: // from a manager that put it on the feed as an event
+		return true, &StorageFailedError{Detail: ev.Detail, Done: p.done, Total: p.total}
 	}
 	return false, nil
 }
@@ -402,11 +423,30 @@ func (e *InterruptedError) Error() string {
 	if !e.Drained {
 		how = fmt.Sprintf("stopped at once (running matches to play again: %d)", e.Running)
 	}
-	resume := "leaguetui --no-ui --data " + e.DataDir
-	if e.FreePorts {
+	return fmt.Sprintf("interrupted: league %s at %d of %d matches, state saved; resume with: %s", how, e.Done, e.Total,
+		ResumeCommand(e.DataDir, e.FreePorts))
+}
+
+// ResumeCommand is the command that resumes the league in dataDir.
+func ResumeCommand(dataDir string, freePorts bool) string {
+	resume := "leaguetui --no-ui --data " + dataDir
+	if freePorts {
 		resume += " --free-ports"
 	}
-	return fmt.Sprintf("interrupted: league %s at %d of %d matches, state saved; resume with: %s", how, e.Done, e.Total, resume)
+	return resume
+}
+
+// StorageFailedError ends a run whose manager could not write its
+// journal: the league is paused with every acknowledged result saved.
+// Its text says which path failed and how to resume once it is fixed.
+type StorageFailedError struct {
+	Detail      string // the manager's: the path, the error, that nothing acknowledged is lost
+	Done, Total int    // matches journaled, as the feed told them
+	Resume      string // the command that resumes the league
+}
+
+func (e *StorageFailedError) Error() string {
+	return fmt.Sprintf("storage failure at %d of %d matches: %s; resume with: %s", e.Done, e.Total, e.Detail, e.Resume)
 }
 
 // DescribeResult is one line for a result: "R1M1 P01 vs P02: P01 wins".

@@ -63,16 +63,19 @@ func (m *Manager) serveEvents(w http.ResponseWriter, r *http.Request) {
 }
 
 // eventsAfter returns the page after a cursor and the channel that closes
-// when the feed next grows. Sequence numbers are dense from 1. The latest
-// events are in memory; a cursor older than them is read from the journal,
-// outside m.mu, in a page that stops where memory starts.
+// when the feed next grows. Sequence numbers are dense from 1. Only events
+// the journal has committed are served: a client never sees an event that a
+// crash could take back, and a sequence number it has seen names the same
+// event after any restart. The latest events are in memory; a cursor older
+// than them is read from the journal, outside m.mu, in a page that stops
+// where memory starts.
 func (m *Manager) eventsAfter(after int64) (control.FeedPage, <-chan struct{}, error) {
+	changed := m.feedChanged() // before reading what is committed: a commit in between then wakes us
 	m.mu.Lock()
-	page := control.FeedPage{LastSeq: after, State: m.league.State}
-	changed := m.changed
+	page := control.FeedPage{LastSeq: after, State: m.league.State, StorageFailure: m.storageDetail}
 	oldest := m.feed.oldest(m.league.LastSeq() + 1)
-	if after >= oldest-1 {
-		page.Events = m.feed.after(after, maxFeedBatch)
+	if durable := m.journal.Committed(); after >= oldest-1 && durable > after {
+		page.Events = m.feed.after(after, int(min(maxFeedBatch, durable-after)))
 	}
 	m.mu.Unlock()
 	if after < oldest-1 {
