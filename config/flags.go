@@ -49,20 +49,26 @@ var overrides = []override{
 			c.Network.Host = listenHost(raw)
 			return nil
 		}),
-	durationOverride("join-timeout", "LEAGUETUI_JOIN_TIMEOUT", "deadline for a player's GAME_JOIN_ACK",
+	stringOverride("game", "LEAGUETUI_GAME",
+		fmt.Sprintf("the `game` the league plays (default %s)", Default().GameType),
+		func(c *Config, raw string) error {
+			c.GameType = raw
+			return nil
+		}),
+	durationOverride("join-timeout", "LEAGUETUI_JOIN_TIMEOUT", "deadline for a player's GAME_JOIN_ACK", positive,
 		func(c *Config) *time.Duration { return &c.Timeouts.JoinAck }),
-	durationOverride("move-timeout", "LEAGUETUI_MOVE_TIMEOUT", "deadline for a player's move (CHOOSE_PARITY)",
+	durationOverride("move-timeout", "LEAGUETUI_MOVE_TIMEOUT", "deadline for a player's move (CHOOSE_PARITY)", positive,
 		func(c *Config) *time.Duration { return &c.Timeouts.Move }),
-	durationOverride("generic-timeout", "LEAGUETUI_GENERIC_TIMEOUT", "deadline for any reply without a timeout of its own",
+	durationOverride("generic-timeout", "LEAGUETUI_GENERIC_TIMEOUT", "deadline for any reply without a timeout of its own", positive,
 		func(c *Config) *time.Duration { return &c.Timeouts.Generic }),
-	durationOverride("report-timeout", "LEAGUETUI_REPORT_TIMEOUT", "deadline for the league manager to take a MATCH_RESULT_REPORT",
+	durationOverride("report-timeout", "LEAGUETUI_REPORT_TIMEOUT", "deadline for the league manager to take a MATCH_RESULT_REPORT", positive,
 		func(c *Config) *time.Duration { return &c.Timeouts.Report }),
-	durationOverride("retry-delay", "LEAGUETUI_RETRY_DELAY", "wait before the first retry; later waits grow by the backoff multiplier",
+	durationOverride("retry-delay", "LEAGUETUI_RETRY_DELAY", "wait before the first retry; later waits grow by the backoff multiplier", nonNegative,
 		func(c *Config) *time.Duration { return &c.Retry.InitialDelay }),
-	intOverride("attempts", "LEAGUETUI_ATTEMPTS", "attempts per call in total, the first one included",
+	intOverride("attempts", "LEAGUETUI_ATTEMPTS", "attempts per call in total, the first one included", 1,
 		func(c *Config) *int { return &c.Retry.Attempts }),
 	intOverride("suspend-after", "LEAGUETUI_SUSPEND_AFTER",
-		"technical losses in a row after which the manager suspends a player; 0 never suspends",
+		"technical losses in a row after which the manager suspends a player; 0 never suspends", 0,
 		func(c *Config) *int { return &c.Suspension.AfterTechnicalLosses }),
 }
 
@@ -80,17 +86,23 @@ func stringOverride(name, env, usage string, apply func(*Config, string) error) 
 	}
 }
 
-func durationOverride(name, env, what string, field func(*Config) *time.Duration) override {
+func durationOverride(name, env, what string, least time.Duration, field func(*Config) *time.Duration) override {
 	def := Default()
 	return override{
 		flag:     name,
 		env:      env,
-		usage:    fmt.Sprintf("%s (default %v); env %s", what, *field(&def), env),
-		register: func(fs *flag.FlagSet, name, usage string) { fs.Duration(name, 0, usage) },
+		usage:    fmt.Sprintf("%s, a `duration` such as 5s or 1m30s (default %v); env %s", what, *field(&def), env),
+		register: func(fs *flag.FlagSet, name, usage string) { fs.Var(new(durationText), name, usage) },
 		apply: func(c *Config, raw string) error {
-			d, err := time.ParseDuration(raw)
+			d, err := parseDuration(raw)
 			if err != nil {
-				return fmt.Errorf("invalid duration %q (want e.g. 5s or 1m30s)", raw)
+				return err
+			}
+			if d < least && least > 0 {
+				return fmt.Errorf("must be more than 0 (got %v)", d)
+			}
+			if d < least {
+				return fmt.Errorf("must not be negative (got %v)", d)
 			}
 			*field(c) = d
 			return nil
@@ -98,7 +110,41 @@ func durationOverride(name, env, what string, field func(*Config) *time.Duration
 	}
 }
 
-func intOverride(name, env, what string, field func(*Config) *int) override {
+// The least durations allowed: timeouts must be positive; the retry delay
+// may be 0.
+const (
+	positive    = time.Nanosecond
+	nonNegative = 0
+)
+
+// parseDuration reads a Go duration and, when it is not one, says how to
+// write it: a bare number is the usual mistake.
+func parseDuration(raw string) (time.Duration, error) {
+	d, err := time.ParseDuration(raw)
+	if err == nil {
+		return d, nil
+	}
+	if _, numErr := strconv.ParseFloat(raw, 64); numErr == nil {
+		return 0, fmt.Errorf("a duration needs a unit: write %ss (or e.g. 500ms, 1m30s)", raw)
+	}
+	return 0, fmt.Errorf("not a duration: write e.g. 5s, 500ms or 1m30s")
+}
+
+// durationText is a duration flag checked as it is parsed, with the
+// messages of parseDuration (the flag package's own says "parse error").
+type durationText string
+
+func (d *durationText) String() string { return string(*d) }
+
+func (d *durationText) Set(raw string) error {
+	if _, err := parseDuration(raw); err != nil {
+		return err
+	}
+	*d = durationText(raw)
+	return nil
+}
+
+func intOverride(name, env, what string, least int, field func(*Config) *int) override {
 	def := Default()
 	return override{
 		flag:     name,
@@ -108,7 +154,10 @@ func intOverride(name, env, what string, field func(*Config) *int) override {
 		apply: func(c *Config, raw string) error {
 			n, err := strconv.Atoi(raw)
 			if err != nil {
-				return fmt.Errorf("invalid integer %q", raw)
+				return fmt.Errorf("not a whole number")
+			}
+			if n < least {
+				return fmt.Errorf("must be at least %d (got %d)", least, n)
 			}
 			*field(c) = n
 			return nil
@@ -192,14 +241,14 @@ func applyOverrides(cfg *Config, set map[string]string, getenv func(string) stri
 	for _, o := range overrides {
 		if raw := getenv(o.env); o.apply != nil && raw != "" {
 			if err := o.apply(cfg, raw); err != nil {
-				errs = append(errs, fmt.Errorf("config: %s: %w", o.env, err))
+				errs = append(errs, fmt.Errorf("config: %s=%q: %w", o.env, raw, err))
 			}
 		}
 	}
 	for _, o := range overrides {
 		if raw, ok := set[o.flag]; o.apply != nil && ok {
 			if err := o.apply(cfg, raw); err != nil {
-				errs = append(errs, fmt.Errorf("config: --%s: %w", o.flag, err))
+				errs = append(errs, &FlagError{Flag: o.flag, Value: raw, Err: err})
 			}
 		}
 	}
@@ -236,3 +285,14 @@ func (f *Flags) Args() []string {
 	}
 	return args
 }
+
+// FlagError is a bad value given to a command-line flag. It names the flag
+// as the user typed it, not the setting it overrides.
+type FlagError struct {
+	Flag, Value string
+	Err         error
+}
+
+func (e *FlagError) Error() string { return fmt.Sprintf("--%s %s: %v", e.Flag, e.Value, e.Err) }
+
+func (e *FlagError) Unwrap() error { return e.Err }

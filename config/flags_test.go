@@ -147,7 +147,9 @@ func TestResolveErrors(t *testing.T) {
 			map[string]string{"LEAGUETUI_JOIN_TIMEOUT": "later"}, []string{"LEAGUETUI_JOIN_TIMEOUT"}},
 		{"missing config folder", []string{"--config", "testdata/nope"}, nil, []string{"testdata/nope"}},
 		{"invalid result", []string{"--move-timeout", "0s", "--attempts", "0"}, nil,
-			[]string{"timeouts.move must be > 0", "retry.attempts must be >= 1"}},
+			[]string{"--move-timeout 0s: must be more than 0", "--attempts 0: must be at least 1"}},
+		{"a negative delay names the flag", []string{"--retry-delay", "-1s"}, nil,
+			[]string{"--retry-delay -1s: must not be negative"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -247,5 +249,17 @@ func TestResolveWithoutParse(t *testing.T) {
 	cfg, err := f.ResolveWith(env(nil))
 	if err != nil || cfg != Default() {
 		t.Errorf("ResolveWith on an unparsed FlagSet = %+v, %v; want the defaults", cfg, err)
+	}
+}
+
+func TestDurationFlagSaysHowToWriteIt(t *testing.T) {
+	for raw, want := range map[string]string{"5": "a duration needs a unit: write 5s", "soon": "not a duration: write e.g. 5s"} {
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		AddFlags(fs)
+		err := fs.Parse([]string{"--move-timeout", raw})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("--move-timeout %s: error %v, want it to say %q", raw, err, want)
+		}
 	}
 }

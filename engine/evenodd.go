@@ -25,6 +25,9 @@ func init() { Register(EvenOdd{}) }
 // Type returns EvenOddType.
 func (EvenOdd) Type() string { return EvenOddType }
 
+// Start plays a match as one simultaneous move.
+func (g EvenOdd) Start(setup MatchSetup) Play { return OneMove(g, setup) }
+
 // MoveType returns "choose_parity", the protocol's name for the move call.
 func (EvenOdd) MoveType() string { return "choose_parity" }
 
@@ -54,6 +57,7 @@ func decideEvenOdd(moveA, moveB string, n int) Decision {
 		Details: map[string]any{"drawn_number": n, "number_parity": p},
 		Right:   p,
 		Reason:  fmt.Sprintf("A chose %s, B chose %s, drawn %d is %s", moveA, moveB, n, p),
+		Step:    fmt.Sprintf("drawn %d", n),
 	}
 }
 

@@ -7,30 +7,72 @@ import (
 	"sync"
 )
 
-// Game is one two-player simultaneous-move game the referee can run.
-// Adding a game means implementing this interface and calling Register; the
-// scheduler, the standings and the league manager never change.
+// Game is one two-player game the referee can run. It is a turn loop: the
+// game says what each player sees and is asked each turn, checks a move,
+// advances once the turn's moves are in, and says when the match is over
+// and how it ended. Adding a game means implementing this interface (and
+// strategies for it) and calling Register; the scheduler, the standings,
+// the referee, the player and the league manager never change.
 type Game interface {
 	// Type is the game's wire name, e.g. "even_odd".
 	Type() string
-	// MoveType is the move a player is asked for, e.g. "choose_parity".
-	MoveType() string
-	// Options lists the valid moves, e.g. ["even", "odd"].
-	Options() []string
-	// Normalize accepts liberal input (surrounding space, any case) and
-	// returns the canonical move, or false if it is not a valid move.
-	Normalize(raw string) (string, bool)
-	// Decide settles a match from two already-normalized moves. rng is
-	// MatchRand(seed, matchID, "draw"), so the result is reproducible.
-	Decide(moveA, moveB string, rng *rand.Rand) Decision
+	// Start begins one match.
+	Start(setup MatchSetup) Play
 }
 
-// Decision is what a game decided from two valid moves.
+// MatchSetup is what a game knows of a match when it starts: enough to
+// draw what it needs reproducibly with Rand.
+type MatchSetup struct {
+	MatchID string
+	Seed    int64 // the league seed
+}
+
+// Rand is MatchRand(seed, match id, purpose): a game's randomness depends
+// only on the seed and the match, never on which match finishes first.
+func (s MatchSetup) Rand(purpose string) *rand.Rand { return MatchRand(s.Seed, s.MatchID, purpose) }
+
+// Play is one match of a game in progress. The engine's Match drives it and
+// serializes calls, so it needs no locks.
+type Play interface {
+	// Turn is what side s sees and is asked this turn.
+	Turn(s Side) Turn
+	// Asked reports whether side s moves this turn; a side whose game has
+	// ended while the other's goes on is not asked.
+	Asked(s Side) bool
+	// Move checks side s's answer and returns the canonical move. An error
+	// wrapping ErrInvalidMove means the answer is not a move at all (the
+	// player is asked again); a legal but losing move is the game's to judge
+	// in Advance.
+	Move(s Side, raw string) (string, error)
+	// Advance ends the turn with the canonical moves of the sides asked
+	// ("" for a side not asked).
+	Advance(moves [2]string)
+	// Over reports whether the match has ended.
+	Over() bool
+	// Decide settles the match once it is over.
+	Decide() Decision
+}
+
+// Turn is what a player is shown and asked in one turn.
+type Turn struct {
+	Number   int            // 1 for the first turn
+	MoveType string         // e.g. "choose_parity"; the move call's move_type
+	Options  []string       // the legal moves when the game can list them; nil when any answer of the shape is a move
+	State    map[string]any // what the player sees of the game (sent as the move request's context); nil if nothing
+}
+
+// Decision is what a game decided at the end of a match.
 type Decision struct {
 	Winner  Side           // SideA, SideB, or NoSide for a draw
-	Details map[string]any // game facts for the wire (int and string values), e.g. {"drawn_number": 8, "number_parity": "even"}
+	Details map[string]any // game facts for the wire, e.g. {"drawn_number": 8, "number_parity": "even"}
 	Right   string         // the move that was "right" this time, for strategies to learn from; "" if none
-	Reason  string         // one human sentence in terms of "A" and "B", since Decide does not know player ids
+	Reason  string         // one human sentence in terms of "A" and "B", since the game does not know player ids
+	// Step names the decision in a few words for the live match flow, e.g.
+	// "drawn 8"; "" gives "decided".
+	Step string
+	// Statuses is each side's own ending where the game has one (link race:
+	// WON, LOST_MAX_STEPS...); empty strings for games without.
+	Statuses [2]string
 }
 
 // Side names one seat of a match without knowing the players' ids.

@@ -45,41 +45,45 @@ type Outcome struct {
 	Status    Status
 	Winner    string            // player id, "" for a draw or a double technical loss
 	Offenders []string          // players who failed (technical loss), in A,B order; empty otherwise
-	Moves     map[string]string // player id -> normalized move, only for players that moved
+	Moves     map[string]string // player id -> the last normalized move, only for players that moved
 	Details   map[string]any    // Decision.Details; nil on a technical loss
 	Right     string            // Decision.Right
 	Reason    string            // human sentence with player ids, or the failure reason(s) for a technical loss
+	Step      string            // a few words for the match flow: Decision.Step, "technical loss" or "decided"
+	Statuses  map[string]string // player id -> the game's own ending for that player, for games that have one
 }
 
-// Match is the referee's game-agnostic state machine for one match. The
+// Match is the referee's game-agnostic turn loop for one match. The
 // referee does the I/O (invitations, move calls, retries) and feeds each
 // answer in with Joined, Moved or Failed; Pending says whom it still waits
-// for. A Match is not safe for concurrent use: the referee serializes calls.
+// for and Turn what to ask them. A Match is not safe for concurrent use: the
+// referee serializes calls.
 //
-// Each step (joining, then moving) waits until both players have answered,
-// so a match in which both fail is a double technical loss.
+// Each step (joining, then each turn) waits until every player asked has
+// answered, so a match in which both fail is a double technical loss.
 type Match struct {
 	game    Game
+	play    Play
 	id      string
 	players [2]string
-	seed    int64
 	state   MatchState
 
 	answered [2]bool   // per side, in the current step
 	failure  [2]string // per side, the failure reason; "" if none
-	moves    [2]string // per side, the normalized move; "" if none
+	moves    [2]string // per side, the normalized move of the current turn; "" if none
+	last     [2]string // per side, the last normalized move of the match
 
 	outcome Outcome
 }
 
 // NewMatch starts a match in StateWaitingForPlayers. seed is the league
-// seed; the game's draw uses MatchRand(seed, id, "draw").
+// seed; the game draws from MatchRand(seed, id, purpose).
 func NewMatch(game Game, id, playerA, playerB string, seed int64) *Match {
 	return &Match{
 		game:    game,
+		play:    game.Start(MatchSetup{MatchID: id, Seed: seed}),
 		id:      id,
 		players: [2]string{playerA, playerB},
-		seed:    seed,
 		state:   StateWaitingForPlayers,
 	}
 }
@@ -98,6 +102,16 @@ func (m *Match) State() MatchState { return m.state }
 
 // Done reports whether the match has finished and Outcome is valid.
 func (m *Match) Done() bool { return m.state == StateFinished }
+
+// Turn is what player is shown and asked in the current turn; false if the
+// player is not in the match.
+func (m *Match) Turn(player string) (Turn, bool) {
+	side, ok := m.side(player)
+	if !ok {
+		return Turn{}, false
+	}
+	return m.play.Turn(sideOf(side)), true
+}
 
 // Joined records one player's answer to the invitation; accepted=false is a
 // failure with reason DeclinedReason. Once both have answered, the match
@@ -133,10 +147,11 @@ func (m *Match) Failed(player, reason string) {
 
 // Moved records one player's raw move. It returns an error and records
 // nothing if the match is not collecting moves (ErrWrongState), the player is
-// not in the match (ErrUnknownPlayer), the player already answered this step
-// (ErrAlreadyAnswered), or the move is invalid for the game (ErrInvalidMove),
-// so the referee can retry or call Failed. When both moves are in, the game
-// decides and the match finishes.
+// not in the match (ErrUnknownPlayer), the player already answered this turn
+// or is not asked in it (ErrAlreadyAnswered), or the move is invalid for the
+// game (ErrInvalidMove), so the referee can retry or call Failed. When every
+// move of the turn is in, the game advances, and the match finishes once
+// the game is over.
 func (m *Match) Moved(player, raw string) error {
 	if m.state != StateCollectingMoves {
 		return fmt.Errorf("match %s: %w (state %s)", m.id, ErrWrongState, m.state)
@@ -148,14 +163,24 @@ func (m *Match) Moved(player, raw string) error {
 	if m.answered[side] {
 		return fmt.Errorf("match %s: %w: %q", m.id, ErrAlreadyAnswered, player)
 	}
-	move, ok := m.game.Normalize(raw)
-	if !ok {
-		return fmt.Errorf("match %s: %w %q from %s, want one of %s",
-			m.id, ErrInvalidMove, raw, player, strings.Join(m.game.Options(), ", "))
+	move, err := m.play.Move(sideOf(side), raw)
+	if err != nil {
+		return fmt.Errorf("match %s: %s: %w", m.id, player, err)
 	}
-	m.moves[side] = move
+	m.moves[side], m.last[side] = move, move
 	m.answer(player, "")
 	return nil
+}
+
+// Check reads player's raw answer as a move of the current turn without
+// recording it: the canonical move, or the game's error, which wraps
+// ErrInvalidMove and reads as what the player should be told.
+func (m *Match) Check(player, raw string) (string, error) {
+	side, ok := m.side(player)
+	if !ok {
+		return "", fmt.Errorf("match %s: %w: %q", m.id, ErrUnknownPlayer, player)
+	}
+	return m.play.Move(sideOf(side), raw)
 }
 
 // Pending lists the players the current step still waits for, in A,B order;
@@ -187,8 +212,11 @@ func (m *Match) side(player string) (int, bool) {
 	return 0, false
 }
 
+// sideOf names seat i (0 or 1).
+func sideOf(i int) Side { return SideA + Side(i) }
+
 // answer records a player's answer for the current step (failure "" means
-// success) and advances the match once both players have answered.
+// success) and advances the match once every player asked has answered.
 func (m *Match) answer(player, failure string) {
 	side, ok := m.side(player)
 	if !ok || m.answered[side] {
@@ -201,17 +229,34 @@ func (m *Match) answer(player, failure string) {
 	}
 }
 
-// advance leaves a step that both players have answered.
+// advance leaves a step that every player asked has answered.
 func (m *Match) advance() {
 	switch {
 	case m.failure[0] != "" || m.failure[1] != "":
 		m.finish(m.technicalLoss())
+		return
 	case m.state == StateWaitingForPlayers:
 		m.state = StateCollectingMoves
-		m.answered = [2]bool{}
 	default:
-		m.state = StateDrawing
-		m.finish(m.decide())
+		m.play.Advance(m.moves)
+		if m.play.Over() {
+			m.state = StateDrawing
+			m.finish(m.decide())
+			return
+		}
+	}
+	m.nextTurn()
+}
+
+// nextTurn clears the answers for a new turn; a side the game does not ask
+// counts as having answered.
+func (m *Match) nextTurn() {
+	m.moves = [2]string{}
+	for i := range m.answered {
+		m.answered[i] = !m.play.Asked(sideOf(i))
+	}
+	if m.answered[0] && m.answered[1] {
+		m.advance() // nobody to ask: the game advances on its own
 	}
 }
 
@@ -221,14 +266,26 @@ func (m *Match) finish(o Outcome) {
 	m.state = StateFinished
 }
 
-// decide lets the game settle a match in which both players moved.
+// decide lets the game settle a match that is over.
 func (m *Match) decide() Outcome {
-	d := m.game.Decide(m.moves[0], m.moves[1], MatchRand(m.seed, m.id, "draw"))
+	d := m.play.Decide()
 	o := Outcome{
 		Status:  StatusDraw,
 		Moves:   m.movesByPlayer(),
 		Details: d.Details,
 		Right:   d.Right,
+		Step:    d.Step,
+	}
+	if o.Step == "" {
+		o.Step = "decided"
+	}
+	for i, status := range d.Statuses {
+		if status != "" {
+			if o.Statuses == nil {
+				o.Statuses = map[string]string{}
+			}
+			o.Statuses[m.players[i]] = status
+		}
 	}
 	result := "draw"
 	if d.Winner == SideA || d.Winner == SideB {
@@ -242,7 +299,7 @@ func (m *Match) decide() Outcome {
 
 // technicalLoss builds the outcome of a match in which someone failed.
 func (m *Match) technicalLoss() Outcome {
-	o := Outcome{Status: StatusTechnicalLoss, Moves: m.movesByPlayer()}
+	o := Outcome{Status: StatusTechnicalLoss, Moves: m.movesByPlayer(), Step: "technical loss"}
 	var reasons []string
 	for i, p := range m.players {
 		if m.failure[i] == "" {
@@ -256,12 +313,12 @@ func (m *Match) technicalLoss() Outcome {
 	return o
 }
 
-// movesByPlayer maps each player who moved to the normalized move.
+// movesByPlayer maps each player who moved to their last normalized move.
 func (m *Match) movesByPlayer() map[string]string {
 	moves := map[string]string{}
 	for i, p := range m.players {
-		if m.moves[i] != "" {
-			moves[p] = m.moves[i]
+		if m.last[i] != "" {
+			moves[p] = m.last[i]
 		}
 	}
 	return moves

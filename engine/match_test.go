@@ -244,9 +244,10 @@ func TestMatchAccessors(t *testing.T) {
 // It shows the match machine does not depend on even/odd.
 type echoGame struct{}
 
-func (echoGame) Type() string      { return "echo" }
-func (echoGame) MoveType() string  { return "choose_letter" }
-func (echoGame) Options() []string { return []string{"a", "b", "c"} }
+func (echoGame) Type() string              { return "echo" }
+func (g echoGame) Start(s MatchSetup) Play { return OneMove(g, s) }
+func (echoGame) MoveType() string          { return "choose_letter" }
+func (echoGame) Options() []string         { return []string{"a", "b", "c"} }
 func (echoGame) Normalize(raw string) (string, bool) {
 	m := strings.TrimSpace(raw)
 	return m, m == "a" || m == "b" || m == "c"

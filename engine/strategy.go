@@ -1,24 +1,27 @@
 package engine
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 )
 
 // MoveContext is what a player knows when asked for a move.
 type MoveContext struct {
 	Self, OpponentID, MatchID string
 	Round                     int
-	Options                   []string // the game's valid moves
+	GameType                  string
+	Turn                      int            // 1 for a match's first move
+	MoveType                  string         // the move asked for, e.g. "choose_parity"
+	Options                   []string       // the game's valid moves, when it lists them
+	State                     map[string]any // what the game shows this turn; nil if nothing
 }
 
 // Observation is what a player learns when a match ends (from GAME_OVER).
 type Observation struct {
 	MatchID, OpponentID  string
-	MyMove, OpponentMove string // "" if unknown
-	Right                string // the move that was right (even/odd: the drawn number's parity), "" if unknown
+	MyMove, OpponentMove string         // "" if unknown
+	Right                string         // the move that was right (even/odd: the drawn number's parity), "" if unknown
+	Details              map[string]any // the game's facts from GAME_OVER, for strategies that read them
 }
 
 // Strategy chooses a player's moves and learns from finished matches. A
@@ -44,24 +47,26 @@ const (
 	patternMinLength = 2   // pattern: opponent moves needed to see a streak
 )
 
-// strategyNames lists the built-in strategies in their stable order.
+// strategyNames lists even/odd's strategies in their stable order.
 var strategyNames = []string{"random", "frequency", "pattern", "counter", "adaptive"}
 
-// StrategyNames returns the built-in strategy names in a stable order.
-func StrategyNames() []string {
-	return append([]string(nil), strategyNames...)
+func init() {
+	for _, name := range strategyNames {
+		RegisterStrategy(EvenOddType, name, func(seed int64) Strategy {
+			return &strategy{name: name, seed: seed, mem: newMemory()}
+		})
+	}
 }
 
-// NewStrategy builds a built-in strategy by name. Its randomness for a
-// choice is MatchRand(seed, ctx.MatchID, "strategy:"+ctx.Self), so it
+// StrategyNames returns even/odd's strategy names in a stable order.
+func StrategyNames() []string { return StrategyNamesFor(EvenOddType) }
+
+// NewStrategy builds one of even/odd's strategies by name. Its randomness
+// for a choice is MatchRand(seed, ctx.MatchID, "strategy:"+ctx.Self), so it
 // depends only on the seed, the match and the player. An unknown name is an
 // error that lists the valid names.
 func NewStrategy(name string, seed int64) (Strategy, error) {
-	if !slices.Contains(strategyNames, name) {
-		return nil, fmt.Errorf("unknown strategy %q, want one of: %s",
-			name, strings.Join(strategyNames, ", "))
-	}
-	return &strategy{name: name, seed: seed, mem: newMemory()}, nil
+	return NewStrategyFor(EvenOddType, name, seed)
 }
 
 // strategy implements every built-in strategy: they remember the same
@@ -207,8 +212,12 @@ func (m *memory) observe(o Observation) {
 		}
 		m.seen[o.MatchID] = true
 	}
-	if o.Right != "" {
-		m.right[o.Right]++
+	right := o.Right
+	if right == "" {
+		right, _ = o.Details["number_parity"].(string) // even/odd's GAME_OVER names what was right so
+	}
+	if right != "" {
+		m.right[right]++
 	}
 	if o.OpponentMove != "" {
 		m.opponent(o.OpponentID).add(o.OpponentMove)

@@ -23,6 +23,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/headless"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
+	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
 
 // These tests run real leagues: real processes of the built binary talking
@@ -208,7 +209,7 @@ type tmux struct {
 
 func newTmux(t *testing.T, width, height int, command string) *tmux {
 	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
+		leaguetest.SkipWithout(t, "tmux is not installed: the console's real-terminal test needs it")
 	}
 	id := fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
 	x := &tmux{t: t, socket: "leaguetui-test-" + id, session: "leaguetui-" + id}
@@ -314,7 +315,7 @@ func alive(pid int) bool {
 func TestConsoleInTmux(t *testing.T) {
 	bin := leaguetuiBinary(t)
 	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
+		leaguetest.SkipWithout(t, "tmux is not installed: the console's real-terminal test needs it")
 	}
 	data := t.TempDir()
 	const players, matches = 10, 45

@@ -36,6 +36,7 @@ func (m *Model) handleKeys(msg tea.KeyMsg) tea.Cmd {
 // the transcript, the global keys, then the focused pane.
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.ForceQ) {
+		m.interrupted = true // Run returns ErrInterrupted: exit status 130, as --no-ui
 		return m.quit()
 	}
 	if m.confirm != confirmNone {

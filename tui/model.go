@@ -71,6 +71,7 @@ type Model struct {
 	frame        string
 	renders      int // how many times the screen was drawn (tests read it)
 	quitting     bool
+	interrupted  bool // left with Ctrl-C
 }
 
 // New builds the root model. ctx bounds every request the console makes.

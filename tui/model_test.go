@@ -635,30 +635,6 @@ func TestClockTickRedraws(t *testing.T) {
 	}
 }
 
-func TestHealthTickProbesAgents(t *testing.T) {
-	fake := newFakeManager(t)
-	m := New(t.Context(), Options{Control: control.New(fake.srv.URL, ""), Now: time.Now, HealthEvery: time.Hour, NoColor: true})
-	feed(m, waitingLeague(t))
-	_, cmd := m.Update(healthTickMsg{})
-	var probes *healthMsg
-	for _, msg := range runCmd(t, cmd) {
-		if h, ok := msg.(healthMsg); ok {
-			probes = &h
-		}
-	}
-	if probes == nil || len(probes.Probes) != 1+2+6 {
-		t.Fatalf("probes: %+v", probes)
-	}
-	if _, again := m.Update(healthTickMsg{}); again != nil && !m.healthBusy {
-		t.Error("a second tick while probing should not probe again")
-	}
-	m.Update(*probes)
-	// The fake has no /health, and nothing listens on the agents' ports.
-	if !m.st.manager.Down || !m.st.Agent("P01").Down || m.healthBusy {
-		t.Errorf("down: manager %v P01 %v busy %v", m.st.manager.Down, m.st.Agent("P01").Down, m.healthBusy)
-	}
-}
-
 func TestRoundsPaneKeys(t *testing.T) {
 	m := newTestModel(t, nil, t0)
 	l := runningLeague(t)

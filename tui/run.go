@@ -90,15 +90,21 @@ func Run(ctx context.Context, opts Options) error {
 	if opts.Output != nil {
 		progOpts = append(progOpts, tea.WithOutput(opts.Output))
 	}
-	_, err := tea.NewProgram(m, progOpts...).Run()
+	final, err := tea.NewProgram(m, progOpts...).Run()
 	switch {
 	case errors.Is(err, tea.ErrInterrupted):
-		return nil // SIGINT from outside the terminal: a normal way out
+		return ErrInterrupted // SIGINT from outside the terminal
+	case err == nil && final.(*Model).interrupted:
+		return ErrInterrupted
 	case errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil:
 		return nil // the caller's context ended (SIGTERM): a normal way out
 	}
 	return err
 }
+
+// ErrInterrupted ends a console left with Ctrl-C rather than q: leaguetui
+// exits with status 130 then, as --no-ui does.
+var ErrInterrupted = errors.New("interrupted with Ctrl-C")
 
 // ErrNotTerminal says the console cannot run here.
 var ErrNotTerminal = errors.New("the console needs a terminal")

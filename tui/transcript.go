@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 )
 
@@ -51,10 +52,11 @@ func loadTranscript(dataDir, leagueID, matchID string) tea.Cmd {
 		if dataDir == "" || leagueID == "" {
 			return transcriptMsg{MatchID: matchID, Err: fs.ErrNotExist}
 		}
-		if err := store.SafeName(matchID); err != nil { // ids come from the network
+		path, err := store.Layout{Root: dataDir, LeagueID: leagueID}.Match(matchID) // ids come from the network
+		if err != nil {
 			return transcriptMsg{MatchID: matchID, Err: err}
 		}
-		data, err := os.ReadFile(store.Layout{Root: dataDir, LeagueID: leagueID}.Match(matchID))
+		data, err := os.ReadFile(path)
 		if err != nil {
 			return transcriptMsg{MatchID: matchID, Err: err}
 		}
@@ -62,6 +64,7 @@ func loadTranscript(dataDir, leagueID, matchID string) tea.Cmd {
 		if err := json.Unmarshal(data, &f); err != nil {
 			return transcriptMsg{MatchID: matchID, Err: fmt.Errorf("match file %s: %w", matchID, err)}
 		}
+		protocol.MakePrintable(&f) // the transcript holds what players sent
 		return transcriptMsg{MatchID: matchID, File: &f}
 	}
 }

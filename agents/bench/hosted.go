@@ -27,7 +27,7 @@ const registeringAtOnce = 32
 // hostPlayers starts n players in this process, named and seeded the way
 // headless.Launch names and seeds player processes.
 func hostPlayers(ctx context.Context, opts headless.Options, managerURL string, n int) (hostedPlayers, error) {
-	strategies := engine.StrategyNames()
+	strategies := engine.StrategyNamesFor(opts.Config.GameType)
 	players := make(hostedPlayers, n)
 	errs := make([]error, n)
 	slots := make(chan struct{}, registeringAtOnce)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
 )
 
 // AgentHealth is what any agent answers on GET /health.
@@ -65,6 +67,7 @@ func getHealth(ctx context.Context, client *http.Client, url string) (AgentHealt
 	if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
 		return h, fmt.Errorf("GET %s: %w", url, err)
 	}
+	protocol.MakePrintable(&h) // any agent may answer: shown as it is escaped
 	return h, nil
 }
 

@@ -100,9 +100,16 @@ func (c *Client) get(ctx context.Context, path string, into any) error {
 		return fmt.Errorf("manager at %s: %w", c.base, err)
 	}
 	if resp.StatusCode() != http.StatusOK {
-		return fmt.Errorf("manager at %s: GET %s: HTTP %d: %s", c.base, path, resp.StatusCode(), strings.TrimSpace(resp.String()))
+		return fmt.Errorf("manager at %s: GET %s: HTTP %d: %s", c.base, path, resp.StatusCode(),
+			protocol.Printable(strings.TrimSpace(resp.String())))
 	}
-	return json.Unmarshal(resp.Body(), into)
+	if err := json.Unmarshal(resp.Body(), into); err != nil {
+		return err
+	}
+	// What the console and --no-ui show comes from here: no string from
+	// the network reaches a terminal unescaped.
+	protocol.MakePrintable(into)
+	return nil
 }
 
 // Start starts the league.
@@ -129,7 +136,7 @@ func (c *Client) admin(ctx context.Context, method string) error {
 		return fmt.Errorf("manager at %s: %w", c.base, err)
 	}
 	if _, err := protocol.ParseReply(resp.Body()); err != nil {
-		return fmt.Errorf("%s refused: %w", method, err)
+		return fmt.Errorf("%s refused: %s", method, protocol.Printable(err.Error()))
 	}
 	return nil
 }

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -34,8 +33,10 @@ type Options struct {
 	Seed       int64
 	SeedSet    bool
 	FreePorts  bool
-	Stdout     io.Writer // final standings
+	Stdout     io.Writer // final standings (and the events with JSON)
 	Stderr     io.Writer // progress
+	JSON       bool      // --json: the events and the final standings as JSON lines on stdout
+	Quiet      bool      // --quiet: no progress, no events; only the final standings
 	// Interrupts are the Ctrl-C presses: the first drains the league (no
 	// new match starts, running ones finish, the state is saved), the
 	// second stops it at once. Nil: only ctx ends a run early.
@@ -103,9 +104,10 @@ func Run(ctx context.Context, opts Options) error {
 	if league != nil {
 		defer league.Stop()
 	}
+	out := newOutput(opts)
 	var progress *progress
 	if err == nil {
-		progress, err = begin(startCtx, league, opts)
+		progress, err = begin(startCtx, league, opts, out)
 	}
 	close(started)
 	if startCtx.Err() != nil && ctx.Err() == nil {
@@ -130,31 +132,31 @@ func Run(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
-	PrintStandings(opts.Stdout, standings)
+	out.standings(standings)
 	return nil
 }
 
 // begin starts a new league, or resumes the one the journal holds, and
 // says which on stderr. It returns nil progress when there is nothing left
 // to play.
-func begin(ctx context.Context, league *League, opts Options) (*progress, error) {
+func begin(ctx context.Context, league *League, opts Options, out *output) (*progress, error) {
 	status := league.Resumed
 	if status == nil {
-		fmt.Fprintf(opts.Stderr, "leaguetui: seed %d (repeat this league with --seed %d)\n", opts.Seed, opts.Seed)
-		return &progress{out: opts.Stderr, running: map[string]bool{}}, league.Control.Start(ctx)
+		fmt.Fprintf(out.progress, "leaguetui: seed %d (repeat this league with --seed %d)\n", opts.Seed, opts.Seed)
+		return &progress{out: out.progress, emit: out.event, running: map[string]bool{}}, league.Control.Start(ctx)
 	}
 	switch status.State {
 	case engine.LeagueCompleted:
-		fmt.Fprintf(opts.Stderr, "leaguetui: league %s in %s is already completed (for a new league, use another --data folder)\n",
+		fmt.Fprintf(out.progress, "leaguetui: league %s in %s is already completed (for a new league, use another --data folder)\n",
 			status.LeagueID, opts.DataDir)
-		PrintStandings(opts.Stdout, *status)
+		out.standings(*status)
 		return nil, nil
 	case engine.LeagueStopped:
 		return nil, fmt.Errorf("league %s in %s was stopped; start a new one in another --data folder", status.LeagueID, opts.DataDir)
 	}
-	fmt.Fprintf(opts.Stderr, "leaguetui: resuming league %s (seed %d) from its journal: %d of %d matches done\n",
+	fmt.Fprintf(out.progress, "leaguetui: resuming league %s (seed %d) from its journal: %d of %d matches done\n",
 		status.LeagueID, status.Seed, status.MatchesDone, status.MatchesTotal)
-	p := &progress{out: opts.Stderr, cursor: status.Version, done: status.MatchesDone, total: status.MatchesTotal,
+	p := &progress{out: out.progress, emit: out.event, cursor: status.Version, done: status.MatchesDone, total: status.MatchesTotal,
 		running: map[string]bool{}}
 	if status.State == engine.LeaguePaused {
 		return p, league.Control.Resume(ctx)
@@ -170,9 +172,16 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	if err := checkPorts(opts); err != nil {
 		return nil, err
 	}
-	layout := store.Layout{Root: opts.DataDir, LeagueID: cfg.LeagueID}
-	if err := store.CheckWritable(filepath.Dir(layout.ProcessOutput("x"))); err != nil {
+	layout, err := store.NewLayout(opts.DataDir, cfg.LeagueID)
+	if err != nil {
+		return nil, fmt.Errorf("--league-id: %w", err)
+	}
+	if err := store.CheckWritable(layout.SystemDir()); err != nil {
 		return nil, err
+	}
+	output := func(name string) string {
+		path, _ := layout.ProcessOutput(name) // our own names: REF01, P01, league_manager
+		return path
 	}
 	// One owner per data folder: a second leaguetui (or a manager started
 	// by hand) on it is refused at once, naming us. The manager shares our
@@ -189,7 +198,7 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	ready := 30 * time.Second
 
 	manager, err := launch.Start(ctx, opts.Executable, launch.Spec{
-		Name: "manager", OutputPath: layout.ProcessOutput("league_manager"),
+		Name: "manager", OutputPath: output("league_manager"),
 		Args: append([]string{"manager", "--hold", "--port", port(opts, cfg.Network.ManagerPort, 0),
 			"--seed", strconv.FormatInt(opts.Seed, 10)}, common...),
 		Env:      []string{"LEAGUETUI_ADMIN_TOKEN=" + league.AdminToken},
@@ -207,7 +216,7 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	for i := range opts.Referees {
 		name := fmt.Sprintf("REF%02d", i+1)
 		child, err := launch.Start(ctx, opts.Executable, launch.Spec{
-			Name: "referee " + name, OutputPath: layout.ProcessOutput(name), Register: true,
+			Name: "referee " + name, OutputPath: output(name), Register: true,
 			Args: append([]string{"referee", "--port", port(opts, cfg.Network.RefereePortFirst, i),
 				"--manager", manager.Endpoint, "--name", name}, common...),
 		}, ready)
@@ -216,11 +225,14 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		}
 		league.Referees = append(league.Referees, child)
 	}
-	strategies := engine.StrategyNames()
+	strategies := engine.StrategyNamesFor(cfg.GameType)
+	if len(strategies) == 0 {
+		return league, fmt.Errorf("no built-in player plays %q (games with players: %v)", cfg.GameType, engine.PlayableGames())
+	}
 	for i := range opts.Players {
 		name := fmt.Sprintf("P%02d", i+1)
 		child, err := launch.Start(ctx, opts.Executable, launch.Spec{
-			Name: "player " + name, OutputPath: layout.ProcessOutput(name), Register: true,
+			Name: "player " + name, OutputPath: output(name), Register: true,
 			Args: append([]string{"player", "--port", port(opts, cfg.Network.PlayerPortFirst, i),
 				"--manager", manager.Endpoint, "--name", name, "--strategy", strategies[i%len(strategies)],
 				"--seed", strconv.FormatInt(opts.Seed, 10)}, common...),
@@ -284,6 +296,7 @@ func checkPorts(opts Options) error {
 // how many matches are done, and which are being played now.
 type progress struct {
 	out         io.Writer
+	emit        func(engine.Event) // --json's line for each event
 	cursor      int64
 	done, total int
 	running     map[string]bool // matches assigned and not yet reported
@@ -308,6 +321,9 @@ func follow(ctx context.Context, c *control.Client, p *progress, interrupts <-ch
 				return page.err
 			}
 			for _, ev := range page.Events {
+				if p.emit != nil {
+					p.emit(ev)
+				}
 				if finished, err := p.apply(ev); finished || err != nil {
 					return err
 				}

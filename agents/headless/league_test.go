@@ -34,8 +34,9 @@ type leagueRun struct {
 }
 
 // runHeadless runs `leaguetui --no-ui` as a real process in a fresh data
-// folder, watching its child processes, and requires exit status 0.
-func runHeadless(t *testing.T, players, referees int, seed int64) leagueRun {
+// folder, with extra flags, watching its child processes, and requires
+// exit status 0.
+func runHeadless(t *testing.T, players, referees int, seed int64, extra ...string) leagueRun {
 	t.Helper()
 	run := leagueRun{dataDir: t.TempDir(), children: map[int]string{}}
 	recordChildren := func(pid int) {
@@ -48,8 +49,8 @@ func runHeadless(t *testing.T, players, referees int, seed int64) leagueRun {
 			}
 		}
 	}
-	out := leaguetest.RunLeaguetui(t, run.dataDir, runTimeout, recordChildren, leaguetest.Args("--no-ui", "--free-ports",
-		"--data", run.dataDir, "--seed", seed, "--players", players, "--referees", referees)...)
+	out := leaguetest.RunLeaguetui(t, run.dataDir, runTimeout, recordChildren, append(leaguetest.Args("--no-ui", "--free-ports",
+		"--data", run.dataDir, "--seed", seed, "--players", players, "--referees", referees), extra...)...)
 	run.stdout, run.stderr = out.Stdout, out.Stderr
 	outputs, _ := filepath.Glob(filepath.Join(run.dataDir, "logs", "system", "*.out"))
 	if len(outputs) != 1+players+referees {

@@ -59,7 +59,24 @@ func (m *Manager) serveEvents(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cannot read the league journal: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
+	page.Events = withoutSecrets(page.Events)
 	rpc.WriteJSON(w, http.StatusOK, page)
+}
+
+// withoutSecrets blanks what the journal keeps but no reader of the feed
+// may see: an agent's token hash (kept so that a restarted manager can
+// check tokens; a hash would let anyone try guesses offline). The events
+// are the page's own copies; the agents they point to are shared, so those
+// are copied before they change.
+func withoutSecrets(events []engine.Event) []engine.Event {
+	for i, ev := range events {
+		if ev.Agent != nil && ev.Agent.TokenHash != "" {
+			agent := *ev.Agent
+			agent.TokenHash = ""
+			events[i].Agent = &agent
+		}
+	}
+	return events
 }
 
 // eventsAfter returns the page after a cursor and the channel that closes

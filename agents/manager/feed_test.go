@@ -356,3 +356,48 @@ func BenchmarkEventsAfterInWindow(b *testing.B) {
 		}
 	}
 }
+
+// TestFeedServesNoTokenHash: the journal keeps each agent's token hash; GET
+// /events serves none, whether the event comes from memory or from the
+// journal, and the manager's own copy keeps its hash.
+func TestFeedServesNoTokenHash(t *testing.T) {
+	events := leagueEvents(6)
+	var hashes []string
+	for i := range events {
+		if a := events[i].Agent; a != nil {
+			a.TokenHash = hashToken(fmt.Sprintf("tok-%s-secret", a.ID))
+			hashes = append(hashes, a.TokenHash)
+		}
+	}
+	for _, window := range []int{1, 100} { // agents' events from the journal, then from memory
+		t.Run(fmt.Sprintf("window %d", window), func(t *testing.T) {
+			dir := t.TempDir()
+			writeJournal(t, dir, events)
+			m := newFeedManager(t, dir, window)
+			var served []byte
+			for cursor, n := int64(0), 0; n < len(events); {
+				rec := httptest.NewRecorder()
+				m.Server.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, fmt.Sprintf("/events?after=%d", cursor), nil))
+				var page control.FeedPage
+				if err := json.Unmarshal(rec.Body.Bytes(), &page); err != nil || len(page.Events) == 0 {
+					t.Fatalf("HTTP %d after %d (%v): %.300s", rec.Code, cursor, err, rec.Body)
+				}
+				served = append(served, rec.Body.Bytes()...)
+				cursor, n = page.LastSeq, n+len(page.Events)
+			}
+			if bytes.Contains(served, []byte("token_hash")) {
+				t.Errorf("the feed serves token_hash: %s", served)
+			}
+			for _, h := range hashes {
+				if bytes.Contains(served, []byte(h)) {
+					t.Errorf("the feed serves the hash %s", h)
+				}
+			}
+			for _, ev := range readAll(t, m) {
+				if ev.Agent != nil && ev.Agent.TokenHash == "" {
+					t.Errorf("serving blanked the manager's own hash of %s", ev.Agent.ID)
+				}
+			}
+		})
+	}
+}

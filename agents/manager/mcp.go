@@ -10,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/leaguetui/leaguetui/agents/mcpserve"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -97,7 +98,17 @@ func (m *Manager) missingPlayerTools(ctx context.Context, endpoint string) []str
 			"endpoint", endpoint, "err", err)
 		return nil
 	}
-	return mcpserve.Missing(tools, mcpserve.PlayerTools())
+	return mcpserve.Missing(tools, mcpserve.PlayerTools(moveCallType(m.game)))
+}
+
+// moveCallType is the call the referees ask a game's moves with: a game of
+// one choose_parity move has league.v2's own call, every other the generic
+// one.
+func moveCallType(g engine.Game) string {
+	if one, ok := g.(engine.OneMoveGame); ok {
+		return protocol.MoveCallType(one.MoveType())
+	}
+	return protocol.TypeGameMoveCall
 }
 
 // missingToolsReason is the REJECTED reason for a player without the tools.

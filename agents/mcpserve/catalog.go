@@ -49,10 +49,12 @@ func LeagueTools() []LeagueTool {
 	return out
 }
 
-// PlayerTools are the tools a referee calls on every player during a match.
-// A player that lists tools but not these could not finish a match.
-func PlayerTools() []string {
-	return []string{catalog[protocol.TypeGameInvitation].Name, catalog[protocol.TypeChooseParityCall].Name,
+// PlayerTools are the tools a referee calls on every player during a match
+// of a game whose moves are asked with moveCallType (CHOOSE_PARITY_CALL or
+// GAME_MOVE_CALL). A player that lists tools but not these could not finish
+// a match.
+func PlayerTools(moveCallType string) []string {
+	return []string{catalog[protocol.TypeGameInvitation].Name, catalog[moveCallType].Name,
 		catalog[protocol.TypeGameOver].Name}
 }
 

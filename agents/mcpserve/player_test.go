@@ -34,6 +34,10 @@ func playerCalls() map[string]struct {
 			"player_id": "P01", "game_type": "even_odd", "deadline": "2030-01-01T00:00:00Z",
 			"context": map[string]any{"opponent_id": "P02", "round_id": 1,
 				"your_standings": map[string]any{"wins": 0, "losses": 0, "draws": 0}}})), protocol.TypeChooseParityResponse},
+		"game_move_call": {message(protocol.TypeGameMoveCall, ref, with(map[string]any{
+			"player_id": "P01", "game_type": "even_odd", "context": map[string]any{"opponent_id": "P02", "round_id": 1},
+			"move_request": map[string]any{"move_type": "choose_parity", "valid_options": []string{"even", "odd"}}})),
+			protocol.TypeChooseParityResponse},
 		"notify_match_result": {message(protocol.TypeGameOver, ref, with(map[string]any{"game_type": "even_odd",
 			"game_result": map[string]any{"status": "WIN", "winner_player_id": "P01",
 				"choices": map[string]any{"P01": "even", "P02": "odd"}, "drawn_number": 4, "number_parity": "even"}})),

@@ -25,19 +25,21 @@ func specs() []spec {
 		{name: "choose_parity", messageType: protocol.TypeChooseParityCall, title: "Choose a move",
 			description: "CHOOSE_PARITY_CALL from the referee; answers CHOOSE_PARITY_RESPONSE with parity_choice. " +
 				"Asked twice for the same match, the player gives the same move.",
-			fields: fields{"player_id": str("the addressee's id"), "game_type": str("the game, e.g. even_odd"),
-				"context": object("what the player knows of the match", fields{
-					"opponent_id": str("the other player's id"),
-					"round_id":    {Types: []string{"integer", "string"}},
-					"your_standings": object("the addressee's record so far", fields{
-						"wins": integer(""), "losses": integer(""), "draws": integer("")}),
-				}),
-				"deadline": str("answer before this UTC time"),
-				"move_request": object("the generic description of the move", fields{
-					"move_type":     str("e.g. choose_parity"),
-					"valid_options": arrayOf("the moves allowed", str("")),
-				})},
+			fields: moveCallFields(object("the generic description of the move", fields{
+				"move_type":     str("e.g. choose_parity"),
+				"valid_options": arrayOf("the moves allowed", str("")),
+			})),
 			required: []string{"match_id", "player_id", "game_type", "context"}},
+		{name: "game_move_call", messageType: protocol.TypeGameMoveCall, title: "Make a game's move",
+			description: "GAME_MOVE_CALL from the referee, for any game whose move is not choose_parity; answers " +
+				"GAME_MOVE_RESPONSE with move_data {move_type, choice}. Asked twice for the same turn, the player gives the same move.",
+			fields: moveCallFields(object("the move asked for", fields{
+				"move_type":     str("the move's name"),
+				"valid_options": arrayOf("the legal moves, when the game lists them", str("")),
+				"turn":          integer("1 for the match's first move"),
+				"context":       object("what the game shows the player this turn", nil),
+			}, "move_type")),
+			required: []string{"match_id", "player_id", "game_type", "move_request"}},
 		{name: "notify_match_result", messageType: protocol.TypeGameOver, title: "Match result",
 			description: "GAME_OVER from the referee, the same message to both players; answers an acknowledgement.",
 			fields: fields{"game_type": str("the game, e.g. even_odd"), "reason": str("why the match ended so"),
@@ -156,4 +158,19 @@ func standingRow() *jsonschema.Schema {
 	return object("one row", fields{"rank": integer(""), "player_id": str(""), "display_name": str(""),
 		"played": integer(""), "wins": integer(""), "draws": integer(""), "losses": integer(""),
 		"technical_losses": integer(""), "points": integer("")}, "rank", "player_id", "points")
+}
+
+// moveCallFields are the fields of a move call (CHOOSE_PARITY_CALL or
+// GAME_MOVE_CALL) around its move request.
+func moveCallFields(moveRequest *jsonschema.Schema) fields {
+	return fields{"player_id": str("the addressee's id"), "game_type": str("the game, e.g. even_odd"),
+		"context": object("what the player knows of the match", fields{
+			"opponent_id": str("the other player's id"),
+			"round_id":    {Types: []string{"integer", "string"}},
+			"your_standings": object("the addressee's record so far", fields{
+				"wins": integer(""), "losses": integer(""), "draws": integer("")}),
+		}),
+		"deadline":     str("answer before this UTC time"),
+		"move_request": moveRequest,
+	}
 }

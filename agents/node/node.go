@@ -81,8 +81,12 @@ func New(cfg config.Config, role, name, dataDir string) (*Node, error) {
 	if err := CheckParent(); err != nil {
 		return nil, err
 	}
-	layout := store.Layout{Root: dataDir, LeagueID: cfg.LeagueID}
-	if err := store.SafeName(name); err != nil {
+	layout, err := store.NewLayout(dataDir, cfg.LeagueID)
+	if err != nil {
+		return nil, fmt.Errorf("--league-id: %w", err)
+	}
+	logPath, err := layout.AgentLog(name)
+	if err != nil {
 		return nil, fmt.Errorf("agent name: %w", err)
 	}
 	if err := store.CheckWritable(dataDir); err != nil {
@@ -92,7 +96,6 @@ func New(cfg config.Config, role, name, dataDir string) (*Node, error) {
 	if role != "league_manager" {
 		component = role + ":" + name
 	}
-	logPath := layout.AgentLog(name)
 	if role == "league_manager" {
 		logPath = layout.LeagueLog() // the specification's place for the manager's log
 	}
@@ -204,7 +207,10 @@ func (n *Node) PeerEnvelope(messageType, conversationID string) protocol.Envelop
 // ends: the manager may still be starting. A rejection is final.
 func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Message, timeout time.Duration) (*protocol.RegisterResponse, error) {
 	n.Client.Vital(managerURL)
-	credsPath := n.Layout.Credentials(n.Name)
+	credsPath, err := n.Layout.Credentials(n.Name)
+	if err != nil {
+		return nil, err
+	}
 	n.presentCredentials(credsPath, msg.Header())
 	var resp protocol.RegisterResponse
 	for {
@@ -233,9 +239,11 @@ func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Mes
 	if id == "" {
 		id = resp.RefereeID
 	}
-	if resp.LeagueID != "" {
-		n.Cfg.LeagueID = resp.LeagueID
-		n.Layout.LeagueID = resp.LeagueID
+	if err := n.joinLeague(resp.LeagueID, id); err != nil {
+		return nil, fmt.Errorf("registration with %s: %w", managerURL, err)
+	}
+	if credsPath, err = n.Layout.Credentials(n.Name); err != nil {
+		return nil, err
 	}
 	n.SetIdentity(id, resp.AuthToken)
 	creds := store.Credentials{LeagueID: n.Cfg.LeagueID, AgentID: id, Role: n.Role, AuthToken: resp.AuthToken}
@@ -246,6 +254,24 @@ func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Mes
 	n.Log.Info("registered", "event_type", "AGENT_REGISTERED", "agent_id", id, "league_id", n.Cfg.LeagueID)
 	fmt.Fprintln(n.Stdout, ReadyRegistered+id)
 	return &resp, nil
+}
+
+// joinLeague takes the league the manager says this agent joined, and the
+// id it was given; both come from the network and name files, so they are
+// checked before use.
+func (n *Node) joinLeague(leagueID, id string) error {
+	if err := store.SafeName(id); err != nil {
+		return fmt.Errorf("the manager issued the id %q: %w", id, err)
+	}
+	if leagueID == "" {
+		return nil
+	}
+	layout, err := store.NewLayout(n.Layout.Root, leagueID)
+	if err != nil {
+		return fmt.Errorf("the manager named league %q: %w", leagueID, err)
+	}
+	n.Cfg.LeagueID, n.Layout = leagueID, layout
+	return nil
 }
 
 // presentCredentials signs a registration with the id and token this agent

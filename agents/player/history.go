@@ -48,12 +48,9 @@ type HistoryEntry struct {
 	Details        HistoryDetails `json:"details"`
 }
 
-// HistoryDetails are the game's facts as GAME_OVER told them.
-type HistoryDetails struct {
-	DrawnNumber  any    `json:"drawn_number"`
-	NumberParity string `json:"number_parity"`
-	Reason       string `json:"reason"`
-}
+// HistoryDetails are the game's facts as GAME_OVER told them (even/odd:
+// drawn_number, number_parity), and its reason.
+type HistoryDetails = map[string]any
 
 // record adds a GAME_OVER once; fresh is false for a resent one.
 // opponent comes from the invitation: after a technical loss the choices
@@ -65,8 +62,12 @@ func (h *History) record(self, opponent string, over protocol.GameOver) (entry H
 	gr := over.GameResult
 	entry = HistoryEntry{MatchID: over.MatchID, LeagueID: over.LeagueID, OpponentID: opponent, Result: resultFor(self, gr),
 		MyChoice: gr.Choices[self], Timestamp: protocol.FormatTime(time.Now()),
-		Details: HistoryDetails{DrawnNumber: gr.Details["drawn_number"], Reason: gr.Reason}}
-	entry.Details.NumberParity, _ = gr.Details["number_parity"].(string)
+		Details: HistoryDetails{"reason": gr.Reason}}
+	for k, v := range gr.Details {
+		if k != "reason" {
+			entry.Details[k] = v
+		}
+	}
 	for id, choice := range gr.Choices {
 		if id != self {
 			entry.OpponentID, entry.OpponentChoice = id, choice
@@ -182,13 +183,13 @@ func (h *History) due() bool {
 // record of those matches is not the player's file: the manager's journal
 // and the referees' match files keep them. A player restarted in a league
 // still under way gets GAME_OVER again for any match played again.
-func (p *Player) openHistory(id string) *store.Coalescer {
+func (p *Player) openHistory(path string) *store.Coalescer {
 	snapshot := func() any {
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		return p.history.clone()
 	}
-	return store.NewCoalescer(p.Layout.PlayerHistory(id), historyEvery, store.IndentedJSON(snapshot), func(err error) {
+	return store.NewCoalescer(path, historyEvery, store.IndentedJSON(snapshot), func(err error) {
 		p.Log.Error("cannot write history", "event_type", "DATA_WRITE_FAILED", "err", err)
 	})
 }

@@ -4,6 +4,7 @@ package player
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -31,28 +32,30 @@ type Player struct {
 	*node.Node
 	opts Options
 
-	mu       sync.Mutex // serializes the strategy and the history
-	strategy engine.Strategy
-	moves    map[string]string // match id -> the move we gave, so a retry or a replay gets the same
-	opponent map[string]string // match id -> opponent, from the invitation
-	history  History
+	mu         sync.Mutex                 // serializes the strategies and the history
+	strategies map[string]engine.Strategy // game type -> the strategy that plays it, made on first use
+	moves      map[string]string          // moveKey -> the move we gave, so a retry or a replay gets the same
+	opponent   map[string]string          // match id -> opponent, from the invitation
+	history    History
 	// historyFile writes history.json at a bounded rate; nil until registered.
 	historyFile *store.Coalescer
 }
 
-// New prepares a player with its strategy.
+// New prepares a player with its strategy, which must be one of the
+// league's game.
 func New(opts Options) (*Player, error) {
-	strategy, err := engine.NewStrategy(opts.Strategy, opts.Seed)
-	if err != nil {
+	if _, err := engine.NewStrategyFor(opts.Config.GameType, opts.Strategy, opts.Seed); err != nil {
 		return nil, err
 	}
 	n, err := node.New(opts.Config, "player", opts.Name, opts.DataDir)
 	if err != nil {
 		return nil, err
 	}
-	p := &Player{Node: n, opts: opts, strategy: strategy, moves: map[string]string{}, opponent: map[string]string{}}
+	p := &Player{Node: n, opts: opts, strategies: map[string]engine.Strategy{}, moves: map[string]string{},
+		opponent: map[string]string{}}
 	p.Server.Handle(protocol.TypeGameInvitation, p.handleInvitation)
 	p.Server.Handle(protocol.TypeChooseParityCall, p.handleMoveCall)
+	p.Server.Handle(protocol.TypeGameMoveCall, p.handleMoveCall)
 	p.Server.Handle(protocol.TypeGameOver, p.handleGameOver)
 	p.AcknowledgeNotifications(protocol.TypeRoundAnnouncement, protocol.TypeStandingsUpdate,
 		protocol.TypeRoundCompleted, protocol.TypeGameError)
@@ -68,7 +71,7 @@ func (p *Player) Start(ctx context.Context) error {
 	req := &protocol.LeagueRegisterRequest{
 		Envelope: p.Envelope(protocol.TypeLeagueRegisterRequest, ""),
 		PlayerMeta: protocol.AgentMeta{DisplayName: p.Name, Version: protocol.ProtocolVersion,
-			GameTypes: engine.GameTypes(), ContactEndpoint: p.Endpoint(), ProtocolVersion: protocol.ProtocolVersion},
+			GameTypes: engine.PlayableGames(), ContactEndpoint: p.Endpoint(), ProtocolVersion: protocol.ProtocolVersion},
 	}
 	timeout := p.opts.Config.Timeouts.RegisterPlayer
 	regCtx, cancel := context.WithTimeout(ctx, 3*timeout)
@@ -77,7 +80,11 @@ func (p *Player) Start(ctx context.Context) error {
 		return err
 	}
 	id, _ := p.Identity()
-	history, err := loadHistory(p.Layout.PlayerHistory(id), id, p.strategy.Name())
+	historyPath, err := p.Layout.PlayerHistory(id)
+	if err != nil {
+		return err
+	}
+	history, err := loadHistory(historyPath, id, p.opts.Strategy)
 	if err != nil {
 		p.Log.Warn("starting a new history", "event_type", "HISTORY_UNREADABLE", "err", err)
 	}
@@ -86,26 +93,61 @@ func (p *Player) Start(ctx context.Context) error {
 	p.mu.Lock()
 	p.history = history
 	p.recall(p.Cfg.LeagueID)
-	p.historyFile = p.openHistory(id)
+	p.historyFile = p.openHistory(historyPath)
 	p.mu.Unlock()
 	return nil
 }
 
-// recall replays what the history says of this league into the strategy,
-// and remembers each move given: a player restarted in the middle of a
-// league then chooses as if it had never stopped, and a match played again
-// gets the same move. Call with p.mu held.
+// recall replays what the history says of this league into the strategy
+// of the league's game, and remembers each single-move match's move: a
+// player restarted in the middle of a league then chooses as if it had never
+// stopped, and a match played again gets the same move. Call with p.mu held.
 func (p *Player) recall(leagueID string) {
+	strategy := p.strategyFor(p.Cfg.GameType)
+	game, _ := engine.LookupGame(p.Cfg.GameType)
+	_, oneMove := game.(engine.OneMoveGame) // a longer game's last move is no first move
 	for _, e := range p.history.Matches {
-		if e.LeagueID != leagueID {
+		if e.LeagueID != leagueID || strategy == nil {
 			continue
 		}
-		p.strategy.Observe(engine.Observation{MatchID: e.MatchID, OpponentID: e.OpponentID,
-			MyMove: e.MyChoice, OpponentMove: e.OpponentChoice, Right: e.Details.NumberParity})
-		if e.MyChoice != "" {
-			p.moves[e.MatchID] = e.MyChoice
+		strategy.Observe(observation(e))
+		if e.MyChoice != "" && oneMove {
+			p.moves[moveKey(e.MatchID, 1)] = e.MyChoice
 		}
 	}
+}
+
+// observation is what a strategy learns from a finished match.
+func observation(e HistoryEntry) engine.Observation {
+	return engine.Observation{MatchID: e.MatchID, OpponentID: e.OpponentID, MyMove: e.MyChoice,
+		OpponentMove: e.OpponentChoice, Details: e.Details}
+}
+
+// strategyFor returns the strategy that plays gameType: the one of the
+// player's strategy name, or the game's default when the game has no
+// strategy of that name. Call with p.mu held.
+func (p *Player) strategyFor(gameType string) engine.Strategy {
+	if s, ok := p.strategies[gameType]; ok {
+		return s
+	}
+	s, err := engine.NewStrategyFor(gameType, p.opts.Strategy, p.opts.Seed)
+	if err != nil {
+		if names := engine.StrategyNamesFor(gameType); len(names) > 0 {
+			s, _ = engine.NewStrategyFor(gameType, names[0], p.opts.Seed)
+		}
+	}
+	if s != nil {
+		p.strategies[gameType] = s
+	}
+	return s
+}
+
+// moveKey names one turn of a match in p.moves.
+func moveKey(matchID string, turn int) string {
+	if turn <= 1 {
+		return matchID
+	}
+	return fmt.Sprintf("%s#%d", matchID, turn)
 }
 
 // handleInvitation always joins: auto_accept_invitations is the default.
@@ -126,31 +168,57 @@ func (p *Player) handleInvitation(_ context.Context, in protocol.Inbound) (any, 
 	return ack, nil
 }
 
-// handleMoveCall answers with the strategy's move, the same one again if the
-// referee asks twice for the same match.
+// handleMoveCall answers CHOOSE_PARITY_CALL and GAME_MOVE_CALL with the
+// strategy's move for the call's game, the same one again if the referee
+// asks twice for the same turn.
 func (p *Player) handleMoveCall(_ context.Context, in protocol.Inbound) (any, error) {
 	var call protocol.ChooseParityCall
 	if err := rpc.DecodeParams(in, &call); err != nil {
 		return nil, err
 	}
-	options := []string{engine.Even, engine.Odd}
-	if call.MoveRequest != nil && len(call.MoveRequest.ValidOptions) > 0 {
-		options = call.MoveRequest.ValidOptions
+	request := protocol.ParityMoveRequest()
+	if call.MoveRequest != nil && call.MoveRequest.MoveType != "" {
+		request = *call.MoveRequest
+	} else if call.MoveRequest != nil && len(call.MoveRequest.ValidOptions) > 0 {
+		request.ValidOptions = call.MoveRequest.ValidOptions
+	}
+	gameType := call.GameType
+	if gameType == "" {
+		gameType = p.Cfg.GameType
 	}
 	id, _ := p.Identity()
+	key := moveKey(call.MatchID, request.Turn)
 	p.mu.Lock()
-	move, again := p.moves[call.MatchID]
+	move, again := p.moves[key]
 	if !again {
-		move = p.strategy.Choose(engine.MoveContext{Self: id, OpponentID: call.Context.OpponentID,
-			MatchID: call.MatchID, Round: int(call.Context.RoundID), Options: options})
-		p.moves[call.MatchID] = move
+		strategy := p.strategyFor(gameType)
+		if strategy == nil {
+			p.mu.Unlock()
+			return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "this player cannot play %q", gameType)
+		}
+		move = strategy.Choose(engine.MoveContext{Self: id, OpponentID: call.Context.OpponentID,
+			MatchID: call.MatchID, Round: int(call.Context.RoundID), GameType: gameType, Turn: max(request.Turn, 1),
+			MoveType: request.MoveType, Options: request.ValidOptions, State: request.Context})
+		p.moves[key] = move
 	}
 	p.mu.Unlock()
 	p.Log.Info("move chosen", "event_type", "CHOICE_MADE", "match_id", call.MatchID, "choice", move)
-	resp := &protocol.ChooseParityResponse{Envelope: p.PeerEnvelope(protocol.TypeChooseParityResponse, call.ConversationID),
-		PlayerID: id, ParityChoice: move}
+	return p.moveAnswer(call, id, request.MoveType, move), nil
+}
+
+// moveAnswer is CHOOSE_PARITY_RESPONSE for even/odd's move and
+// GAME_MOVE_RESPONSE for any other.
+func (p *Player) moveAnswer(call protocol.ChooseParityCall, id, moveType, move string) protocol.Message {
+	if protocol.MoveCallType(moveType) == protocol.TypeChooseParityCall {
+		resp := &protocol.ChooseParityResponse{Envelope: p.PeerEnvelope(protocol.TypeChooseParityResponse, call.ConversationID),
+			PlayerID: id, ParityChoice: move}
+		resp.MatchID, resp.RoundID = call.MatchID, call.RoundID
+		return resp
+	}
+	resp := &protocol.GameMoveResponse{Envelope: p.PeerEnvelope(protocol.TypeGameMoveResponse, call.ConversationID),
+		PlayerID: id, MoveData: protocol.MoveData{MoveType: moveType, Choice: move}}
 	resp.MatchID, resp.RoundID = call.MatchID, call.RoundID
-	return resp, nil
+	return resp
 }
 
 // handleGameOver learns from the result and records it in the history file.
@@ -162,9 +230,12 @@ func (p *Player) handleGameOver(ctx context.Context, in protocol.Inbound) (any, 
 	id, _ := p.Identity()
 	p.mu.Lock()
 	entry, fresh := p.history.record(id, p.opponent[over.MatchID], over)
-	if fresh {
-		p.strategy.Observe(engine.Observation{MatchID: over.MatchID, OpponentID: entry.OpponentID,
-			MyMove: entry.MyChoice, OpponentMove: entry.OpponentChoice, Right: entry.Details.NumberParity})
+	gameType := over.GameType
+	if gameType == "" {
+		gameType = p.Cfg.GameType
+	}
+	if strategy := p.strategyFor(gameType); fresh && strategy != nil {
+		strategy.Observe(observation(entry))
 		// p.moves keeps the move: a match that is played again (its referee
 		// or the manager failed before the result was recorded) gets the
 		// same move, so it ends the same way.

@@ -36,18 +36,18 @@ func RebuildHistories(layout store.Layout, results []engine.Event) error {
 		}
 	}
 	for _, id := range order {
-		if err := store.SafeName(id); err != nil {
+		path, err := layout.PlayerHistory(id) // checks the id: the journal's, but a path all the same
+		if err != nil {
 			return fmt.Errorf("journal names player %q: %w", id, err)
 		}
-		if err := rebuildHistory(layout, id, byPlayer[id]); err != nil {
+		if err := rebuildHistory(path, layout.LeagueID, id, byPlayer[id]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func rebuildHistory(layout store.Layout, id string, results []engine.Event) error {
-	path := layout.PlayerHistory(id)
+func rebuildHistory(path, leagueID, id string, results []engine.Event) error {
 	var kept History
 	if err := store.ReadJSON(path, &kept); err != nil && !errors.Is(err, os.ErrNotExist) {
 		kept = History{} // unreadable: the journal's entries are all it can be sure of
@@ -55,7 +55,7 @@ func rebuildHistory(layout store.Layout, id string, results []engine.Event) erro
 	h := History{SchemaVersion: "1.0.0", PlayerID: id, Strategy: kept.Strategy, Matches: []HistoryEntry{}}
 	stamps := map[string]string{}
 	for _, e := range kept.Matches {
-		if e.LeagueID == layout.LeagueID {
+		if e.LeagueID == leagueID {
 			stamps[e.MatchID] = e.Timestamp
 			continue
 		}
@@ -67,7 +67,7 @@ func rebuildHistory(layout store.Layout, id string, results []engine.Event) erro
 		h.recorded[historyKey(e.LeagueID, e.MatchID)] = i
 	}
 	for _, ev := range results {
-		entry, _ := h.record(id, opponentIn(*ev.Result, id), gameOverOf(layout.LeagueID, ev))
+		entry, _ := h.record(id, opponentIn(*ev.Result, id), gameOverOf(leagueID, ev))
 		if stamp := stamps[entry.MatchID]; stamp != "" {
 			h.Matches[len(h.Matches)-1].Timestamp = stamp // when the player learned it, as it wrote then
 		} else {

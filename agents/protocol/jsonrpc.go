@@ -5,16 +5,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // Request is a JSON-RPC 2.0 request as it arrives. ID stays raw so that we
-// echo it exactly as received, whatever its type.
+// echo it exactly as received, once ParseRequest found it a valid id.
 type Request struct {
 	JSONRPC string          `json:"jsonrpc"`
 	Method  string          `json:"method"`
 	Params  json.RawMessage `json:"params,omitempty"`
 	ID      json.RawMessage `json:"id,omitempty"`
 }
+
+// IsNotification reports a request without an id ("id": null is an id).
+// JSON-RPC 2.0 acts on a notification but never answers it.
+func (r *Request) IsNotification() bool { return len(r.ID) == 0 }
 
 // Response is a JSON-RPC 2.0 response.
 type Response struct {
@@ -59,7 +64,7 @@ func ParseRequest(body []byte) (*Request, *RPCError) {
 		return withValidID(&req), NewRPCError(CodeInvalidRequest, "", "invalid request: %v", err)
 	}
 	if !validID(req.ID) {
-		return withValidID(&req), NewRPCError(CodeInvalidRequest, "", "id must be a string, a number or null")
+		return withValidID(&req), NewRPCError(CodeInvalidRequest, "", "id must be a string of valid UTF-8, a number or null")
 	}
 	if req.JSONRPC != "" && req.JSONRPC != "2.0" {
 		return &req, NewRPCError(CodeInvalidRequest, "", `jsonrpc must be "2.0"`)
@@ -80,16 +85,20 @@ func IsBatch(body []byte) bool {
 	return len(trimmed) > 0 && trimmed[0] == '['
 }
 
-// validID: JSON-RPC ids are strings, numbers or null (or absent).
+// validID: JSON-RPC ids are strings, numbers or null (or absent). The id
+// is echoed byte for byte, so a string must be valid UTF-8: JSON text is,
+// and a peer must not be able to make us send it anything else.
 func validID(id json.RawMessage) bool {
 	if len(id) == 0 {
 		return true
 	}
-	switch id[0] {
-	case '{', '[', 't', 'f':
-		return false
+	switch c := id[0]; {
+	case c == '"':
+		return utf8.Valid(id)
+	case c == 'n', c == '-', c >= '0' && c <= '9':
+		return true
 	}
-	return true
+	return false
 }
 
 // withValidID drops an id that could not be echoed.

@@ -152,7 +152,9 @@ func Decode(data []byte, msg Message) error {
 }
 
 // decodeChoice also reads the generic GAME_MOVE_RESPONSE form
-// {"move_data":{"choice":…}} and normalizes the choice's case and spaces.
+// {"move_data":{"choice":…}}. A parity choice is normalized (case and
+// spaces); a generic move only loses surrounding spaces, since a game's
+// moves may be case-sensitive (page titles).
 func decodeChoice(data []byte, resp *ChooseParityResponse) error {
 	normalized, err := canonical(data, envelopeAliases, choiceAliases)
 	if err != nil {
@@ -162,17 +164,18 @@ func decodeChoice(data []byte, resp *ChooseParityResponse) error {
 	if err := json.Unmarshal(normalized, (*plain)(resp)); err != nil {
 		return err
 	}
-	if resp.ParityChoice == "" {
-		var generic struct {
-			MoveData struct {
-				Choice string `json:"choice"`
-			} `json:"move_data"`
-		}
-		if json.Unmarshal(data, &generic) == nil {
-			resp.ParityChoice = generic.MoveData.Choice
-		}
+	if resp.ParityChoice != "" {
+		resp.ParityChoice = strings.ToLower(strings.TrimSpace(resp.ParityChoice))
+		return nil
 	}
-	resp.ParityChoice = strings.ToLower(strings.TrimSpace(resp.ParityChoice))
+	var generic struct {
+		MoveData struct {
+			Choice string `json:"choice"`
+		} `json:"move_data"`
+	}
+	if json.Unmarshal(data, &generic) == nil {
+		resp.ParityChoice = strings.TrimSpace(generic.MoveData.Choice)
+	}
 	return nil
 }
 

@@ -151,11 +151,33 @@ type MoveContext struct {
 // MoveRequest is the generic description of a move (GAME_MOVE_CALL); we add it
 // to CHOOSE_PARITY_CALL too, so a player can answer any game without knowing it.
 type MoveRequest struct {
-	MoveType     string   `json:"move_type"`
-	ValidOptions []string `json:"valid_options"`
+	MoveType     string         `json:"move_type"`
+	ValidOptions []string       `json:"valid_options,omitempty"`
+	Turn         int            `json:"turn,omitempty"`    // GAME_MOVE_CALL: 1 for the match's first move
+	Context      map[string]any `json:"context,omitempty"` // GAME_MOVE_CALL: what the game shows the player this turn
 }
 
-// ChooseParityCall: referee -> player, method choose_parity.
+// ParityMoveType is even/odd's move type, the one league.v2 gives a call of
+// its own (CHOOSE_PARITY_CALL); every other move type travels in
+// GAME_MOVE_CALL (protocol.md §3.19).
+const ParityMoveType = "choose_parity"
+
+// MoveCallType is the message type that asks for a move of moveType.
+func MoveCallType(moveType string) string {
+	if moveType == ParityMoveType {
+		return TypeChooseParityCall
+	}
+	return TypeGameMoveCall
+}
+
+// ParityMoveRequest is what a CHOOSE_PARITY_CALL without a move_request
+// asks for.
+func ParityMoveRequest() MoveRequest {
+	return MoveRequest{MoveType: ParityMoveType, ValidOptions: []string{"even", "odd"}}
+}
+
+// ChooseParityCall: referee -> player, method choose_parity; also the
+// generic GAME_MOVE_CALL (method game_move_call), which has the same fields.
 type ChooseParityCall struct {
 	Envelope
 	PlayerID    string       `json:"player_id"`
@@ -166,10 +188,24 @@ type ChooseParityCall struct {
 }
 
 // ChooseParityResponse: player -> referee, the result of choose_parity.
+// Decode also reads a GAME_MOVE_RESPONSE into it (move_data.choice).
 type ChooseParityResponse struct {
 	Envelope
 	PlayerID     string `json:"player_id"`
 	ParityChoice string `json:"parity_choice"`
+}
+
+// GameMoveResponse: player -> referee, the result of game_move_call.
+type GameMoveResponse struct {
+	Envelope
+	PlayerID string   `json:"player_id"`
+	MoveData MoveData `json:"move_data"`
+}
+
+// MoveData is the move a GAME_MOVE_RESPONSE carries.
+type MoveData struct {
+	MoveType string `json:"move_type"`
+	Choice   string `json:"choice"`
 }
 
 // GameResult is the outcome inside GAME_OVER. Details holds the game's own

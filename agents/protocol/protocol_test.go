@@ -625,7 +625,7 @@ func TestRoute(t *testing.T) {
 		{name: "parity_choose", method: "parity_choose", params: `{"match_id":"R1M1"}`, wantType: "CHOOSE_PARITY_CALL"},
 		{name: "receive_game_join_ack", method: "receive_game_join_ack", params: `{"match_id":"R1M1"}`, wantType: "GAME_JOIN_ACK"},
 		{name: "receive_parity_response", method: "receive_parity_response", params: `{}`, wantType: "CHOOSE_PARITY_RESPONSE"},
-		{name: "GAME_MOVE_CALL", method: "x", params: `{"message_type":"GAME_MOVE_CALL"}`, wantType: "CHOOSE_PARITY_CALL"},
+		{name: "GAME_MOVE_CALL", method: "x", params: `{"message_type":"GAME_MOVE_CALL"}`, wantType: "GAME_MOVE_CALL"},
 		{name: "RESPONSE_PARITY_CHOOSE", method: "x", params: `{"message_type":"RESPONSE_PARITY_CHOOSE"}`, wantType: "CHOOSE_PARITY_RESPONSE"},
 		{name: "run_match", method: "run_match", params: `{}`, wantType: "START_MATCH"},
 		{name: "ping without params", method: "ping", params: ``, wantType: "PING"},

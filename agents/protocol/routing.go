@@ -20,7 +20,7 @@ var methodTypes = map[string]string{
 
 	"choose_parity": TypeChooseParityCall, "parity_choose": TypeChooseParityCall,
 	"choose_parity_call": TypeChooseParityCall, "receive_choose_parity_call": TypeChooseParityCall,
-	"game_move_call": TypeChooseParityCall, "make_move": TypeChooseParityCall,
+	"game_move_call": TypeGameMoveCall, "make_move": TypeGameMoveCall,
 
 	"notify_match_result": TypeGameOver, "game_over": TypeGameOver, "receive_game_over": TypeGameOver,
 
@@ -47,7 +47,6 @@ var methodTypes = map[string]string{
 
 // messageTypeAliases: message types peers send under another message_type.
 var messageTypeAliases = map[string]string{
-	TypeGameMoveCall:         TypeChooseParityCall,
 	TypeGameMoveResponse:     TypeChooseParityResponse,
 	"RESPONSE_PARITY_CHOOSE": TypeChooseParityResponse,
 	"PARITY_CHOICE":          TypeChooseParityResponse,
@@ -64,6 +63,7 @@ var SendMethods = map[string][]string{
 	TypeRoundAnnouncement:      {"notify_round", "ROUND_ANNOUNCEMENT"},
 	TypeGameInvitation:         {"handle_game_invitation", "GAME_INVITATION", "game_invitation"},
 	TypeChooseParityCall:       {"choose_parity", "parity_choose", "CHOOSE_PARITY_CALL"},
+	TypeGameMoveCall:           {"game_move_call", "GAME_MOVE_CALL", "make_move"},
 	TypeGameOver:               {"notify_match_result", "GAME_OVER", "game_over"},
 	TypeMatchResultReport:      {"report_match_result", "MATCH_RESULT_REPORT"},
 	TypeStandingsUpdate:        {"update_standings", "LEAGUE_STANDINGS_UPDATE"},

@@ -135,7 +135,7 @@ func (run *matchRun) saveDurably(ctx context.Context, o engine.Outcome) error {
 			return nil
 		}
 		run.r.Log.Error("cannot write match file", "event_type", "DATA_WRITE_FAILED", "match_id", run.start.MatchID,
-			"path", run.r.Layout.Match(run.start.MatchID), "attempt", attempt, "err", err)
+			"path", run.file, "attempt", attempt, "err", err)
 		if time.Now().After(giveUp) {
 			return err
 		}
@@ -160,5 +160,5 @@ func (run *matchRun) save(o engine.Outcome) error {
 		Lifecycle: Lifecycle{State: string(run.match.State()), CreatedAt: protocol.FormatTime(run.createdAt),
 			StartedAt: protocol.FormatTime(run.createdAt), FinishedAt: protocol.FormatTime(time.Now())},
 		Transcript: entries, Result: run.result(o)}
-	return store.WriteJSON(run.r.Layout.Match(run.start.MatchID), doc)
+	return store.WriteJSON(run.file, doc)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -24,6 +25,7 @@ type matchRun struct {
 	conv       string
 	transcript *transcript
 	createdAt  time.Time
+	file       string // where the match file goes, checked at start
 	// mu serializes what the two players' goroutines do to match: both are
 	// asked at once, and engine.Match is not safe for concurrent use.
 	mu sync.Mutex
@@ -36,9 +38,9 @@ func (run *matchRun) locked(f func(m *engine.Match)) {
 	f(run.match)
 }
 
-func newMatchRun(r *Referee, start protocol.StartMatch, game engine.Game) *matchRun {
+func newMatchRun(r *Referee, start protocol.StartMatch, game engine.Game, file string) *matchRun {
 	return &matchRun{
-		r: r, start: start, game: game,
+		r: r, start: start, game: game, file: file,
 		match: engine.NewMatch(game, start.MatchID, start.PlayerAID, start.PlayerBID, start.LeagueSeed),
 		endpoints: map[string]string{
 			start.PlayerAID: start.PlayerAEndpoint,
@@ -50,24 +52,24 @@ func newMatchRun(r *Referee, start protocol.StartMatch, game engine.Game) *match
 	}
 }
 
-// play runs the step loop to the end, tells the players, saves the match
+// play runs the turn loop to the end, tells the players, saves the match
 // file and reports the result.
 func (run *matchRun) play(ctx context.Context) {
 	log := run.r.Log.With("match_id", run.start.MatchID)
 	log.Info("match started", "event_type", "MATCH_STARTED", "player_A", run.start.PlayerAID, "player_B", run.start.PlayerBID)
-	for !run.match.Done() {
+	for turn := 0; !run.match.Done(); {
 		switch run.match.State() {
 		case engine.StateWaitingForPlayers:
 			run.step("invited", "")
 			run.forEachPending(ctx, run.invite)
 		case engine.StateCollectingMoves:
-			run.step("joined", "")
-			run.step("choosing", "")
+			turn++
+			run.turnStep(turn)
 			run.forEachPending(ctx, run.askMove)
 		}
 	}
 	outcome := run.match.Outcome()
-	run.step(decidedStep(outcome), outcome.Reason)
+	run.step(outcome.Step, outcome.Reason)
 	run.forEachPlayer(ctx, func(ctx context.Context, player string) { run.notifyGameOver(ctx, player, outcome) })
 	err := run.saveDurably(ctx, outcome)
 	// The slot is free before the manager hears the result: it hands this
@@ -85,6 +87,17 @@ func (run *matchRun) play(ctx context.Context) {
 	log.Info("match finished", "event_type", "MATCH_FINISHED", "status", string(outcome.Status), "winner", outcome.Winner)
 }
 
+// turnStep tells the manager a turn begins: "joined" then "choosing" for
+// the first, "turn N" for each later one.
+func (run *matchRun) turnStep(turn int) {
+	if turn == 1 {
+		run.step("joined", "")
+		run.step("choosing", "")
+		return
+	}
+	run.step(fmt.Sprintf("turn %d", turn), "")
+}
+
 // step tells the manager how the match goes on, without waiting for it,
 // and keeps the state get_match_state answers.
 func (run *matchRun) step(name, detail string) {
@@ -92,17 +105,6 @@ func (run *matchRun) step(name, detail string) {
 	msg := &protocol.MatchStep{Envelope: run.r.Envelope(protocol.TypeMatchStep, run.conv+"-steps"), Step: name, Detail: detail}
 	msg.RoundID, msg.MatchID = run.start.RoundID, run.start.MatchID
 	run.r.steps.Post(run.r.opts.ManagerURL, msg, run.r.opts.Config.Timeouts.Generic)
-}
-
-// decidedStep names the decision: "drawn N" for a game that draws a number.
-func decidedStep(o engine.Outcome) string {
-	if n, ok := o.Details["drawn_number"]; ok {
-		return fmt.Sprintf("drawn %v", n)
-	}
-	if o.Status == engine.StatusTechnicalLoss {
-		return "technical loss"
-	}
-	return "decided"
 }
 
 // forEachPending runs step for every player the current step waits for, in
@@ -179,29 +181,23 @@ func holdsJoin(raw json.RawMessage) bool {
 	return accept || accepted || mt == protocol.TypeGameJoinAck
 }
 
-// askMove asks for the game's move and records it; an invalid move is
-// retried like a timeout, with GAME_ERROR first.
+// askMove asks for the game's move of this turn and records it; an answer
+// that is not a move is retried like a timeout, with GAME_ERROR first.
 func (run *matchRun) askMove(ctx context.Context, player string) {
-	opponent, _ := run.opponentOf(player)
-	cfg := run.r.opts.Config
-	msg := &protocol.ChooseParityCall{Envelope: run.envelope(protocol.TypeChooseParityCall), PlayerID: player,
-		GameType: run.game.Type(),
-		Context: protocol.MoveContext{OpponentID: opponent, RoundID: run.start.RoundID,
-			YourStandings: run.start.Standings[player]},
-		MoveRequest: &protocol.MoveRequest{MoveType: run.game.MoveType(), ValidOptions: run.game.Options()},
-	}
+	var turn engine.Turn
+	run.locked(func(m *engine.Match) { turn, _ = m.Turn(player) })
 	var move string
-	err := run.ask(ctx, player, msg, cfg.Timeouts.Move, protocol.TypeChooseParityResponse,
+	err := run.ask(ctx, player, run.moveCall(player, turn), run.r.opts.Config.Timeouts.Move, protocol.TypeChooseParityResponse,
 		func(raw json.RawMessage) (bool, error) {
 			var resp protocol.ChooseParityResponse
 			if protocol.Decode(raw, &resp) != nil || resp.ParityChoice == "" {
 				return false, nil
 			}
-			normalized, ok := run.game.Normalize(resp.ParityChoice)
-			if !ok {
-				return true, protocol.Reject(protocol.ErrInvalidMove, "%q is not one of %v", resp.ParityChoice, run.game.Options())
+			var invalid error
+			run.locked(func(m *engine.Match) { move, invalid = m.Check(player, resp.ParityChoice) })
+			if invalid != nil {
+				return true, protocol.Reject(protocol.ErrInvalidMove, "%v", invalid)
 			}
-			move = normalized
 			return true, nil
 		})
 	run.locked(func(m *engine.Match) {
@@ -213,6 +209,23 @@ func (run *matchRun) askMove(ctx context.Context, player string) {
 			m.Failed(player, err.Error())
 		}
 	})
+}
+
+// moveCall is the call that asks player for turn's move: CHOOSE_PARITY_CALL
+// for even/odd's move, as league.v2 has it, GAME_MOVE_CALL with the turn and
+// what the game shows for every other.
+func (run *matchRun) moveCall(player string, turn engine.Turn) *protocol.ChooseParityCall {
+	opponent, _ := run.opponentOf(player)
+	callType := protocol.MoveCallType(turn.MoveType)
+	request := &protocol.MoveRequest{MoveType: turn.MoveType, ValidOptions: turn.Options}
+	if callType == protocol.TypeGameMoveCall {
+		request.Turn, request.Context = turn.Number, turn.State
+	}
+	return &protocol.ChooseParityCall{Envelope: run.envelope(callType), PlayerID: player, GameType: run.game.Type(),
+		Context: protocol.MoveContext{OpponentID: opponent, RoundID: run.start.RoundID,
+			YourStandings: run.start.Standings[player]},
+		MoveRequest: request,
+	}
 }
 
 // ask sends msg to player up to the configured attempts. read looks at a
@@ -310,7 +323,21 @@ func gameResult(o engine.Outcome) protocol.GameResult {
 		winner = &w
 	}
 	return protocol.GameResult{Status: string(o.Status), WinnerPlayerID: winner, Choices: o.Moves,
-		Reason: o.Reason, Details: o.Details}
+		Reason: o.Reason, Details: withStatuses(o.Details, o.Statuses)}
+}
+
+// withStatuses adds each player's own ending, for games that have one, to
+// the game's details as player_statuses.
+func withStatuses(details map[string]any, statuses map[string]string) map[string]any {
+	if len(statuses) == 0 {
+		return details
+	}
+	out := maps.Clone(details)
+	if out == nil {
+		out = map[string]any{}
+	}
+	out["player_statuses"] = statuses
+	return out
 }
 
 // report sends MATCH_RESULT_REPORT to the manager with the retry policy.
@@ -319,7 +346,8 @@ func (run *matchRun) report(ctx context.Context, o engine.Outcome) error {
 	result := run.result(o)
 	msg := &protocol.MatchResultReport{Envelope: run.r.Envelope(protocol.TypeMatchResultReport, run.conv+"-report"),
 		GameType: run.game.Type(), Result: protocol.ReportResult{Winner: result.WinnerPlayerID, Score: result.Score,
-			Status: string(o.Status), Details: protocol.ReportDetails{Choices: o.Moves, Game: o.Details, Reason: o.Reason}}}
+			Status: string(o.Status), Details: protocol.ReportDetails{Choices: o.Moves, Game: withStatuses(o.Details, o.Statuses),
+				Reason: o.Reason}}}
 	msg.RoundID, msg.MatchID = run.start.RoundID, run.start.MatchID
 	if o.Status == engine.StatusTechnicalLoss {
 		msg.Result.Details.TechnicalLoss = true

@@ -14,6 +14,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
+	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -100,6 +101,10 @@ func (r *Referee) handleStartMatch(ctx context.Context, in protocol.Inbound) (an
 	if start.MatchID == "" || start.PlayerAID == "" || start.PlayerBID == "" || start.PlayerAEndpoint == "" || start.PlayerBEndpoint == "" {
 		return nil, protocol.Reject(protocol.ErrMissingField, "start_match needs match_id, both player ids and both endpoints")
 	}
+	file, err := r.checkStart(start)
+	if err != nil {
+		return nil, err
+	}
 	game, ok := engine.LookupGame(start.GameType)
 	if !ok {
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "this referee cannot run game %q", start.GameType)
@@ -108,7 +113,7 @@ func (r *Referee) handleStartMatch(ctx context.Context, in protocol.Inbound) (an
 		return nil, protocol.NewRPCError(protocol.CodeInvalidRequest, "", "%v", err)
 	}
 	r.SetState(node.StateActive)
-	run := newMatchRun(r, start, game)
+	run := newMatchRun(r, start, game, file)
 	r.states.record(run, "assigned", "")
 	r.wg.Add(1)
 	go func() {
@@ -117,6 +122,25 @@ func (r *Referee) handleStartMatch(ctx context.Context, in protocol.Inbound) (an
 		run.play(context.WithoutCancel(ctx))
 	}()
 	return &protocol.Ack{Envelope: r.PeerEnvelope("START_MATCH_ACK", start.ConversationID), Status: "accepted"}, nil
+}
+
+// checkStart refuses a match of another league and ids that could not
+// name a file; it returns where the match file goes.
+func (r *Referee) checkStart(start protocol.StartMatch) (file string, err error) {
+	if start.LeagueID != "" && start.LeagueID != r.Layout.LeagueID {
+		return "", protocol.NewRPCError(protocol.CodeInvalidParams, protocol.ErrMissingField,
+			"league_id %q is not this referee's league", start.LeagueID)
+	}
+	for _, id := range []string{start.PlayerAID, start.PlayerBID} {
+		if err := store.SafeName(id); err != nil {
+			return "", protocol.NewRPCError(protocol.CodeInvalidParams, protocol.ErrMissingField, "player id: %v", err)
+		}
+	}
+	file, err = r.Layout.Match(start.MatchID)
+	if err != nil {
+		return "", protocol.NewRPCError(protocol.CodeInvalidParams, protocol.ErrMissingField, "match_id: %v", err)
+	}
+	return file, nil
 }
 
 // claim refuses a match already running here and more matches than declared.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
@@ -25,6 +26,9 @@ var fuzzSeeds = []string{
 	`{"jsonrpc":"2.0","method":"start_match","params":{"protocol":"league.v2","message_type":"START_MATCH","game_id":"R1M1","player_a_id":"P01"},"id":4}`,
 	`{"jsonrpc":"2.0","method":"register_player","params":{"protocol":"league.v2","player_meta":{"name":"x","url":"http://h/mcp"}},"id":5}`,
 	`{"method":"ping"}`,
+	`{"jsonrpc":"2.0","method":"start_match","params":{"protocol":"league.v2","message_type":"START_MATCH","match_id":"R1M1"}}`,
+	`{"jsonrpc":"2.0","method":"ping","id":"` + "\xff" + `"}`,
+	`{"jsonrpc":"2.0","method":"ping","id":-1.5e3}`,
 	`{"jsonrpc":"2.0","method":"choose_parity","params":{"type":"GAME_MOVE_CALL","matchId":"R1M1"},"id":6}`,
 	`{"jsonrpc":"2.0","method":"handle_game_invitation",`,
 	``,
@@ -69,8 +73,9 @@ func recordingServer() (*rpc.Server, *atomic.Int64) {
 
 // FuzzDispatch sends arbitrary bodies through the /mcp handler, as a league
 // peer or with an MCP client's headers. It must never panic; it must answer
-// one well-formed JSON-RPC response (or 413 for a body over the limit, or
-// hand an MCP message to the MCP handler); and a handler that changes state
+// one well-formed JSON-RPC response in valid UTF-8 (or 413 for a body over
+// the limit, or 202 and nothing for a notification, or hand an MCP message
+// to the MCP handler); and a handler that changes state
 // must only ever see a request that is valid JSON-RPC carrying a league.v2
 // message.
 func FuzzDispatch(f *testing.F) {
@@ -110,6 +115,15 @@ func FuzzDispatch(f *testing.F) {
 // error, echoing the request's id.
 func checkResponse(t *testing.T, body []byte, rec *httptest.ResponseRecorder, parsed *protocol.Request, rpcErr *protocol.RPCError) {
 	t.Helper()
+	if rpcErr == nil && parsed.IsNotification() {
+		if rec.Code != http.StatusAccepted || rec.Body.Len() != 0 {
+			t.Fatalf("notification answered: HTTP %d %q\nfor %q", rec.Code, rec.Body, body)
+		}
+		return
+	}
+	if !utf8.Valid(rec.Body.Bytes()) {
+		t.Fatalf("response is not valid UTF-8: %q\nfor %q", rec.Body, body)
+	}
 	var resp struct {
 		JSONRPC string             `json:"jsonrpc"`
 		ID      json.RawMessage    `json:"id"`

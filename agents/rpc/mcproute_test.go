@@ -70,14 +70,20 @@ func TestServeMCPRoutesLeagueAndMCPTraffic(t *testing.T) {
 	}
 }
 
-// A league peer's health check, {"method":"ping"} with no MCP headers, still
-// gets a success result once MCP is mounted; an MCP ping goes to the SDK.
+// A league peer's health check gets a success result once MCP is mounted;
+// the SPEC's {"method":"ping"}, which has no id, is a JSON-RPC notification:
+// 202 and no body, which still says the agent is there.
 func TestLeaguePingStillSucceedsWithMCPMounted(t *testing.T) {
 	srv := NewServer(slog.New(slog.DiscardHandler), func() string { return "player:P01" })
 	srv.MountMCP(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusTeapot) }))
 	rec := httptest.NewRecorder()
-	srv.ServeHTTP(rec, httptest.NewRequest("POST", "/mcp", strings.NewReader(`{"method":"ping"}`)))
+	srv.ServeHTTP(rec, httptest.NewRequest("POST", "/mcp", strings.NewReader(`{"method":"ping","id":1}`)))
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"result":{"status":"ok"}`) {
 		t.Fatalf("league ping: HTTP %d %s", rec.Code, rec.Body)
+	}
+	rec = httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequest("POST", "/mcp", strings.NewReader(`{"method":"ping"}`)))
+	if rec.Code != http.StatusAccepted || rec.Body.Len() != 0 {
+		t.Fatalf("league ping without an id: HTTP %d %q, want 202 and no body", rec.Code, rec.Body)
 	}
 }

@@ -112,23 +112,32 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		serveBodyTo(mcpHandler, w, r, body)
 		return
 	}
+	reply := s.answer(r.Context(), req, rpcErr)
+	if reply == nil {
+		// A notification: accepted, and answered with nothing, as the MCP
+		// transport answers one.
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
 	status := http.StatusOK // league peers read the body, whatever the status
 	if rpcErr != nil && speaksMCP(r) {
 		status = http.StatusBadRequest // what the MCP transport answers a message it cannot take
 	}
-	writeJSON(w, status, s.answer(r.Context(), req, rpcErr))
+	writeJSON(w, status, reply)
 }
 
-// Dispatch answers one JSON-RPC request body and returns the response body.
-// It is the single path every league request takes, whatever carried it.
+// Dispatch answers one JSON-RPC request body and returns the response body,
+// or nil for a notification. It is the single path every league request
+// takes, whatever carried it.
 func (s *Server) Dispatch(ctx context.Context, body []byte) []byte {
 	req, rpcErr := protocol.ParseRequest(body)
 	return s.answer(ctx, req, rpcErr)
 }
 
-// answer routes a parsed request to its handler and frames the reply. The
-// body was decoded once, by ParseRequest; routing reads the message's head
-// and the handler decodes its typed message from the raw params.
+// answer frames the reply to a parsed request, or returns nil for a
+// notification (JSON-RPC 2.0: it is acted on, never answered, not even
+// with an error). A request that is not valid JSON-RPC is no notification:
+// its error goes back with the id, or null when the id was not valid.
 func (s *Server) answer(ctx context.Context, req *protocol.Request, rpcErr *protocol.RPCError) []byte {
 	s.served.Add(1)
 	if rpcErr != nil {
@@ -138,6 +147,17 @@ func (s *Server) answer(ctx context.Context, req *protocol.Request, rpcErr *prot
 		}
 		return protocol.EncodeError(id, rpcErr)
 	}
+	reply := s.respond(ctx, req)
+	if req.IsNotification() {
+		return nil
+	}
+	return reply
+}
+
+// respond routes a valid request to its handler and frames the reply. The
+// body was decoded once, by ParseRequest; routing reads the message's head
+// and the handler decodes its typed message from the raw params.
+func (s *Server) respond(ctx context.Context, req *protocol.Request) []byte {
 	in, ok := protocol.Route(req.Method, req.Params)
 	handler := s.handler(in.MessageType)
 	if !ok || handler == nil {

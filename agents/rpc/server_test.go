@@ -103,7 +103,12 @@ func TestDispatchFraming(t *testing.T) {
 		{name: "numeric-looking string id", body: `{"jsonrpc":"2.0","method":"handle_game_invitation","params":` + invitation + `,"id":"42"}`, wantID: `"42"`},
 		{name: "large integer id", body: `{"jsonrpc":"2.0","method":"handle_game_invitation","params":` + invitation + `,"id":9007199254740993}`,
 			wantID: `9007199254740993`},
-		{name: "no id", body: `{"jsonrpc":"2.0","method":"handle_game_invitation","params":` + invitation + `}`, wantID: `null`},
+		{name: "null id", body: `{"jsonrpc":"2.0","method":"handle_game_invitation","params":` + invitation + `,"id":null}`, wantID: `null`},
+		{name: "string id of invalid UTF-8", body: `{"jsonrpc":"2.0","method":"ping","id":"a` + "\xff\xfe" + `b"}`, wantCode: -32600, wantID: `null`},
+		{name: "string id escaping a lone surrogate", body: `{"jsonrpc":"2.0","method":"ping","id":"\ud800"}`, wantID: `"\ud800"`},
+		{name: "id true", body: `{"jsonrpc":"2.0","method":"ping","id":true}`, wantCode: -32600, wantID: `null`},
+		{name: "id an array", body: `{"jsonrpc":"2.0","method":"ping","id":[1]}`, wantCode: -32600, wantID: `null`},
+		{name: "notification with bad framing is answered", body: `{"jsonrpc":"1.0","method":"ping"}`, wantCode: -32600, wantID: `null`},
 		{name: "missing jsonrpc tolerated", body: `{"method":"ping","id":3}`, wantID: `3`},
 	}
 	s := newTestServer()
@@ -186,6 +191,50 @@ func TestDispatchReplies(t *testing.T) {
 			t.Errorf("ParseReply of the tool error = %v, want the E012 LEAGUE_ERROR", err)
 		}
 	})
+}
+
+// TestNotifications: a request without an id is acted on and answered with
+// nothing, even when it fails; over HTTP that is 202 with an empty body.
+func TestNotifications(t *testing.T) {
+	s := newTestServer()
+	var joined []string
+	s.Handle(protocol.TypeGameJoinAck, func(_ context.Context, in protocol.Inbound) (any, error) {
+		var ack protocol.GameJoinAck
+		if err := rpc.DecodeParams(in, &ack); err != nil {
+			return nil, err
+		}
+		joined = append(joined, ack.MatchID)
+		return map[string]string{"status": "ok"}, nil
+	})
+	notifications := []string{
+		`{"jsonrpc":"2.0","method":"ping"}`,
+		`{"method":"ping"}`,
+		`{"jsonrpc":"2.0","method":"frobnicate","params":{}}`,
+		`{"jsonrpc":"2.0","method":"handle_game_invitation","params":{"round_id":"three"}}`,
+		`{"jsonrpc":"2.0","method":"league_query","params":{"message_type":"LEAGUE_QUERY"}}`,
+		`{"jsonrpc":"2.0","method":"choose_parity","params":{"message_type":"CHOOSE_PARITY_CALL","match_id":"boom"}}`,
+		`{"jsonrpc":"2.0","method":"game_join_ack","params":{"message_type":"GAME_JOIN_ACK","match_id":"R1M1","accept":true}}`,
+	}
+	for _, body := range notifications {
+		if out := s.Dispatch(context.Background(), []byte(body)); out != nil {
+			t.Errorf("notification %s answered: %s", body, out)
+		}
+	}
+	if len(joined) != 1 || joined[0] != "R1M1" {
+		t.Errorf("the GAME_JOIN_ACK notification reached its handler with %v, want [R1M1]", joined)
+	}
+
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	resp, err := http.Post(srv.URL+"/mcp", "application/json", strings.NewReader(notifications[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusAccepted || len(out) != 0 {
+		t.Errorf("notification over HTTP: status %d, body %q; want 202 and no body", resp.StatusCode, out)
+	}
 }
 
 // TestDispatchPanic: a handler that panics gives -32603 and the server goes on.

@@ -9,16 +9,44 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Layout names every path of the data folder (protocol.md §6), so no other code
 // builds paths by hand and the layout can change in one place.
 //
-// Layout does not check the ids it is given: ids that come from the network
-// must pass SafeName first, or a hostile id could name a file outside Root.
+// Every id that becomes part of a path is checked here, against SafeName's
+// one pattern, so that no caller can forget to: NewLayout checks the league
+// id, and each method that takes an id (a match, player, agent) checks it and
+// returns an error instead of a path when it is not safe. A hostile id from
+// the network can then never name a file outside Root.
 type Layout struct {
 	Root     string // the data folder
 	LeagueID string // the league whose files this layout names
+}
+
+// NewLayout is the layout of league leagueID in the data folder root; it
+// fails if the league id cannot name a folder.
+func NewLayout(root, leagueID string) (Layout, error) {
+	l := Layout{Root: root, LeagueID: leagueID}
+	return l, l.Validate()
+}
+
+// leaguePath joins the layout's league folder under dir with an id's file,
+// once both ids are known to be safe.
+func (l Layout) leaguePath(dir, id, suffix string) (string, error) {
+	if err := l.Validate(); err != nil {
+		return "", err
+	}
+	return named(id, func() string { return filepath.Join(l.Root, dir, l.LeagueID, id+suffix) })
+}
+
+// named returns path() once id is known to be safe in it.
+func named(id string, path func() string) (string, error) {
+	if err := SafeName(id); err != nil {
+		return "", err
+	}
+	return path(), nil
 }
 
 // LeagueDir is the folder of the league's own files: <root>/leagues/<league>.
@@ -54,21 +82,21 @@ func (l Layout) MatchesDir() string {
 }
 
 // Match is one match's file with its transcript, written by its referee.
-func (l Layout) Match(matchID string) string {
-	return filepath.Join(l.MatchesDir(), matchID+".json")
+func (l Layout) Match(matchID string) (string, error) {
+	return l.leaguePath("matches", matchID, ".json")
 }
 
 // PlayerHistory is a player's own record of its matches. It is not per league:
 // a player keeps one history across leagues.
-func (l Layout) PlayerHistory(playerID string) string {
-	return filepath.Join(l.Root, "players", playerID, "history.json")
+func (l Layout) PlayerHistory(playerID string) (string, error) {
+	return named(playerID, func() string { return filepath.Join(l.Root, "players", playerID, "history.json") })
 }
 
 // Credentials is where an agent keeps the id and token the manager issued
 // it, so that a restarted agent registers again as itself. It is the one
 // file of the data folder that holds a secret: private to its owner.
-func (l Layout) Credentials(agentName string) string {
-	return filepath.Join(l.Root, "credentials", l.LeagueID, agentName+".json")
+func (l Layout) Credentials(agentName string) (string, error) {
+	return l.leaguePath("credentials", agentName, ".json")
 }
 
 // LeagueLog is the league manager's JSON-lines log.
@@ -77,25 +105,31 @@ func (l Layout) LeagueLog() string {
 }
 
 // AgentLog is one agent's JSON-lines log, e.g. logs/agents/P01.log.jsonl.
-func (l Layout) AgentLog(agentID string) string {
-	return filepath.Join(l.Root, "logs", "agents", agentID+".log.jsonl")
+func (l Layout) AgentLog(agentID string) (string, error) {
+	return named(agentID, func() string { return filepath.Join(l.Root, "logs", "agents", agentID+".log.jsonl") })
+}
+
+// SystemDir is the folder of the logs that belong to no agent: the
+// console's, the orchestrator's, and the child processes' output.
+func (l Layout) SystemDir() string {
+	return filepath.Join(l.Root, "logs", "system")
 }
 
 // ConsoleLog is <root>/logs/system/console.log.jsonl: the console owns the
 // screen, so its log goes here.
 func (l Layout) ConsoleLog() string {
-	return filepath.Join(l.Root, "logs", "system", "console.log.jsonl")
+	return filepath.Join(l.SystemDir(), "console.log.jsonl")
 }
 
 // SystemLog is the orchestrator's JSON-lines log.
 func (l Layout) SystemLog() string {
-	return filepath.Join(l.Root, "logs", "system", "orchestrator.log.jsonl")
+	return filepath.Join(l.SystemDir(), "orchestrator.log.jsonl")
 }
 
 // ProcessOutput is where a child process's stderr goes, so that a crash's
 // last words are kept beside the structured logs.
-func (l Layout) ProcessOutput(name string) string {
-	return filepath.Join(l.Root, "logs", "system", name+".out")
+func (l Layout) ProcessOutput(name string) (string, error) {
+	return named(name, func() string { return filepath.Join(l.SystemDir(), name+".out") })
 }
 
 // Validate reports whether the layout's league id is safe to use in paths.
@@ -114,32 +148,41 @@ var ErrUnsafeName = errors.New("store: unsafe name")
 
 // maxNameLen keeps a name, plus the suffixes Layout adds, well inside the
 // 255-byte file name limit of common file systems.
-const maxNameLen = 128
+const maxNameLen = 64
 
-// SafeName reports whether id may be used as one path element. Ids come from
-// the network, so only [A-Za-z0-9_.-] is allowed, and "." and ".." are
-// rejected: a hostile id can then neither climb out of the data folder nor
-// name a folder instead of a file.
+// IDPattern is the one pattern every id that reaches a path must match
+// (league, match, player, referee, agent names), with no ".." anywhere.
+const IDPattern = `^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`
+
+// SafeName reports whether id matches IDPattern and holds no "..". Ids come
+// from the network, so a hostile id must neither climb out of the data
+// folder, nor name a folder or a hidden file, nor be long enough to fail
+// a file system's name limit.
 func SafeName(id string) error {
 	switch {
 	case id == "":
 		return fmt.Errorf("%w: empty", ErrUnsafeName)
-	case id == "." || id == "..":
-		return fmt.Errorf("%w: %q", ErrUnsafeName, id)
 	case len(id) > maxNameLen:
-		return fmt.Errorf("%w: longer than %d bytes", ErrUnsafeName, maxNameLen)
+		return fmt.Errorf("%w: %q is longer than %d bytes", ErrUnsafeName, id[:maxNameLen]+"…", maxNameLen)
+	case !alnum(id[0]):
+		return fmt.Errorf("%w: %q must start with a letter or digit (pattern %s)", ErrUnsafeName, id, IDPattern)
+	case strings.Contains(id, ".."):
+		return fmt.Errorf("%w: %q holds \"..\"", ErrUnsafeName, id)
 	}
 	for i := 0; i < len(id); i++ {
 		if !nameByte(id[i]) {
-			return fmt.Errorf("%w: %q has %q at byte %d (allowed: A-Z a-z 0-9 _ . -)", ErrUnsafeName, id, id[i], i)
+			return fmt.Errorf("%w: %q has %q at byte %d (pattern %s)", ErrUnsafeName, id, id[i], i, IDPattern)
 		}
 	}
 	return nil
 }
 
+func alnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
 func nameByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
-		c == '_' || c == '.' || c == '-'
+	return alnum(c) || c == '_' || c == '.' || c == '-'
 }
 
 // CheckWritable makes sure dir exists and takes a file, so that an agent

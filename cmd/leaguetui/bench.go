@@ -63,7 +63,7 @@ Flags:
 
 // runBench measures the league's throughput against the machine's.
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, cf := newFlagSet("leaguetui bench", benchUsage, stderr)
+	fs, cf := newFlagSet("leaguetui bench", benchUsage, stdout)
 	players := fs.Int("players", 64, "players in the league")
 	referees := fs.Int("referees", 8, "referees in the league")
 	concurrency := fs.Int("concurrency", 0, "exchanges in flight in the raw measure (default referees x each referee's\n"+

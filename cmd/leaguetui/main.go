@@ -6,6 +6,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -13,6 +14,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -22,6 +25,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/referee"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
+	"github.com/leaguetui/leaguetui/tui"
 )
 
 const usage = `leaguetui runs and shows leagues of autonomous game-playing agents.
@@ -36,6 +40,12 @@ Usage:
   leaguetui bench [flags]        measure how close a league runs to the machine's limit
 
 Run "leaguetui COMMAND --help" for a command's flags.
+
+Exit status (every command):
+  0    done: the league completed, or the agent was stopped (SIGTERM)
+  1    an error, named on stderr
+  2    a bad command line: the flag is named on stderr
+  130  interrupted with Ctrl-C: the league is saved and resumes on the same --data
 
 Flags:
 `
@@ -57,71 +67,168 @@ func main() {
 	}
 }
 
-// exitCode is 0 for --help, 130 (the shell's code for Ctrl-C) for a league
-// interrupted, and 1 for any other failure.
+// Exit statuses, as --help and the README list them.
+const (
+	exitError       = 1
+	exitUsage       = 2
+	exitInterrupted = 130 // the shell's code for Ctrl-C
+)
+
+// exitCode is 0 for --help, 2 for a bad command line, 130 for a run
+// interrupted with Ctrl-C, and 1 for any other failure.
 func exitCode(err error) int {
 	var interrupted *headless.InterruptedError
+	var usage *usageError
+	var badValue *config.FlagError
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		return 0
-	case errors.As(err, &interrupted):
-		return 130
+	case errors.As(err, &interrupted), errors.Is(err, errInterrupted), errors.Is(err, tui.ErrInterrupted):
+		return exitInterrupted
+	case errors.As(err, &usage), errors.As(err, &badValue):
+		return exitUsage
 	}
-	return 1
+	return exitError
+}
+
+// errInterrupted ends a console or an agent stopped with Ctrl-C.
+var errInterrupted = errors.New("interrupted")
+
+// usageError is a command line leaguetui cannot read. Its text is one line
+// naming the flag and pointing at --help, not the whole usage.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg + " (see --help)" }
+
+// badCommandLine turns the flag package's error into one line that names
+// the flag as it is documented, with two dashes.
+func badCommandLine(fs *flag.FlagSet, err error) *usageError {
+	msg := err.Error()
+	for prefix, format := range map[string]string{
+		"flag provided but not defined: -": "unknown flag --%s",
+		"flag needs an argument: -":        "--%s needs a value",
+	} {
+		if name, ok := strings.CutPrefix(msg, prefix); ok {
+			return &usageError{fmt.Sprintf(format, name)}
+		}
+	}
+	// invalid value "5" for flag -move-timeout: why
+	if value, rest, ok := strings.Cut(strings.TrimPrefix(msg, "invalid value "), " for flag -"); ok && value != msg {
+		if name, why, ok := strings.Cut(rest, ": "); ok {
+			return &usageError{fmt.Sprintf("--%s %s: %s", name, value, expected(fs.Lookup(name), why))}
+		}
+	}
+	// invalid boolean value "maybe" for -no-ui: parse error
+	if value, rest, ok := strings.Cut(strings.TrimPrefix(msg, "invalid boolean value "), " for -"); ok && value != msg {
+		if name, _, ok := strings.Cut(rest, ": "); ok {
+			return &usageError{fmt.Sprintf("--%s=%s: want true or false", name, value)}
+		}
+	}
+	return &usageError{msg}
+}
+
+// expected says what a flag takes where the flag package says only
+// "parse error".
+func expected(f *flag.Flag, why string) string {
+	if f == nil || why != "parse error" {
+		return why
+	}
+	switch kind, _ := flag.UnquoteUsage(f); kind {
+	case "":
+		return "want true or false"
+	case "int", "uint":
+		return "want a whole number"
+	default:
+		return "want a " + kind
+	}
 }
 
 func run(ctx context.Context, interrupts <-chan os.Signal, args []string, stdout, stderr io.Writer) error {
 	commands := map[string]func(context.Context, []string) error{
-		"manager": func(ctx context.Context, args []string) error { return runManager(ctx, args, stderr) },
-		"referee": func(ctx context.Context, args []string) error { return runReferee(ctx, args, stderr) },
-		"player":  func(ctx context.Context, args []string) error { return runPlayer(ctx, args, stderr) },
+		"manager": func(ctx context.Context, args []string) error { return runManager(ctx, args, stdout) },
+		"referee": func(ctx context.Context, args []string) error { return runReferee(ctx, args, stdout) },
+		"player":  func(ctx context.Context, args []string) error { return runPlayer(ctx, args, stdout) },
 		"bench":   func(ctx context.Context, args []string) error { return runBench(ctx, args, stdout, stderr) },
 	}
 	if len(args) > 0 && commands[args[0]] != nil {
-		ctx, cancel := cancelOnInterrupt(ctx, interrupts)
-		defer cancel()
-		return commands[args[0]](ctx, args[1:])
+		ctx, interrupted := cancelOnInterrupt(ctx, interrupts)
+		return whenInterrupted(commands[args[0]](ctx, args[1:]), interrupted)
 	}
 	return runLeague(ctx, interrupts, args, stdout, stderr)
 }
 
-// cancelOnInterrupt ends ctx at the first Ctrl-C.
-func cancelOnInterrupt(ctx context.Context, interrupts <-chan os.Signal) (context.Context, context.CancelFunc) {
+// cancelOnInterrupt ends ctx at the first Ctrl-C; interrupted tells,
+// once the command is done with ctx, whether that is why it ended.
+func cancelOnInterrupt(ctx context.Context, interrupts <-chan os.Signal) (_ context.Context, interrupted func() bool) {
 	ctx, cancel := context.WithCancel(ctx)
+	var byCtrlC atomic.Bool
 	go func() {
 		select {
 		case <-interrupts:
+			byCtrlC.Store(true)
 			cancel()
 		case <-ctx.Done():
 		}
 	}()
-	return ctx, cancel
+	return ctx, func() bool {
+		cancel()
+		return byCtrlC.Load()
+	}
+}
+
+// whenInterrupted is errInterrupted for a command that ended cleanly
+// because of Ctrl-C, so that it exits 130 like --no-ui.
+func whenInterrupted(err error, interrupted func() bool) error {
+	if interrupted() && err == nil {
+		return errInterrupted
+	}
+	return err
 }
 
 // newFlagSet makes a command's flag set with the shared config flags.
-func newFlagSet(name, help string, stderr io.Writer) (*flag.FlagSet, *config.Flags) {
+// --help prints help and the flags on stdout; parse reports any other
+// mistake in one line.
+func newFlagSet(name, help string, stdout io.Writer) (*flag.FlagSet, *config.Flags) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	// The flag package prints the usage on --help and on every mistake
+	// alike; it goes to a buffer that parse shows only for --help.
+	fs.SetOutput(&helpText{to: stdout})
 	fs.Usage = func() {
-		fmt.Fprint(stderr, help)
+		fmt.Fprint(fs.Output(), help)
 		fs.PrintDefaults()
 	}
 	return fs, config.AddFlags(fs)
 }
 
+// helpText holds what the flag package printed until parse knows whether
+// it was asked for.
+type helpText struct {
+	bytes.Buffer
+	to io.Writer
+}
+
 func parse(fs *flag.FlagSet, cf *config.Flags, args []string) (config.Config, error) {
 	if err := fs.Parse(args); err != nil {
-		return config.Config{}, err
+		if help, ok := fs.Output().(*helpText); ok && errors.Is(err, flag.ErrHelp) {
+			_, _ = help.WriteTo(help.to)
+		}
+		if errors.Is(err, flag.ErrHelp) {
+			return config.Config{}, err
+		}
+		return config.Config{}, badCommandLine(fs, err)
 	}
 	if fs.NArg() > 0 {
-		return config.Config{}, fmt.Errorf("unexpected argument %q (see --help)", fs.Arg(0))
+		return config.Config{}, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	return cf.Resolve()
 }
 
 func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, stdout, stderr io.Writer) error {
-	fs, cf := newFlagSet("leaguetui", usage, stderr)
+	fs, cf := newFlagSet("leaguetui", usage, stdout)
+	version := fs.Bool("version", false, "print the version (module version and source revision) and exit")
 	noUI := fs.Bool("no-ui", false, "run headless: progress on stderr, final standings on stdout")
+	asJSON := fs.Bool("json", false, "with --no-ui: every league event as a JSON line on stdout, then the final standings as one")
+	quiet := fs.Bool("quiet", false, "with --no-ui: print only the final standings (the table, or its JSON line with --json)")
 	players := fs.Int("players", 4, "number of players to start (strategies cycle through "+fmt.Sprint(engine.StrategyNames())+")")
 	referees := fs.Int("referees", 2, "number of referees to start")
 	seed := fs.Int64("seed", 0, "seed for the schedule, draws and strategies (default random; printed and saved)")
@@ -132,6 +239,13 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
 		return err
+	}
+	if *version {
+		fmt.Fprintln(stdout, versionLine())
+		return nil
+	}
+	if (*asJSON || *quiet) && !*noUI {
+		return &usageError{"--json and --quiet go with --no-ui"}
 	}
 	if *attach != "" && *noUI {
 		return errors.New("--attach shows a league in the console; without it, read the league with curl URL/standings")
@@ -147,12 +261,11 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
 	opts := headless.Options{Config: cfg, ConfigArgs: cf.Args(), Executable: exe, DataDir: *data,
 		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, FreePorts: *freePorts,
-		Stdout: stdout, Stderr: stderr}
+		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet}
 	if !*noUI {
 		// In the console Ctrl-C is a key; a signal from elsewhere quits.
-		ctx, cancel := cancelOnInterrupt(ctx, interrupts)
-		defer cancel()
-		return runConsole(ctx, opts, attachOptions{URL: *attach, AdminToken: *adminToken})
+		ctx, interrupted := cancelOnInterrupt(ctx, interrupts)
+		return whenInterrupted(runConsole(ctx, opts, attachOptions{URL: *attach, AdminToken: *adminToken}), interrupted)
 	}
 	opts.Interrupts = interrupts
 	return headless.Run(ctx, opts)
@@ -189,8 +302,8 @@ func serve(ctx context.Context, start func(context.Context) error, wait func(), 
 	return shutdown(shutdownCtx)
 }
 
-func runManager(ctx context.Context, args []string, stderr io.Writer) error {
-	fs, cf := newFlagSet("leaguetui manager", "leaguetui manager: run the league manager.\n\nThe admin token comes from LEAGUETUI_ADMIN_TOKEN.\n\nFlags:\n", stderr)
+func runManager(ctx context.Context, args []string, stdout io.Writer) error {
+	fs, cf := newFlagSet("leaguetui manager", "leaguetui manager: run the league manager.\n\nThe admin token comes from LEAGUETUI_ADMIN_TOKEN.\n\nFlags:\n", stdout)
 	af := addAgentFlags(fs, config.Default().Network.ManagerPort, "league_manager")
 	seed := fs.Int64("seed", 0, "league seed (default random, saved in the journal)")
 	hold := fs.Bool("hold", false, "when the data folder holds a league in progress, keep it paused until resumed (so restarted agents can register first)")
@@ -208,8 +321,8 @@ func runManager(ctx context.Context, args []string, stderr io.Writer) error {
 	return serve(ctx, m.Start, nil, m.Close)
 }
 
-func runReferee(ctx context.Context, args []string, stderr io.Writer) error {
-	fs, cf := newFlagSet("leaguetui referee", "leaguetui referee: run one referee; it registers with the manager.\n\nFlags:\n", stderr)
+func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
+	fs, cf := newFlagSet("leaguetui referee", "leaguetui referee: run one referee; it registers with the manager.\n\nFlags:\n", stdout)
 	af := addAgentFlags(fs, config.Default().Network.RefereePortFirst, "referee")
 	maxConcurrent := fs.Int("max-concurrent", 0, "matches run at once (default from the config: 2)")
 	cfg, err := parse(fs, cf, args)
@@ -224,8 +337,8 @@ func runReferee(ctx context.Context, args []string, stderr io.Writer) error {
 	return serve(ctx, r.Start, r.Wait, r.Shutdown)
 }
 
-func runPlayer(ctx context.Context, args []string, stderr io.Writer) error {
-	fs, cf := newFlagSet("leaguetui player", "leaguetui player: run one player; it registers with the manager.\n\nFlags:\n", stderr)
+func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
+	fs, cf := newFlagSet("leaguetui player", "leaguetui player: run one player; it registers with the manager.\n\nFlags:\n", stdout)
 	af := addAgentFlags(fs, config.Default().Network.PlayerPortFirst, "player")
 	strategy := fs.String("strategy", config.Default().Player.Strategy, fmt.Sprintf("strategy, one of %v", engine.StrategyNames()))
 	seed := fs.Int64("seed", 0, "seed for the strategy's randomness")

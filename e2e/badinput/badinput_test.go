@@ -192,18 +192,24 @@ func cases() []badCase {
 	}
 }
 
-// unreachable is an endpoint nobody listens on: a match the referee took
-// by mistake would fail there, but the mistake shows first on /health.
-const unreachable = "http://127.0.0.1:9/mcp"
+// The targets' messages name an endpoint that refuses connections
+// (leaguetest.RefusingEndpoint): a match the referee took by mistake would
+// fail there, but the mistake shows first on /health.
 
-func managerTarget(url string) target {
+// allTargets are the manager, referee and player at these /mcp URLs.
+func allTargets(t *testing.T, manager, referee, player string) []target {
+	unreachable := leaguetest.RefusingEndpoint(t)
+	return []target{managerTarget(manager, unreachable), refereeTarget(referee, unreachable), playerTarget(player)}
+}
+
+func managerTarget(url, unreachable string) target {
 	meta := map[string]any{"display_name": "intruder", "version": "1.0.0", "game_types": []string{"even_odd"},
 		"contact_endpoint": unreachable, "protocol_version": "2.1.0"}
 	return target{role: "manager", url: url, method: "register_player",
 		message: leaguetest.With(leaguetest.Envelope("LEAGUE_REGISTER_REQUEST", "player:alpha"), map[string]any{"player_meta": meta})}
 }
 
-func refereeTarget(url string) target {
+func refereeTarget(url, unreachable string) target {
 	start := leaguetest.With(leaguetest.Envelope("START_MATCH", "league_manager"), map[string]any{
 		"match_id": "R9M9", "round_id": 9, "game_type": "even_odd", "league_seed": 1,
 		"player_A_id": "P01", "player_B_id": "P02", "player_A_endpoint": unreachable, "player_B_endpoint": unreachable})
@@ -227,13 +233,7 @@ func roundAnnouncement() map[string]any {
 // them every bad request of the table.
 func TestBadInput(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	mgr := leaguetest.StartManager(t, dir, adminToken, "--generic-timeout", readTimeout)
-	ref := leaguetest.StartReferee(t, dir, mgr.Endpoint, "REF01", "--generic-timeout", readTimeout)
-	player := leaguetest.StartPlayer(t, dir, mgr.Endpoint, "P01", "--generic-timeout", readTimeout)
-	ctl := control.New(mgr.Endpoint, adminToken)
-
-	targets := []target{managerTarget(mgr.Endpoint), refereeTarget(ref.Endpoint), playerTarget(player.Endpoint)}
+	dir, ctl, targets := startTargets(t)
 	for _, tg := range targets {
 		t.Run(tg.role, func(t *testing.T) {
 			t.Parallel()
@@ -256,6 +256,18 @@ func TestBadInput(t *testing.T) {
 			})
 		}
 	})
+}
+
+// startTargets runs a manager, a referee and a player in a new data folder
+// and returns it, the manager's control client and the three as targets.
+func startTargets(t *testing.T) (string, *control.Client, []target) {
+	t.Helper()
+	dir := t.TempDir()
+	mgr := leaguetest.StartManager(t, dir, adminToken, "--generic-timeout", readTimeout)
+	ref := leaguetest.StartReferee(t, dir, mgr.Endpoint, "REF01", "--generic-timeout", readTimeout)
+	player := leaguetest.StartPlayer(t, dir, mgr.Endpoint, "P01", "--generic-timeout", readTimeout)
+	ctl := control.New(mgr.Endpoint, adminToken)
+	return dir, ctl, allTargets(t, mgr.Endpoint, ref.Endpoint, player.Endpoint)
 }
 
 // send posts body as a league peer would, or with the headers of an MCP

@@ -200,7 +200,11 @@ func (l *league) gameErrors(t *testing.T, all []engine.Result) map[string]map[st
 				To          string `json:"to"`
 			} `json:"transcript"`
 		}
-		readJSON(t, layout.Match(r.MatchID), &doc)
+		path, err := layout.Match(r.MatchID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		readJSON(t, path, &doc)
 		out[r.MatchID] = map[string]int{}
 		for _, e := range doc.Transcript {
 			if e.MessageType == "GAME_ERROR" {

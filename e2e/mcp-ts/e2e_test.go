@@ -21,11 +21,11 @@ import (
 
 func TestTypeScriptSDKClientPlaysAMatchOverMCP(t *testing.T) {
 	if _, err := os.Stat(filepath.Join("node_modules", "@modelcontextprotocol", "sdk")); err != nil {
-		t.Skip("e2e/mcp-ts/node_modules is missing: run `npm ci --prefix e2e/mcp-ts` to check the agents with the MCP TypeScript SDK")
+		leaguetest.SkipWithout(t, "e2e/mcp-ts/node_modules is missing: run `npm ci --prefix e2e/mcp-ts` to check the agents with the MCP TypeScript SDK")
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed: the MCP TypeScript SDK check needs Node.js 18 or later")
+		leaguetest.SkipWithout(t, "node is not installed: the MCP TypeScript SDK check needs Node.js 18 or later")
 	}
 	if testing.Short() {
 		t.Skip("builds the binary and starts agent processes")

@@ -108,9 +108,16 @@ func TestNoTokenLeaks(t *testing.T) {
 	t.Run("posing as the manager", func(t *testing.T) {
 		secrets = append(secrets, poseAsManager(t, l.referees[1], secrets)...)
 	})
+	t.Run("the feed and every GET hold no token nor hash", func(t *testing.T) {
+		checkServedGETs(t, l, secrets)
+	})
 
 	l.stop(t)
-	if _, err := os.Stat(store.Layout{Root: l.dir, LeagueID: leagueID}.Match(fakeMatch)); err != nil {
+	matchFile, err := store.Layout{Root: l.dir, LeagueID: leagueID}.Match(fakeMatch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(matchFile); err != nil {
 		t.Errorf("the referee wrote no file for the match the fake manager gave it: %v", err)
 	}
 	leaks, files := grepTree(t, l.dir, secrets, "credentials")

@@ -47,7 +47,7 @@ func probeErrors(t *testing.T, l *league, creds map[string]store.Credentials, sp
 	admin := leaguetest.Envelope("START_LEAGUE", "admin:console")
 	register := leaguetest.With(leaguetest.Envelope("LEAGUE_REGISTER_REQUEST", "player:"+p1), map[string]any{
 		"player_meta": map[string]any{"display_name": "thief", "version": "1.0.0", "game_types": []string{"even_odd"},
-			"contact_endpoint": "http://127.0.0.1:9/mcp"}})
+			"contact_endpoint": leaguetest.RefusingEndpoint(t)}})
 	managerProbes := []probe{
 		{"a query with another player's token", "league_query", withToken(query("player:"+p1), creds[p2].AuthToken)},
 		{"a query with the admin token", "league_query", withToken(query("player:"+p1), l.admin)},

@@ -58,13 +58,71 @@ func Binary(t testing.TB) string {
 	return binPath
 }
 
+// gameBinaries caches BinaryWithGames by its packages.
+var gameBinaries = struct {
+	sync.Mutex
+	paths map[string]string
+}{paths: map[string]string{}}
+
+// BinaryWithGames returns a leaguetui binary that also holds the games (and
+// their strategies) of the given packages, which register themselves when
+// imported. The command's source is not touched: a build overlay adds one
+// file of blank imports to its package, so games that live in tests reach
+// real referee and player processes while the production binary never
+// holds them.
+func BinaryWithGames(t testing.TB, packages ...string) string {
+	t.Helper()
+	key := strings.Join(packages, " ")
+	gameBinaries.Lock()
+	defer gameBinaries.Unlock()
+	if path, ok := gameBinaries.paths[key]; ok {
+		return path
+	}
+	overlay, err := gamesOverlay(t.TempDir(), packages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := build(MainPackage, fmt.Sprintf("leaguetui-games-%d", len(gameBinaries.paths)), "-overlay", overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gameBinaries.paths[key] = path
+	return path
+}
+
+// gamesOverlay writes, in dir, a Go file of blank imports of packages and
+// the overlay that places it in the leaguetui command's folder.
+func gamesOverlay(dir string, packages []string) (string, error) {
+	out, err := exec.Command(goTool(), "list", "-f", "{{.Dir}}", MainPackage).Output()
+	if err != nil {
+		return "", fmt.Errorf("go list %s: %w", MainPackage, err)
+	}
+	var src strings.Builder
+	src.WriteString("package main\n\nimport (\n")
+	for _, pkg := range packages {
+		fmt.Fprintf(&src, "\t_ %q\n", pkg)
+	}
+	src.WriteString(")\n")
+	file := filepath.Join(dir, "games.go")
+	if err := os.WriteFile(file, []byte(src.String()), 0o644); err != nil {
+		return "", err
+	}
+	overlay, err := json.Marshal(map[string]any{"Replace": map[string]string{
+		filepath.Join(strings.TrimSpace(string(out)), "zz_test_games.go"): file}})
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "overlay.json")
+	return path, os.WriteFile(path, overlay, 0o644)
+}
+
 // buildMu guards buildDir, which every build shares so that Main removes
 // them all.
 var buildMu sync.Mutex
 
 // build runs `go build` of pkg into the shared build folder as name, with
-// -race when the tests run with -race.
-func build(pkg, name string) (string, error) {
+// -race when the tests run with -race, and with any extra build flags.
+func build(pkg, name string, flags ...string) (string, error) {
 	buildMu.Lock()
 	if buildDir == "" {
 		dir, err := os.MkdirTemp("", "leaguetest-bin-")
@@ -80,6 +138,7 @@ func build(pkg, name string) (string, error) {
 	if raceEnabled {
 		args = append(args, "-race")
 	}
+	args = append(args, flags...)
 	cmd := exec.Command(goTool(), append(args, pkg)...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, out)

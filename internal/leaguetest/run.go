@@ -23,7 +23,14 @@ type Run struct {
 // processes that mention dataDir, by PID) and fails the test.
 func RunLeaguetui(t testing.TB, dataDir string, timeout time.Duration, observe func(pid int), args ...string) Run {
 	t.Helper()
-	cmd := exec.Command(Binary(t), args...)
+	return RunBinary(t, Binary(t), dataDir, timeout, observe, args...)
+}
+
+// RunBinary is RunLeaguetui for another build of leaguetui, such as one of
+// BinaryWithGames.
+func RunBinary(t testing.TB, exe, dataDir string, timeout time.Duration, observe func(pid int), args ...string) Run {
+	t.Helper()
+	cmd := exec.Command(exe, args...)
 	cmd.Env = append(os.Environ(), ChildEnv()...) // leaguetui passes it on to its agents
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -1,0 +1,138 @@
+package main_test
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/leaguetui/leaguetui/agents/node"
+	"github.com/leaguetui/leaguetui/internal/leaguetest"
+)
+
+func TestMain(m *testing.M) { leaguetest.Main(m) }
+
+// run runs the leaguetui binary with args to its end and returns what it
+// printed and its exit status.
+func run(t *testing.T, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	r := leaguetest.RunLeaguetui(t, t.TempDir(), time.Minute, nil, args...)
+	var exit *exec.ExitError
+	if r.Err != nil && !errors.As(r.Err, &exit) {
+		t.Fatal(r.Err)
+	}
+	if exit != nil {
+		status = exit.ExitCode()
+	}
+	return r.Stdout, r.Stderr, status
+}
+
+func TestHelpGoesToStdout(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"player", "--help"}, {"manager", "-help"}, {"bench", "--help"}} {
+		stdout, stderr, status := run(t, args...)
+		if status != 0 || stderr != "" || !strings.Contains(stdout, "-data") {
+			t.Errorf("%v: status %d, stderr %q, stdout %.80q…; want the help on stdout and status 0", args, status, stderr, stdout)
+		}
+	}
+	stdout, _, _ := run(t, "--help")
+	for _, want := range []string{"Exit status", "130", "-version", "-json", "-quiet"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("--help does not mention %q", want)
+		}
+	}
+}
+
+func TestBadCommandLineIsOneLine(t *testing.T) {
+	tests := []struct {
+		args []string
+		want []string // in the one line on stderr
+	}{
+		{[]string{"--bogus"}, []string{"unknown flag --bogus", "see --help"}},
+		{[]string{"referee", "--bogus"}, []string{"unknown flag --bogus", "see --help"}},
+		{[]string{"--move-timeout", "5"}, []string{"--move-timeout", "write 5s"}},
+		{[]string{"--move-timeout", "-1s"}, []string{"--move-timeout -1s", "more than 0"}},
+		{[]string{"--attempts", "0", "--no-ui"}, []string{"--attempts 0", "at least 1"}},
+		{[]string{"--players", "many"}, []string{"--players", "whole number"}},
+		{[]string{"--no-ui=maybe"}, []string{"--no-ui", "true or false"}},
+		{[]string{"--data"}, []string{"--data needs a value"}},
+		{[]string{"--no-ui", "stray"}, []string{`unexpected argument "stray"`}},
+		{[]string{"--json"}, []string{"--json and --quiet go with --no-ui"}},
+	}
+	for _, tt := range tests {
+		stdout, stderr, status := run(t, tt.args...)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if status != 2 || stdout != "" || len(lines) != 1 {
+			t.Errorf("%v: status %d, stdout %q, stderr %q; want status 2 and one line on stderr", tt.args, status, stdout, stderr)
+			continue
+		}
+		for _, want := range tt.want {
+			if !strings.Contains(lines[0], want) {
+				t.Errorf("%v: %q does not say %q", tt.args, lines[0], want)
+			}
+		}
+		if strings.Contains(lines[0], "timeouts.") || strings.Contains(lines[0], "retry.") {
+			t.Errorf("%v: %q names the config key, not the flag", tt.args, lines[0])
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	stdout, stderr, status := run(t, "--version")
+	if status != 0 || stderr != "" || !strings.HasPrefix(stdout, "leaguetui ") || !strings.Contains(stdout, "go1.") {
+		t.Errorf("--version: status %d, stdout %q, stderr %q", status, stdout, stderr)
+	}
+}
+
+// TestAgentInterruptedExits130: an agent command stopped with Ctrl-C
+// exits 130, like --no-ui and the console.
+func TestAgentInterruptedExits130(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(leaguetest.Binary(t), "manager", "--port", "0", "--data", dir)
+	cmd.Env = append(os.Environ(), append(leaguetest.ChildEnv(), "LEAGUETUI_ADMIN_TOKEN=adm-cli-test-0123456789abcdef")...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	listening := make(chan bool, 1)
+	go func() {
+		scanner := bufio.NewScanner(stdout)
+		ready := false
+		for scanner.Scan() {
+			if !ready && strings.HasPrefix(scanner.Text(), node.ReadyListening) {
+				ready = true
+				listening <- true
+			}
+		}
+		close(listening)
+	}()
+	select {
+	case ok := <-listening:
+		if !ok {
+			t.Fatal("the manager exited before listening")
+		}
+	case <-time.After(leaguetest.ReadyTimeout):
+		_ = cmd.Process.Kill()
+		t.Fatal("the manager did not listen in time")
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case <-exited:
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("the manager did not exit after Ctrl-C")
+	}
+	if got := cmd.ProcessState.ExitCode(); got != 130 {
+		t.Errorf("exit status %d after Ctrl-C, want 130", got)
+	}
+}
