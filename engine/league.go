@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"time"
 )
@@ -45,7 +46,23 @@ const (
 	// it, so it has no sequence number (Seq 0) and is not a feed event: the
 	// feed's page carries it.
 	EventStorageFailed EventKind = "storage_failed"
+	// EventRestarted: the manager started again on its journal. Matches
+	// that were running when it went down run no more (they are played
+	// again), so nothing may show them running.
+	EventRestarted EventKind = "manager_restarted"
 )
+
+// Steps the league itself gives a match that has no result.
+const (
+	StepAbandoned   = "abandoned"   // the league was stopped while it ran
+	StepInterrupted = "interrupted" // the manager went down while it ran; it is played again
+)
+
+// ErrLeagueStopped refuses what a stopped league no longer takes: a match
+// assigned, stepped or reported after the stop. The matches running at the
+// stop are abandoned, so the journal, the feed and every count agree that
+// nothing was played after it.
+var ErrLeagueStopped = errors.New("the league is stopped")
 
 // PlayerSuspended is a suspended player's status in the standings.
 const PlayerSuspended = "SUSPENDED"
@@ -127,6 +144,8 @@ type League struct {
 	finished   int
 	lastSeq    int64
 	unplayed   []int // per round, matches still without a result
+	running    map[string]*MatchRecord
+	runningIn  []int // per round, matches running
 	roundsDone int   // leading rounds whose matches all have results
 }
 
@@ -151,6 +170,7 @@ func NewLeague(id string, scoring Scoring) *League {
 		matches:    map[string]*MatchRecord{},
 		suspended:  map[string]bool{},
 		streak:     map[string]int{},
+		running:    map[string]*MatchRecord{},
 	}
 }
 
@@ -180,6 +200,7 @@ func (l *League) apply(ev Event) error {
 			if a, ok := l.byID[ev.Referee]; ok {
 				m.Referee = a.ID // the registry's copy, not one per match
 			}
+			l.setRunning(m, true)
 		}
 		return err
 	case EventMatchStep:
@@ -205,6 +226,9 @@ func (l *League) apply(ev Event) error {
 			return fmt.Errorf("league already completed")
 		}
 		l.State = LeagueStopped
+		l.endRunning(StepAbandoned)
+	case EventRestarted:
+		l.endRunning(StepInterrupted)
 	case EventLeagueCompleted:
 		if done, total := l.Progress(); done != total {
 			return fmt.Errorf("%d of %d matches have results", done, total)
@@ -259,6 +283,7 @@ func (l *League) start(s *StartInfo) error {
 	}
 	l.State, l.Seed, l.GameType, l.Rounds = LeagueRunning, s.Seed, s.GameType, s.Rounds
 	l.unplayed = make([]int, len(s.Rounds))
+	l.runningIn = make([]int, len(s.Rounds))
 	for i, r := range l.Rounds {
 		for j := range r.Matches {
 			p := &r.Matches[j]
@@ -273,6 +298,8 @@ func (l *League) start(s *StartInfo) error {
 func (l *League) unfinished(matchID string) (*MatchRecord, error) {
 	m, ok := l.matches[matchID]
 	switch {
+	case l.State == LeagueStopped:
+		return nil, ErrLeagueStopped
 	case !ok:
 		return nil, fmt.Errorf("no match %q", matchID)
 	case m.Result != nil:
@@ -293,6 +320,7 @@ func (l *League) recordResult(r *Result) error {
 		return fmt.Errorf("match %s is %s vs %s, not %s vs %s", r.MatchID, m.PlayerA, m.PlayerB, r.PlayerA, r.PlayerB)
 	}
 	res := compactResult(*r, *m.Pairing)
+	l.setRunning(m, false)
 	m.Result, m.Step = &res, "finished"
 	l.finished++
 	l.Table.Record(res)
@@ -308,6 +336,32 @@ func (l *League) recordResult(r *Result) error {
 	}
 	l.countRoundsDone()
 	return nil
+}
+
+// setRunning adds a match to the running ones or takes it out, in O(1).
+func (l *League) setRunning(m *MatchRecord, on bool) {
+	_, was := l.running[m.MatchID]
+	if was == on {
+		return
+	}
+	delta := 1
+	if on {
+		l.running[m.MatchID] = m
+	} else {
+		delete(l.running, m.MatchID)
+		delta = -1
+	}
+	if i := m.Round - 1; i >= 0 && i < len(l.runningIn) {
+		l.runningIn[i] += delta
+	}
+}
+
+// endRunning ends every running match without a result, giving it step.
+func (l *League) endRunning(step string) {
+	for _, m := range l.running {
+		m.Step = step
+		l.setRunning(m, false)
+	}
 }
 
 // compactResult makes a result share the strings the league already holds (the
@@ -387,6 +441,15 @@ func (l *League) transition(from, to LeagueState) error {
 	return nil
 }
 
+// Skip moves the sequence past an event that is in the journal but that the
+// league refuses (a result after the stop, from a journal written before
+// stopped leagues refused them), so later events keep their numbers.
+func (l *League) Skip(seq int64) {
+	if seq > l.lastSeq {
+		l.lastSeq = seq
+	}
+}
+
 // LastSeq is the sequence number of the last event applied.
 func (l *League) LastSeq() int64 { return l.lastSeq }
 
@@ -440,26 +503,48 @@ func (l *League) Match(matchID string) (MatchRecord, bool) {
 
 // RoundDone reports whether every match of round (1-based) has a result.
 func (l *League) RoundDone(round int) bool {
-	if round < 1 || round > len(l.Rounds) {
+	if round < 1 || round > len(l.unplayed) {
 		return false
 	}
-	for _, p := range l.Rounds[round-1].Matches {
-		if l.matches[p.MatchID].Result == nil {
-			return false
-		}
-	}
-	return true
+	return l.unplayed[round-1] == 0
 }
 
 // CurrentRound is the first round with a match still to play, or 0 when
-// every round is done or the league has not started.
+// every round is done or the league has not started. O(1): the console
+// draws it 30 times a second.
 func (l *League) CurrentRound() int {
-	for i := range l.Rounds {
-		if !l.RoundDone(i + 1) {
-			return i + 1
-		}
+	if l.roundsDone >= len(l.Rounds) {
+		return 0
 	}
-	return 0
+	return l.roundsDone + 1
+}
+
+// RoundProgress counts a round's matches with a result, running, and in all.
+func (l *League) RoundProgress(round int) (done, running, total int) {
+	if round < 1 || round > len(l.Rounds) {
+		return 0, 0, 0
+	}
+	total = len(l.Rounds[round-1].Matches)
+	return total - l.unplayed[round-1], l.runningIn[round-1], total
+}
+
+// Running reports whether a match is being played now: assigned, without a
+// result, and neither abandoned by a stop nor cut off by a restart.
+func (l *League) Running(matchID string) bool {
+	_, ok := l.running[matchID]
+	return ok
+}
+
+// RunningCount is how many matches are being played now.
+func (l *League) RunningCount() int { return len(l.running) }
+
+// RunningIDs lists the matches being played now, in no particular order.
+func (l *League) RunningIDs() []string {
+	out := make([]string, 0, len(l.running))
+	for id := range l.running {
+		out = append(out, id)
+	}
+	return out
 }
 
 // Progress counts matches with a result and matches in all.

@@ -55,19 +55,75 @@ func (p *agentsPane) View() string {
 			procs[childKey(c)] = c
 		}
 	}
-	epWidth := max(p.width-1-8-9-13-9-12, 12)
-	head := fmt.Sprintf(" %-7s %-8s %-*s %-12s %-8s %s", "role", "id", epWidth, "endpoint", "state", "seen", "pid")
-	lines := []string{s.TableHead.Render(fit(head, p.width))}
-	from, to := p.list.window(len(agents))
 	now := p.ctx.Now()
-	for i := from; i < to; i++ {
-		a := agents[i]
+	cells := make([][]string, len(agents))
+	for i, a := range agents {
 		proc, started := procs[agentKey(a)]
-		text := fmt.Sprintf("%-7s %-8s %-*s %-12s %-8s %s", roleName(a.Role), truncate(a.ID, 8), epWidth,
-			truncate(shortEndpoint(a.Endpoint), epWidth), agentState(a, proc, started), ago(now, a.LastSeen), processText(proc, started))
-		lines = append(lines, p.ctx.row(text, i == p.list.cursor, p.width))
+		cells[i] = []string{roleName(a.Role), a.ID, shortEndpoint(a.Endpoint), agentState(a, proc, started),
+			ago(now, a.LastSeen), processText(proc, started)}
+	}
+	cols := agentColumns(cells, p.width)
+	lines := []string{s.TableHead.Render(fit(" "+cols.line([]string{"role", "id", "endpoint", "state", "seen", "pid"}), p.width))}
+	from, to := p.list.window(len(agents))
+	for i := from; i < to; i++ {
+		lines = append(lines, p.ctx.row(cols.line(cells[i]), i == p.list.cursor, p.width))
 	}
 	return block(lines, p.width, p.list.height+1) + "\n" + s.Dim.Render(fit(toolsLine(agents, p.list.cursor), p.width))
+}
+
+// columns are the widths of a table's columns; a column of width 0 is
+// left out.
+type columns []int
+
+// agentColumns sizes the agents table to its widest cells, and when the
+// pane is too narrow for all of them leaves out the least needed columns
+// (seen, then role) rather than cutting the endpoint or the pid; only if
+// that is not enough is the endpoint cut.
+func agentColumns(cells [][]string, width int) columns {
+	heads := []string{"role", "id", "endpoint", "state", "seen", "pid"}
+	cols := make(columns, len(heads))
+	for j, h := range heads {
+		cols[j] = visibleWidth(h)
+		for _, row := range cells {
+			cols[j] = max(cols[j], visibleWidth(row[j]))
+		}
+	}
+	cols[1] = min(cols[1], 10) // ids from the network are cut, not the table
+	const endpoint, seen, role = 2, 4, 0
+	for _, drop := range []int{seen, role} {
+		if cols.width() <= width {
+			break
+		}
+		cols[drop] = 0
+	}
+	if over := cols.width() - width; over > 0 {
+		cols[endpoint] = max(cols[endpoint]-over, 8)
+	}
+	return cols
+}
+
+// width is the cells a row takes: the cursor mark, then each column and a space.
+func (c columns) width() int {
+	w := 1
+	for _, n := range c {
+		if n > 0 {
+			w += n + 1
+		}
+	}
+	return w
+}
+
+// line lays out one row's cells in the columns.
+func (c columns) line(cells []string) string {
+	var b strings.Builder
+	for j, n := range c {
+		if n == 0 {
+			continue
+		}
+		cell := truncate(cells[j], n)
+		b.WriteString(cell + strings.Repeat(" ", n-visibleWidth(cell)+1))
+	}
+	return strings.TrimRight(b.String(), " ")
 }
 
 // childKey and agentKey pair a started process with its agent: by the id
@@ -116,8 +172,8 @@ func agentState(a *agentInfo, proc ChildInfo, started bool) string {
 		return "○ starting"
 	case "SUSPENDED":
 		return "‖ suspended"
-	case "SHUTDOWN":
-		return "✗ down"
+	case "SHUTDOWN": // told the league is over: still up, with nothing left to do
+		return "■ finished"
 	}
 	if a.Role == roleManager { // not probed yet: its feed answering is a sign of life
 		if !a.LastSeen.IsZero() {

@@ -23,9 +23,11 @@ type programContext struct {
 	State         *leagueState
 	ListKeys      listKeys
 	Filter        string // lower-cased player filter; "" shows everyone
-	DataDir       string
 	Children      func() []ChildInfo
 	Location      *time.Location // where times are shown
+	// Unreachable: the manager's feed does not answer (yet); what the
+	// console knows of the league may be stale or nothing at all.
+	Unreachable bool
 }
 
 // location is the zone times are shown in.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -124,7 +125,8 @@ func TestAdminCommandsNeedTheToken(t *testing.T) {
 		t.Fatalf("after refused commands the league is %q (%v), want waiting", doc.State, err)
 	}
 
-	m := New(ctx, Options{Control: control.New(url, "adm-wrong"), Attached: true, HealthEvery: -1, NoColor: true})
+	m := New(ctx, Options{Control: control.New(url, "adm-wrong"), Attached: true, HealthEvery: -1, NoColor: true,
+		FlashFor: time.Millisecond})
 	m.Update(feedMsg{Page: control.FeedPage{}}) // waiting, as the manager is
 	for _, msg := range runCmd(t, press(m, "s")) {
 		m.Update(msg)
@@ -178,7 +180,7 @@ func TestAttachShowsManagerStandings(t *testing.T) {
 		}
 	}
 	// The console's own tally, from the feed alone, agrees too.
-	local := final.st.table.Rows()
+	local := final.st.league.Table.Rows()
 	for i, r := range local {
 		f := file.Standings[i]
 		if r.PlayerID != f.PlayerID || r.Points != f.Points || r.Wins != f.Wins || r.Draws != f.Draws || r.Losses != f.Losses {
@@ -489,5 +491,38 @@ func allEvents(t *testing.T, c *control.Client) []engine.Event {
 			return all
 		}
 		cursor = page.LastSeq
+	}
+}
+
+// TestAttachUnreachableInTmux (issue 14, item 8): attached in a real
+// terminal to a URL where no manager listens, the console says the
+// manager is unreachable (not a league "waiting"), invites no s without
+// an admin token, and writes nothing in the folder it runs in.
+func TestAttachUnreachableInTmux(t *testing.T) {
+	bin := leaguetuiBinary(t)
+	if _, err := exec.LookPath("tmux"); err != nil {
+		leaguetest.SkipWithout(t, "tmux is not installed: the console's real-terminal test needs it")
+	}
+	// A port the kernel gave and took back: nothing listens there.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + ln.Addr().String()
+	ln.Close()
+	cwd := t.TempDir()
+	x := newTmux(t, 100, 30, fmt.Sprintf("cd %s && env -u LEAGUETUI_ADMIN_TOKEN %s --attach %s", cwd, bin, url))
+	screen := x.waitScreen(30*time.Second, "✗ unreachable", "manager unreachable")
+	if strings.Contains(screen, "○ waiting") || strings.Contains(screen, "press s") {
+		t.Errorf("an unreachable manager shown as a waiting league:\n%s", screen)
+	}
+	x.keys("q")
+	eventually(t, 10*time.Second, "the console to quit", func() bool { return x.pane("#{pane_dead}") == "1" })
+	entries, err := os.ReadDir(cwd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("attached console wrote %s in its folder", e.Name())
 	}
 }

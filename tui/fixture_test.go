@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -212,11 +211,23 @@ type fakeManager struct {
 	mu     sync.Mutex
 	calls  []string
 	refuse string // when set, admin calls fail with this message
+	// matchFiles are the match files served on GET /matches/{id}.
+	matchFiles map[string]string
 }
 
 func newFakeManager(t testing.TB) *fakeManager {
-	f := &fakeManager{}
+	f := &fakeManager{matchFiles: map[string]string{}}
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /matches/{id}", func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		body, ok := f.matchFiles[r.PathValue("id")]
+		f.mu.Unlock()
+		if !ok {
+			http.Error(w, "no match file yet", http.StatusNotFound)
+			return
+		}
+		_, _ = w.Write([]byte(body))
+	})
 	mux.HandleFunc("POST /mcp", func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			ID     int64  `json:"id"`
@@ -256,7 +267,7 @@ func (f *fakeManager) Calls() []string {
 // newTestModel is a model fed by hand, with a fixed clock and no colour.
 func newTestModel(t testing.TB, c *control.Client, now time.Time) *Model {
 	m := New(context.Background(), Options{Control: c, Now: func() time.Time { return now }, Location: time.UTC,
-		NoColor: true, HealthEvery: -1, DataDir: t.TempDir()})
+		NoColor: true, HealthEvery: -1, FlashFor: time.Millisecond})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	return m
 }
@@ -289,14 +300,13 @@ func runCmd(t testing.TB, cmd tea.Cmd) []tea.Msg {
 	return []tea.Msg{msg}
 }
 
-// writeFile writes a file under dir, making its folders.
-func writeFile(t testing.TB, dir, rel, body string) {
-	t.Helper()
-	path := filepath.Join(dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
+// withoutFlashExpiry drops the status line's expiry ticks from messages.
+func withoutFlashExpiry(msgs []tea.Msg) []tea.Msg {
+	var out []tea.Msg
+	for _, msg := range msgs {
+		if _, ok := msg.(flashExpiredMsg); !ok {
+			out = append(out, msg)
+		}
 	}
-	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return out
 }

@@ -28,10 +28,19 @@ func (h *header) View() string {
 	if st.Seed != 0 || !st.Started.IsZero() {
 		seed = fmt.Sprintf("seed %d", st.Seed)
 	}
-	left := strings.Join([]string{s.Title.Render(id), s.Label.Render(seed), s.stateLabel(st.DisplayState())}, "  ")
+	state := s.stateLabel(st.DisplayState())
+	if h.ctx.Unreachable {
+		state = s.StateStopped.Render("✗ unreachable")
+	}
+	left := strings.Join([]string{s.Title.Render(id), s.Label.Render(seed), state}, "  ")
 	right := s.Dim.Render(h.mode + " " + st.ManagerURL)
 	line1 := spread(left, right, h.width)
 
+	if len(st.Rounds) == 0 {
+		line2 := fmt.Sprintf("not started · %s and %s registered", plural(len(st.Players()), "player"),
+			plural(len(st.Referees()), "referee"))
+		return fit(line1, h.width) + "\n" + fit(line2, h.width)
+	}
 	done, total := st.Progress()
 	round := st.CurrentRound()
 	if round == 0 && total > 0 && done == total {

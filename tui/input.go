@@ -45,6 +45,11 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if m.filtering {
 		return m.editFilter(msg)
 	}
+	// The help covers whatever is open: esc closes it first.
+	if m.showHelp && key.Matches(msg, m.pc.ListKeys.Back, m.keys.Help) {
+		m.showHelp = false
+		return nil
+	}
 	if m.transcript != nil {
 		if key.Matches(msg, m.pc.ListKeys.Back) {
 			m.transcript = nil
@@ -56,10 +61,6 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if cmd, ok := m.globalKey(msg); ok {
 		return cmd
-	}
-	if m.showHelp && key.Matches(msg, m.pc.ListKeys.Back) {
-		m.showHelp = false
-		return nil
 	}
 	cmd, used := m.panes[m.focus].Update(msg)
 	if !used && key.Matches(msg, m.pc.ListKeys.Back) && m.pc.Filter != "" {
@@ -159,6 +160,10 @@ func (m *Model) askStop() {
 func (m *Model) admin(a adminAction) tea.Cmd {
 	if m.opts.Control == nil {
 		m.setFlash(true, "no manager to send %s to", a)
+		return nil
+	}
+	if !m.opts.Control.HasAdminToken() {
+		m.setFlash(true, "read-only: %s needs the league's admin token (--admin-token or LEAGUETUI_ADMIN_TOKEN)", a)
 		return nil
 	}
 	m.setFlash(false, "sending %s…", a)

@@ -17,7 +17,7 @@ type globalKeys struct {
 
 func newGlobalKeys() globalKeys {
 	return globalKeys{
-		Start:    key.NewBinding(key.WithKeys("s", " "), key.WithHelp("s", "start/resume")),
+		Start:    key.NewBinding(key.WithKeys("s", " "), key.WithHelp("s/space", "start/resume")),
 		Pause:    key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause")),
 		Stop:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "stop")),
 		NextPane: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "pane")),
@@ -45,8 +45,8 @@ func newListKeys() listKeys {
 	return listKeys{
 		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PgUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PgDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
+		PgUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup/ctrl+u", "page up")),
+		PgDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn/ctrl+d", "page down")),
 		Top:    key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "top")),
 		Bottom: key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "bottom")),
 		Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),

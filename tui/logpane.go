@@ -79,12 +79,14 @@ func (p *logPane) View() string {
 	if p.follow {
 		p.list.cursor = len(entries) - 1
 	}
-	// A line cut at the pane's edge is shown whole, wrapped, below the list.
+	// A line cut at the pane's edge is shown whole, wrapped, below the
+	// list, which keeps three rows; only a line longer than the rest of
+	// the pane is cut, and the log file has it whole.
 	var detail []string
 	if c := p.list.cursor; c >= 0 && c < len(entries) && visibleWidth(p.line(entries[c]))+1 > p.width {
 		wrapped := lipgloss.NewStyle().Width(max(p.width-2, 10)).Render(entries[c].Text)
 		detail = strings.Split(wrapped, "\n")
-		detail = detail[:min(len(detail), max(p.height/3, 1))]
+		detail = detail[:min(len(detail), max(p.height-4, 1))]
 	}
 	p.list.height = max(p.height-len(detail)-1, 1)
 	if len(detail) == 0 {

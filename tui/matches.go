@@ -50,7 +50,8 @@ func (p *matchesPane) rows() []flowRow {
 			rows = append(rows, flowRow{match: m})
 		}
 	}
-	rows = append(rows, flowRow{title: fmt.Sprintf("Last finished (%d of %d)", len(recent), st.done)})
+	done, _ := st.Progress()
+	rows = append(rows, flowRow{title: fmt.Sprintf("Last finished (%d of %d)", len(recent), done)})
 	for _, m := range recent {
 		if p.ctx.matchPasses(m) {
 			rows = append(rows, flowRow{match: m})

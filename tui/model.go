@@ -60,6 +60,8 @@ type Model struct {
 	flash    string
 	flashErr bool
 	flashAt  time.Time
+	flashSeq int // counts messages, so an expiry clears only its own
+	flashSet int // the last message whose expiry is scheduled
 
 	cursor       int64 // the feed's cursor: last sequence number read
 	feedDown     bool
@@ -79,6 +81,9 @@ func New(ctx context.Context, opts Options) *Model {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.FlashFor == 0 {
+		opts.FlashFor = flashFor
+	}
 	if opts.Location == nil {
 		opts.Location = time.Local
 	}
@@ -93,7 +98,7 @@ func New(ctx context.Context, opts Options) *Model {
 		st.manager.Endpoint = opts.Control.Base() + "/mcp"
 	}
 	pc := &programContext{Styles: newStyles(opts.NoColor || noColorRequested()), Now: opts.Now, State: st,
-		ListKeys: newListKeys(), DataDir: opts.DataDir, Children: opts.Children, Location: opts.Location}
+		ListKeys: newListKeys(), Children: opts.Children, Location: opts.Location}
 	m := &Model{ctx: ctx, opts: opts, pc: pc, st: st, keys: newGlobalKeys(), yesNo: newConfirmKeys()}
 	m.header = header{ctx: pc, mode: "local"}
 	if opts.Attached {
@@ -108,6 +113,10 @@ func New(ctx context.Context, opts Options) *Model {
 	m.filter.Prompt = "/"
 	m.filter.Placeholder = "player id or name"
 	m.filter.Cursor.SetMode(cursor.CursorStatic)
+	if opts.Notice != "" {
+		st.Log(opts.Now(), levelInfo, "%s", opts.Notice)
+		m.setFlash(false, "%s", opts.Notice)
+	}
 	m.healthEvery = opts.HealthEvery
 	if m.healthEvery == 0 {
 		m.healthEvery = defaultHealth
@@ -143,7 +152,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !m.quitting {
 			m.render()
 		}
-		return m, cmd
+		return m, tea.Batch(cmd, m.expireFlash())
+	case flashExpiredMsg:
+		if int(msg) == m.flashSeq {
+			m.flash = ""
+			m.render()
+		}
+		return m, nil
 	case frameMsg:
 		m.framePending = false
 		if m.dirty {
@@ -153,7 +168,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case clockMsg:
 		return m, tea.Batch(clockTick(), m.markDirty())
 	}
-	return m, tea.Batch(m.handleData(msg), m.markDirty())
+	return m, tea.Batch(m.handleData(msg), m.markDirty(), m.expireFlash())
+}
+
+// flashExpiredMsg says a status message has been shown long enough.
+type flashExpiredMsg int
+
+// expireFlash schedules the clearing of a new status message.
+func (m *Model) expireFlash() tea.Cmd {
+	if m.flash == "" || m.flashSet == m.flashSeq {
+		return nil
+	}
+	m.flashSet = m.flashSeq
+	return after(m.opts.FlashFor, flashExpiredMsg(m.flashSeq))
 }
 
 // handleData applies what a command brought back.
@@ -179,7 +206,7 @@ func (m *Model) handleData(msg tea.Msg) tea.Cmd {
 		return m.onHealth(msg)
 	case openMatchMsg:
 		m.transcript = newTranscriptView(m.pc, msg.MatchID)
-		return loadTranscript(m.opts.DataDir, m.st.LeagueID, msg.MatchID)
+		return loadTranscript(m.ctx, m.opts.Control, msg.MatchID)
 	case transcriptMsg:
 		if m.transcript != nil && m.transcript.matchID == msg.MatchID {
 			m.transcript.setFile(msg)
@@ -208,13 +235,13 @@ func (m *Model) onFeed(msg feedMsg) tea.Cmd {
 			return nil
 		}
 		if !m.feedDown {
-			m.feedDown = true
+			m.feedDown, m.pc.Unreachable = true, true
 			m.st.Log(m.pc.Now(), levelError, "event feed: %v (retrying)", msg.Err)
 		}
 		return after(feedRetry, feedRetryMsg{})
 	}
 	if m.feedDown {
-		m.feedDown = false
+		m.feedDown, m.pc.Unreachable = false, false
 		m.st.Log(m.pc.Now(), levelInfo, "event feed back")
 	}
 	m.st.manager.LastSeen = m.pc.Now()
@@ -231,7 +258,7 @@ func (m *Model) onFeed(msg feedMsg) tea.Cmd {
 	}
 	if f := msg.Page.StorageFailure; f != "" && !m.storageShown {
 		m.storageShown = true
-		m.st.Apply(engine.Event{Kind: engine.EventStorageFailed, Time: m.pc.Now(), Detail: f + resumeHint(m.opts.DataDir)})
+		m.st.Apply(engine.Event{Kind: engine.EventStorageFailed, Time: m.pc.Now(), Detail: f + resumeHint(m.opts.ResumeCommand)})
 	}
 	var cmds []tea.Cmd
 	if c != nil {
@@ -240,9 +267,9 @@ func (m *Model) onFeed(msg feedMsg) tea.Cmd {
 			cmds = append(cmds, fetchStandings(m.ctx, c))
 		}
 	}
-	if t := m.transcript; t != nil && t.needsReload() {
+	if t := m.transcript; t != nil && c != nil && t.needsReload() {
 		t.loading = true
-		cmds = append(cmds, loadTranscript(m.opts.DataDir, m.st.LeagueID, t.matchID))
+		cmds = append(cmds, loadTranscript(m.ctx, c, t.matchID))
 	}
 	return tea.Batch(cmds...)
 }
@@ -299,13 +326,14 @@ func (m *Model) onHealth(msg healthMsg) tea.Cmd {
 
 func (m *Model) setFlash(isErr bool, format string, args ...any) {
 	m.flash, m.flashErr, m.flashAt = fmt.Sprintf(format, args...), isErr, m.pc.Now()
+	m.flashSeq++
 }
 
 // resumeHint is how to resume a league whose journal could not be written,
-// once the disk is fixed: the console started on its data folder again.
-func resumeHint(dataDir string) string {
-	if dataDir == "" {
+// once the disk is fixed.
+func resumeHint(command string) string {
+	if command == "" {
 		return "; restart its manager on the same data folder to resume"
 	}
-	return "; resume with: leaguetui --data " + dataDir
+	return "; resume with: " + command
 }

@@ -93,7 +93,7 @@ func TestAdminKeys(t *testing.T) {
 			if !strings.Contains(m.flash, tt.flash) {
 				t.Errorf("flash = %q, want it to contain %q", m.flash, tt.flash)
 			}
-			msgs := runCmd(t, cmd)
+			msgs := withoutFlashExpiry(runCmd(t, cmd))
 			calls := fake.Calls()
 			if tt.want == "" {
 				if len(calls) != 0 {
@@ -134,7 +134,7 @@ func TestStopAsksFirst(t *testing.T) {
 func TestAdminRefusedShowsTokenHint(t *testing.T) {
 	fake := newFakeManager(t)
 	fake.refuse = "pause_league needs the admin token"
-	m := newTestModel(t, control.New(fake.srv.URL, ""), t0)
+	m := newTestModel(t, control.New(fake.srv.URL, "adm-wrong"), t0)
 	feed(m, runningLeague(t))
 	for _, msg := range runCmd(t, press(m, "p")) {
 		m.Update(msg)
@@ -150,8 +150,8 @@ func TestAdminRefusedShowsTokenHint(t *testing.T) {
 func TestAdminWithoutManager(t *testing.T) {
 	m := newTestModel(t, nil, t0)
 	feed(m, waitingLeague(t))
-	if cmd := press(m, "s"); cmd != nil || !m.flashErr {
-		t.Errorf("s without a manager: cmd %v, flash %q", cmd, m.flash)
+	if msgs := withoutFlashExpiry(runCmd(t, press(m, "s"))); len(msgs) != 0 || !m.flashErr {
+		t.Errorf("s without a manager: messages %v, flash %q", msgs, m.flash)
 	}
 }
 
@@ -249,11 +249,7 @@ func TestStandingsSortAndCrosstable(t *testing.T) {
 	feed(m, completedLeague(t))
 	sp := m.panes[paneStandings].(*standingsPane)
 	press(m, "o")
-	if sp.sortBy != sortPoints {
-		t.Errorf("o: sort by %v", sp.sortBy)
-	}
-	press(m, "o", "o", "o", "o", "o", "o")
-	if sp.sortBy != sortPlayer || !strings.Contains(m.screen(), "sorted by player ↓") {
+	if sp.sortBy != sortPlayer || !strings.Contains(m.screen(), "sorted by player ▲ low to high") {
 		t.Fatalf("sort by %v:\n%s", sp.sortBy, m.screen())
 	}
 	if rows := sp.rows(); rows[0].PlayerID != "P01" || rows[5].PlayerID != "P06" {
@@ -366,17 +362,19 @@ func TestOpenMatchAndTranscript(t *testing.T) {
 	}
 }
 
+// TestTranscriptFromFile: the transcript is the match file the manager
+// serves over HTTP.
 func TestTranscriptFromFile(t *testing.T) {
-	m := newTestModel(t, nil, t0)
-	m.st.LeagueID = "L1"
+	fake := newFakeManager(t)
+	m := newTestModel(t, control.New(fake.srv.URL, ""), t0)
 	l := completedLeague(t)
 	feed(m, l)
 	id := l.rounds[0].Matches[0].MatchID
 	body := `{"match_id":"` + id + `","game_type":"even_odd","lifecycle":{"started_at":"2025-03-14T15:09:27Z","finished_at":"2025-03-14T15:09:28Z"},
 	 "transcript":[{"seq":1,"timestamp":"2025-03-14T15:09:27.100Z","message_type":"GAME_INVITATION","from":"REF01","to":"P01","content":{"message_type":"GAME_INVITATION","role_in_match":"PLAYER_A"}}],
 	 "result":{"status":"WIN","winner":"P01"}}`
-	writeFile(t, m.opts.DataDir, "matches/L1/"+id+".json", body)
-	msg := loadTranscript(m.opts.DataDir, "L1", id)().(transcriptMsg)
+	fake.matchFiles[id] = body
+	msg := loadTranscript(t.Context(), m.opts.Control, id)().(transcriptMsg)
 	if msg.Err != nil {
 		t.Fatal(msg.Err)
 	}
@@ -644,7 +642,10 @@ func TestRoundsPaneKeys(t *testing.T) {
 	if got := len(rp.rows()); got != 5+3 {
 		t.Fatalf("rows = %d, want 5 rounds and the current round's 3 matches", got)
 	}
-	press(m, "enter") // on round 1: unfold it
+	if rp.list.cursor != 1 {
+		t.Errorf("cursor on row %d, want the current round's (1)", rp.list.cursor)
+	}
+	press(m, "k", "enter") // on round 1: unfold it
 	if got := len(rp.rows()); got != 5+3+3 {
 		t.Errorf("after enter on round 1, rows = %d", got)
 	}

@@ -15,6 +15,9 @@ type roundsPane struct {
 	width   int
 	toggled map[int]bool // rounds whose expansion the user flipped
 	openKey key.Binding
+	// moved: the user has moved the cursor; until then it follows the
+	// current round, so the round being played is always on screen.
+	moved bool
 }
 
 func newRoundsPane(ctx *programContext) *roundsPane {
@@ -57,9 +60,26 @@ func (p *roundsPane) rows() []roundRow {
 	return rows
 }
 
+// followCurrent puts the cursor on the current round's line until the
+// user moves it.
+func (p *roundsPane) followCurrent(rows []roundRow) {
+	current := p.ctx.State.CurrentRound()
+	if p.moved || current == 0 {
+		return
+	}
+	for i, r := range rows {
+		if r.match == nil && r.round.Number == current {
+			p.list.cursor = i
+			return
+		}
+	}
+}
+
 func (p *roundsPane) Update(msg tea.KeyMsg) (tea.Cmd, bool) {
 	rows := p.rows()
+	p.followCurrent(rows)
 	if p.list.move(msg, p.ctx.ListKeys, len(rows)) {
+		p.moved = true
 		return nil, true
 	}
 	if !key.Matches(msg, p.ctx.ListKeys.Open) || len(rows) == 0 {
@@ -86,6 +106,7 @@ func (p *roundsPane) View() string {
 		return block([]string{p.ctx.Styles.Dim.Render(" The schedule appears when the league starts (press s).")}, p.width, p.list.height+1)
 	}
 	rows := p.rows()
+	p.followCurrent(rows)
 	head := p.ctx.Styles.TableHead.Render(fit(" round / match    players              referee  state", p.width))
 	lines := []string{head}
 	from, to := p.list.window(len(rows))

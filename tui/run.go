@@ -41,8 +41,6 @@ type Options struct {
 	Control *control.Client
 	// Children lists the processes the console started, nil when attached.
 	Children func() []ChildInfo
-	// DataDir is where match files are looked for ("" never looks).
-	DataDir string
 	// Attached says the manager was already running; it changes the words
 	// only: the console reads the league the same way.
 	Attached bool
@@ -62,6 +60,14 @@ type Options struct {
 	// HealthEvery is how often agents' /health is probed; 0 means every
 	// 3 s, negative never.
 	HealthEvery time.Duration
+	// ResumeCommand resumes the league the console started once a storage
+	// failure is fixed; said with the failure ("" when attached).
+	ResumeCommand string
+	// Notice is said first, in the log and on the status line: what
+	// league a reopened data folder holds.
+	Notice string
+	// FlashFor is how long a status message stays (default 5 s).
+	FlashFor time.Duration
 	// Logger gets the log pane's warnings and errors too (the console's
 	// log file); nil logs nowhere else.
 	Logger *slog.Logger

@@ -16,19 +16,22 @@ import (
 // sortColumn is a column the standings can be sorted by.
 type sortColumn int
 
+// The sort columns, in the order the table shows them: o cycles through
+// them left to right.
 const (
 	sortRank sortColumn = iota
-	sortPoints
+	sortPlayer
+	sortName
+	sortPlayed
 	sortWins
 	sortDraws
 	sortLosses
 	sortTechnical
-	sortPlayed
-	sortPlayer
+	sortPoints
 	sortColumns // count
 )
 
-var sortNames = [...]string{"rank", "points", "W", "D", "L", "TL", "played", "player"}
+var sortNames = [...]string{"rank", "player", "name", "played", "W", "D", "L", "TL", "points"}
 
 func (c sortColumn) String() string { return sortNames[c] }
 
@@ -38,6 +41,7 @@ func (c sortColumn) String() string { return sortNames[c] }
 type standingsPane struct {
 	ctx        *programContext
 	list       scroller
+	selected   string // the player under the cursor: it follows the player as the table moves
 	width      int
 	sortBy     sortColumn
 	reverse    bool
@@ -84,13 +88,20 @@ func (p *standingsPane) Help() keyHelp {
 
 // rows are the standings, filtered and sorted as asked.
 func (p *standingsPane) rows() []protocol.StandingRow {
-	all := p.ctx.State.Standings()
+	all := p.sorted()
 	rows := make([]protocol.StandingRow, 0, len(all))
 	for _, r := range all {
 		if p.ctx.matchesFilter(r.PlayerID) {
 			rows = append(rows, r)
 		}
 	}
+	return rows
+}
+
+// sorted is every player, sorted as asked: the crosstable's columns, in
+// the order of its rows, so that a player meets itself on the diagonal.
+func (p *standingsPane) sorted() []protocol.StandingRow {
+	rows := slices.Clone(p.ctx.State.Standings())
 	slices.SortStableFunc(rows, func(a, b protocol.StandingRow) int {
 		c := compareBy(p.sortBy, a, b)
 		if p.reverse {
@@ -99,6 +110,47 @@ func (p *standingsPane) rows() []protocol.StandingRow {
 		return c
 	})
 	return rows
+}
+
+// ascending reports whether the table's values grow down the column: the
+// best first is rank 1 and the most points, and names read A to Z.
+func (p *standingsPane) ascending() bool {
+	natural := p.sortBy == sortRank || p.sortBy == sortPlayer || p.sortBy == sortName
+	return natural != p.reverse
+}
+
+// sortMark is the sorted column's marker: ▲ values grow down, ▼ they fall.
+func (p *standingsPane) sortMark() string {
+	if p.ascending() {
+		return "▲"
+	}
+	return "▼"
+}
+
+// headCell is a column's heading with the space before it, right- or
+// left-aligned in width cells; the sorted column carries its mark, taking
+// the space before it when the heading fills the column.
+func (p *standingsPane) headCell(col sortColumn, width int, left bool) string {
+	label := col.String()
+	if col == p.sortBy {
+		label += p.sortMark()
+	}
+	if left {
+		return fmt.Sprintf("%-*s ", width, label)
+	}
+	return padLeft(label, width+1)
+}
+
+// follow puts the cursor on the player the user selected, wherever the
+// table has moved that player since.
+func (p *standingsPane) follow(rows []protocol.StandingRow) {
+	for i, r := range rows {
+		if p.selected != "" && r.PlayerID == p.selected {
+			p.list.cursor = i
+			break
+		}
+	}
+	p.list.clamp(len(rows))
 }
 
 // compareBy orders by a column, best (or first) first, ties by rank.
@@ -120,6 +172,8 @@ func compareBy(col sortColumn, a, b protocol.StandingRow) int {
 		c = desc(a.Played, b.Played)
 	case sortPlayer:
 		c = cmp.Compare(a.PlayerID, b.PlayerID)
+	case sortName:
+		c = cmp.Compare(a.DisplayName, b.DisplayName)
 	}
 	return cmp.Or(c, cmp.Compare(a.Rank, b.Rank))
 }
@@ -137,7 +191,11 @@ func (p *standingsPane) Update(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	rows := p.rows()
+	p.follow(rows)
 	if p.list.move(msg, p.ctx.ListKeys, len(rows)) {
+		if p.list.cursor < len(rows) {
+			p.selected = rows[p.list.cursor].PlayerID
+		}
 		return nil, true
 	}
 	if !p.cross {
@@ -147,7 +205,7 @@ func (p *standingsPane) Update(msg tea.KeyMsg) (tea.Cmd, bool) {
 }
 
 func (p *standingsPane) updateCross(msg tea.KeyMsg, rows []protocol.StandingRow) (tea.Cmd, bool) {
-	cols := p.ctx.State.Standings()
+	cols := p.sorted()
 	switch {
 	case key.Matches(msg, p.keyLeft):
 		p.col = max(p.col-1, 0)
@@ -171,12 +229,18 @@ func (p *standingsPane) View() string {
 	}
 	s := p.ctx.Styles
 	rows := p.rows()
+	p.follow(rows)
 	wide := p.width >= 68 // room for the display name
-	head := fmt.Sprintf(" %4s  %-10s", "rank", "player")
+	head := " " + p.headCell(sortRank, 4, false) + " " + p.headCell(sortPlayer, 10, true)
 	if wide {
-		head += fmt.Sprintf(" %-14s", "name")
+		head += p.headCell(sortName, 14, true)
 	}
-	head += fmt.Sprintf(" %6s %4s %4s %4s %4s %6s", "played", "W", "D", "L", "TL", "points")
+	for _, c := range []struct {
+		col   sortColumn
+		width int
+	}{{sortPlayed, 6}, {sortWins, 4}, {sortDraws, 4}, {sortLosses, 4}, {sortTechnical, 4}, {sortPoints, 6}} {
+		head += p.headCell(c.col, c.width, false)
+	}
 	lines := []string{s.TableHead.Render(fit(head, p.width))}
 	from, to := p.list.window(len(rows))
 	for i := from; i < to; i++ {
@@ -191,15 +255,18 @@ func (p *standingsPane) View() string {
 		}
 		lines = append(lines, p.ctx.row(text, i == p.list.cursor, p.width))
 	}
-	if len(rows) == 0 {
+	switch {
+	case len(rows) == 0 && p.ctx.Filter != "":
+		lines = append(lines, s.Dim.Render(" No player matches the filter."))
+	case len(rows) == 0:
 		lines = append(lines, s.Dim.Render(" No player yet."))
 	}
 	lines = padTo(lines, p.list.height+1)
-	order := "↓"
-	if p.reverse {
-		order = "↑"
+	order := "high to low"
+	if p.ascending() {
+		order = "low to high"
 	}
-	footer := fmt.Sprintf(" sorted by %s %s · %d players", p.sortBy, order, len(rows))
+	footer := fmt.Sprintf(" sorted by %s %s %s · %s", p.sortBy, p.sortMark(), order, plural(len(rows), "player"))
 	if p.ctx.Filter != "" {
 		footer += fmt.Sprintf(" · filter %q", p.ctx.Filter)
 	}
@@ -249,8 +316,9 @@ func kindOf(r engine.Result, p string) string {
 // crossView draws the crosstable: rows are the (filtered) players, columns
 // every player by rank; only the cells that fit are drawn.
 func (p *standingsPane) crossView() string {
-	s, st := p.ctx.Styles, p.ctx.State
-	rows, cols := p.rows(), st.Standings()
+	s := p.ctx.Styles
+	rows, cols := p.rows(), p.sorted()
+	p.follow(rows)
 	const label, cell = 16, 3
 	visible := max((p.width-label)/cell, 1)
 	p.col = min(p.col, max(len(cols)-1, 0))

@@ -102,32 +102,32 @@ type logEntry struct {
 	Text  string
 }
 
-// leagueState is the league as the console sees it, built by applying the
-// manager's events in order. Every event costs O(1) amortised: lookups are
-// maps, lists are appended to or bounded rings, and nothing is sorted here;
+// leagueState is the league as the console sees it. The league itself
+// (its state, results, running matches, standings, suspensions) is an
+// engine.League fed the manager's events, the one place where events are
+// applied, as the manager and the headless run do; the console keeps
+// beside it only what it shows: times, each match's steps, the log, the
+// agents' health. Every event costs O(1) amortised: lookups are maps,
+// lists are appended to or bounded rings, and nothing is sorted here;
 // views sort only what they show.
 type leagueState struct {
 	LeagueID    string
 	ManagerURL  string
 	Seed        int64
 	GameType    string
-	state       engine.LeagueState // as the events say
 	LastSeq     int64
 	Started     time.Time // league_started
 	Ended       time.Time // league_completed or stopped
 	pausedAt    time.Time
 	pausedTotal time.Duration
 
-	table    *engine.Table
+	league   *engine.League
 	official *control.StandingsFile // the manager's own standings, when in step with ours
 
 	Rounds   []*roundInfo
 	matches  map[string]*matchInfo
 	byPair   map[[2]string]*matchInfo // crosstable: who met whom
-	running  map[string]*matchInfo
 	recent   ring[*matchInfo]
-	done     int
-	total    int
 	logs     ring[logEntry]
 	warnings int
 	errors   int
@@ -141,11 +141,9 @@ type leagueState struct {
 
 func newLeagueState(scoring engine.Scoring) *leagueState {
 	return &leagueState{
-		state:   engine.LeagueWaiting,
-		table:   engine.NewTable(scoring),
+		league:  engine.NewLeague("", scoring),
 		matches: map[string]*matchInfo{},
 		byPair:  map[[2]string]*matchInfo{},
-		running: map[string]*matchInfo{},
 		recent:  newRing[*matchInfo](recentCap),
 		logs:    newRing[logEntry](logCap),
 		agents:  map[string]*agentInfo{},
@@ -172,11 +170,11 @@ func (s *leagueState) setHealth(a *agentInfo, p control.Probe) {
 
 // DisplayState is the state the header shows.
 func (s *leagueState) DisplayState() string {
-	switch s.state {
+	switch s.league.State {
 	case engine.LeagueRunning:
 		return stateRunning
 	case engine.LeaguePaused:
-		if len(s.running) > 0 {
+		if s.league.RunningCount() > 0 {
 			return statePausing
 		}
 		return statePaused
@@ -189,32 +187,17 @@ func (s *leagueState) DisplayState() string {
 }
 
 // Progress counts finished matches and all scheduled ones.
-func (s *leagueState) Progress() (done, total int) { return s.done, s.total }
+func (s *leagueState) Progress() (done, total int) { return s.league.Progress() }
 
 // RunningCount is how many matches run now.
-func (s *leagueState) RunningCount() int { return len(s.running) }
+func (s *leagueState) RunningCount() int { return s.league.RunningCount() }
 
-// CurrentRound is the first round not yet completed, or 0 before the start
-// and after the last round. Rounds complete in order, so it only moves on.
-func (s *leagueState) CurrentRound() int {
-	for _, r := range s.Rounds {
-		if !r.Completed && r.Done < len(r.Matches) {
-			return r.Number
-		}
-	}
-	return 0
-}
+// CurrentRound is the first round with a match to play, or 0 before the
+// start and after the last round.
+func (s *leagueState) CurrentRound() int { return s.league.CurrentRound() }
 
-// RoundsCompleted counts rounds with every result in.
-func (s *leagueState) RoundsCompleted() int {
-	n := 0
-	for _, r := range s.Rounds {
-		if r.Done == len(r.Matches) {
-			n++
-		}
-	}
-	return n
-}
+// RoundsCompleted counts the leading rounds with every result in.
+func (s *leagueState) RoundsCompleted() int { return s.league.RoundsCompleted() }
 
 // Elapsed is the time since the league started (until it ended).
 func (s *leagueState) Elapsed(now time.Time) time.Duration {
@@ -240,32 +223,37 @@ func (s *leagueState) active(now time.Time) time.Duration {
 // Rate is finished matches per second of running time.
 func (s *leagueState) Rate(now time.Time) float64 {
 	secs := s.active(now).Seconds()
-	if s.done == 0 || secs <= 0 {
+	done, _ := s.Progress()
+	if done == 0 || secs <= 0 {
 		return 0
 	}
-	return float64(s.done) / secs
+	return float64(done) / secs
 }
 
 // ETA is the time left at the current rate; ok is false when it cannot be
 // told (not started, paused, or nothing finished yet).
 func (s *leagueState) ETA(now time.Time) (time.Duration, bool) {
-	if s.state != engine.LeagueRunning {
-		return 0, s.state == engine.LeagueCompleted
+	if s.league.State != engine.LeagueRunning {
+		return 0, s.league.State == engine.LeagueCompleted
 	}
 	rate := s.Rate(now)
 	if rate <= 0 {
 		return 0, false
 	}
-	left := float64(s.total - s.done)
+	done, total := s.Progress()
+	left := float64(total - done)
 	return time.Duration(left / rate * float64(time.Second)), true
 }
 
 // Running lists the running matches in schedule order (a handful: one per
 // referee slot, so sorting them is cheap).
 func (s *leagueState) Running() []*matchInfo {
-	out := make([]*matchInfo, 0, len(s.running))
-	for _, m := range s.running {
-		out = append(out, m)
+	ids := s.league.RunningIDs()
+	out := make([]*matchInfo, 0, len(ids))
+	for _, id := range ids {
+		if m := s.matches[id]; m != nil {
+			out = append(out, m)
+		}
 	}
 	sortMatches(out)
 	return out
@@ -300,10 +288,10 @@ func (s *leagueState) Agent(id string) *agentInfo { return s.agents[id] }
 // Standings are the rows to show: the manager's own when it has seen as many
 // results as we have (it knows the league's scoring), else ours.
 func (s *leagueState) Standings() []protocol.StandingRow {
-	if s.official != nil && s.official.MatchesDone == s.done && len(s.official.Standings) > 0 {
+	if done, _ := s.Progress(); s.official != nil && s.official.MatchesDone == done && len(s.official.Standings) > 0 {
 		return s.official.Standings
 	}
-	rows := s.table.Rows()
+	rows := s.league.Table.Rows()
 	out := make([]protocol.StandingRow, len(rows))
 	for i, r := range rows {
 		out[i] = protocol.StandingRow{Rank: r.Rank, PlayerID: r.PlayerID, DisplayName: r.DisplayName, Played: r.Played,
@@ -343,8 +331,10 @@ func (s *leagueState) Log(at time.Time, level logLevel, format string, args ...a
 	}
 }
 
-// Apply applies one event from the feed. Events already applied (a cursor
-// that went back) are ignored, so a reconnecting feed cannot count twice.
+// Apply applies one event from the feed: to the engine's league first,
+// then to what the console shows beside it. Events already applied (a
+// cursor that went back) are ignored, so a reconnecting feed cannot count
+// twice; an event the league refuses is logged and changes nothing.
 func (s *leagueState) Apply(ev engine.Event) {
 	if ev.Seq != 0 && ev.Seq <= s.LastSeq {
 		return
@@ -352,48 +342,112 @@ func (s *leagueState) Apply(ev engine.Event) {
 	if ev.Seq > s.LastSeq {
 		s.LastSeq = ev.Seq
 	}
+	touched := s.touchedBy(ev)
+	wasRunning := s.league.Running(ev.MatchID)
+	before, _ := s.league.Match(ev.MatchID)
+	if err := s.league.Apply(ev); err != nil {
+		s.Log(ev.Time, levelWarn, "event %d left out: %v", ev.Seq, err)
+		return
+	}
+	for _, id := range touched {
+		s.syncMatch(id)
+	}
 	switch ev.Kind {
 	case engine.EventAgentRegistered:
 		s.register(ev)
 	case engine.EventLeagueStarted:
 		s.start(ev)
 	case engine.EventRoundAnnounced:
-		if r := s.round(ev.Round); r != nil {
-			r.Announced = true
-		}
+		s.round(ev.Round).Announced = true
 	case engine.EventMatchAssigned:
-		s.assign(ev)
+		s.assign(ev, wasRunning, before.Referee)
 	case engine.EventMatchStep:
 		s.step(ev)
 	case engine.EventMatchResult:
 		s.result(ev)
 	case engine.EventRoundCompleted:
-		s.completeRound(ev)
+		s.round(ev.Round).Completed = true
+		s.Log(ev.Time, levelInfo, "round %d completed", ev.Round)
 	case engine.EventLeagueCompleted:
-		s.state, s.Ended = engine.LeagueCompleted, ev.Time
-		s.Log(ev.Time, levelInfo, "league completed: %d matches in %d rounds", s.total, len(s.Rounds))
+		s.Ended = ev.Time
+		done, _ := s.Progress()
+		s.Log(ev.Time, levelInfo, "league completed: %s in %s", plural(done, "match"), plural(len(s.Rounds), "round"))
 	case engine.EventPaused:
-		s.pause(ev)
+		s.pausedAt = ev.Time
+		s.Log(ev.Time, levelInfo, "league paused%s; %s running to finish", by(ev.Detail), plural(s.RunningCount(), "match"))
 	case engine.EventResumed:
-		s.resume(ev)
+		s.endPause(ev.Time)
+		s.Log(ev.Time, levelInfo, "league resumed%s", by(ev.Detail))
 	case engine.EventStopped:
-		s.stop(ev)
+		s.Ended = ev.Time
+		s.endPause(ev.Time)
+		done, total := s.Progress()
+		s.Log(ev.Time, levelWarn, "league stopped%s: %d of %d matches played, %s abandoned", by(ev.Detail), done, total,
+			plural(len(touched), "running match"))
+	case engine.EventRestarted:
+		s.Log(ev.Time, levelWarn, "%s", ev.Detail)
 	case engine.EventPlayerSuspended:
-		s.suspend(ev)
+		s.syncAgent(ev.AgentID)
+		s.Log(ev.Time, levelWarn, "%s", ev.Detail)
 	case engine.EventStorageFailed:
-		if s.state == engine.LeagueRunning {
-			s.state, s.pausedAt = engine.LeaguePaused, ev.Time
+		if s.league.State == engine.LeaguePaused && s.pausedAt.IsZero() {
+			s.pausedAt = ev.Time
 		}
 		s.Log(ev.Time, levelError, "%s", ev.Detail)
-	default:
-		s.Log(ev.Time, levelWarn, "unknown event %q (seq %d) ignored", ev.Kind, ev.Seq)
+	}
+}
+
+// touchedBy lists the matches whose record an event changes: its own, or
+// every running one for a stop or a restart, which end them.
+func (s *leagueState) touchedBy(ev engine.Event) []string {
+	switch ev.Kind {
+	case engine.EventStopped, engine.EventRestarted:
+		return s.league.RunningIDs()
+	case engine.EventMatchResult:
+		if ev.Result != nil {
+			return []string{ev.Result.MatchID}
+		}
+	case engine.EventMatchAssigned, engine.EventMatchStep:
+		return []string{ev.MatchID}
+	}
+	return nil
+}
+
+// syncMatch copies what the league knows of a match, and its round's
+// counts, into what the panes show.
+func (s *leagueState) syncMatch(id string) {
+	m := s.matches[id]
+	rec, ok := s.league.Match(id)
+	if m == nil || !ok {
+		return
+	}
+	m.Referee, m.Step, m.Result = rec.Referee, rec.Step, rec.Result
+	m.Abandoned = rec.Result == nil && rec.Step == engine.StepAbandoned
+	if r := s.round(m.Round); r != nil {
+		r.Done, r.Running, _ = s.league.RoundProgress(m.Round)
+	}
+}
+
+// syncAgent copies the league's record of an agent into the agents pane.
+func (s *leagueState) syncAgent(id string) {
+	a, ok := s.agents[id]
+	info, known := s.league.Agent(id)
+	if !ok || !known {
+		return
+	}
+	a.AgentInfo = info
+	a.TokenHash = ""
+	a.Suspended = s.league.Suspended(id)
+}
+
+func (s *leagueState) endPause(at time.Time) {
+	if !s.pausedAt.IsZero() {
+		s.pausedTotal += max(at.Sub(s.pausedAt), 0)
+		s.pausedAt = time.Time{}
 	}
 }
 
 func (s *leagueState) register(ev engine.Event) {
-	if ev.Agent == nil {
-		return
-	}
 	a, known := s.agents[ev.Agent.ID]
 	if !known {
 		a = &agentInfo{}
@@ -405,51 +459,34 @@ func (s *leagueState) register(ev engine.Event) {
 			s.referees = append(s.referees, a)
 		}
 	}
-	a.AgentInfo, a.LastSeen = *ev.Agent, ev.Time
-	a.TokenHash = ""
-	if ev.Agent.Role == engine.RolePlayer {
-		s.table.AddPlayer(ev.Agent.ID, ev.Agent.DisplayName)
-	}
-	if a.Suspended { // registering again reinstates, as in engine.League
-		a.Suspended = false
-		s.table.SetStatus(ev.Agent.ID, "")
-	}
+	s.syncAgent(ev.Agent.ID)
+	a.LastSeen = ev.Time
 	if known {
 		s.Log(ev.Time, levelInfo, "%s %s registered again from %s", ev.Agent.Role, ev.Agent.ID, ev.Agent.Endpoint)
 	}
 }
 
-// suspend marks a player the manager gave up on.
-func (s *leagueState) suspend(ev engine.Event) {
-	if a, ok := s.agents[ev.AgentID]; ok {
-		a.Suspended = true
-	}
-	s.table.SetStatus(ev.AgentID, engine.PlayerSuspended)
-	s.Log(ev.Time, levelWarn, "%s", ev.Detail)
-}
-
 func (s *leagueState) start(ev engine.Event) {
-	if ev.Start == nil {
-		return
-	}
-	s.state, s.Started = engine.LeagueRunning, ev.Time
-	s.Seed, s.GameType = ev.Start.Seed, ev.Start.GameType
-	s.Rounds = make([]*roundInfo, 0, len(ev.Start.Rounds))
-	for _, r := range ev.Start.Rounds {
+	s.Started = ev.Time
+	s.Seed, s.GameType = s.league.Seed, s.league.GameType
+	s.Rounds = make([]*roundInfo, 0, len(s.league.Rounds))
+	index := 0
+	for _, r := range s.league.Rounds {
 		ri := &roundInfo{Number: r.Number}
 		for _, p := range r.Matches {
-			m := &matchInfo{Pairing: p, Index: s.total}
-			s.total++
+			m := &matchInfo{Pairing: p, Index: index}
+			index++
 			ri.Matches = append(ri.Matches, m)
 			s.matches[p.MatchID] = m
 			s.byPair[[2]string{p.PlayerA, p.PlayerB}] = m
 		}
 		s.Rounds = append(s.Rounds, ri)
 	}
-	s.Log(ev.Time, levelInfo, "league started: seed %d, %d players, %d rounds, %d matches",
-		ev.Start.Seed, len(ev.Start.Players), len(s.Rounds), s.total)
+	s.Log(ev.Time, levelInfo, "league started: seed %d, %s, %s, %s", s.Seed,
+		plural(len(ev.Start.Players), "player"), plural(len(s.Rounds), "round"), plural(index, "match"))
 }
 
+// round is round n; the league has checked that it exists.
 func (s *leagueState) round(n int) *roundInfo {
 	if n < 1 || n > len(s.Rounds) {
 		return nil
@@ -463,33 +500,26 @@ func (s *leagueState) seen(id string, at time.Time) {
 	}
 }
 
-func (s *leagueState) assign(ev engine.Event) {
+// assign records a match given to a referee; given while it still ran,
+// the referee before did not play it.
+func (s *leagueState) assign(ev engine.Event, wasRunning bool, previous string) {
 	m := s.matches[ev.MatchID]
-	if m == nil || m.Result != nil {
-		return
-	}
-	if m.Attempts > 0 {
-		s.Log(ev.Time, levelWarn, "%s reassigned from %s to %s: the first did not play it",
-			m.MatchID, m.Referee, ev.Referee)
-	}
-	if _, ok := s.running[m.MatchID]; !ok {
-		s.running[m.MatchID] = m
-		if r := s.round(m.Round); r != nil {
-			r.Running++
+	if wasRunning {
+		if previous == ev.Referee {
+			s.Log(ev.Time, levelWarn, "%s given to %s again: its first try did not finish", m.MatchID, ev.Referee)
+		} else {
+			s.Log(ev.Time, levelWarn, "%s reassigned from %s to %s: the first did not play it", m.MatchID, previous, ev.Referee)
 		}
 	}
 	m.Attempts++
-	m.Referee, m.Step, m.StepDetail, m.Assigned = ev.Referee, "assigned", "", ev.Time
+	m.StepDetail, m.Assigned = "", ev.Time
 	m.Steps = append(m.Steps, stepRecord{Time: ev.Time, Step: "assigned", Referee: ev.Referee})
 	s.seen(ev.Referee, ev.Time)
 }
 
 func (s *leagueState) step(ev engine.Event) {
 	m := s.matches[ev.MatchID]
-	if m == nil || m.Result != nil {
-		return
-	}
-	m.Step, m.StepDetail = ev.Step, ev.Detail
+	m.StepDetail = ev.Detail
 	m.Steps = append(m.Steps, stepRecord{Time: ev.Time, Step: ev.Step, Referee: ev.Referee, Detail: ev.Detail})
 	s.seen(ev.Referee, ev.Time)
 	if ev.Step == "technical loss" {
@@ -498,73 +528,17 @@ func (s *leagueState) step(ev engine.Event) {
 }
 
 func (s *leagueState) result(ev engine.Event) {
-	if ev.Result == nil {
-		return
-	}
 	m := s.matches[ev.Result.MatchID]
-	if m == nil || m.Result != nil {
-		return
-	}
-	res := *ev.Result
-	m.Result, m.Finished, m.Step = &res, ev.Time, "finished"
+	res := *m.Result
+	m.Finished = ev.Time
 	m.Steps = append(m.Steps, stepRecord{Time: ev.Time, Step: "result", Referee: ev.Referee, Detail: describeResult(res)})
-	if _, ok := s.running[m.MatchID]; ok {
-		delete(s.running, m.MatchID)
-		if r := s.round(m.Round); r != nil {
-			r.Running--
-		}
-	}
-	if r := s.round(m.Round); r != nil {
-		r.Done++
-	}
-	s.done++
 	s.recent.Push(m)
-	s.table.Record(res)
 	for _, id := range []string{ev.Referee, res.PlayerA, res.PlayerB} {
 		s.seen(id, ev.Time)
 	}
 	if res.Status == engine.StatusTechnicalLoss {
 		s.Log(ev.Time, levelWarn, "%s technical loss: %s", m.MatchID, describeResult(res))
 	}
-}
-
-func (s *leagueState) completeRound(ev engine.Event) {
-	r := s.round(ev.Round)
-	if r == nil {
-		return
-	}
-	r.Completed = true
-	s.Log(ev.Time, levelInfo, "round %d completed", ev.Round)
-}
-
-func (s *leagueState) pause(ev engine.Event) {
-	s.state, s.pausedAt = engine.LeaguePaused, ev.Time
-	s.Log(ev.Time, levelInfo, "league paused%s; %s running to finish", by(ev.Detail), plural(len(s.running), "match"))
-}
-
-func (s *leagueState) resume(ev engine.Event) {
-	if !s.pausedAt.IsZero() {
-		s.pausedTotal += max(ev.Time.Sub(s.pausedAt), 0)
-		s.pausedAt = time.Time{}
-	}
-	s.state = engine.LeagueRunning
-	s.Log(ev.Time, levelInfo, "league resumed%s", by(ev.Detail))
-}
-
-func (s *leagueState) stop(ev engine.Event) {
-	s.state, s.Ended = engine.LeagueStopped, ev.Time
-	if !s.pausedAt.IsZero() {
-		s.pausedTotal += max(ev.Time.Sub(s.pausedAt), 0)
-		s.pausedAt = time.Time{}
-	}
-	for id, m := range s.running {
-		m.Abandoned, m.Step = true, "abandoned"
-		if r := s.round(m.Round); r != nil {
-			r.Running--
-		}
-		delete(s.running, id)
-	}
-	s.Log(ev.Time, levelWarn, "league stopped%s: %d of %d matches played", by(ev.Detail), s.done, s.total)
 }
 
 func by(detail string) string {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -193,5 +194,70 @@ func TestStateApplyIsConstantPerEvent(t *testing.T) {
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("applying 39,800 events took %v", d)
+	}
+}
+
+// TestRestartedManagerShowsNothingRunning (issue 14, item 3): after the
+// manager restarts on its journal and holds the league paused, the matches
+// that were running when it went down are neither running nor counted, and
+// given again to the same referee they are not "reassigned from REF01 to
+// REF01".
+func TestRestartedManagerShowsNothingRunning(t *testing.T) {
+	l := pausingLeague(t)
+	m := l.rounds[1].Matches[0]
+	l.add(engine.Event{Kind: engine.EventRestarted, Detail: "manager restarted: 1 running matches are played again"})
+	l.add(engine.Event{Kind: engine.EventResumed, Detail: "by the admin"})
+	model := newTestModel(t, nil, t0)
+	feed(model, l)
+	if got := model.st.DisplayState(); got != stateRunning || model.st.RunningCount() != 0 {
+		t.Fatalf("after the restart: state %q, %d running; want running, 0", got, model.st.RunningCount())
+	}
+	if line := screenLine(model.screen(), "running ·"); !strings.Contains(line, "0 running") {
+		t.Errorf("header %q, want 0 running", line)
+	}
+	press(model, "q")
+	if model.confirm != confirmNone || !model.quitting {
+		t.Errorf("q after a restart asked about running matches")
+	}
+	l.begin(m.MatchID, "REF01", "invited")
+	model = newTestModel(t, nil, t0)
+	feed(model, l)
+	for _, e := range model.st.Logs() {
+		if strings.Contains(e.Text, "reassigned") || strings.Contains(e.Text, "again: its first try") {
+			t.Errorf("log after the restart: %q", e.Text)
+		}
+	}
+	if model.st.RunningCount() != 1 || model.st.Match(m.MatchID).Step != "invited" {
+		t.Errorf("played again: %d running, step %q", model.st.RunningCount(), model.st.Match(m.MatchID).Step)
+	}
+}
+
+// TestResultsAfterStopAreLeftOut (issue 14, item 4): the stop abandons the
+// running matches; a result reported after it changes no count, so the
+// header, the log line of the stop and the standings agree.
+func TestResultsAfterStopAreLeftOut(t *testing.T) {
+	l := runningLeague(t).kind(engine.EventStopped)
+	running := l.rounds[1].Matches[1]
+	l.finish(running.MatchID, "REF02", running.PlayerA)
+	model := newTestModel(t, nil, t0)
+	feed(model, l)
+	done, total := model.st.Progress()
+	if done != 4 || total != 15 {
+		t.Fatalf("progress %d/%d after a result past the stop, want 4/15", done, total)
+	}
+	var stopLine string
+	for _, e := range model.st.Logs() {
+		if strings.Contains(e.Text, "league stopped") {
+			stopLine = e.Text
+		}
+	}
+	if !strings.Contains(stopLine, "4 of 15 matches played, 2 running matches abandoned") {
+		t.Errorf("stop logged as %q", stopLine)
+	}
+	if line := screenLine(model.screen(), "matches "); !strings.Contains(line, "matches 4/15") {
+		t.Errorf("header %q, want matches 4/15", line)
+	}
+	if !model.st.Match(running.MatchID).Abandoned {
+		t.Errorf("%s not shown abandoned", running.MatchID)
 	}
 }

@@ -1,11 +1,10 @@
 package tui
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"slices"
 	"strings"
 
@@ -14,8 +13,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/protocol"
-	"github.com/leaguetui/leaguetui/agents/store"
 )
 
 // matchFile is the part of matches/<league>/<match_id>.json the console
@@ -39,24 +38,22 @@ type matchFile struct {
 	Result map[string]any `json:"result"`
 }
 
-// transcriptMsg carries a match file read from the data folder, or why not.
+// transcriptMsg carries a match file the manager served, or why not.
 type transcriptMsg struct {
 	MatchID string
 	File    *matchFile
 	Err     error
 }
 
-// loadTranscript reads a match file off the event loop.
-func loadTranscript(dataDir, leagueID, matchID string) tea.Cmd {
+// loadTranscript asks the manager for a match's file (GET /matches/{id}),
+// off the event loop: the console reads nothing from the disk, attached or
+// not.
+func loadTranscript(ctx context.Context, c *control.Client, matchID string) tea.Cmd {
 	return func() tea.Msg {
-		if dataDir == "" || leagueID == "" {
-			return transcriptMsg{MatchID: matchID, Err: fs.ErrNotExist}
+		if c == nil {
+			return transcriptMsg{MatchID: matchID, Err: control.ErrNoMatchFile}
 		}
-		path, err := store.Layout{Root: dataDir, LeagueID: leagueID}.Match(matchID) // ids come from the network
-		if err != nil {
-			return transcriptMsg{MatchID: matchID, Err: err}
-		}
-		data, err := os.ReadFile(path)
+		data, err := c.MatchFile(ctx, matchID)
 		if err != nil {
 			return transcriptMsg{MatchID: matchID, Err: err}
 		}
@@ -98,18 +95,18 @@ func (t *transcriptView) setFile(msg transcriptMsg) {
 	switch {
 	case msg.File != nil:
 		t.file, t.note = msg.File, ""
-	case errors.Is(msg.Err, fs.ErrNotExist):
-		t.note = "steps from the feed: no match file here (still running, or a remote manager)"
+	case errors.Is(msg.Err, control.ErrNoMatchFile):
+		t.note = "steps from the feed: the manager has no match file (still running, or its referee keeps it)"
 	default:
 		t.note = "steps from the feed: match file unreadable (" + msg.Err.Error() + ")"
 	}
 }
 
 // needsReload reports a match shown from the feed that has since finished,
-// whose file a local referee has now written.
+// whose file its referee has now written.
 func (t *transcriptView) needsReload() bool {
 	m := t.ctx.State.Match(t.matchID)
-	return t.file == nil && !t.loading && t.ctx.DataDir != "" && m != nil && m.Result != nil
+	return t.file == nil && !t.loading && m != nil && m.Result != nil
 }
 
 func (t *transcriptView) Help() keyHelp {
@@ -139,7 +136,7 @@ func (t *transcriptView) View() string {
 	var lines []string
 	switch {
 	case t.loading:
-		lines = []string{s.Dim.Render(" reading the match file…")}
+		lines = []string{s.Dim.Render(" asking the manager for the match file…")}
 	case t.file != nil:
 		lines = t.fileLines()
 	default:

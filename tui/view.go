@@ -8,21 +8,15 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/leaguetui/leaguetui/agents/control"
 )
 
 // flashFor is how long a message stays on the status line.
 const flashFor = 5 * time.Second
 
 // plural is "1 player", "2 players".
-func plural(n int, noun string) string {
-	switch {
-	case n == 1:
-		return "1 " + noun
-	case strings.HasSuffix(noun, "ch"):
-		return strconv.Itoa(n) + " " + noun + "es"
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
+var plural = control.Plural
 
 // Wide layout: from this size the focused pane shares the screen with a
 // companion pane and the log's tail.
@@ -149,7 +143,7 @@ func (m *Model) statusView(w int) string {
 		return fit(s.Confirm.Render(fmt.Sprintf("Matches are running (%d). %s [y/n]", m.st.RunningCount(), what)), w)
 	case m.filtering:
 		return fit(m.filter.View()+s.Dim.Render("  enter keep · esc clear"), w)
-	case m.flash != "" && m.pc.Now().Sub(m.flashAt) < flashFor:
+	case m.flash != "":
 		style := s.Flash
 		if m.flashErr {
 			style = s.FlashError
@@ -158,8 +152,12 @@ func (m *Model) statusView(w int) string {
 	case m.feedDown:
 		return fit(s.FlashError.Render("manager unreachable: retrying…"), w)
 	case m.st.DisplayState() == stateWaiting:
-		return fit(s.Dim.Render(fmt.Sprintf("%s and %s registered · press s to start",
-			plural(len(m.st.Players()), "player"), plural(len(m.st.Referees()), "referee"))), w)
+		how := "press s to start"
+		if m.opts.Control != nil && !m.opts.Control.HasAdminToken() {
+			how = "read-only (no admin token): the league's admin starts it"
+		}
+		return fit(s.Dim.Render(fmt.Sprintf("%s and %s registered · %s",
+			plural(len(m.st.Players()), "player"), plural(len(m.st.Referees()), "referee"), how)), w)
 	}
 	return fit("", w)
 }
@@ -174,6 +172,34 @@ func (m *Model) helpView(w int) string {
 	}
 	m.help.ShowAll = false
 	return fit(m.help.ShortHelpView(short), w)
+}
+
+// helpColumns lays the groups of keys out side by side, starting a new
+// band below when the next group would not fit the width, so that no key
+// is cut off on a narrow terminal.
+func (m *Model) helpColumns(groups [][]key.Binding, w int) []string {
+	width := m.help.Width
+	m.help.Width = 0 // measured whole: the help model would cut it with "…"
+	defer func() { m.help.Width = width }()
+	var lines []string
+	var band [][]key.Binding
+	flush := func() {
+		if len(band) > 0 {
+			if len(lines) > 0 {
+				lines = append(lines, "")
+			}
+			lines = append(lines, strings.Split(m.help.FullHelpView(band), "\n")...)
+			band = nil
+		}
+	}
+	for _, g := range groups {
+		if len(band) > 0 && visibleWidth(m.help.FullHelpView(append(band, g))) > w {
+			flush()
+		}
+		band = append(band, g)
+	}
+	flush()
+	return lines
 }
 
 // fullHelpView is the ? screen: every key, global and the focused pane's.
@@ -191,7 +217,7 @@ func (m *Model) fullHelpView(w, h int) string {
 	}
 	groups = append(groups, paneHelp.full...)
 	title := m.pc.Styles.PaneTitle.Render("Keys (? or esc closes)")
-	lines := append([]string{title, ""}, strings.Split(m.help.FullHelpView(groups), "\n")...)
+	lines := append([]string{title, ""}, m.helpColumns(groups, w)...)
 	lines = append(lines, "", m.pc.Styles.Dim.Render("1-5 jump to a pane · states read as words and symbols, colour is only a repeat"))
 	return block(lines, w, h)
 }

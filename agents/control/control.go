@@ -7,8 +7,10 @@ package control
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -26,6 +28,7 @@ type StandingsFile struct {
 	LeagueID        string                 `json:"league_id"`
 	Version         int64                  `json:"version"`
 	State           engine.LeagueState     `json:"state"`
+	GameType        string                 `json:"game_type,omitempty"`
 	Seed            int64                  `json:"seed"`
 	RoundsCompleted int                    `json:"rounds_completed"`
 	RoundsTotal     int                    `json:"rounds_total"`
@@ -72,6 +75,10 @@ func New(base, adminToken string) *Client {
 		http: resty.New().SetTimeout(45*time.Second).SetHeader("Content-Type", "application/json")}
 }
 
+// HasAdminToken reports whether the client may start, pause, resume and
+// stop the league, or only read it.
+func (c *Client) HasAdminToken() bool { return c.adminToken != "" }
+
 // Base is the manager's base URL.
 func (c *Client) Base() string { return c.base }
 
@@ -86,6 +93,24 @@ func (c *Client) Events(ctx context.Context, after int64, wait time.Duration) (F
 	var page FeedPage
 	path := "/events?after=" + strconv.FormatInt(after, 10) + "&wait=" + wait.String()
 	return page, c.get(ctx, path, &page)
+}
+
+// ErrNoMatchFile says the manager has no file for a match (yet).
+var ErrNoMatchFile = errors.New("no match file")
+
+// MatchFile reads a match's file, with its transcript, from the manager
+// (GET /matches/{id}); ErrNoMatchFile when it has none.
+func (c *Client) MatchFile(ctx context.Context, matchID string) ([]byte, error) {
+	resp, err := c.http.R().SetContext(ctx).Get(c.base + "/matches/" + url.PathEscape(matchID))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("manager at %s: %w", c.base, err)
+	case resp.StatusCode() == http.StatusNotFound:
+		return nil, fmt.Errorf("%w for %s: %s", ErrNoMatchFile, matchID, strings.TrimSpace(resp.String()))
+	case resp.StatusCode() != http.StatusOK:
+		return nil, fmt.Errorf("manager at %s: GET /matches/%s: HTTP %d", c.base, matchID, resp.StatusCode())
+	}
+	return resp.Body(), nil
 }
 
 // Health reads the manager's /health.

@@ -30,11 +30,13 @@ func TestNoUIEscapesNetworkStrings(t *testing.T) {
 	result := &engine.Result{MatchID: pairing.MatchID, Round: 1, PlayerA: "P01", PlayerB: evil,
 		Status: engine.StatusTechnicalLoss, Winner: "P01", Offenders: []string{evil}}
 	events := []engine.Event{
-		{Seq: 1, Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Players: []string{"P01", evil},
+		{Seq: 1, Kind: engine.EventAgentRegistered, Agent: &engine.AgentInfo{ID: "P01", Role: engine.RolePlayer, Endpoint: "a"}},
+		{Seq: 2, Kind: engine.EventAgentRegistered, Agent: &engine.AgentInfo{ID: evil, Role: engine.RolePlayer, Endpoint: "b"}},
+		{Seq: 3, Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Players: []string{"P01", evil},
 			Rounds: []engine.Round{{Number: 1, Matches: []engine.Pairing{pairing}}}}},
-		{Seq: 2, Kind: engine.EventMatchResult, MatchID: pairing.MatchID, Result: result},
-		{Seq: 3, Kind: engine.EventPlayerSuspended, AgentID: evil, Detail: "P02 suspended" + inject},
-		{Seq: 4, Kind: engine.EventLeagueCompleted},
+		{Seq: 4, Kind: engine.EventMatchResult, MatchID: pairing.MatchID, Result: result},
+		{Seq: 5, Kind: engine.EventPlayerSuspended, AgentID: evil, Detail: "P02 suspended" + inject},
+		{Seq: 6, Kind: engine.EventLeagueCompleted},
 	}
 	standings := control.StandingsFile{LeagueID: "L1" + title, State: engine.LeagueCompleted,
 		Standings: []protocol.StandingRow{{Rank: 1, PlayerID: "P01", DisplayName: "Alpha" + inject + "\u202e"},
@@ -42,7 +44,7 @@ func TestNoUIEscapesNetworkStrings(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/events":
-			_ = json.NewEncoder(w).Encode(control.FeedPage{Events: events, LastSeq: 4})
+			_ = json.NewEncoder(w).Encode(control.FeedPage{Events: events, LastSeq: 6})
 		case "/standings":
 			_ = json.NewEncoder(w).Encode(standings)
 		default:
@@ -55,7 +57,7 @@ func TestNoUIEscapesNetworkStrings(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c := control.New(srv.URL, "")
-	if err := follow(ctx, c, &progress{out: &out, running: map[string]bool{}}, nil); err != nil {
+	if err := follow(ctx, c, newProgress(&out, nil), nil); err != nil {
 		t.Fatal(err)
 	}
 	doc, err := c.Standings(ctx)

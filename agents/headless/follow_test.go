@@ -24,29 +24,31 @@ func TestFollowPrintsSuspension(t *testing.T) {
 	result := &engine.Result{MatchID: "R1M1", Round: 1, PlayerA: "P01", PlayerB: "P02",
 		Status: engine.StatusTechnicalLoss, Winner: "P01", Offenders: []string{"P02"}}
 	events := []engine.Event{
-		{Seq: 1, Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Players: []string{"P01", "P02"},
+		{Seq: 1, Kind: engine.EventAgentRegistered, Agent: &engine.AgentInfo{ID: "P01", Role: engine.RolePlayer, Endpoint: "a"}},
+		{Seq: 2, Kind: engine.EventAgentRegistered, Agent: &engine.AgentInfo{ID: "P02", Role: engine.RolePlayer, Endpoint: "b"}},
+		{Seq: 3, Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Players: []string{"P01", "P02"},
 			Rounds: []engine.Round{{Number: 1, Matches: []engine.Pairing{pairing}}}}},
-		{Seq: 2, Kind: engine.EventMatchResult, MatchID: "R1M1", Result: result},
-		{Seq: 3, Kind: engine.EventPlayerSuspended, AgentID: "P02", Detail: "P02 suspended after 1 technical losses in a row"},
-		{Seq: 4, Kind: engine.EventLeagueCompleted},
+		{Seq: 4, Kind: engine.EventMatchResult, MatchID: "R1M1", Result: result},
+		{Seq: 5, Kind: engine.EventPlayerSuspended, AgentID: "P02", Detail: "P02 suspended after 1 technical losses in a row"},
+		{Seq: 6, Kind: engine.EventLeagueCompleted},
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/events" || r.URL.Query().Get("after") != "0" {
 			http.Error(w, "one page only", http.StatusBadRequest)
 			return
 		}
-		_ = json.NewEncoder(w).Encode(control.FeedPage{Events: events, LastSeq: 4})
+		_ = json.NewEncoder(w).Encode(control.FeedPage{Events: events, LastSeq: 6})
 	}))
 	defer srv.Close()
 
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := follow(ctx, control.New(srv.URL, ""), &progress{out: &out, running: map[string]bool{}}, nil); err != nil {
+	if err := follow(ctx, control.New(srv.URL, ""), newProgress(&out, nil), nil); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
-		"league started: 2 players, 1 rounds, 1 matches",
+		"league started: 2 players, 1 round, 1 match",
 		"[1/1] R1M1 P01 vs P02: P01 wins, technical loss for [P02]",
 		"P02 suspended after 1 technical losses in a row",
 		"league completed",
@@ -101,7 +103,7 @@ func TestFollowSecondInterruptStopsAtOnce(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	go func() {
-		done <- follow(ctx, control.New(srv.URL, "adm"), &progress{out: &out, running: map[string]bool{}}, interrupts)
+		done <- follow(ctx, control.New(srv.URL, "adm"), newProgress(&out, nil), interrupts)
 	}()
 	select {
 	case <-waitingAfterPause:

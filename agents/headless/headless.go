@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/control"
@@ -32,6 +34,9 @@ type Options struct {
 	Referees   int
 	Seed       int64
 	SeedSet    bool
+	// PlayersSet: --players was given. On a data folder holding a league,
+	// given flags must agree with it (a new league needs another folder).
+	PlayersSet bool
 	FreePorts  bool
 	Stdout     io.Writer // final standings (and the events with JSON)
 	Stderr     io.Writer // progress
@@ -124,7 +129,7 @@ func Run(ctx context.Context, opts Options) error {
 		}
 		var storage *StorageFailedError
 		if errors.As(err, &storage) {
-			storage.Resume = ResumeCommand(opts.DataDir, opts.FreePorts)
+			storage.Resume = ResumeCommand(opts.DataDir, opts.FreePorts, "--no-ui")
 		}
 		return err
 	}
@@ -143,21 +148,24 @@ func begin(ctx context.Context, league *League, opts Options, out *output) (*pro
 	status := league.Resumed
 	if status == nil {
 		fmt.Fprintf(out.progress, "leaguetui: seed %d (repeat this league with --seed %d)\n", opts.Seed, opts.Seed)
-		return &progress{out: out.progress, emit: out.event, running: map[string]bool{}}, league.Control.Start(ctx)
+		return newProgress(out.progress, out.event), league.Control.Start(ctx)
 	}
+	// A league that ended before this run is not this run's result: no
+	// standings on stdout and no exit status 0 that a CI job would take
+	// for a league it just played.
 	switch status.State {
 	case engine.LeagueCompleted:
-		fmt.Fprintf(out.progress, "leaguetui: league %s in %s is already completed (for a new league, use another --data folder)\n",
-			status.LeagueID, opts.DataDir)
-		out.standings(*status)
-		return nil, nil
+		return nil, fmt.Errorf("%s: it was completed before this run, which plays nothing (its standings: %s); "+
+			"for a new league, pass another --data folder", DescribeLeague(opts.DataDir, *status), standingsPath(opts))
 	case engine.LeagueStopped:
-		return nil, fmt.Errorf("league %s in %s was stopped; start a new one in another --data folder", status.LeagueID, opts.DataDir)
+		return nil, fmt.Errorf("%s: it was stopped and cannot go on; for a new league, pass another --data folder",
+			DescribeLeague(opts.DataDir, *status))
 	}
+	fmt.Fprintf(out.progress, "leaguetui: %s\n", DescribeLeague(opts.DataDir, *status))
 	fmt.Fprintf(out.progress, "leaguetui: resuming league %s (seed %d) from its journal: %d of %d matches done\n",
 		status.LeagueID, status.Seed, status.MatchesDone, status.MatchesTotal)
-	p := &progress{out: out.progress, emit: out.event, cursor: status.Version, done: status.MatchesDone, total: status.MatchesTotal,
-		running: map[string]bool{}}
+	p := newProgress(out.progress, out.event)
+	p.quietUntil = status.Version
 	if status.State == engine.LeaguePaused {
 		return p, league.Control.Resume(ctx)
 	}
@@ -258,11 +266,55 @@ func (l *League) checkResumed(ctx context.Context, opts *Options) error {
 		return nil
 	}
 	l.Resumed = &status
+	if err := flagsAgree(*opts, status); err != nil {
+		return err
+	}
 	opts.Seed = status.Seed
 	if n := len(status.Standings); n > 0 {
 		opts.Players = n
 	}
 	return nil
+}
+
+// DescribeLeague names the league a data folder holds: its state, game,
+// size and seed, and how far it got.
+func DescribeLeague(dataDir string, s control.StandingsFile) string {
+	game := s.GameType
+	if game == "" {
+		game = "game not said"
+	}
+	return fmt.Sprintf("%s holds league %s: %s, %s, %s, seed %d, %d of %d matches played", dataDir, s.LeagueID, s.State,
+		game, control.Plural(len(s.Standings), "player"), s.Seed, s.MatchesDone, s.MatchesTotal)
+}
+
+// flagsAgree checks the flags given against the league the data folder
+// holds; a flag that would make another league is an error giving the two
+// ways on.
+func flagsAgree(opts Options, s control.StandingsFile) error {
+	var differ, given []string
+	if n := len(s.Standings); opts.PlayersSet && n > 0 && opts.Players != n {
+		differ = append(differ, fmt.Sprintf("--players %d (it has %d)", opts.Players, n))
+		given = append(given, fmt.Sprintf("--players %d", opts.Players))
+	}
+	if opts.SeedSet && opts.Seed != s.Seed {
+		differ = append(differ, fmt.Sprintf("--seed %d (its seed is %d)", opts.Seed, s.Seed))
+		given = append(given, fmt.Sprintf("--seed %d", opts.Seed))
+	}
+	if game := opts.Config.GameType; slices.Contains(opts.ConfigArgs, "--game") && s.GameType != "" && game != s.GameType {
+		differ = append(differ, fmt.Sprintf("--game %s (it plays %s)", game, s.GameType))
+		given = append(given, "--game "+game)
+	}
+	if len(differ) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s; %s disagrees with it. Either open it as it is (leave out %s), "+
+		"or start a new league in another folder (--data NEW_FOLDER %s)",
+		DescribeLeague(opts.DataDir, s), strings.Join(differ, " and "), strings.Join(given, " "), strings.Join(given, " "))
+}
+
+// standingsPath is where the league's standings file is.
+func standingsPath(opts Options) string {
+	return store.Layout{Root: opts.DataDir, LeagueID: opts.Config.LeagueID}.Standings()
 }
 
 // port is the port for the i-th agent from first, or 0 (any free port).
@@ -292,15 +344,20 @@ func checkPorts(opts Options) error {
 	return launch.CheckPortsFree(net.Host, ports...)
 }
 
-// progress is what follow knows of the league: where it is in the feed,
-// how many matches are done, and which are being played now.
+// progress is the league as follow has read it from the feed: an
+// engine.League, the one place where events are applied, so what is
+// printed counts what the manager counts.
 type progress struct {
-	out         io.Writer
-	emit        func(engine.Event) // --json's line for each event
-	cursor      int64
-	done, total int
-	running     map[string]bool // matches assigned and not yet reported
-	paused      bool
+	out    io.Writer
+	emit   func(engine.Event) // --json's line for each event; nil for none
+	league *engine.League
+	// quietUntil: events up to this one were played before this run (a
+	// resumed league); they are applied, not printed again.
+	quietUntil int64
+}
+
+func newProgress(out io.Writer, emit func(engine.Event)) *progress {
+	return &progress{out: out, emit: emit, league: engine.NewLeague("", engine.DefaultScoring())}
 }
 
 // follow prints a line per finished match and round until the league ends.
@@ -308,7 +365,7 @@ type progress struct {
 // second, or the running matches all done, ends the run with an
 // InterruptedError.
 func follow(ctx context.Context, c *control.Client, p *progress, interrupts <-chan os.Signal) error {
-	pages, stopFeed := readFeed(ctx, c, p.cursor)
+	pages, stopFeed := readFeed(ctx, c, p.league.LastSeq())
 	defer stopFeed()
 	draining := false
 	for {
@@ -321,15 +378,13 @@ func follow(ctx context.Context, c *control.Client, p *progress, interrupts <-ch
 				return page.err
 			}
 			for _, ev := range page.Events {
-				if p.emit != nil {
-					p.emit(ev)
-				}
 				if finished, err := p.apply(ev); finished || err != nil {
 					return err
 				}
 			}
 			if page.StorageFailure != "" {
-				return &StorageFailedError{Detail: page.StorageFailure, Done: p.done, Total: p.total}
+				done, total := p.league.Progress()
+				return &StorageFailedError{Detail: page.StorageFailure, Done: done, Total: total}
 			}
 		case <-interrupts:
 			if draining {
@@ -344,46 +399,48 @@ func follow(ctx context.Context, c *control.Client, p *progress, interrupts <-ch
 			return ctx.Err()
 		}
 		// Drained once the feed shows the pause and nothing running after it.
-		if draining && p.paused && len(p.running) == 0 {
+		if draining && p.league.State == engine.LeaguePaused && p.league.RunningCount() == 0 {
 			return p.interrupted(true)
 		}
 	}
 }
 
 func (p *progress) interrupted(drained bool) *InterruptedError {
-	return &InterruptedError{Drained: drained, Done: p.done, Total: p.total, Running: len(p.running)}
+	done, total := p.league.Progress()
+	return &InterruptedError{Drained: drained, Done: done, Total: total, Running: p.league.RunningCount()}
 }
 
-// apply prints what an event means; finished is true once the league ends.
+// apply applies an event to the league and prints what it means; finished
+// is true once the league ends.
 func (p *progress) apply(ev engine.Event) (finished bool, err error) {
+	if err := p.league.Apply(ev); err != nil {
+		fmt.Fprintf(p.out, "leaguetui: event %d left out: %v\n", ev.Seq, err)
+		return false, nil
+	}
+	if ev.Seq <= p.quietUntil {
+		return false, nil
+	}
+	if p.emit != nil {
+		p.emit(ev)
+	}
+	done, total := p.league.Progress()
 	switch ev.Kind {
 	case engine.EventLeagueStarted:
-		p.total = 0
-		for _, r := range ev.Start.Rounds {
-			p.total += len(r.Matches)
-		}
-		fmt.Fprintf(p.out, "league started: %d players, %d rounds, %d matches\n", len(ev.Start.Players), len(ev.Start.Rounds), p.total)
-	case engine.EventMatchAssigned:
-		p.running[ev.MatchID] = true
+		fmt.Fprintf(p.out, "league started: %s, %s, %s\n", control.Plural(len(ev.Start.Players), "player"),
+			control.Plural(len(ev.Start.Rounds), "round"), control.Plural(total, "match"))
 	case engine.EventMatchResult:
-		delete(p.running, ev.MatchID)
-		p.done++
-		fmt.Fprintf(p.out, "[%d/%d] %s\n", p.done, p.total, DescribeResult(*ev.Result))
-	case engine.EventPlayerSuspended:
+		fmt.Fprintf(p.out, "[%d/%d] %s\n", done, total, DescribeResult(*ev.Result))
+	case engine.EventPlayerSuspended, engine.EventRestarted:
 		fmt.Fprintln(p.out, ev.Detail)
 	case engine.EventRoundCompleted:
 		fmt.Fprintf(p.out, "round %d completed\n", ev.Round)
-	case engine.EventPaused:
-		p.paused = true
-	case engine.EventResumed:
-		p.paused = false
 	case engine.EventLeagueCompleted:
 		fmt.Fprintln(p.out, "league completed")
 		return true, nil
 	case engine.EventStopped:
-		return true, errors.New("the league was stopped before it completed")
+		return true, fmt.Errorf("the league was stopped before it completed, at %d of %d matches", done, total)
 	case engine.EventStorageFailed: // from a manager that put it on the feed as an event
-		return true, &StorageFailedError{Detail: ev.Detail, Done: p.done, Total: p.total}
+		return true, &StorageFailedError{Detail: ev.Detail, Done: done, Total: total}
 	}
 	return false, nil
 }
@@ -440,12 +497,13 @@ func (e *InterruptedError) Error() string {
 		how = fmt.Sprintf("stopped at once (running matches to play again: %d)", e.Running)
 	}
 	return fmt.Sprintf("interrupted: league %s at %d of %d matches, state saved; resume with: %s", how, e.Done, e.Total,
-		ResumeCommand(e.DataDir, e.FreePorts))
+		ResumeCommand(e.DataDir, e.FreePorts, "--no-ui"))
 }
 
-// ResumeCommand is the command that resumes the league in dataDir.
-func ResumeCommand(dataDir string, freePorts bool) string {
-	resume := "leaguetui --no-ui --data " + dataDir
+// ResumeCommand is the command that resumes the league in dataDir:
+// leaguetui with mode's flags (--no-ui, or none for the console).
+func ResumeCommand(dataDir string, freePorts bool, mode ...string) string {
+	resume := strings.Join(append(append([]string{"leaguetui"}, mode...), "--data", dataDir), " ")
 	if freePorts {
 		resume += " --free-ports"
 	}

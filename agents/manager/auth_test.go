@@ -61,7 +61,7 @@ func register(t *testing.T, managerURL, role, endpoint string) agent {
 // registration builds a registration request; meta overrides the meta fields.
 func registration(role, endpoint string, meta map[string]any) map[string]any {
 	messageType := map[string]string{"player": "LEAGUE_REGISTER_REQUEST", "referee": "REFEREE_REGISTER_REQUEST"}[role]
-	m := leaguetest.With(map[string]any{"display_name": "fake " + role, "version": "1.0.0", "game_types": []string{"even_odd"},
+	m := leaguetest.With(map[string]any{"display_name": "fake " + role + " at " + endpoint, "version": "1.0.0", "game_types": []string{"even_odd"},
 		"contact_endpoint": endpoint, "max_concurrent_matches": 1}, meta)
 	return leaguetest.With(leaguetest.Envelope(messageType, role+":alpha"), map[string]any{role + "_meta": m})
 }

@@ -2,8 +2,12 @@ package manager
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"net/http"
+	"os"
 	"strconv"
 	"time"
 
@@ -27,6 +31,40 @@ func (m *Manager) serveHTTP() {
 		rpc.WriteJSON(w, http.StatusOK, m.Standings())
 	})
 	m.Server.HandleHTTP("GET /events", m.serveEvents)
+	m.Server.HandleHTTP("GET /matches/{id}", m.serveMatchFile)
+}
+
+// maxMatchFile bounds a match file served: a transcript of a long game is
+// a few hundred kilobytes.
+const maxMatchFile = 8 << 20
+
+// serveMatchFile answers GET /matches/{id}: the match's file with its
+// transcript, as its referee wrote it in the league's data folder, so the
+// console reads transcripts over HTTP like everything else. Only the id of
+// a scheduled match reaches a path; a match without a file yet (still
+// running, or played by a referee with a data folder of its own) is 404.
+func (m *Manager) serveMatchFile(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	m.mu.Lock()
+	_, scheduled := m.league.Match(id)
+	m.mu.Unlock()
+	path, err := m.Layout.Match(id)
+	if !scheduled || err != nil {
+		http.Error(w, "no such match in this league", http.StatusNotFound)
+		return
+	}
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		http.Error(w, "no match file yet: the match is still to play or running, or its referee keeps its files elsewhere", http.StatusNotFound)
+		return
+	}
+	if err != nil {
+		http.Error(w, "cannot read the match file", http.StatusInternalServerError)
+		return
+	}
+	defer f.Close()
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = io.Copy(w, io.LimitReader(f, maxMatchFile))
 }
 
 // serveEvents answers GET /events?after=SEQ&wait=DURATION: the events with a

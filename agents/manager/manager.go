@@ -15,6 +15,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -72,7 +73,6 @@ type Manager struct {
 	// the feed's readers.
 	storageErr    error
 	storageDetail string
-	issuedIn      map[string]string // agent id -> conversation id of the registration that issued its token
 }
 
 // New opens (or resumes from) the league's journal in the data folder.
@@ -104,7 +104,6 @@ func New(opts Options) (*Manager, error) {
 		feed:      feedWindow{limit: cmp.Or(opts.feedWindow, defaultFeedWindow)},
 		changed:   make(chan struct{}),
 		reported:  map[string]chan struct{}{},
-		issuedIn:  map[string]string{},
 		runDone:   make(chan struct{}),
 		resumed:   make(chan struct{}),
 		cancelRun: func() {},
@@ -140,7 +139,13 @@ func (m *Manager) replayJournal() error {
 		if err := json.Unmarshal(raw, &ev); err != nil {
 			return fmt.Errorf("journal record %d: %w", i+1, err)
 		}
-		if err := m.league.Apply(ev); err != nil {
+		if err := m.league.Apply(ev); errors.Is(err, engine.ErrLeagueStopped) {
+			// Journals written before a stop refused late results may
+			// hold some: the league (and every reader of the feed)
+			// leaves them out.
+			m.league.Skip(ev.Seq)
+			m.Log.Warn("journal record after the stop left out", "event_type", "JOURNAL_AFTER_STOP", "seq", ev.Seq, "kind", string(ev.Kind))
+		} else if err != nil {
 			return fmt.Errorf("journal record %d does not apply: %w", i+1, err)
 		}
 		m.feed.push(ev, int64(len(records)))
@@ -163,6 +168,11 @@ func (m *Manager) Start(ctx context.Context) error {
 	resume := m.league.State == engine.LeagueRunning || m.league.State == engine.LeaguePaused
 	done, total := m.league.Progress()
 	m.mu.Unlock()
+	if resume {
+		if err := m.endInterruptedMatches(); err != nil {
+			return err
+		}
+	}
 	if resume && m.opts.Hold {
 		if err := m.holdResumedLeague(done, total); err != nil {
 			return err
@@ -179,6 +189,24 @@ func (m *Manager) Start(ctx context.Context) error {
 	fmt.Fprintf(m.Stdout, "leaguetui: resumed league %s from its journal: %d of %d matches done\n", m.league.ID, done, total)
 	m.startRunning(ctx)
 	return nil
+}
+
+// endInterruptedMatches journals the restart when matches were running as
+// the manager went down: they run no more and are played again, and the
+// feed must not show them running meanwhile.
+func (m *Manager) endInterruptedMatches() error {
+	m.mu.Lock()
+	if m.league.RunningCount() == 0 {
+		m.mu.Unlock()
+		return nil
+	}
+	ev, err := m.stage(engine.Event{Kind: engine.EventRestarted,
+		Detail: fmt.Sprintf("manager restarted: %d running matches are played again", m.league.RunningCount())})
+	m.mu.Unlock()
+	if err == nil {
+		err = ev.durable()
+	}
+	return err
 }
 
 // holdResumedLeague pauses a league the journal shows running, saying why:

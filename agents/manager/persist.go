@@ -61,7 +61,7 @@ func (m *Manager) Standings() control.StandingsFile {
 	done, total := m.league.Progress()
 	return control.StandingsFile{
 		SchemaVersion: SchemaVersion, LeagueID: m.league.ID, Version: m.league.LastSeq(), State: m.league.State,
-		Seed: m.league.Seed, RoundsCompleted: m.league.RoundsCompleted(), RoundsTotal: len(m.league.Rounds),
+		GameType: m.league.GameType, Seed: m.league.Seed, RoundsCompleted: m.league.RoundsCompleted(), RoundsTotal: len(m.league.Rounds),
 		MatchesDone: done, MatchesTotal: total, Standings: standingRows(m.league.Table.Rows()),
 		LastUpdated: protocol.FormatTime(time.Now()),
 	}

@@ -53,6 +53,9 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	if meta.ContactEndpoint == "" {
 		return nil, protocol.Reject(protocol.ErrMissingField, "%s_meta.contact_endpoint is required", role)
 	}
+	if err := checkMeta(role, &meta); err != nil {
+		return nil, err
+	}
 	if meta.ProtocolVersion != "" && versionBelow(meta.ProtocolVersion, protocol.MinProtocolVersion) {
 		return m.rejectRegistration(env, role, protocol.Reject(protocol.ErrProtocolVersion,
 			"protocol_version %s is below %s", meta.ProtocolVersion, protocol.MinProtocolVersion).Error()), nil
@@ -78,15 +81,17 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 		// the agent there with a token of its own. An agent that proved
 		// who it is may take it over from another of its role, though:
 		// restarted agents get free ports, and one may be a port another
-		// agent had before; that one keeps its id and token.
-		switch {
-		case known && holder.Role == role:
-		case m.retriedRegistration(holder, env, role):
-			agent, known = holder, true
-		default:
+		// agent had before; that one keeps its id and token. A replay of
+		// the registration that issued holder's token proves nothing
+		// either: it is refused, and holder's token stays valid.
+		if !known || holder.Role != role {
 			return m.rejectRegistration(env, role, fmt.Sprintf(
 				"that endpoint is %s's; it registers again with its own auth_token", holder.ID)), nil
 		}
+	}
+	if holder, taken := m.nameHolder(meta.DisplayName, agent.ID); taken {
+		return nil, protocol.Reject(protocol.ErrMissingField, "%s_meta.display_name %q is taken by %s; choose another",
+			role, meta.DisplayName, holder.ID)
 	}
 	if !known && role == engine.RolePlayer && m.league.State != engine.LeagueWaiting {
 		return m.rejectRegistration(env, role, "the league has already started"), nil
@@ -107,7 +112,6 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	if err != nil {
 		return nil, err
 	}
-	m.issuedIn[agent.ID] = env.ConversationID
 	m.Log.Info("registered", "event_type", strings.ToUpper(role)+"_REGISTERED", "agent_id", agent.ID,
 		"endpoint", agent.Endpoint, "again", known)
 	return m.acceptRegistration(env, role, agent.ID, token), nil
@@ -127,15 +131,6 @@ func (m *Manager) returningAgent(env protocol.Envelope, role string) (engine.Age
 		return engine.AgentInfo{}, false
 	}
 	return agent, true
-}
-
-// retriedRegistration recognises the very registration that gave holder
-// its token sent again, as an agent does when the reply was lost: same
-// endpoint, same conversation. Only that agent knows the conversation id.
-// Call with m.mu held.
-func (m *Manager) retriedRegistration(holder engine.AgentInfo, env protocol.Envelope, role string) bool {
-	conv, ok := m.issuedIn[holder.ID]
-	return ok && conv != "" && conv == env.ConversationID && holder.Role == role
 }
 
 func (m *Manager) nextID(role string) string {

@@ -29,18 +29,19 @@ func TestReRegistration(t *testing.T) {
 	p1 := register(t, url, "player", p1Peer.Endpoint)
 	p2 := register(t, url, "player", ackingPeer(t, nil, nil).Endpoint)
 
-	t.Run("a lost reply's retry before the start", func(t *testing.T) {
+	t.Run("a replayed registration before the start", func(t *testing.T) {
 		// The same request again (same conversation, same endpoint), as a
-		// referee whose first reply was lost sends it: its id back, a
-		// fresh token.
+		// referee whose first reply was lost sends it, or as an attacker
+		// who saw it: refused, and the token first issued stays valid.
 		endpoint := ackingPeer(t, nil, nil).Endpoint
 		req := registration("referee", endpoint, nil)
 		first := leaguetest.Call(t, url, "register_referee", req)
 		again := leaguetest.Call(t, url, "register_referee", req)
+		wantRejected(t, again, "referee")
 		id := first.String("referee_id")
-		if again.String("status") != "ACCEPTED" || again.String("referee_id") != id || id == "" ||
-			again.String("auth_token") == first.String("auth_token") {
-			t.Fatalf("first %s\nagain %s\nwant the same id with a fresh token", first.Body, again.Body)
+		sender, token := "referee:"+id, first.String("auth_token")
+		if reply := query(t, url, sender, token, "GET_STATUS"); reply.Result["success"] != true {
+			t.Errorf("the replay invalidated %s's token: %s", id, reply.Body)
 		}
 		// Another request from that endpoint without the token is not a
 		// retry: whoever sends it does not get the referee's id.
@@ -119,7 +120,8 @@ func TestReRegistration(t *testing.T) {
 	// with its own token it registers from there, and P01 keeps its id
 	// and token.
 	t.Run("P02's own token from a port P01 had", func(t *testing.T) {
-		req := leaguetest.With(registration("player", p1Peer.Endpoint, nil), map[string]any{"sender": p2.sender, "auth_token": p2.token})
+		meta := map[string]any{"display_name": "P02 restarted"}
+		req := leaguetest.With(registration("player", p1Peer.Endpoint, meta), map[string]any{"sender": p2.sender, "auth_token": p2.token})
 		reply := leaguetest.Call(t, url, "register_player", req)
 		if reply.String("status") != "ACCEPTED" || reply.String("player_id") != p2.id {
 			t.Fatalf("reply %s, want ACCEPTED as %s", reply.Body, p2.id)

@@ -29,41 +29,52 @@ func runConsole(ctx context.Context, opts headless.Options, attach attachOptions
 	if err := tui.CheckTerminal(os.Stdin, os.Stdout); err != nil {
 		return err
 	}
+	scoring := engine.Scoring(opts.Config.Scoring)
+	if attach.URL != "" {
+		// Attached, the console writes nothing anywhere: the league and
+		// its files are the manager's, and the log pane holds the rest.
+		previous := slog.Default()
+		slog.SetDefault(slog.New(slog.DiscardHandler))
+		defer slog.SetDefault(previous)
+		return tui.Run(ctx, tui.Options{Control: control.New(attach.URL, attach.AdminToken), Attached: true,
+			Scoring: scoring})
+	}
 	closeLog, err := logToFile(opts.DataDir)
 	if err != nil {
 		return err
 	}
 	defer closeLog()
-	scoring := engine.Scoring(opts.Config.Scoring)
-	if attach.URL != "" {
-		return tui.Run(ctx, tui.Options{Control: control.New(attach.URL, attach.AdminToken), Attached: true,
-			DataDir: opts.DataDir, Scoring: scoring, Logger: slog.Default()})
-	}
 	if opts.Players < 2 || opts.Referees < 1 {
 		return fmt.Errorf("a league needs at least 2 players and 1 referee (got --players %d --referees %d)", opts.Players, opts.Referees)
 	}
 	if !opts.SeedSet {
-		opts.Seed, opts.SeedSet = randomSeed(), true
+		opts.Seed = randomSeed() // a new league's; a data folder holding one keeps its own
 	}
-	fmt.Fprintf(opts.Stderr, "leaguetui: seed %d; starting the manager, referees (%d) and players (%d)…\n",
-		opts.Seed, opts.Referees, opts.Players)
+	fmt.Fprintf(opts.Stderr, "leaguetui: starting the manager, referees (%d) and players (%d)…\n", opts.Referees, opts.Players)
 	league, err := headless.Launch(ctx, opts)
 	if league != nil {
-		defer stopLeague(league, opts)
+		defer func() { stopLeague(league, opts) }() // with the seed the league has
 	}
 	if err != nil {
 		return err
 	}
+	notice := "" // said in the console when the data folder held a league
 	if resumed := league.Resumed; resumed != nil {
 		// The data folder held this league: its seed is the journal's. It
 		// waits paused until resumed with the console's key.
 		opts.Seed = resumed.Seed
-		slog.Info("league resumed from its journal", "matches_done", resumed.MatchesDone, "matches_total", resumed.MatchesTotal)
+		notice = headless.DescribeLeague(opts.DataDir, *resumed)
+		fmt.Fprintf(opts.Stderr, "leaguetui: %s\n", notice)
+		slog.Info("league reopened from its journal", "state", string(resumed.State),
+			"matches_done", resumed.MatchesDone, "matches_total", resumed.MatchesTotal)
+	} else {
+		fmt.Fprintf(opts.Stderr, "leaguetui: seed %d (repeat this league with --seed %d)\n", opts.Seed, opts.Seed)
 	}
 	slog.Info("league launched", "manager", league.Control.Base(), "seed", opts.Seed,
 		"referees", opts.Referees, "players", opts.Players)
 	return tui.Run(ctx, tui.Options{Control: league.Control, Children: childrenOf(league),
-		DataDir: opts.DataDir, Scoring: scoring, Seed: opts.Seed, Logger: slog.Default()})
+		Scoring: scoring, Seed: opts.Seed, Logger: slog.Default(), Notice: notice,
+		ResumeCommand: headless.ResumeCommand(opts.DataDir, opts.FreePorts)})
 }
 
 // stopLeague stops every child the console started and says so, once the

@@ -257,10 +257,13 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	if err != nil {
 		return fmt.Errorf("cannot find this program to start the agents: %w", err)
 	}
-	seedSet := false
-	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
+	seedSet, playersSet := false, false
+	fs.Visit(func(f *flag.Flag) {
+		seedSet = seedSet || f.Name == "seed"
+		playersSet = playersSet || f.Name == "players"
+	})
 	opts := headless.Options{Config: cfg, ConfigArgs: cf.Args(), Executable: exe, DataDir: *data,
-		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, FreePorts: *freePorts,
+		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, PlayersSet: playersSet, FreePorts: *freePorts,
 		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet}
 	if !*noUI {
 		// In the console Ctrl-C is a key; a signal from elsewhere quits.

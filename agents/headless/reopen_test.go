@@ -1,0 +1,52 @@
+package headless_test
+
+import (
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/leaguetui/leaguetui/internal/leaguetest"
+)
+
+// TestReopenedDataFolder (issue 14, item 2): run again on a data folder
+// that holds a completed league, leaguetui --no-ui names that league (its
+// state, game, size and the seed it has, not a new one), refuses flags that
+// disagree with it and says the two ways on, and never passes the old
+// standings off as this run's result: nothing on stdout, exit status 1.
+func TestReopenedDataFolder(t *testing.T) {
+	first := runHeadless(t, 2, 1, 5)
+	dir := first.dataDir
+	described := dir + " holds league " + leagueID + ": completed, even_odd, 2 players, seed 5, 1 of 1 matches played"
+	tests := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"more players", []string{"--players", "16"}, []string{described,
+			"--players 16 (it has 2) disagrees", "open it as it is (leave out --players 16)", "--data NEW_FOLDER --players 16"}},
+		{"another seed", []string{"--seed", "9"}, []string{described, "--seed 9 (its seed is 5)"}},
+		{"as it is", nil, []string{described, "completed before this run", "standings.json", "another --data folder"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := leaguetest.RunLeaguetui(t, dir, runTimeout, nil,
+				append(leaguetest.Args("--no-ui", "--free-ports", "--data", dir), tt.args...)...)
+			var exit *exec.ExitError
+			if !errors.As(out.Err, &exit) || exit.ExitCode() != 1 {
+				t.Errorf("exit %v, want status 1", out.Err)
+			}
+			if out.Stdout != "" {
+				t.Errorf("stdout holds a result:\n%s", out.Stdout)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out.Stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, out.Stderr)
+				}
+			}
+			if strings.Contains(out.Stderr, "repeat this league") {
+				t.Errorf("a new seed was printed for the old league:\n%s", out.Stderr)
+			}
+		})
+	}
+}

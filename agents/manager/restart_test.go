@@ -1,0 +1,102 @@
+package manager
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/leaguetui/leaguetui/config"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// journaledLeague records a started league of four players and one
+// referee in a new manager on dir, plays R1's first match's assignment and
+// returns the manager (not listening) and the schedule.
+func journaledLeague(t *testing.T, dir string) (*Manager, []engine.Round) {
+	t.Helper()
+	m, err := New(Options{Config: config.Default(), DataDir: dir, AdminToken: "adm-restart-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i := 1; i <= 4; i++ {
+		id := fmt.Sprintf("P%02d", i)
+		ids = append(ids, id)
+		mustRecord(t, m, engine.Event{Kind: engine.EventAgentRegistered,
+			Agent: &engine.AgentInfo{ID: id, Role: engine.RolePlayer, Endpoint: "http://127.0.0.1:1/" + id}})
+	}
+	mustRecord(t, m, engine.Event{Kind: engine.EventAgentRegistered,
+		Agent: &engine.AgentInfo{ID: "REF01", Role: engine.RoleReferee, Endpoint: "http://127.0.0.1:1/REF01"}})
+	rounds, err := engine.RoundRobin(ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustRecord(t, m, engine.Event{Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Players: ids, Rounds: rounds}})
+	p := rounds[0].Matches[0]
+	mustRecord(t, m, engine.Event{Kind: engine.EventMatchAssigned, Round: 1, MatchID: p.MatchID, Referee: "REF01"})
+	return m, rounds
+}
+
+func mustRecord(t *testing.T, m *Manager, ev engine.Event) {
+	t.Helper()
+	if _, err := m.record(ev); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRestartEndsInterruptedMatches (issue 14, item 3): a manager started
+// again on a journal with a match running journals the restart, so neither
+// it nor any reader of its feed shows that match running while the league
+// waits to be resumed.
+func TestRestartEndsInterruptedMatches(t *testing.T) {
+	dir := t.TempDir()
+	first, rounds := journaledLeague(t, dir)
+	if err := first.journal.Close(); err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(Options{Config: config.Default(), DataDir: dir, AdminToken: "adm-restart-test", Hold: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close(context.Background())
+	if m.league.RunningCount() != 0 || m.league.State != engine.LeaguePaused {
+		t.Fatalf("after the restart: %d running, state %s", m.league.RunningCount(), m.league.State)
+	}
+	page, _, err := m.eventsAfter(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader := engine.NewLeague("", engine.DefaultScoring())
+	var kinds []engine.EventKind
+	for _, ev := range page.Events {
+		if err := reader.Apply(ev); err != nil {
+			t.Fatalf("feed event %d does not apply: %v", ev.Seq, err)
+		}
+		kinds = append(kinds, ev.Kind)
+	}
+	if reader.RunningCount() != 0 || kinds[len(kinds)-2] != engine.EventRestarted || kinds[len(kinds)-1] != engine.EventPaused {
+		t.Errorf("feed ends with %v, %d running; want manager_restarted, paused and none running", kinds, reader.RunningCount())
+	}
+	if rec, _ := m.league.Match(rounds[0].Matches[0].MatchID); rec.Step != engine.StepInterrupted {
+		t.Errorf("interrupted match's step %q", rec.Step)
+	}
+}
+
+// TestResultAfterStopRefused (issue 14, item 4): once stopped, the league
+// takes no result, so the journal holds none after its stopped event.
+func TestResultAfterStopRefused(t *testing.T) {
+	m, rounds := journaledLeague(t, t.TempDir())
+	defer m.journal.Close()
+	mustRecord(t, m, engine.Event{Kind: engine.EventStopped, Detail: "by the admin"})
+	p := rounds[0].Matches[0]
+	res := engine.Result{MatchID: p.MatchID, Round: 1, PlayerA: p.PlayerA, PlayerB: p.PlayerB, Status: engine.StatusDraw}
+	if err := m.recordResult(res, "REF01", nil); err == nil {
+		t.Fatal("a result after the stop was recorded")
+	}
+	if done, _ := m.league.Progress(); done != 0 {
+		t.Errorf("%d results after the stop", done)
+	}
+}
