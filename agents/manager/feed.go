@@ -1,6 +1,7 @@
 package manager
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,8 +28,12 @@ const maxFeedBatch = 2000
 const defaultFeedWindow = 20000
 
 func (m *Manager) serveHTTP() {
-	m.Server.HandleHTTP("GET /standings", func(w http.ResponseWriter, _ *http.Request) {
-		rpc.WriteJSON(w, http.StatusOK, m.Standings())
+	m.Server.HandleHTTP("GET /standings", func(w http.ResponseWriter, r *http.Request) {
+		doc, err := m.durableStandings(r.Context())
+		if err != nil {
+			return // the client went away
+		}
+		rpc.WriteJSON(w, http.StatusOK, doc)
 	})
 	m.Server.HandleHTTP("GET /events", m.serveEvents)
 	m.Server.HandleHTTP("GET /matches/{id}", m.serveMatchFile)
@@ -65,6 +70,29 @@ func (m *Manager) serveMatchFile(w http.ResponseWriter, r *http.Request) {
 	defer f.Close()
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = io.Copy(w, io.LimitReader(f, maxMatchFile))
+}
+
+// durableStandings is the standings once the journal holds every event
+// they count (its version): like the feed, GET /standings tells only what
+// a crash cannot take back. The wait is a group commit, milliseconds.
+// After a storage failure the league is paused and the feed says why; the
+// table is then served as it is.
+func (m *Manager) durableStandings(ctx context.Context) (control.StandingsFile, error) {
+	doc := m.Standings()
+	for {
+		changed := m.feedChanged()
+		m.mu.Lock()
+		failed := m.storageErr != nil
+		m.mu.Unlock()
+		if failed || m.journal.Committed() >= doc.Version {
+			return doc, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return doc, ctx.Err()
+		}
+	}
 }
 
 // serveEvents answers GET /events?after=SEQ&wait=DURATION: the events with a

@@ -54,6 +54,8 @@ func TestRestartEndsInterruptedMatches(t *testing.T) {
 	if err := first.journal.Close(); err != nil {
 		t.Fatal(err)
 	}
+	first.closeFiles()
+	first.lock.Release() // as a crash would: the next manager owns the folder
 	m, err := New(Options{Config: config.Default(), DataDir: dir, AdminToken: "adm-restart-test", Hold: true})
 	if err != nil {
 		t.Fatal(err)
