@@ -30,7 +30,7 @@ func (m *Manager) handleRegisterPlayer(ctx context.Context, in protocol.Inbound)
 	if err := rpc.DecodeParams(in, &req); err != nil {
 		return nil, err
 	}
-	return m.register(ctx, req.Envelope, req.PlayerMeta, engine.RolePlayer)
+	return m.register(ctx, req.Envelope, req.PlayerMeta, engine.RolePlayer, protocol.DialectIn(ctx, in))
 }
 
 func (m *Manager) handleRegisterReferee(ctx context.Context, in protocol.Inbound) (any, error) {
@@ -38,15 +38,16 @@ func (m *Manager) handleRegisterReferee(ctx context.Context, in protocol.Inbound
 	if err := rpc.DecodeParams(in, &req); err != nil {
 		return nil, err
 	}
-	return m.register(ctx, req.Envelope, req.RefereeMeta, engine.RoleReferee)
+	return m.register(ctx, req.Envelope, req.RefereeMeta, engine.RoleReferee, protocol.DialectIn(ctx, in))
 }
 
 // register admits a player or referee. An agent registering again with its
 // own token gets the same id with a fresh token, from any endpoint, so a
 // restarted agent keeps its place; an endpoint already registered is
 // refused to anyone else. A player whose MCP tools lack what referees call is
-// refused here rather than failing its first match.
-func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta protocol.AgentMeta, role string) (any, error) {
+// refused here rather than failing its first match. The manager calls an
+// admitted agent in the dialect it registered in.
+func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta protocol.AgentMeta, role string, dialect protocol.Dialect) (any, error) {
 	if err := checkEnvelope(env); err != nil {
 		return nil, err
 	}
@@ -112,6 +113,7 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	if err != nil {
 		return nil, err
 	}
+	m.Client.Learn(agent.Endpoint, dialect)
 	m.Log.Info("registered", "event_type", strings.ToUpper(role)+"_REGISTERED", "agent_id", agent.ID,
 		"endpoint", agent.Endpoint, "again", known)
 	return m.acceptRegistration(env, role, agent.ID, token), nil

@@ -138,6 +138,6 @@ func (s *Server) leagueHandler(tool LeagueTool) mcp.ToolHandler {
 		if err != nil {
 			return nil, err
 		}
-		return fromResponse(s.league.Dispatch(ctx, body)), nil
+		return fromResponse(s.league.Dispatch(protocol.WithMCPTool(ctx), body)), nil
 	}
 }

@@ -203,8 +203,11 @@ func (n *Node) PeerEnvelope(messageType, conversationID string) protocol.Envelop
 	return env
 }
 
-// Register sends a registration to the manager until it answers or ctx
-// ends: the manager may still be starting. A rejection is final.
+// Register sends a registration to the manager until it is taken or ctx
+// ends: the manager may still be starting, or busy. It waits longer after
+// each failed attempt, and when it gives up it says after how many and
+// with the manager's last answer. A rejection, or an answer saying the
+// manager will never understand, is final at once.
 func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Message, timeout time.Duration) (*protocol.RegisterResponse, error) {
 	n.Client.Vital(managerURL)
 	credsPath, err := n.Layout.Credentials(n.Name)
@@ -213,20 +216,23 @@ func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Mes
 	}
 	n.presentCredentials(credsPath, msg.Header())
 	var resp protocol.RegisterResponse
-	for {
+	start, wait := time.Now(), registerFirstWait
+	for attempt := 1; ; attempt++ {
 		err := n.Client.Do(ctx, rpc.Call{Endpoint: managerURL, Message: msg, Timeout: timeout, Attempts: 1}, &resp)
 		if err == nil {
 			break
 		}
-		var callErr *rpc.CallError
-		if !errors.As(err, &callErr) {
+		if !worthRegisteringAgain(err) {
 			return nil, fmt.Errorf("registration with %s failed: %w", managerURL, err)
 		}
+		n.Log.Warn("registration not taken yet", "event_type", "REGISTER_RETRY", "attempt", attempt, "wait", wait, "err", err)
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("manager at %s did not answer: %w", managerURL, err)
-		case <-time.After(200 * time.Millisecond):
+			return nil, fmt.Errorf("gave up registering with %s after %d attempts in %s; the last one: %w",
+				managerURL, attempt, time.Since(start).Round(time.Millisecond), err)
+		case <-time.After(wait):
 		}
+		wait = min(2*wait, registerMaxWait)
 	}
 	if resp.Status != protocol.StatusAccepted {
 		reason := ""
@@ -254,6 +260,32 @@ func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Mes
 	n.Log.Info("registered", "event_type", "AGENT_REGISTERED", "agent_id", id, "league_id", n.Cfg.LeagueID)
 	fmt.Fprintln(n.Stdout, ReadyRegistered+id)
 	return &resp, nil
+}
+
+// The waits between registration attempts: short at first (the manager is
+// usually just starting), doubling up to a few seconds.
+const (
+	registerFirstWait = 200 * time.Millisecond
+	registerMaxWait   = 3 * time.Second
+)
+
+// worthRegisteringAgain tells a failure that may pass (no answer, or the
+// manager's own error, such as one while it starts) from an answer that
+// will not change: a request it cannot parse or no method it serves.
+func worthRegisteringAgain(err error) bool {
+	var callErr *rpc.CallError
+	var rpcErr *protocol.RPCError
+	switch {
+	case errors.As(err, &callErr):
+		return true
+	case errors.As(err, &rpcErr):
+		switch rpcErr.Code {
+		case protocol.CodeParseError, protocol.CodeInvalidRequest, protocol.CodeMethodNotFound:
+			return false
+		}
+		return true
+	}
+	return false
 }
 
 // joinLeague takes the league the manager says this agent joined, and the

@@ -227,6 +227,9 @@ func (p *Player) handleGameOver(ctx context.Context, in protocol.Inbound) (any, 
 	if err := rpc.DecodeParams(in, &over); err != nil {
 		return nil, err
 	}
+	if over.LeagueID == "" {
+		over.LeagueID = p.Cfg.LeagueID // the referee left it out: the league we registered with
+	}
 	id, _ := p.Identity()
 	p.mu.Lock()
 	entry, fresh := p.history.record(id, p.opponent[over.MatchID], over)

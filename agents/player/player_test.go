@@ -206,12 +206,14 @@ func TestPlayerServesEveryForm(t *testing.T) {
 // player's side.
 func TestPlayerHistory(t *testing.T) {
 	url, dir := startPlayer(t)
+	leagueID := any("league_test")
 	over := func(method, matchID, status string, winner any, choices map[string]string) {
 		t.Helper()
 		invitation := gameMessage("GAME_INVITATION", matchID, map[string]any{"role_in_match": "PLAYER_B", "opponent_id": "P02"})
 		replyMessage(t, leaguetest.Call(t, url, "handle_game_invitation", invitation))
 		msg := gameMessage("GAME_OVER", matchID, map[string]any{"game_result": map[string]any{"status": status,
-			"winner_player_id": winner, "drawn_number": 8, "number_parity": "even", "choices": choices, "reason": "test"}})
+			"winner_player_id": winner, "drawn_number": 8, "number_parity": "even", "choices": choices, "reason": "test"},
+			"league_id": leagueID})
 		ack := replyMessage(t, leaguetest.Call(t, url, method, msg))
 		if ack["status"] != "ok" {
 			t.Errorf("GAME_OVER ack %v, want status ok", ack)
@@ -222,6 +224,8 @@ func TestPlayerHistory(t *testing.T) {
 	over("game_over", "R3M1", "DRAW", nil, map[string]string{playerID: "even", "P02": "even"})
 	over("notify_match_result", "R4M1", "TECHNICAL_LOSS", "P02", map[string]string{"P02": "even"})
 	over("notify_match_result", "R1M1", "WIN", playerID, map[string]string{playerID: "even", "P02": "odd"}) // resent
+	leagueID = nil                                                                                          // a GAME_OVER without league_id: the player records the league it registered with
+	over("notify_match_result", "R5M1", "DRAW", nil, map[string]string{playerID: "odd", "P02": "odd"})
 	// history.json is written at a bounded rate; LEAGUE_COMPLETED writes it before its ack.
 	replyMessage(t, leaguetest.Call(t, url, "notify_league_completed", leaguetest.Envelope("LEAGUE_COMPLETED", "league_manager")))
 
@@ -234,18 +238,20 @@ func TestPlayerHistory(t *testing.T) {
 		{"R2M1", "LOSS", "odd", "even"},
 		{"R3M1", "DRAW", "even", "even"},
 		{"R4M1", "TECHNICAL_LOSS", "", "even"},
+		{"R5M1", "DRAW", "odd", "odd"},
 	}
 	if h.PlayerID != playerID || len(h.Matches) != len(want) {
 		t.Fatalf("history of %q has %d matches, want %d for %s: %+v", h.PlayerID, len(h.Matches), len(want), playerID, h)
 	}
 	for i, w := range want {
 		m := h.Matches[i]
-		if m.MatchID != w.match || m.Result != w.result || m.MyChoice != w.mine || m.OpponentChoice != w.theirs || m.OpponentID != "P02" {
+		if m.MatchID != w.match || m.Result != w.result || m.MyChoice != w.mine || m.OpponentChoice != w.theirs || m.OpponentID != "P02" ||
+			m.LeagueID != "league_test" {
 			t.Errorf("history entry %d = %+v, want %s %s (mine %q, theirs %q) against P02", i, m, w.match, w.result, w.mine, w.theirs)
 		}
 	}
-	if h.Stats.TotalMatches != 4 || h.Stats.Wins != 1 || h.Stats.Losses != 2 || h.Stats.Draws != 1 {
-		t.Errorf("stats %+v, want 4 matches: 1 win, 2 losses (one technical), 1 draw", h.Stats)
+	if h.Stats.TotalMatches != 5 || h.Stats.Wins != 1 || h.Stats.Losses != 2 || h.Stats.Draws != 2 {
+		t.Errorf("stats %+v, want 5 matches: 1 win, 2 losses (one technical), 2 draws", h.Stats)
 	}
 }
 

@@ -171,10 +171,15 @@ func unwrapResult(result json.RawMessage) (json.RawMessage, error) {
 			Type string `json:"type"`
 			Text string `json:"text"`
 		} `json:"content"`
-		IsError bool `json:"isError"`
+		IsError bool            `json:"isError"`
+		Message json.RawMessage `json:"message"`
 	}
 	if json.Unmarshal(result, &probe) != nil {
 		return result, nil // not an object: a peer's plain value such as "ok"
+	}
+	if probe.MessageType == "" && readHead(probe.Message).MessageType != "" {
+		// The wrapped dialect's answer: the reply as result.message.
+		return unwrapResult(probe.Message)
 	}
 	if probe.MessageType == "" {
 		if len(probe.StructuredContent) > 0 {

@@ -256,6 +256,9 @@ func (run *matchRun) ask(ctx context.Context, player string, msg protocol.Messag
 func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Message, timeout time.Duration,
 	answerType string, read func(json.RawMessage) (bool, error)) error {
 	deadline := time.Now().Add(timeout)
+	if call, ok := msg.(*protocol.ChooseParityCall); ok {
+		call.Deadline = protocol.FormatTime(deadline) // protocol.md §3.8: now + the move timeout, for this attempt
+	}
 	late, cancel := run.r.inbox.expect(run.start.MatchID, player, answerType)
 	defer cancel()
 	run.transcript.add(run.r.Sender(), protocol.PlayerSender(player), msg)
@@ -284,10 +287,7 @@ func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Me
 
 // gameError tells a player its answer failed and that it will be asked again.
 func (run *matchRun) gameError(ctx context.Context, player, callType, action string, cause error, attempt int) {
-	code := rpc.ErrorCode(cause)
-	if code == "" {
-		code = protocol.ErrTimeout
-	}
+	code := retryCode(cause)
 	max := run.r.opts.Config.Retry.Attempts
 	var state engine.MatchState
 	run.locked(func(m *engine.Match) { state = m.State() })
@@ -301,6 +301,24 @@ func (run *matchRun) gameError(ctx context.Context, player, callType, action str
 	run.transcript.add(run.r.Sender(), protocol.PlayerSender(player), msg)
 	_, _ = run.r.Client.Send(ctx, rpc.Call{Endpoint: run.endpoints[player], Message: msg,
 		Timeout: run.r.opts.Config.Timeouts.GameOver, Attempts: 1})
+}
+
+// retryCode is the protocol.md §5.3 code a GAME_ERROR gives for why an
+// answer failed: E001 or E009 when none came, our own code for an answer we
+// refused (E004 for an invalid move), and E003 for an answer that held no
+// valid reply, such as a JSON-RPC error: a peer's own code is never relayed.
+func retryCode(cause error) string {
+	var callErr *rpc.CallError
+	var refused *protocol.LeagueError
+	switch {
+	case errors.As(cause, &callErr):
+		return callErr.Code
+	case errors.Is(cause, context.DeadlineExceeded):
+		return protocol.ErrTimeout
+	case errors.As(cause, &refused) && refused.ErrorCode == protocol.ErrInvalidMove:
+		return protocol.ErrInvalidMove
+	}
+	return protocol.ErrMissingField
 }
 
 // notifyGameOver sends the same GAME_OVER to a player; a player that does

@@ -35,6 +35,8 @@ const (
 	styleParity   style = "parity_choose"
 	styleAsync    style = "async callbacks"
 	styleStringID style = "string ids, +00:00 and fractional timestamps"
+	styleWrapped  style = "handle_message with the envelope in params.message only"
+	styleFlaky    style = "a -32000 server error for each first move call"
 )
 
 // variantPlayer is a fake player in one style: an HTTP server on 127.0.0.1
@@ -51,6 +53,8 @@ type variantPlayer struct {
 	moves       map[string]bool // match ids asked for a move
 	gameOvers   map[string]bool // match ids told the result of
 	gameErrors  []string        // GAME_ERRORs received: retries the referee needed
+	errorCodes  []string        // their error_code, in order
+	flaked      map[string]bool // match ids whose first move call got a server error (styleFlaky)
 	refused     []string        // methods answered with -32601
 	methods     map[string]int  // methods that carried a league message
 	callbacks   int             // async answers the referee accepted
@@ -62,7 +66,7 @@ type variantPlayer struct {
 
 func newVariantPlayer(t *testing.T, s style) *variantPlayer {
 	p := &variantPlayer{style: s, invitations: map[string]bool{}, moves: map[string]bool{}, gameOvers: map[string]bool{},
-		methods: map[string]int{}, completed: make(chan struct{})}
+		methods: map[string]int{}, flaked: map[string]bool{}, completed: make(chan struct{})}
 	p.peer = leaguetest.NewPeer(t, p.serve)
 	return p
 }
@@ -93,8 +97,20 @@ func (p *variantPlayer) methodsOf() map[string]string {
 		"notify_round_completed": kindNotify, "notify_league_completed": kindNotify}
 }
 
+// kindOf is the kind of message a wrapped-style player routes on: it
+// reads only message_type.
+var kindOf = map[any]string{"GAME_INVITATION": kindInvite, "CHOOSE_PARITY_CALL": kindMove, "GAME_OVER": kindOver,
+	"GAME_ERROR": kindError, "ROUND_ANNOUNCEMENT": kindNotify, "LEAGUE_STANDINGS_UPDATE": kindNotify,
+	"ROUND_COMPLETED": kindNotify, "LEAGUE_COMPLETED": kindNotify}
+
 func (p *variantPlayer) serve(req leaguetest.PeerRequest) (int, []byte) {
 	method, msg := req.Method, req.Params
+	if p.style == styleWrapped {
+		return p.serveWrapped(req)
+	}
+	if p.style == styleFlaky && method == "choose_parity" && p.flakeOnce(msg) {
+		return http.StatusOK, leaguetest.ErrorReply(req.ID, -32000, "Server error")
+	}
 	if p.style == styleTools {
 		if method != "tools/call" {
 			return p.refuse(req)
@@ -111,6 +127,37 @@ func (p *variantPlayer) serve(req leaguetest.PeerRequest) (int, []byte) {
 	p.mu.Unlock()
 	reply := p.handle(kind, msg)
 	return http.StatusOK, p.frame(req.ID, reply)
+}
+
+// serveWrapped answers like a player that reads the league message from
+// params.message only, whatever the method: anything else is "Missing
+// required fields", with HTTP 500.
+func (p *variantPlayer) serveWrapped(req leaguetest.PeerRequest) (int, []byte) {
+	msg, _ := req.Params["message"].(map[string]any)
+	kind, ok := kindOf[msg["message_type"]]
+	if !ok {
+		p.mu.Lock()
+		p.refused = append(p.refused, req.Method)
+		p.mu.Unlock()
+		return http.StatusInternalServerError, leaguetest.ErrorReply(req.ID, -32000, "Missing required fields: message")
+	}
+	p.mu.Lock()
+	p.methods[req.Method]++
+	p.mu.Unlock()
+	return http.StatusOK, p.frame(req.ID, p.handle(kind, msg))
+}
+
+// flakeOnce reports whether this is the match's first move call, which
+// styleFlaky answers with a server error.
+func (p *variantPlayer) flakeOnce(msg map[string]any) bool {
+	matchID, _ := msg["match_id"].(string)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.flaked[matchID] {
+		return false
+	}
+	p.flaked[matchID] = true
+	return true
 }
 
 func (p *variantPlayer) refuse(req leaguetest.PeerRequest) (int, []byte) {
@@ -159,10 +206,13 @@ func (p *variantPlayer) handle(kind string, msg map[string]any) map[string]any {
 		p.invitations[matchID] = true
 	case kindMove:
 		p.moves[matchID] = true
+		p.checkDeadline(msg)
 	case kindOver:
 		p.gameOvers[matchID] = true
 	case kindError:
 		p.gameErrors = append(p.gameErrors, fmt.Sprintf("%s: %v", matchID, msg["error_description"]))
+		code, _ := msg["error_code"].(string)
+		p.errorCodes = append(p.errorCodes, code)
 	case kindNotify:
 		if msg["message_type"] == "LEAGUE_COMPLETED" {
 			p.completedOnce.Do(func() { close(p.completed) })
@@ -193,6 +243,22 @@ func (p *variantPlayer) handle(kind string, msg map[string]any) map[string]any {
 		return p.with(p.envelope("CHOOSE_PARITY_RESPONSE", msg), "parity_choice", choice)
 	}
 	return map[string]any{"status": "ok"}
+}
+
+// moveTimeout is the referee's move timeout in these tests.
+const moveTimeout = 3 * time.Second
+
+// checkDeadline requires the move call's deadline (protocol.md §3.8): UTC
+// in the specification's format, the move timeout from now. Call with p.mu
+// held.
+func (p *variantPlayer) checkDeadline(msg map[string]any) {
+	raw, _ := msg["deadline"].(string)
+	deadline, err := time.Parse("2006-01-02T15:04:05Z", raw)
+	now := time.Now()
+	if err != nil || deadline.Before(now.Add(moveTimeout-2*time.Second)) || deadline.After(now.Add(moveTimeout+time.Second)) {
+		p.problems = append(p.problems, fmt.Sprintf("move call for %v has deadline %q, want about now + %s as YYYY-MM-DDTHH:MM:SSZ",
+			msg["match_id"], raw, moveTimeout))
+	}
 }
 
 func (p *variantPlayer) with(m map[string]any, k string, v any) map[string]any {
@@ -236,6 +302,8 @@ func (p *variantPlayer) register(t *testing.T, managerURL string, n int) {
 		method, params = "tools/call", map[string]any{"name": "register_player", "arguments": msg}
 	case styleUpper:
 		method = "LEAGUE_REGISTER_REQUEST"
+	case styleWrapped:
+		method, params = "handle_message", map[string]any{"message": msg}
 	case styleV1:
 		delete(meta, "game_types")
 		meta["supported_games"] = []string{"even_odd"}
@@ -280,11 +348,11 @@ func TestPlayerVariants(t *testing.T) {
 	dir := t.TempDir()
 	// Short deadlines: a style the referee cannot understand shows as a
 	// technical loss in seconds instead of hanging the test.
-	timeouts := []string{"--join-timeout", "3s", "--move-timeout", "3s", "--retry-delay", "50ms", "--generic-timeout", "3s"}
+	timeouts := []string{"--join-timeout", "3s", "--move-timeout", moveTimeout.String(), "--retry-delay", "50ms", "--generic-timeout", "3s"}
 	mgr := leaguetest.StartManager(t, dir, adminToken, append([]string{"--seed", "5"}, timeouts...)...)
 	ref := leaguetest.StartReferee(t, dir, mgr.Endpoint, "REF01", append([]string{"--max-concurrent", "4"}, timeouts...)...)
 
-	styles := []style{styleBare, styleTools, styleUpper, styleV1, styleParity, styleAsync, styleStringID}
+	styles := []style{styleBare, styleTools, styleUpper, styleV1, styleParity, styleAsync, styleStringID, styleWrapped}
 	var fakes []*variantPlayer
 	for i, s := range styles {
 		p := newVariantPlayer(t, s)
@@ -386,13 +454,26 @@ func (p *variantPlayer) checkStyle(t *testing.T, matches int) {
 			t.Errorf("%d parity_choose requests (refused %v), want %d after choose_parity was refused",
 				p.methods["parity_choose"], p.refused, matches)
 		}
+	case styleWrapped:
+		// The manager speaks the dialect the player registered in from
+		// the first message; the referee, which never heard from it, finds
+		// it on its first call and keeps to it.
+		if p.methods["handle_message"] < 3*matches {
+			t.Errorf("only %d handle_message requests, want the invitations, moves and results at least", p.methods["handle_message"])
+		}
+		for _, m := range p.refused {
+			mcpProbe := m == "initialize" || strings.Contains(m, "/") // the manager's look at its MCP tools
+			if m != "handle_game_invitation" && !mcpProbe {
+				t.Errorf("%s was sent flat to a wrapped-only player", m)
+			}
+		}
 	case styleAsync:
 		if p.callbacks != 2*matches {
 			t.Errorf("the referee took %d posted answers, want %d (an ack and a choice per match)", p.callbacks, 2*matches)
 		}
 	}
 	for _, m := range p.refused {
-		if m == "handle_game_invitation" && p.style != styleTools && p.style != styleUpper {
+		if m == "handle_game_invitation" && p.style != styleTools && p.style != styleUpper && p.style != styleWrapped {
 			t.Errorf("refused %s", m)
 		}
 	}
@@ -425,5 +506,39 @@ func checkNoFailedNotifications(t *testing.T, dir string) {
 		if strings.Contains(line, "NOTIFICATION_FAILED") {
 			t.Errorf("manager could not deliver a notification: %s", line)
 		}
+	}
+}
+
+// TestRetryNoticeCode: a player that answers a move call with a JSON-RPC
+// server error (-32000) is asked again after a GAME_ERROR whose code says
+// its answer held no valid reply (E003), not that it timed out (E001).
+func TestRetryNoticeCode(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	timeouts := []string{"--join-timeout", "3s", "--move-timeout", moveTimeout.String(), "--retry-delay", "50ms", "--generic-timeout", "3s"}
+	mgr := leaguetest.StartManager(t, dir, adminToken, append([]string{"--seed", "9"}, timeouts...)...)
+	ref := leaguetest.StartReferee(t, dir, mgr.Endpoint, "REF01", timeouts...)
+	flaky := newVariantPlayer(t, styleFlaky)
+	flaky.refereeURL = ref.Endpoint
+	flaky.register(t, mgr.Endpoint, 1)
+	leaguetest.StartPlayer(t, dir, mgr.Endpoint, "builtin", "--seed", "9")
+
+	ctl := control.New(mgr.Endpoint, adminToken)
+	if err := ctl.Start(context.Background()); err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	events, _ := leaguetest.NextEvents(t, ctl, 0, time.Minute, engine.EventLeagueCompleted, engine.EventStopped)
+	for _, ev := range events {
+		if ev.Kind == engine.EventMatchResult && ev.Result.Status == engine.StatusTechnicalLoss {
+			t.Errorf("%s: technical loss for %v; one server error is retried", ev.MatchID, ev.Result.Offenders)
+		}
+	}
+	flaky.mu.Lock()
+	defer flaky.mu.Unlock()
+	if len(flaky.errorCodes) != 1 || flaky.errorCodes[0] != "E003" {
+		t.Errorf("GAME_ERROR codes %v (%v), want one E003 MISSING_REQUIRED_FIELD for the server error", flaky.errorCodes, flaky.gameErrors)
+	}
+	if len(flaky.problems) > 0 {
+		t.Errorf("problems: %v", flaky.problems)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -58,15 +59,16 @@ type Options struct {
 
 // Client sends league messages. One Client per agent process: it keeps
 // connections alive, one circuit breaker per endpoint, and remembers per
-// endpoint which method name a peer answers to.
+// endpoint the dialect a peer speaks and the form each message took.
 type Client struct {
-	http    *resty.Client
-	opts    Options
-	nextID  atomic.Int64
-	mu      sync.Mutex
-	circuit map[string]*gobreaker.CircuitBreaker[[]byte]
-	methods map[string]string // endpoint + "|" + message type -> method that worked
-	vital   map[string]bool   // endpoints calls go to whatever their breaker says
+	http     *resty.Client
+	opts     Options
+	nextID   atomic.Int64
+	mu       sync.Mutex
+	circuit  map[string]*gobreaker.CircuitBreaker[[]byte]
+	forms    map[string]protocol.Form    // endpoint + "|" + message type -> form that worked
+	dialects map[string]protocol.Dialect // endpoint -> the dialect it spoke with us
+	vital    map[string]bool             // endpoints calls go to whatever their breaker says
 }
 
 // NewClient builds a Client.
@@ -89,12 +91,30 @@ func NewClient(opts Options) *Client {
 		SetHeader("Content-Type", "application/json").
 		SetHeader("Accept", "application/json, text/event-stream")
 	return &Client{
-		http:    httpClient,
-		opts:    opts,
-		circuit: map[string]*gobreaker.CircuitBreaker[[]byte]{},
-		methods: map[string]string{},
-		vital:   map[string]bool{},
+		http:     httpClient,
+		opts:     opts,
+		circuit:  map[string]*gobreaker.CircuitBreaker[[]byte]{},
+		forms:    map[string]protocol.Form{},
+		dialects: map[string]protocol.Dialect{},
+		vital:    map[string]bool{},
 	}
+}
+
+// Learn records the dialect a peer used with us, read from the message it
+// sent (its registration): calls to endpoint are framed that way first.
+func (c *Client) Learn(endpoint string, d protocol.Dialect) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.dialects[endpoint] = d
+}
+
+// DialectOf is the dialect calls to endpoint are framed in first, and
+// whether it is known (learned, or found by a call that worked).
+func (c *Client) DialectOf(endpoint string) (protocol.Dialect, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, ok := c.dialects[endpoint]
+	return d, ok
 }
 
 // Vital exempts endpoint from the circuit breaker. An agent cannot do
@@ -162,62 +182,76 @@ func retryable(err error) bool {
 	return errors.As(err, &callErr) && !errors.Is(err, gobreaker.ErrOpenState)
 }
 
-// sendOnce is one attempt: it walks the method names the message may be
-// served under until the peer stops answering "method not found".
+// sendOnce is one attempt: it walks the forms the message may be sent in
+// until the peer takes one (protocol.TryAnotherForm), and remembers it.
+// A peer that answered a flat message with "missing fields" read the
+// method but not the params, so the other flat method names are skipped.
 func (c *Client) sendOnce(ctx context.Context, call Call) (json.RawMessage, error) {
 	messageType := call.Message.Header().MessageType
-	methods := c.methodsFor(call.Endpoint, messageType)
-	var lastErr error
-	for _, method := range methods {
-		reply, err := c.post(ctx, call, method)
-		var rpcErr *protocol.RPCError
-		if errors.As(err, &rpcErr) && rpcErr.Code == protocol.CodeMethodNotFound {
-			lastErr = err
+	var firstErr, lastErr error
+	flatRefused := false
+	for _, form := range c.formsFor(call.Endpoint, messageType) {
+		if flatRefused && form.Wrapper == "" {
 			continue
 		}
-		if err == nil {
-			c.remember(call.Endpoint, messageType, method)
+		reply, err := c.post(ctx, call, form)
+		if !protocol.TryAnotherForm(err) {
+			if err == nil {
+				c.remember(call.Endpoint, messageType, form)
+			}
+			return reply, err
 		}
-		return reply, err
+		lastErr = err
+		var rpcErr *protocol.RPCError
+		if errors.As(err, &rpcErr) && rpcErr.Code != protocol.CodeMethodNotFound {
+			flatRefused = flatRefused || form.Wrapper == ""
+			if firstErr == nil {
+				firstErr = err // says more than the other forms' "method not found"
+			}
+		}
+	}
+	if firstErr != nil {
+		return nil, firstErr
 	}
 	return nil, lastErr
 }
 
-// methodsFor puts the method that worked last time first, then the
-// specification's names, then MCP tools/call as the last resort.
-func (c *Client) methodsFor(endpoint, messageType string) []string {
-	names := append([]string{}, protocol.SendMethods[messageType]...)
-	if len(names) == 0 {
-		names = []string{messageType}
-	}
-	names = append(names, protocol.MethodToolsCall)
+// formsFor puts first the form that worked last time for this message,
+// then the form of the dialect the peer spoke with us, then every form
+// in the usual order (protocol.Forms).
+func (c *Client) formsFor(endpoint, messageType string) []protocol.Form {
 	c.mu.Lock()
-	known, ok := c.methods[endpoint+"|"+messageType]
+	known, worked := c.forms[endpoint+"|"+messageType]
+	dialect, spoke := c.dialects[endpoint]
 	c.mu.Unlock()
-	if ok {
-		return append([]string{known}, names...)
+	var forms []protocol.Form
+	if worked {
+		forms = append(forms, known)
 	}
-	return names
+	if spoke {
+		forms = append(forms, dialect.FormIn(messageType))
+	}
+	for _, f := range append(forms, protocol.Forms(messageType)...) {
+		if !slices.Contains(forms, f) {
+			forms = append(forms, f)
+		}
+	}
+	return forms
 }
 
-func (c *Client) remember(endpoint, messageType, method string) {
+// remember keeps the form that worked, and the dialect it shows the peer
+// speaks, so that its other messages go in that dialect first.
+func (c *Client) remember(endpoint, messageType string, form protocol.Form) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.methods[endpoint+"|"+messageType] = method
+	c.forms[endpoint+"|"+messageType] = form
+	c.dialects[endpoint] = form.Dialect(messageType)
 }
 
-// post sends one request through the endpoint's circuit breaker.
-func (c *Client) post(ctx context.Context, call Call, method string) (json.RawMessage, error) {
-	var params any = call.Message
-	if method == protocol.MethodToolsCall {
-		// The tool is named like the first method tried (methodsFor).
-		name := call.Message.Header().MessageType
-		if names := protocol.SendMethods[name]; len(names) > 0 {
-			name = names[0]
-		}
-		params = map[string]any{"name": name, "arguments": call.Message}
-	}
-	body, err := protocol.EncodeRequest(method, params, c.nextID.Add(1))
+// post sends one request, in one form, through the endpoint's circuit
+// breaker.
+func (c *Client) post(ctx context.Context, call Call, form protocol.Form) (json.RawMessage, error) {
+	body, err := protocol.EncodeRequest(form.Method, form.Params(call.Message), c.nextID.Add(1))
 	if err != nil {
 		return nil, err
 	}

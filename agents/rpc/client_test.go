@@ -318,7 +318,7 @@ func TestClientToolsCallLastResort(t *testing.T) {
 	if !ack.Accept || ack.MatchID != "R1M1" || ack.PlayerID != "P01" {
 		t.Errorf("ack = %+v, want the GAME_JOIN_ACK from content[0].text", ack)
 	}
-	want := append(slices.Clone(protocol.SendMethods[protocol.TypeGameInvitation]), protocol.MethodToolsCall)
+	want := append(slices.Clone(protocol.SendMethods[protocol.TypeGameInvitation]), "handle_message", protocol.MethodToolsCall)
 	if got := p.seen(); !slices.Equal(got, want) {
 		t.Errorf("methods tried = %v, want %v", got, want)
 	}
@@ -346,7 +346,7 @@ func TestClientEveryAliasNotFound(t *testing.T) {
 		t.Errorf("err = %v, want -32601", err)
 	}
 	// One pass over the aliases: "method not found" is an answer, not retried.
-	if want := len(protocol.SendMethods[protocol.TypeGameInvitation]) + 1; p.hits() != want {
+	if want := len(protocol.SendMethods[protocol.TypeGameInvitation]) + 2; p.hits() != want { // + handle_message, tools/call
 		t.Errorf("peer got %d requests (%v), want %d", p.hits(), p.seen(), want)
 	}
 }
@@ -471,7 +471,7 @@ func TestClientToolsCallForAnyMessageType(t *testing.T) {
 	if _, err := c.Send(context.Background(), rpc.Call{Endpoint: p.endpoint(), Message: msg, Timeout: time.Second}); err != nil {
 		t.Fatalf("Send: %v", err)
 	}
-	if got, want := p.seen(), []string{"GAME_JOIN_ACK", protocol.MethodToolsCall}; !slices.Equal(got, want) {
+	if got, want := p.seen(), []string{"GAME_JOIN_ACK", "handle_message", protocol.MethodToolsCall}; !slices.Equal(got, want) {
 		t.Errorf("methods tried = %v, want %v", got, want)
 	}
 	mu.Lock()

@@ -61,6 +61,8 @@ func TestBadCommandLineIsOneLine(t *testing.T) {
 		{[]string{"--data"}, []string{"--data needs a value"}},
 		{[]string{"--no-ui", "stray"}, []string{`unexpected argument "stray"`}},
 		{[]string{"--json"}, []string{"--json and --quiet go with --no-ui"}},
+		{[]string{"--no-ui", "--players", "1"}, []string{"--players 2 or more", "got --players 1"}},
+		{[]string{"--no-ui", "--attach", "http://127.0.0.1:1"}, []string{"--attach shows a league in the console"}},
 	}
 	for _, tt := range tests {
 		stdout, stderr, status := run(t, tt.args...)

@@ -248,7 +248,10 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 		return &usageError{"--json and --quiet go with --no-ui"}
 	}
 	if *attach != "" && *noUI {
-		return errors.New("--attach shows a league in the console; without it, read the league with curl URL/standings")
+		return &usageError{"--attach shows a league in the console; without it, read the league with curl URL/standings"}
+	}
+	if *attach == "" && (*players < 2 || *referees < 1) {
+		return &usageError{fmt.Sprintf("a league needs --players 2 or more and --referees 1 or more (got --players %d --referees %d)", *players, *referees)}
 	}
 	if *adminToken == "" {
 		*adminToken = os.Getenv("LEAGUETUI_ADMIN_TOKEN")

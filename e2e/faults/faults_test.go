@@ -314,22 +314,30 @@ func TestMisbehavingPlayer(t *testing.T) {
 	}
 }
 
-// TestOtherStyleIsNoFault: a correct player of another style (UPPER_CASE
-// methods, bare replies) plays like any other: no technical loss, no retry.
-// It answers nothing else, so every match it completes went that way.
+// TestOtherStyleIsNoFault: a correct player of another style plays like
+// any other: no technical loss, no retry. "style" serves UPPER_CASE methods
+// with bare replies; "wrapped" registers and reads messages only as
+// handle_message with params.message, which the manager then speaks to it
+// from the start and the referees find on their first call. Each answers
+// nothing else, so every match it completes went its way.
 func TestOtherStyleIsNoFault(t *testing.T) {
 	t.Parallel()
-	l := startLeague(t, 3, "style", nil)
-	all := results(l.finish(t, 0))
-	never := func(engine.Result) bool { return false }
-	l.checkResults(t, all, never)
-	for name, doc := range l.checkStandings(t, all) {
-		if played, _, _, technical, _, _ := row(doc, l.bad.ID); played != 3 || technical != 0 {
-			t.Errorf("%s: %s played %d with %d technical losses; want 3 and none", name, l.bad.ID, played, technical)
-		}
+	for _, mode := range []string{"style", "wrapped"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			l := startLeague(t, 3, mode, nil)
+			all := results(l.finish(t, 0))
+			never := func(engine.Result) bool { return false }
+			l.checkResults(t, all, never)
+			for name, doc := range l.checkStandings(t, all) {
+				if played, _, _, technical, _, _ := row(doc, l.bad.ID); played != 3 || technical != 0 {
+					t.Errorf("%s: %s played %d with %d technical losses; want 3 and none", name, l.bad.ID, played, technical)
+				}
+			}
+			l.checkGameErrors(t, all, never, 0)
+			l.checkRounds(t, all)
+		})
 	}
-	l.checkGameErrors(t, all, never, 0)
-	l.checkRounds(t, all)
 }
 
 // killAfterFirstMatch waits on the feed for the bad player's first result

@@ -17,6 +17,10 @@
 //	style      a correct player of another style (protocol.md §9): it serves
 //	           only UPPER_CASE message-type methods and answers with the bare
 //	           message, without the JSON-RPC wrapper
+//	wrapped    a correct player of the wrapped dialect (protocol.md §1.2): it
+//	           registers with handle_message and the request in
+//	           params.message, and reads only params.message: anything else
+//	           gets HTTP 500 and -32000 "Missing required fields"
 //
 // Notifications (results, standings, GAME_ERROR) are acknowledged at once in
 // every mode.
@@ -42,7 +46,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/protocol"
 )
 
-var modes = []string{"slow", "stall", "crash", "refuse", "malformed", "invalid", "decline", "style"}
+var modes = []string{"slow", "stall", "crash", "refuse", "malformed", "invalid", "decline", "style", "wrapped"}
 
 func main() {
 	if err := run(); err != nil {
@@ -99,7 +103,11 @@ func (p *player) register(managerURL string) error {
 	env := protocol.NewEnvelope(protocol.TypeLeagueRegisterRequest, "player:"+p.name, "conv-register-"+p.name)
 	req := &protocol.LeagueRegisterRequest{Envelope: env, PlayerMeta: protocol.AgentMeta{DisplayName: p.name,
 		Version: "1.0.0", GameTypes: []string{"even_odd"}, ContactEndpoint: p.endpoint}}
-	body, err := protocol.EncodeRequest("register_player", req, 1)
+	method, params := "register_player", any(req)
+	if p.mode == "wrapped" {
+		method, params = "handle_message", map[string]any{"message": req}
+	}
+	body, err := protocol.EncodeRequest(method, params, 1)
 	if err != nil {
 		return err
 	}
@@ -146,6 +154,12 @@ func (p *player) serveMCP(w http.ResponseWriter, r *http.Request) {
 		write(w, protocol.EncodeError(nil, rpcErr))
 		return
 	}
+	if p.mode == "wrapped" && !wrapped(req.Method, req.Params) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = w.Write(protocol.EncodeError(req.ID, protocol.NewRPCError(-32000, "", "Missing required fields: message")))
+		return
+	}
 	in, ok := protocol.Route(req.Method, req.Params)
 	if !ok || (p.mode == "style" && req.Method != strings.ToUpper(req.Method)) {
 		write(w, protocol.EncodeError(req.ID, protocol.NewRPCError(-32601, "", "Method not found: %s", req.Method)))
@@ -183,6 +197,17 @@ func (p *player) serveMCP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	write(w, out)
+}
+
+// wrapped reports whether a request is in the wrapped dialect: method
+// handle_message, the league message as params.message.
+func wrapped(method string, params json.RawMessage) bool {
+	var p struct {
+		Message *struct {
+			MessageType string `json:"message_type"`
+		} `json:"message"`
+	}
+	return method == "handle_message" && json.Unmarshal(params, &p) == nil && p.Message != nil && p.Message.MessageType != ""
 }
 
 // invitation answers GAME_INVITATION, or holds it (nil) in the modes that
