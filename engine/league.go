@@ -45,8 +45,9 @@ const (
 	EventRoundScheduled EventKind = "round_scheduled"
 	// EventStorageFailed: the manager could not write its journal (a full
 	// disk, a data folder gone read-only). A running league pauses, so no
-	// result is taken that could not be saved. It is on the live feed only:
-	// the journal could not take it.
+	// result is taken that could not be saved. The journal could not take
+	// it, so it has no sequence number (Seq 0) and is not a feed event: the
+	// feed's page carries it.
 	EventStorageFailed EventKind = "storage_failed"
 	// EventStalled: no referee could take a match, each tried in turn; the
 	// manager goes on trying (a referee that comes back, or registers again
@@ -88,16 +89,28 @@ type Event struct {
 	Kind  EventKind `json:"kind"`
 	Round int       `json:"round,omitempty"`
 
-	Agent   *AgentInfo `json:"agent,omitempty"`    // agent_registered
-	Start   *StartInfo `json:"start,omitempty"`    // league_started
-	MatchID string     `json:"match_id,omitempty"` // match_*
-	Referee string     `json:"referee,omitempty"`  // match_assigned, match_step
-	Step    string     `json:"step,omitempty"`     // match_step: invited, joined, choosing, drawn N …
-	Result  *Result    `json:"result,omitempty"`   // match_result
+	Agent   *AgentInfo  `json:"agent,omitempty"`    // agent_registered
+	Start   *StartInfo  `json:"start,omitempty"`    // league_started
+	MatchID string      `json:"match_id,omitempty"` // match_*
+	Referee string      `json:"referee,omitempty"`  // match_assigned, match_step
+	Step    string      `json:"step,omitempty"`     // match_step: invited, joined, choosing, drawn N …
+	Result  *Result     `json:"result,omitempty"`   // match_result
+	Facts   *MatchFacts `json:"facts,omitempty"`    // match_result: how it was played
 	// Schedule is the round a round_scheduled event adds.
 	Schedule *Round `json:"schedule,omitempty"`
 	AgentID  string `json:"agent_id,omitempty"` // player_suspended
 	Detail   string `json:"detail,omitempty"`   // a human sentence: reason, who paused …
+}
+
+// MatchFacts are how a match was played, as its referee reported them:
+// each player's move and the game's own facts (for even/odd the drawn
+// number and its parity), and the referee's one-line reason. The league
+// does not score them; they are journaled so that the players' histories,
+// which are derived data, can be rebuilt from the journal.
+type MatchFacts struct {
+	Moves   map[string]string `json:"moves,omitempty"`
+	Details map[string]any    `json:"details,omitempty"`
+	Reason  string            `json:"reason,omitempty"`
 }
 
 // AgentInfo describes a registered agent. TokenHash, never the token, is what

@@ -65,6 +65,7 @@ type Model struct {
 
 	cursor       int64 // the feed's cursor: last sequence number read
 	feedDown     bool
+	storageShown bool // the manager's storage failure is in the log
 	healthEvery  time.Duration
 	healthBusy   bool
 	dirty        bool
@@ -261,6 +262,10 @@ func (m *Model) onFeed(msg feedMsg) tea.Cmd {
 	if msg.Page.LastSeq > m.cursor {
 		m.cursor = msg.Page.LastSeq
 	}
+	if f := msg.Page.StorageFailure; f != "" && !m.storageShown {
+		m.storageShown = true
+		m.st.Apply(engine.Event{Kind: engine.EventStorageFailed, Time: m.pc.Now(), Detail: f + resumeHint(m.opts.ResumeCommand)})
+	}
 	var cmds []tea.Cmd
 	if c != nil {
 		cmds = append(cmds, pollFeed(m.ctx, c, m.cursor))
@@ -328,4 +333,13 @@ func (m *Model) onHealth(msg healthMsg) tea.Cmd {
 func (m *Model) setFlash(isErr bool, format string, args ...any) {
 	m.flash, m.flashErr, m.flashAt = fmt.Sprintf(format, args...), isErr, m.pc.Now()
 	m.flashSeq++
+}
+
+// resumeHint is how to resume a league whose journal could not be written,
+// once the disk is fixed.
+func resumeHint(command string) string {
+	if command == "" {
+		return "; restart its manager on the same data folder to resume"
+	}
+	return "; resume with: " + command
 }

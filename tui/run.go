@@ -60,6 +60,9 @@ type Options struct {
 	// HealthEvery is how often agents' /health is probed; 0 means every
 	// 3 s, negative never.
 	HealthEvery time.Duration
+	// ResumeCommand resumes the league the console started once a storage
+	// failure is fixed; said with the failure ("" when attached).
+	ResumeCommand string
 	// Notice is said first, in the log and on the status line: what
 	// league a reopened data folder holds.
 	Notice string

@@ -1,8 +1,14 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/leaguetui/leaguetui/agents/control"
 
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -83,5 +89,28 @@ func TestStorageFailureShown(t *testing.T) {
 	}
 	if !logged {
 		t.Errorf("the log does not show the failure as an error: %+v", st.Logs())
+	}
+}
+
+// TestStorageFailureOnPage: the manager says a storage failure on the feed's
+// page, not as an event (it has no sequence number). The console logs it
+// once, as an error, with the command that resumes the league.
+func TestStorageFailureOnPage(t *testing.T) {
+	m := New(context.Background(), Options{Now: func() time.Time { return t0 }, Location: time.UTC, NoColor: true,
+		HealthEvery: -1, FlashFor: time.Millisecond, ResumeCommand: "leaguetui --data ./data"})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	l := runningLeague(t)
+	page := control.FeedPage{Events: l.events, LastSeq: l.seq, StorageFailure: "cannot write the league journal in data/x: no space left on device"}
+	m.Update(feedMsg{Page: page})
+	m.Update(feedMsg{Page: control.FeedPage{LastSeq: l.seq, StorageFailure: page.StorageFailure}})
+	want := page.StorageFailure + "; resume with: leaguetui --data ./data"
+	logged := 0
+	for _, e := range m.st.Logs() {
+		if e.Level == levelError && e.Text == want {
+			logged++
+		}
+	}
+	if logged != 1 {
+		t.Errorf("the failure is logged %d times, want once as %q: %+v", logged, want, m.st.Logs())
 	}
 }

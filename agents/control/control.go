@@ -92,6 +92,11 @@ type FeedPage struct {
 	Events  []engine.Event     `json:"events"`
 	LastSeq int64              `json:"last_seq"`
 	State   engine.LeagueState `json:"state"`
+	// StorageFailure, once the manager could not write its journal, says
+	// which path failed and why. The league is paused: every event served
+	// was journaled, and nothing after the failure is taken. It is not an
+	// event: an event not journaled has no sequence number.
+	StorageFailure string `json:"storage_failure,omitempty"`
 }
 
 // Admin methods on the manager's /mcp.

@@ -67,6 +67,8 @@ type League struct {
 	// already held one in progress (the manager holds it paused until
 	// Run resumes it); nil for a new league.
 	Resumed *control.StandingsFile
+
+	lock *store.DataLock // the data folder is ours (and the manager's) until Stop
 }
 
 // Children lists the league's agents, the manager first; the page server
@@ -91,6 +93,7 @@ func (l *League) Stop() {
 	if l.Pages != nil {
 		_ = l.Pages.Stop(5 * time.Second)
 	}
+	_ = l.lock.Release()
 }
 
 // Run plays a whole league, or resumes the one the data folder holds, and
@@ -135,6 +138,10 @@ func Run(ctx context.Context, opts Options) error {
 		if errors.As(err, &stopped) {
 			league.Stop() // the manager saves its state before it exits
 			stopped.DataDir, stopped.FreePorts = opts.DataDir, opts.FreePorts
+		}
+		var storage *StorageFailedError
+		if errors.As(err, &storage) {
+			storage.Resume = ResumeCommand(opts.DataDir, opts.FreePorts, "--no-ui")
 		}
 		return err
 	}
@@ -199,7 +206,17 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		path, _ := layout.ProcessOutput(name) // our own names: REF01, P01, league_manager
 		return path
 	}
-	league := &League{AdminToken: newSecret("adm-")}
+	// One owner per data folder: a second leaguetui (or a manager started
+	// by hand) on it is refused at once, naming us. The manager shares our
+	// lock, so it keeps the folder until it has exited.
+	lock, err := store.LockDataFolder(opts.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	league := &League{AdminToken: newSecret("adm-"), lock: lock}
+	if err := rebuildDerived(layout); err != nil {
+		return league, err
+	}
 	common := append([]string{"--data", opts.DataDir}, opts.ConfigArgs...)
 	ready := 30 * time.Second
 	// The referees it starts are admitted with a key of its own (the
@@ -215,8 +232,9 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 
 	manager, err := launch.Start(ctx, opts.Executable, launch.Spec{
 		Name: "manager", OutputPath: output("league_manager"),
-		Args: append(managerArgs, common...),
-		Env:  []string{"LEAGUETUI_ADMIN_TOKEN=" + league.AdminToken, keyEnv},
+		Args:     append(managerArgs, common...),
+		Env:      []string{"LEAGUETUI_ADMIN_TOKEN=" + league.AdminToken, keyEnv},
+		DataLock: lock.File(),
 	}, ready)
 	if err != nil {
 		return league, err
@@ -446,6 +464,10 @@ func follow(ctx context.Context, c *control.Client, p *progress, interrupts <-ch
 					return err
 				}
 			}
+			if page.StorageFailure != "" {
+				done, total := p.league.Progress()
+				return &StorageFailedError{Detail: page.StorageFailure, Done: done, Total: total}
+			}
 		case <-interrupts:
 			if draining {
 				return p.interrupted(false)
@@ -510,8 +532,8 @@ func (p *progress) apply(ev engine.Event) (finished bool, err error) {
 		return true, nil
 	case engine.EventStopped:
 		return true, fmt.Errorf("the league was stopped before it completed, at %d of %d matches", done, total)
-	case engine.EventStorageFailed:
-		return true, errors.New(ev.Detail)
+	case engine.EventStorageFailed: // from a manager that put it on the feed as an event
+		return true, &StorageFailedError{Detail: ev.Detail, Done: done, Total: total}
 	}
 	return false, nil
 }
@@ -567,11 +589,31 @@ func (e *InterruptedError) Error() string {
 	if !e.Drained {
 		how = fmt.Sprintf("stopped at once (running matches to play again: %d)", e.Running)
 	}
-	resume := "leaguetui --no-ui --data " + e.DataDir
-	if e.FreePorts {
+	return fmt.Sprintf("interrupted: league %s at %d of %d matches, state saved; resume with: %s", how, e.Done, e.Total,
+		ResumeCommand(e.DataDir, e.FreePorts, "--no-ui"))
+}
+
+// ResumeCommand is the command that resumes the league in dataDir:
+// leaguetui with mode's flags (--no-ui, or none for the console).
+func ResumeCommand(dataDir string, freePorts bool, mode ...string) string {
+	resume := strings.Join(append(append([]string{"leaguetui"}, mode...), "--data", dataDir), " ")
+	if freePorts {
 		resume += " --free-ports"
 	}
-	return fmt.Sprintf("interrupted: league %s at %d of %d matches, state saved; resume with: %s", how, e.Done, e.Total, resume)
+	return resume
+}
+
+// StorageFailedError ends a run whose manager could not write its
+// journal: the league is paused with every acknowledged result saved.
+// Its text says which path failed and how to resume once it is fixed.
+type StorageFailedError struct {
+	Detail      string // the manager's: the path, the error, that nothing acknowledged is lost
+	Done, Total int    // matches journaled, as the feed told them
+	Resume      string // the command that resumes the league
+}
+
+func (e *StorageFailedError) Error() string {
+	return fmt.Sprintf("storage failure at %d of %d matches: %s; resume with: %s", e.Done, e.Total, e.Detail, e.Resume)
 }
 
 // DescribeResult is one line for a result: "R1M1 P01 vs P02: P01 wins".

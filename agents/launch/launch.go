@@ -12,12 +12,15 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/node"
+	"github.com/leaguetui/leaguetui/agents/store"
 )
 
 // Child is one agent process we started.
@@ -37,6 +40,9 @@ type Spec struct {
 	Env        []string // extra environment
 	OutputPath string   // where its stderr goes
 	Register   bool     // wait for it to register, not only to listen
+	// DataLock, when set, is the data folder's lock (store.DataLock.File)
+	// passed down to the child, which then owns the folder with us.
+	DataLock *os.File
 }
 
 // Start runs exe with spec and waits until the child says it is listening
@@ -48,16 +54,23 @@ func Start(ctx context.Context, exe string, spec Spec, timeout time.Duration) (*
 	}
 	cmd := exec.Command(exe, spec.Args...)
 	cmd.Env = append(os.Environ(), spec.Env...)
+	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", node.ParentPIDEnv, os.Getpid()))
+	if spec.DataLock != nil {
+		cmd.ExtraFiles = []*os.File{spec.DataLock}
+		cmd.Env = append(cmd.Env, store.InheritedLockEnv+"=3") // ExtraFiles[0] is descriptor 3
+	}
 	cmd.Stderr = out
 	// Its own process group: a Ctrl-C in the terminal reaches us, and we
-	// decide how the children stop.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// decide how the children stop. Pdeathsig: the kernel kills the child
+	// when we die, even by SIGKILL, so no agent outlives its parent and a
+	// resume never meets the old league's processes.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		out.Close()
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	if err := startOnForkThread(cmd); err != nil {
 		out.Close()
 		return nil, fmt.Errorf("cannot start %s: %w", spec.Name, err)
 	}
@@ -69,6 +82,32 @@ func Start(ctx context.Context, exe string, spec Spec, timeout time.Duration) (*
 		return nil, err
 	}
 	return c, nil
+}
+
+// The parent-death signal is sent when the thread that forked the child
+// exits, not the process (see prctl(2) and golang/go#27505): Go may end an
+// OS thread whose goroutine locked it and returned. Every child is therefore
+// forked from one goroutine locked to its thread for the life of the
+// process, so that thread ends only with the process.
+var (
+	forkOnce  sync.Once
+	forkQueue chan func()
+)
+
+// startOnForkThread starts cmd from the fork thread.
+func startOnForkThread(cmd *exec.Cmd) error {
+	forkOnce.Do(func() {
+		forkQueue = make(chan func())
+		go func() {
+			runtime.LockOSThread() // never unlocked: the thread lives as long as the process
+			for start := range forkQueue {
+				start()
+			}
+		}()
+	})
+	done := make(chan error, 1)
+	forkQueue <- func() { done <- cmd.Start() }
+	return <-done
 }
 
 func (c *Child) readLines(r io.Reader) {

@@ -1,6 +1,7 @@
 package manager
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,8 +28,12 @@ const maxFeedBatch = 2000
 const defaultFeedWindow = 20000
 
 func (m *Manager) serveHTTP() {
-	m.Server.HandleHTTP("GET /standings", func(w http.ResponseWriter, _ *http.Request) {
-		rpc.WriteJSON(w, http.StatusOK, m.Standings())
+	m.Server.HandleHTTP("GET /standings", func(w http.ResponseWriter, r *http.Request) {
+		doc, err := m.durableStandings(r.Context())
+		if err != nil {
+			return // the client went away
+		}
+		rpc.WriteJSON(w, http.StatusOK, doc)
 	})
 	m.Server.HandleHTTP("GET /events", m.serveEvents)
 	m.Server.HandleHTTP("GET /los", m.serveLOS)
@@ -66,6 +71,29 @@ func (m *Manager) serveMatchFile(w http.ResponseWriter, r *http.Request) {
 	defer f.Close()
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = io.Copy(w, io.LimitReader(f, maxMatchFile))
+}
+
+// durableStandings is the standings once the journal holds every event
+// they count (its version): like the feed, GET /standings tells only what
+// a crash cannot take back. The wait is a group commit, milliseconds.
+// After a storage failure the league is paused and the feed says why; the
+// table is then served as it is.
+func (m *Manager) durableStandings(ctx context.Context) (control.StandingsFile, error) {
+	doc := m.Standings()
+	for {
+		changed := m.feedChanged()
+		m.mu.Lock()
+		failed := m.storageErr != nil
+		m.mu.Unlock()
+		if failed || m.journal.Committed() >= doc.Version {
+			return doc, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return doc, ctx.Err()
+		}
+	}
 }
 
 // serveEvents answers GET /events?after=SEQ&wait=DURATION: the events with a
@@ -119,16 +147,19 @@ func withoutSecrets(events []engine.Event) []engine.Event {
 }
 
 // eventsAfter returns the page after a cursor and the channel that closes
-// when the feed next grows. Sequence numbers are dense from 1. The latest
-// events are in memory; a cursor older than them is read from the journal,
-// outside m.mu, in a page that stops where memory starts.
+// when the feed next grows. Sequence numbers are dense from 1. Only events
+// the journal has committed are served: a client never sees an event that a
+// crash could take back, and a sequence number it has seen names the same
+// event after any restart. The latest events are in memory; a cursor older
+// than them is read from the journal, outside m.mu, in a page that stops
+// where memory starts.
 func (m *Manager) eventsAfter(after int64) (control.FeedPage, <-chan struct{}, error) {
+	changed := m.feedChanged() // before reading what is committed: a commit in between then wakes us
 	m.mu.Lock()
-	page := control.FeedPage{LastSeq: after, State: m.league.State}
-	changed := m.changed
+	page := control.FeedPage{LastSeq: after, State: m.league.State, StorageFailure: m.storageDetail}
 	oldest := m.feed.oldest(m.league.LastSeq() + 1)
-	if after >= oldest-1 {
-		page.Events = m.feed.after(after, maxFeedBatch)
+	if durable := m.journal.Committed(); after >= oldest-1 && durable > after {
+		page.Events = m.feed.after(after, int(min(maxFeedBatch, durable-after)))
 	}
 	m.mu.Unlock()
 	if after < oldest-1 {

@@ -55,26 +55,33 @@ type Manager struct {
 	opts    Options
 	game    engine.Game
 	journal *store.Journal
+	lock    *store.DataLock // one manager per data folder: the journal has one writer
 	post    *rpc.Mailer
 
 	standingsFile, roundsFile *store.Coalescer // see openFiles
 	ratings                   ratingsCache     // see ratingsNow
 
-	mu        sync.Mutex
-	league    *engine.League
-	feed      feedWindow               // the latest events; older ones are read from the journal
-	history   *store.JournalReader     // reads those
-	changed   chan struct{}            // closed and replaced whenever the feed grows
+	mu      sync.Mutex
+	league  *engine.League
+	feed    feedWindow           // the latest events; older ones are read from the journal
+	history *store.JournalReader // reads those
+	// changed is closed and replaced whenever the journal commits (the
+	// feed grows). Under its own lock: the journal's writer closes it, and
+	// registration holds m.mu while it waits for that writer.
+	changedMu sync.Mutex
+	changed   chan struct{}
 	reported  map[string]chan struct{} // match id -> closed when its result is in
 	running   bool
 	cancelRun context.CancelFunc
 	runDone   chan struct{}
 	resumed   chan struct{} // closed and replaced when the league resumes
 	// storageErr is the first journal failure. From then on the league
-	// changes no more: nothing could be saved.
-	storageErr error
-	secret     string // the manager's own key, see managerSecret
-	stalled    bool   // no referee could take a match, and none has been played since
+	// changes no more: nothing could be saved. storageDetail says so to
+	// the feed's readers.
+	storageErr    error
+	storageDetail string
+	secret        string // the manager's own key, see managerSecret
+	stalled       bool   // no referee could take a match, and none has been played since
 }
 
 // New opens (or resumes from) the league's journal in the data folder.
@@ -90,8 +97,16 @@ func New(opts Options) (*Manager, error) {
 	if opts.AdminToken == "" {
 		return nil, fmt.Errorf("an admin token is required (set LEAGUETUI_ADMIN_TOKEN)")
 	}
+	if err := store.CheckWritable(opts.DataDir); err != nil {
+		return nil, err
+	}
+	lock, err := store.LockDataFolder(opts.DataDir)
+	if err != nil {
+		return nil, err
+	}
 	n, err := node.New(cfg, "league_manager", "league_manager", opts.DataDir)
 	if err != nil {
+		lock.Release()
 		return nil, err
 	}
 	store.Redact(opts.AdminToken)
@@ -102,7 +117,7 @@ func New(opts Options) (*Manager, error) {
 	}
 	n.OpenReferees = opts.OpenReferees
 	m := &Manager{
-		Node: n, opts: opts, game: game,
+		Node: n, opts: opts, game: game, lock: lock,
 		league:    engine.NewLeague(cfg.LeagueID, engine.Scoring(cfg.Scoring)),
 		feed:      feedWindow{limit: cmp.Or(opts.feedWindow, defaultFeedWindow)},
 		changed:   make(chan struct{}),
@@ -114,9 +129,16 @@ func New(opts Options) (*Manager, error) {
 	}
 	m.post = rpc.NewMailer(n.Client, n.Log)
 	if err := m.replayJournal(); err != nil {
+		lock.Release()
 		return nil, err
 	}
 	m.openFiles()
+	if m.league.State != engine.LeagueWaiting {
+		// Derived from the journal: rewritten from it, whatever a crash or
+		// a full disk left of them.
+		m.standingsFile.Request()
+		m.roundsFile.Request()
+	}
 	m.routes()
 	return m, nil
 }
@@ -129,6 +151,7 @@ func (m *Manager) replayJournal() error {
 		return fmt.Errorf("cannot open the league journal: %w", err)
 	}
 	m.journal = journal
+	m.journal.OnCommit(m.feedGrew)
 	m.history = store.NewJournalReader(m.Layout.Journal())
 	for i, raw := range records {
 		var ev engine.Event
@@ -155,10 +178,11 @@ func (m *Manager) replayJournal() error {
 }
 
 // Start listens and, if the journal shows a league in progress, carries it on.
+//
+// A league held (--hold) is paused, durably, before the manager listens:
+// whoever reads its state once it says it is listening sees it paused,
+// never running, and knows to resume it.
 func (m *Manager) Start(ctx context.Context) error {
-	// A league in progress is set right before the manager listens: its
-	// interrupted matches ended, and held paused when asked, so that the
-	// first answer anyone gets (the standings, the feed) is already true.
 	m.mu.Lock()
 	resume := m.league.State == engine.LeagueRunning || m.league.State == engine.LeaguePaused
 	done, total := m.league.Progress()
@@ -247,6 +271,7 @@ func (m *Manager) Close(ctx context.Context) error {
 	if jerr := m.journal.Close(); err == nil {
 		err = jerr
 	}
+	m.lock.Release()
 	return err
 }
 
@@ -290,8 +315,8 @@ func (m *Manager) stage(ev engine.Event) (staged, error) {
 	}}, nil
 }
 
-// apply numbers, applies and publishes an event on the live feed. Call
-// with m.mu held.
+// apply numbers and applies an event and keeps it for the live feed,
+// which serves it once the journal has committed it. Call with m.mu held.
 func (m *Manager) apply(ev *engine.Event) error {
 	ev.Seq = m.league.LastSeq() + 1
 	ev.Time = time.Now().UTC()
@@ -299,9 +324,23 @@ func (m *Manager) apply(ev *engine.Event) error {
 		return err
 	}
 	m.feed.push(*ev, m.journal.Committed())
+	return nil
+}
+
+// feedGrew wakes the feed's waiting readers: the journal has committed more
+// events, which the feed may now serve.
+func (m *Manager) feedGrew() {
+	m.changedMu.Lock()
+	defer m.changedMu.Unlock()
 	close(m.changed)
 	m.changed = make(chan struct{})
-	return nil
+}
+
+// feedChanged is the channel that closes when the feed next grows.
+func (m *Manager) feedChanged() <-chan struct{} {
+	m.changedMu.Lock()
+	defer m.changedMu.Unlock()
+	return m.changed
 }
 
 // storageFailed pauses the league the first time the journal cannot be
@@ -316,10 +355,14 @@ func (m *Manager) storageFailed(err error) {
 		return
 	}
 	m.storageErr = err
-	detail := fmt.Sprintf("cannot write the league journal in %s: %v; the league is paused with every acknowledged result saved; "+
-		"free the disk, then restart the manager to resume", m.Layout.LeagueDir(), err)
+	m.storageDetail = fmt.Sprintf("cannot write the league journal in %s: %v; the league is paused and nothing acknowledged is lost "+
+		"(every result acknowledged is in the journal; derived files are rebuilt from it on resume); "+
+		"free the disk, then restart to resume", m.Layout.LeagueDir(), err)
 	m.Log.Error("journal append failed; league paused", "event_type", "JOURNAL_ERROR", "err", err)
-	_ = m.apply(&engine.Event{Kind: engine.EventStorageFailed, Detail: detail})
+	// Unnumbered: the journal could not take it, so it must not take a
+	// sequence number that a restarted manager would give another event.
+	_ = m.league.Apply(engine.Event{Kind: engine.EventStorageFailed, Time: time.Now().UTC(), Detail: m.storageDetail})
+	m.feedGrew()
 }
 
 // newToken issues a fresh random token and the hash the journal keeps.

@@ -2,6 +2,7 @@ package manager
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -39,7 +40,7 @@ func (m *Manager) handleReport(_ context.Context, in protocol.Inbound) (any, err
 	if err != nil {
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "%v", err)
 	}
-	if err := m.recordResult(result, referee.ID); err != nil {
+	if err := m.recordResult(result, referee.ID, matchFacts(*match.Pairing, rep.Result.Details)); err != nil {
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "%v", err)
 	}
 	return &protocol.Ack{Envelope: m.reply(protocol.TypeMatchResultAck, rep.Envelope), Status: "RECEIVED"}, nil
@@ -47,7 +48,7 @@ func (m *Manager) handleReport(_ context.Context, in protocol.Inbound) (any, err
 
 // recordResult journals a result, wakes whoever waits for the match and
 // marks the standings file stale. Its cost does not grow with the league.
-func (m *Manager) recordResult(r engine.Result, refereeID string) error {
+func (m *Manager) recordResult(r engine.Result, refereeID string, facts *engine.MatchFacts) error {
 	m.mu.Lock()
 	var ev staged
 	var err error
@@ -57,7 +58,7 @@ func (m *Manager) recordResult(r engine.Result, refereeID string) error {
 		err = fmt.Errorf("match %s is not assigned to %s", r.MatchID, refereeID)
 	} else {
 		ev, err = m.stage(engine.Event{Kind: engine.EventMatchResult, Round: r.Round, MatchID: r.MatchID,
-			Referee: refereeID, Result: &r})
+			Referee: refereeID, Result: &r, Facts: facts})
 	}
 	m.mu.Unlock()
 	if err == nil {
@@ -76,6 +77,43 @@ func (m *Manager) recordResult(r engine.Result, refereeID string) error {
 		"status", string(r.Status), "winner", r.Winner, "seq", ev.Seq)
 	m.standingsChanged()
 	return nil
+}
+
+// Bounds on what a report's facts may bring into the journal: a move or a
+// game fact is a word or a number, the reason one line.
+const (
+	maxFactLength  = 64
+	maxFactDetails = 8
+	maxReasonBytes = 300
+)
+
+// matchFacts keeps what the journal needs of a report to rebuild the
+// players' histories: the two players' moves and the game's scalar facts,
+// each bounded, so a referee cannot grow the journal or the feed with them.
+func matchFacts(p engine.Pairing, d protocol.ReportDetails) *engine.MatchFacts {
+	facts := &engine.MatchFacts{Moves: map[string]string{}, Details: map[string]any{}}
+	for _, player := range []string{p.PlayerA, p.PlayerB} {
+		if move, ok := d.Choices[player]; ok && len(move) <= maxFactLength {
+			facts.Moves[player] = move
+		}
+	}
+	for key, value := range d.Game {
+		if len(facts.Details) == maxFactDetails || len(key) > maxFactLength {
+			continue
+		}
+		switch v := value.(type) {
+		case string:
+			if len(v) <= maxFactLength {
+				facts.Details[key] = v
+			}
+		case float64, bool, json.Number:
+			facts.Details[key] = v
+		}
+	}
+	if len(d.Reason) <= maxReasonBytes {
+		facts.Reason = d.Reason
+	}
+	return facts
 }
 
 // resultFromReport reads the outcome the way peers encode it (protocol.md §9

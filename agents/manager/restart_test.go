@@ -54,6 +54,8 @@ func TestRestartEndsInterruptedMatches(t *testing.T) {
 	if err := first.journal.Close(); err != nil {
 		t.Fatal(err)
 	}
+	first.closeFiles()
+	first.lock.Release() // as a crash would: the next manager owns the folder
 	m, err := New(Options{Config: config.Default(), DataDir: dir, AdminToken: "adm-restart-test", Hold: true})
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +95,7 @@ func TestResultAfterStopRefused(t *testing.T) {
 	mustRecord(t, m, engine.Event{Kind: engine.EventStopped, Detail: "by the admin"})
 	p := rounds[0].Matches[0]
 	res := engine.Result{MatchID: p.MatchID, Round: 1, PlayerA: p.PlayerA, PlayerB: p.PlayerB, Status: engine.StatusDraw}
-	if err := m.recordResult(res, "REF01"); err == nil {
+	if err := m.recordResult(res, "REF01", nil); err == nil {
 		t.Fatal("a result after the stop was recorded")
 	}
 	if done, _ := m.league.Progress(); done != 0 {

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -69,8 +70,29 @@ type Node struct {
 	logFile    io.Closer
 }
 
+// ParentPIDEnv carries the PID of the leaguetui that started an agent.
+// The agent checks at start that this process is still its parent: one
+// that died while the agent was being started (before the kernel's
+// parent-death signal was armed) leaves an orphan that must not run.
+const ParentPIDEnv = "LEAGUETUI_PARENT_PID"
+
+// CheckParent fails if the agent was started by a leaguetui that is gone.
+func CheckParent() error {
+	want := os.Getenv(ParentPIDEnv)
+	if want == "" {
+		return nil // started by hand, not by leaguetui
+	}
+	if got := strconv.Itoa(os.Getppid()); got != want {
+		return fmt.Errorf("the leaguetui that started this agent (PID %s) is gone (parent now PID %s); not starting", want, got)
+	}
+	return nil
+}
+
 // New prepares a node; it does not listen yet.
 func New(cfg config.Config, role, name, dataDir string) (*Node, error) {
+	if err := CheckParent(); err != nil {
+		return nil, err
+	}
 	layout, err := store.NewLayout(dataDir, cfg.LeagueID)
 	if err != nil {
 		return nil, fmt.Errorf("--league-id: %w", err)

@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"context"
 	"encoding/json"
 	"sync"
 	"time"
@@ -120,8 +121,34 @@ func (run *matchRun) result(o engine.Outcome) MatchResult {
 	return MatchResult{GameResult: gameResult(o), Score: points, Offenders: o.Offenders}
 }
 
-// save writes the match file; a failure is logged, the result still goes out.
-func (run *matchRun) save(o engine.Outcome) {
+// saveDurably writes the match file before the result is reported: a
+// result the manager journals always has its match file. A write that
+// fails (a full disk) is tried again until the report's deadline; if it
+// still fails, the result is withheld and the manager gives the match to a
+// referee again once its deadline passes.
+func (run *matchRun) saveDurably(ctx context.Context, o engine.Outcome) error {
+	cfg := run.r.opts.Config
+	giveUp := time.Now().Add(cfg.Timeouts.Report)
+	for attempt := 1; ; attempt++ {
+		err := run.save(o)
+		if err == nil {
+			return nil
+		}
+		run.r.Log.Error("cannot write match file", "event_type", "DATA_WRITE_FAILED", "match_id", run.start.MatchID,
+			"path", run.file, "attempt", attempt, "err", err)
+		if time.Now().After(giveUp) {
+			return err
+		}
+		select {
+		case <-time.After(cfg.Retry.Delay(attempt)):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// save writes the match file.
+func (run *matchRun) save(o engine.Outcome) error {
 	run.transcript.mu.Lock()
 	entries := append([]transcriptEntry(nil), run.transcript.entries...)
 	run.transcript.mu.Unlock()
@@ -133,7 +160,5 @@ func (run *matchRun) save(o engine.Outcome) {
 		Lifecycle: Lifecycle{State: string(run.match.State()), CreatedAt: protocol.FormatTime(run.createdAt),
 			StartedAt: protocol.FormatTime(run.createdAt), FinishedAt: protocol.FormatTime(time.Now())},
 		Transcript: entries, Result: run.result(o)}
-	if err := store.WriteJSON(run.file, doc); err != nil {
-		run.r.Log.Error("cannot write match file", "event_type", "DATA_WRITE_FAILED", "match_id", run.start.MatchID, "err", err)
-	}
+	return store.WriteJSON(run.file, doc)
 }

@@ -72,10 +72,14 @@ func (run *matchRun) play(ctx context.Context) {
 	outcome := run.match.Outcome()
 	run.step(outcome.Step, outcome.Reason)
 	run.forEachPlayer(ctx, func(ctx context.Context, player string) { run.notifyGameOver(ctx, player, outcome) })
-	run.save(outcome)
+	err := run.saveDurably(ctx, outcome)
 	// The slot is free before the manager hears the result: it hands this
 	// referee its next match as soon as the report arrives.
 	run.r.release(run.start.MatchID)
+	if err != nil {
+		log.Error("result withheld: its match file cannot be written", "event_type", "REPORT_WITHHELD", "err", err)
+		return
+	}
 	if err := run.report(ctx, outcome); err != nil {
 		log.Error("result not reported", "event_type", "REPORT_FAILED", "err", err)
 		return
@@ -374,11 +378,11 @@ func (run *matchRun) report(ctx context.Context, o engine.Outcome) error {
 	result := run.result(o)
 	msg := &protocol.MatchResultReport{Envelope: run.r.Envelope(protocol.TypeMatchResultReport, run.conv+"-report"),
 		GameType: run.game.Type(), Result: protocol.ReportResult{Winner: result.WinnerPlayerID, Score: result.Score,
-			Status: string(o.Status), Details: protocol.ReportDetails{Choices: o.Moves, Game: withStatuses(o.Details, o.Statuses)}}}
+			Status: string(o.Status), Details: protocol.ReportDetails{Choices: o.Moves, Game: withStatuses(o.Details, o.Statuses),
+				Reason: o.Reason}}}
 	msg.RoundID, msg.MatchID = run.start.RoundID, run.start.MatchID
 	if o.Status == engine.StatusTechnicalLoss {
 		msg.Result.Details.TechnicalLoss = true
-		msg.Result.Details.Reason = o.Reason
 		msg.Result.Details.Offenders = o.Offenders
 		if len(o.Offenders) == 1 {
 			msg.Result.Details.OffendingPlayer = o.Offenders[0]

@@ -3,11 +3,14 @@ package store
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 )
 
 // filePerm and dirPerm are the modes of everything the store creates: the data
@@ -144,4 +147,25 @@ func syncDir(dir string) error {
 		return err
 	}
 	return d.Close()
+}
+
+// RemoveTempFiles deletes the temporary files that writers killed in the
+// middle of an atomic write left under root (their targets are intact:
+// the rename never happened). Only the data folder's owner may call it,
+// while no agent writes there: a live writer's temporary file would go too.
+func RemoveTempFiles(root string) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if name := d.Name(); d.Type().IsRegular() && strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-") {
+			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("store: %w", err)
+			}
+		}
+		return nil
+	})
 }

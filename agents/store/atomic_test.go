@@ -154,3 +154,32 @@ func assertOnlyFiles(t *testing.T, dir string, names ...string) {
 		}
 	}
 }
+
+// TestRemoveTempFiles: the temporary files of atomic writes cut short go,
+// every other file stays.
+func TestRemoveTempFiles(t *testing.T) {
+	root := t.TempDir()
+	keep := []string{filepath.Join(root, "matches", "L", "R1M1.json"), filepath.Join(root, ".hidden")}
+	cut := []string{filepath.Join(root, "matches", "L", ".R1M2.json.tmp-123"), filepath.Join(root, "players", "P01", ".history.json.tmp-9")}
+	for _, path := range append(append([]string{}, keep...), cut...) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := RemoveTempFiles(root); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range keep {
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("%s: %v, want it kept", path, err)
+		}
+	}
+	for _, path := range cut {
+		if _, err := os.Stat(path); !os.IsNotExist(err) {
+			t.Errorf("%s is still there", path)
+		}
+	}
+}

@@ -37,10 +37,11 @@ type Journal struct {
 	f     *os.File
 	hooks journalHooks
 
-	mu      sync.Mutex
-	pending []appendRequest // queued lines, in arrival order
-	closed  bool
-	failed  error // sticky: once set, the file's state is unknown
+	mu       sync.Mutex
+	pending  []appendRequest // queued lines, in arrival order
+	closed   bool
+	failed   error  // sticky: once set, the file's state is unknown
+	onCommit func() // see OnCommit
 
 	kick    chan struct{} // wakes the writer; buffered, so a wake-up is never lost
 	stopped chan struct{} // closed when the writer has exited
@@ -203,6 +204,16 @@ func (j *Journal) Enqueue(rec any) (wait func() error) {
 	return func() error { return <-req.done }
 }
 
+// OnCommit sets f to be called, from the writer goroutine, after each
+// batch of records becomes durable (Committed has grown): a reader that
+// serves only durable records waits for it. f must not wait for the
+// journal.
+func (j *Journal) OnCommit(f func()) {
+	j.mu.Lock()
+	j.onCommit = f
+	j.mu.Unlock()
+}
+
 // Syncs is how many fsyncs appends have done (for tests and benchmarks of
 // group commit). The fsyncs of OpenJournal are not counted.
 func (j *Journal) Syncs() int64 {
@@ -280,6 +291,12 @@ func (j *Journal) commit(batch []appendRequest) error {
 	}
 	if !j.gap {
 		j.committed.Add(int64(len(batch)))
+		j.mu.Lock()
+		notify := j.onCommit
+		j.mu.Unlock()
+		if notify != nil {
+			notify()
+		}
 	}
 	return err
 }

@@ -206,3 +206,9 @@ func CheckWritable(dir string) error {
 	}
 	return nil
 }
+
+// Lock is the data folder's lock file: whoever holds an exclusive flock on
+// it owns the folder (see LockDataFolder).
+func (l Layout) Lock() string {
+	return filepath.Join(l.Root, "leaguetui.lock")
+}

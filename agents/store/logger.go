@@ -115,11 +115,18 @@ type logSink struct {
 }
 
 // write writes one line with one write call, so lines from concurrent
-// goroutines (and, with O_APPEND, processes) never interleave.
+// goroutines (and, with O_APPEND, processes) never interleave. A line the
+// disk took only part of (full, or over a size limit) is cut away again:
+// a log holds whole lines only.
 func (s *logSink) write(line []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, err := s.f.Write(line)
+	n, err := s.f.Write(line)
+	if err != nil && n > 0 {
+		if end, serr := s.f.Seek(0, io.SeekCurrent); serr == nil {
+			_ = s.f.Truncate(end - int64(n))
+		}
+	}
 	return err
 }
 

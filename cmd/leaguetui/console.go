@@ -73,7 +73,8 @@ func runConsole(ctx context.Context, opts headless.Options, attach attachOptions
 	slog.Info("league launched", "manager", league.Control.Base(), "seed", opts.Seed,
 		"referees", opts.Referees, "players", opts.Players)
 	return tui.Run(ctx, tui.Options{Control: league.Control, Children: childrenOf(league),
-		Scoring: scoring, Seed: opts.Seed, Logger: slog.Default(), Notice: notice})
+		Scoring: scoring, Seed: opts.Seed, Logger: slog.Default(), Notice: notice,
+		ResumeCommand: headless.ResumeCommand(opts.DataDir, opts.FreePorts)})
 }
 
 // stopLeague stops every child the console started and says so, once the

@@ -2,9 +2,11 @@ package faults_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -27,6 +29,7 @@ type crashLeague struct {
 	port     int
 	manager  *launch.Child
 	referees []*launch.Child
+	players  []*launch.Child // the good ones
 	ctl      *control.Client
 	slow     []string // ids of the slow players
 	format   []string // the manager's format flags, none for a round robin
@@ -45,8 +48,8 @@ func startCrashLeague(t *testing.T, format ...string) *crashLeague {
 		l.referees = append(l.referees, leaguetest.StartReferee(t, l.dir, l.manager.Endpoint, name, timeouts...))
 	}
 	for i, strategy := range []string{"frequency", "adaptive", "pattern"} {
-		leaguetest.StartPlayer(t, l.dir, l.manager.Endpoint, fmt.Sprintf("good%d", i+1),
-			append([]string{"--strategy", strategy, "--seed", "5"}, timeouts...)...)
+		l.players = append(l.players, leaguetest.StartPlayer(t, l.dir, l.manager.Endpoint, fmt.Sprintf("good%d", i+1),
+			append([]string{"--strategy", strategy, "--seed", "5"}, timeouts...)...))
 	}
 	for i := range 2 {
 		p := leaguetest.StartBadPlayer(t, l.dir, l.manager.Endpoint, fmt.Sprintf("slow%d", i+1), "slow", "--delay", slowDelay)
@@ -60,10 +63,10 @@ func startCrashLeague(t *testing.T, format ...string) *crashLeague {
 
 // startManager starts (or restarts) the manager on the league's port and
 // data folder.
-func (l *crashLeague) startManager(t *testing.T) *launch.Child {
+func (l *crashLeague) startManager(t *testing.T, extra ...string) *launch.Child {
 	t.Helper()
 	args := append([]string{"--seed", "11", "--port", fmt.Sprint(l.port)}, timeouts...)
-	args = append(args, l.format...)
+	args = append(append(args, l.format...), extra...)
 	return leaguetest.StartManager(t, l.dir, adminToken, args...)
 }
 
@@ -123,6 +126,7 @@ func scheduledRounds(ev engine.Event) []engine.Round {
 type outcome struct {
 	results   map[string]engine.Result
 	standings []control.StandingsFile
+	files     map[string]string // derivedFiles
 }
 
 func (l *crashLeague) outcome(t *testing.T, all []engine.Result) outcome {
@@ -148,7 +152,65 @@ func (l *crashLeague) outcome(t *testing.T, all []engine.Result) outcome {
 		o.standings = append(o.standings, control.StandingsFile{State: doc.State, Seed: doc.Seed,
 			MatchesDone: doc.MatchesDone, Standings: doc.Standings})
 	}
+	o.files = derivedFiles(t, l.dir)
 	return o
+}
+
+// derivedFiles reads what two runs of the same seed must agree on in the
+// files derived from the journal, by file: rounds.json's matches and
+// results, each match file's players and result, each player history's
+// entries; without times and referees, which may differ.
+func derivedFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	layout := store.Layout{Root: dir, LeagueID: leagueID}
+	files := map[string]string{}
+	keep := func(name string, v any) {
+		data, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = string(data)
+	}
+	var rounds struct {
+		Rounds []struct {
+			RoundID int    `json:"round_id"`
+			Status  string `json:"status"`
+			Matches []struct {
+				MatchID string  `json:"match_id"`
+				PlayerA string  `json:"player_A_id"`
+				PlayerB string  `json:"player_B_id"`
+				Result  string  `json:"result"`
+				Winner  *string `json:"winner"`
+			} `json:"matches"`
+		} `json:"rounds"`
+	}
+	readJSON(t, layout.Rounds(), &rounds)
+	keep("rounds.json", rounds)
+	matches, _ := filepath.Glob(filepath.Join(layout.MatchesDir(), "*.json"))
+	for _, path := range matches {
+		var m struct {
+			Players map[string]string `json:"players"`
+			Result  json.RawMessage   `json:"result"`
+		}
+		readJSON(t, path, &m)
+		keep(filepath.Base(path), m)
+	}
+	histories, _ := filepath.Glob(filepath.Join(dir, "players", "*", "history.json"))
+	for _, path := range histories {
+		var h struct {
+			Stats   json.RawMessage  `json:"stats"`
+			Matches []map[string]any `json:"matches"`
+		}
+		readJSON(t, path, &h)
+		for _, e := range h.Matches {
+			delete(e, "timestamp")
+		}
+		slices.SortFunc(h.Matches, func(a, b map[string]any) int {
+			return strings.Compare(fmt.Sprint(a["match_id"]), fmt.Sprint(b["match_id"]))
+		})
+		keep(filepath.Base(filepath.Dir(path))+"/history.json", h)
+	}
+	return files
 }
 
 // uninterrupted plays the crash league to the end with nothing killed.
@@ -168,6 +230,14 @@ func compareOutcomes(t *testing.T, got, want outcome) {
 	}
 	if !reflect.DeepEqual(got.standings, want.standings) {
 		t.Errorf("standings (served, file) differ from the uninterrupted run's:\n got %+v\nwant %+v", got.standings, want.standings)
+	}
+	for name, w := range want.files {
+		if g, ok := got.files[name]; g != w {
+			t.Errorf("%s (there: %v) differs from the uninterrupted run's:\n got %s\nwant %s", name, ok, g, w)
+		}
+	}
+	if len(got.files) != len(want.files) {
+		t.Errorf("%d derived files, the uninterrupted run has %d", len(got.files), len(want.files))
 	}
 }
 
@@ -222,4 +292,88 @@ func TestManagerKilledMidLeague(t *testing.T) {
 	if !strings.Contains(string(log), `"event_type":"LEAGUE_RESUMED"`) {
 		t.Errorf("the restarted manager's log does not say it resumed from the journal")
 	}
+}
+
+// TestFeedCursorAcrossManagerCrash reads the event feed with a cursor
+// while the manager is killed with SIGKILL and restarted: the reader goes
+// on from its cursor, and no sequence number it saw names another event
+// after the restart (the feed serves only journaled events), none is
+// skipped, and every match's result is counted once.
+func TestFeedCursorAcrossManagerCrash(t *testing.T) {
+	t.Parallel()
+	l := startCrashLeague(t)
+	seen := map[int64]string{}
+	saw := func(events []engine.Event) {
+		for _, ev := range events {
+			data, err := json.Marshal(ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if before, ok := seen[ev.Seq]; ok && before != string(data) {
+				t.Errorf("sequence %d was\n  %s\nand is now\n  %s", ev.Seq, before, data)
+			}
+			seen[ev.Seq] = string(data)
+		}
+	}
+	_, before, cursor := l.inFlight(t, 0, "", 3)
+	saw(before)
+	l.manager.Kill()
+	l.manager = l.startManager(t)
+	after := finishFeed(t, l.ctl, cursor)
+	saw(after)
+
+	read := append(before, after...)
+	for i, ev := range read {
+		if ev.Seq != int64(i+1) {
+			t.Fatalf("the cursor reader's event %d has sequence %d: the feed skipped or repeated one", i+1, ev.Seq)
+		}
+	}
+	counted := map[string]int{}
+	for _, r := range results(read) {
+		counted[r.MatchID]++
+	}
+	for id, n := range counted {
+		if n != 1 {
+			t.Errorf("the cursor reader counted %d results for %s", n, id)
+		}
+	}
+	if len(counted) != 10 {
+		t.Errorf("the cursor reader saw results for %d matches, want all 10", len(counted))
+	}
+	saw(finishFeed(t, l.ctl, 0)) // the whole journal, as the restarted manager serves it
+	stopManager(t, l.manager)
+}
+
+// TestHeldResumeIsPausedOnceListening restarts a killed manager with
+// --hold, as leaguetui does when it resumes a league: by the time it says
+// it is listening, the league is already paused (durably, on the feed), so
+// whoever reads its state then knows to resume it and never waits for a
+// league it takes for running. Resumed, the league completes.
+func TestHeldResumeIsPausedOnceListening(t *testing.T) {
+	t.Parallel()
+	l := startCrashLeague(t)
+	_, _, _ = l.inFlight(t, 0, "", 3)
+	l.manager.Kill()
+	l.manager = l.startManager(t, "--hold")
+	status, err := l.ctl.Standings(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status.State != engine.LeaguePaused {
+		t.Fatalf("a held league reads %s once its manager listens, want paused", status.State)
+	}
+	page, err := l.ctl.Events(context.Background(), status.Version-1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(page.Events); n != 1 || page.Events[0].Kind != engine.EventPaused {
+		t.Fatalf("the feed's last event is not the pause: %+v", page.Events)
+	}
+	if err := l.ctl.Resume(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(results(finishFeed(t, l.ctl, 0))); got != 10 {
+		t.Errorf("%d results after the resume, want 10", got)
+	}
+	stopManager(t, l.manager)
 }
