@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -138,17 +137,8 @@ var lanFlags = []string{"--join-timeout", "1s", "--move-timeout", "2s", "--gener
 // nobody else loses anything to the cut.
 func TestCutLinkGivesTechnicalLossesOnlyWhileCut(t *testing.T) {
 	l := newLAN(t, "mgr", "ref", "pa", "pb", "ctl")
-	// The referees' circuit breaker is kept out of the way: as on one
-	// machine, once it opens on P06 it scores P06's matches as lost
-	// without calling it, for its whole reset time (60 s), link or no
-	// link. This test is about the network.
-	cfgDir := t.TempDir()
-	noBreaker := []byte(`{"circuit_breaker": {"failure_threshold": 1000}}`)
-	if err := os.WriteFile(filepath.Join(cfgDir, "system.json"), noBreaker, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	g := startLANLeague(t, l, lanOptions{Seed: "41", Listen: "0.0.0.0",
-		Players: []string{"pa", "pa", "pa", "pa", "pa", "pb"}, Extra: append([]string{"--config", cfgDir}, lanFlags...)})
+		Players: []string{"pa", "pa", "pa", "pa", "pa", "pb"}, Extra: lanFlags})
 	const cutOff = "P06"
 	f := startControl(t, g, "ctl")
 
