@@ -151,6 +151,25 @@ type PlayerDefaults struct {
 	// Strategy names the player's strategy. This package does not check it:
 	// the set of strategies belongs to the player code.
 	Strategy string // "random"
+	// Strategies, when set, are cycled over the players a league starts
+	// (e.g. llm, random, counter); otherwise the game's own strategies are.
+	Strategies []string
+	// LLM configures the llm strategy.
+	LLM LLM
+}
+
+// LLM is which language model the llm strategy asks, and where its key is.
+// It never holds the key itself.
+type LLM struct {
+	Provider   string // "openai" (or any OpenAI-compatible server) or "anthropic"
+	Model      string
+	BaseURL    string // "" for the provider's own
+	APIKeyEnv  string // the variable holding the key; "" for OPENAI_API_KEY or ANTHROPIC_API_KEY
+	APIKeyFile string // a file holding the key, read instead of the environment
+	Fallback   string // "random": a random legal move when the provider fails; "" for none
+	// MaxTokensPerMatch caps the tokens (in and out) a model player spends
+	// in one match; 0 is no cap.
+	MaxTokensPerMatch int
 }
 
 // Participants bounds how many agents a league needs before it can start.
@@ -219,7 +238,7 @@ func Default() Config {
 		Scoring:      Scoring{Win: 3, Draw: 1, Loss: 0, TechnicalLoss: 0},
 		Security:     Security{TokenBytes: 32, AuthTokens: true, TokenTTL: 24 * time.Hour},
 		Referee:      RefereeDefaults{MaxConcurrentMatches: 2},
-		Player:       PlayerDefaults{Strategy: "random"},
+		Player:       PlayerDefaults{Strategy: "random", LLM: LLM{Provider: "openai"}},
 		Participants: Participants{MinPlayers: 2, MaxPlayers: 10000, MinReferees: 1},
 		Suspension:   Suspension{AfterTechnicalLosses: 3},
 	}
