@@ -18,6 +18,26 @@ func TestBenchCommand(t *testing.T) {
 	bin := buildLeaguetui(t)
 	t.Run("tiny league", func(t *testing.T) { testTinyLeague(t, bin) })
 	t.Run("help", func(t *testing.T) { testHelp(t, bin) })
+	t.Run("swiss progress", func(t *testing.T) { testSwissProgress(t, bin) })
+}
+
+// testSwissProgress: a Swiss league's progress lines count every round,
+// those paired later included, up to the last match.
+func testSwissProgress(t *testing.T, bin string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "bench", "--players", "6", "--referees", "2", "--format", "swiss", "--rounds", "3",
+		"--raw-duration", "100ms", "--seed", "5")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("leaguetui bench: %v\nstderr:\n%s", err, stderr.String())
+	}
+	for _, want := range []string{"bench: league started: 9 matches", "bench: 6/9 matches in", "bench: 9/9 matches in"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("no %q on stderr:\n%s", want, stderr.String())
+		}
+	}
 }
 
 // testTinyLeague is the short bench run for CI: a tiny league, checking

@@ -186,7 +186,8 @@ func endpointsOf(children []*launch.Child) []string {
 }
 
 // follow reads the event feed until the league completes, printing a line
-// each time another tenth of the matches is done, so a long league shows
+// each time another tenth of the matches is done (of all the league will
+// have, its Swiss rounds still to pair included), so a long league shows
 // that it moves and how fast.
 func follow(ctx context.Context, c *control.Client, progress io.Writer) (*Tally, error) {
 	tally := &Tally{}
@@ -200,12 +201,12 @@ func follow(ctx context.Context, c *control.Client, progress io.Writer) (*Tally,
 		for _, ev := range page.Events {
 			over := tally.Add(ev)
 			if ev.Kind == engine.EventLeagueStarted {
-				fmt.Fprintf(progress, "bench: league started: %d matches\n", tally.Total)
+				fmt.Fprintf(progress, "bench: league started: %d matches\n", tally.Expected)
 			}
-			if tally.Total > 0 && tally.Matches*10/tally.Total > reported {
-				reported = tally.Matches * 10 / tally.Total
+			if tally.Expected > 0 && tally.Matches*10/tally.Expected > reported {
+				reported = tally.Matches * 10 / tally.Expected
 				elapsed := ev.Time.Sub(tally.Started)
-				fmt.Fprintf(progress, "bench: %d/%d matches in %s, %.0f matches/s\n", tally.Matches, tally.Total,
+				fmt.Fprintf(progress, "bench: %d/%d matches in %s, %.0f matches/s\n", tally.Matches, tally.Expected,
 					elapsed.Round(time.Millisecond), Rate(int64(tally.Matches), elapsed))
 			}
 			if over && tally.Stopped {

@@ -180,13 +180,17 @@ func TestTallyTenths(t *testing.T) {
 }
 
 // TestTallySwissRounds: a Swiss league's later rounds come as
-// round_scheduled events, and the tally's total grows with them.
+// round_scheduled events, and the tally's total grows with them; the
+// matches expected count them from the start.
 func TestTallySwissRounds(t *testing.T) {
 	var tally Tally
 	tally.Add(engine.Event{Kind: engine.EventLeagueStarted, Time: time.Now(),
 		Start: &engine.StartInfo{Rounds: []engine.Round{{Number: 1, Matches: make([]engine.Pairing, 3)}}, RoundsPlanned: 2}})
+	if tally.Expected != 6 {
+		t.Errorf("expected %d at the start of two rounds of 3, want 6", tally.Expected)
+	}
 	tally.Add(engine.Event{Kind: engine.EventRoundScheduled, Round: 2, Schedule: &engine.Round{Number: 2, Matches: make([]engine.Pairing, 3)}})
-	if tally.Total != 6 {
-		t.Errorf("total %d after two rounds of 3, want 6", tally.Total)
+	if tally.Total != 6 || tally.Expected != 6 {
+		t.Errorf("total %d, expected %d after two rounds of 3, want 6 and 6", tally.Total, tally.Expected)
 	}
 }
