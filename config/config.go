@@ -151,9 +151,10 @@ type PlayerDefaults struct {
 	// Strategy names the player's strategy. This package does not check it:
 	// the set of strategies belongs to the player code.
 	Strategy string // "random"
-	// Strategies, when set, are cycled over the players a league starts
-	// (e.g. llm, random, counter); otherwise the game's own strategies are.
-	Strategies []string
+	// Strategies, when set, is a comma-separated list cycled over the
+	// players a league starts ("llm,random,counter"); otherwise the game's
+	// own strategies are. A string keeps Config comparable.
+	Strategies string
 	// LLM configures the llm strategy.
 	LLM LLM
 }

@@ -54,11 +54,7 @@ func (b *openAIBackend) complete(ctx context.Context, turn Turn) (*toolCall, usa
 	}
 	resp, err := b.client.Chat.Completions.New(ctx, params)
 	if err != nil {
-		var apiErr *openai.Error
-		if errors.As(err, &apiErr) {
-			return nil, usage{}, classify(err, apiErr.StatusCode, retryAfter(apiErr.Response))
-		}
-		return nil, usage{}, classify(err, 0, 0)
+		return nil, usage{}, requestFailed(err, func(e *openai.Error) (int, *http.Response) { return e.StatusCode, e.Response })
 	}
 	u := usage{in: resp.Usage.PromptTokens, out: resp.Usage.CompletionTokens}
 	for _, choice := range resp.Choices {
@@ -95,11 +91,7 @@ func (b *anthropicBackend) complete(ctx context.Context, turn Turn) (*toolCall, 
 		Tools:     []anthropic.ToolUnionParam{tool},
 	})
 	if err != nil {
-		var apiErr *anthropic.Error
-		if errors.As(err, &apiErr) {
-			return nil, usage{}, classify(err, apiErr.StatusCode, retryAfter(apiErr.Response))
-		}
-		return nil, usage{}, classify(err, 0, 0)
+		return nil, usage{}, requestFailed(err, func(e *anthropic.Error) (int, *http.Response) { return e.StatusCode, e.Response })
 	}
 	u := usage{in: resp.Usage.InputTokens, out: resp.Usage.OutputTokens}
 	for _, block := range resp.Content {
@@ -108,6 +100,20 @@ func (b *anthropicBackend) complete(ctx context.Context, turn Turn) (*toolCall, 
 		}
 	}
 	return nil, u, nil
+}
+
+// requestFailed classifies an SDK's error: E is its API error type, whose
+// status code and response fields reply reads.
+func requestFailed[E any, PE interface {
+	*E
+	error
+}](err error, reply func(PE) (int, *http.Response)) *providerError {
+	var apiErr PE
+	if errors.As(err, &apiErr) {
+		status, resp := reply(apiErr)
+		return classify(err, status, retryAfter(resp))
+	}
+	return classify(err, 0, 0)
 }
 
 // retryAfter reads a Retry-After of whole seconds (or an HTTP date).
