@@ -162,7 +162,7 @@ type PlayerDefaults struct {
 // LLM is which language model the llm strategy asks, and where its key is.
 // It never holds the key itself.
 type LLM struct {
-	Provider   string // "openai" (or any OpenAI-compatible server) or "anthropic"
+	Provider   string // "openai" (or any OpenAI-compatible server; the default) or "anthropic"
 	Model      string
 	BaseURL    string // "" for the provider's own
 	APIKeyEnv  string // the variable holding the key; "" for OPENAI_API_KEY or ANTHROPIC_API_KEY
@@ -239,7 +239,7 @@ func Default() Config {
 		Scoring:      Scoring{Win: 3, Draw: 1, Loss: 0, TechnicalLoss: 0},
 		Security:     Security{TokenBytes: 32, AuthTokens: true, TokenTTL: 24 * time.Hour},
 		Referee:      RefereeDefaults{MaxConcurrentMatches: 2},
-		Player:       PlayerDefaults{Strategy: "random", LLM: LLM{Provider: "openai"}},
+		Player:       PlayerDefaults{Strategy: "random"},
 		Participants: Participants{MinPlayers: 2, MaxPlayers: 10000, MinReferees: 1},
 		Suspension:   Suspension{AfterTechnicalLosses: 3},
 	}

@@ -84,6 +84,9 @@ func circuitFor(name string) *circuit {
 // New checks the settings and builds the provider's client. The key is
 // read here and kept only inside the client.
 func New(s config.LLM) (*Model, error) {
+	if s.Provider == "" {
+		s.Provider = "openai"
+	}
 	if err := Check(s); err != nil {
 		return nil, err
 	}
@@ -104,7 +107,7 @@ func New(s config.LLM) (*Model, error) {
 // llm strategy.
 func Check(s config.LLM) error {
 	switch {
-	case !slices.Contains(Providers, s.Provider):
+	case s.Provider != "" && !slices.Contains(Providers, s.Provider):
 		return fmt.Errorf("--llm-provider %q: want one of %v", s.Provider, Providers)
 	case s.Model == "":
 		return errors.New("the llm strategy needs a model (--llm-model)")
