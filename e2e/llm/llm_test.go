@@ -29,13 +29,9 @@ const (
 // match is a match file, the parts these tests read.
 type match = leaguetest.MatchFile[struct {
 	leaguetest.MatchResult
-	Choices        map[string]string `json:"choices"`
-	PlayerStatuses map[string]string `json:"player_statuses"`
-	Errors         []struct {
-		ErrorType string         `json:"error_type"`
-		Player    string         `json:"player"`
-		Metadata  map[string]any `json:"metadata"`
-	} `json:"errors"`
+	Choices        map[string]string      `json:"choices"`
+	PlayerStatuses map[string]string      `json:"player_statuses"`
+	Errors         []leaguetest.GameError `json:"errors"`
 }]
 
 // modelReply is the "model" block of a player's move reply in a match file.
@@ -115,58 +111,36 @@ func runLeague(t *testing.T, dir string, args ...string) []match {
 		t.Fatalf("leaguetui %v: %v\n%s", args, run.Err, run.Stderr)
 	}
 	matches := leaguetest.ReadMatchFiles[match](t, dir, leagueID)
-	checkStandings(t, dir, matches)
+	results := make([]leaguetest.MatchResult, len(matches))
+	for i, m := range matches {
+		results[i] = m.Result.MatchResult
+	}
+	leaguetest.CheckStandings(t, dir, leagueID, results)
 	return matches
 }
 
-// checkStandings recomputes the points from the match files (3 a win, 1 a
-// draw) and compares them with standings.json, which must say completed.
-func checkStandings(t *testing.T, dir string, matches []match) {
+// fourPlayerLeague runs the issue's own command against a fake that gives
+// answer: four even/odd players, llm and random cycled, the model players
+// speaking to an OpenAI-compatible server.
+func fourPlayerLeague(t *testing.T, answer fakellm.Answer) (*fakellm.Server, string, []match) {
 	t.Helper()
-	points := map[string]int{}
-	for _, m := range matches {
-		for _, p := range m.Players {
-			points[p] += 0
-			switch {
-			case m.Result.Status == string(engine.StatusDraw):
-				points[p]++
-			case m.Result.Winner != nil && *m.Result.Winner == p:
-				points[p] += 3
-			}
-		}
+	fake := fakellm.Start(answer)
+	t.Cleanup(fake.Close)
+	t.Setenv("OPENAI_API_KEY", testKey)
+	dir := t.TempDir()
+	matches := runLeague(t, dir, "--players", "4", "--strategies", "llm,random", "--llm-provider", "openai",
+		"--llm-base-url", fake.OpenAIURL(), "--suspend-after", "0")
+	if len(matches) != 6 {
+		t.Fatalf("%d match files, want 6", len(matches))
 	}
-	var standings struct {
-		State     string `json:"state"`
-		Standings []struct {
-			PlayerID string `json:"player_id"`
-			Points   int    `json:"points"`
-			Played   int    `json:"played"`
-		} `json:"standings"`
-	}
-	leaguetest.ReadJSON(t, filepath.Join(dir, "leagues", leagueID, "standings.json"), &standings)
-	if standings.State != "completed" || len(standings.Standings) != len(points) {
-		t.Errorf("standings: state %q, %d rows for %d players", standings.State, len(standings.Standings), len(points))
-	}
-	for _, row := range standings.Standings {
-		if row.Points != points[row.PlayerID] {
-			t.Errorf("%s: %d points in the standings, %d in the match files", row.PlayerID, row.Points, points[row.PlayerID])
-		}
-	}
+	return fake, dir, matches
 }
 
 // The issue's own command: four players, model players and random ones
 // cycled, against an OpenAI-compatible server. Every model move is the
 // server's tool call, costs what its usage said, and the league completes.
 func TestEvenOddLeagueOfModels(t *testing.T) {
-	fake := fakellm.Start(fakellm.Good)
-	defer fake.Close()
-	t.Setenv("OPENAI_API_KEY", testKey)
-	dir := t.TempDir()
-	matches := runLeague(t, dir, "--players", "4", "--strategies", "llm,random", "--llm-provider", "openai",
-		"--llm-base-url", fake.OpenAIURL())
-	if len(matches) != 6 {
-		t.Fatalf("%d match files, want 6", len(matches))
-	}
+	fake, dir, matches := fourPlayerLeague(t, fakellm.Good)
 	models := map[string]bool{"P01": true, "P03": true} // llm,random cycled over P01..P04
 	moves := 0
 	for _, m := range matches {
@@ -203,15 +177,7 @@ func TestEvenOddLeagueOfModels(t *testing.T) {
 // which every match of a model player carries PROVIDER_RATE_LIMIT, the
 // model player's game ending ERROR (a technical loss in even/odd).
 func TestRateLimitedProviderLeague(t *testing.T) {
-	fake := fakellm.Start(fakellm.RateLimited)
-	defer fake.Close()
-	t.Setenv("OPENAI_API_KEY", testKey)
-	dir := t.TempDir()
-	matches := runLeague(t, dir, "--players", "4", "--strategies", "llm,random", "--llm-provider", "openai",
-		"--llm-base-url", fake.OpenAIURL(), "--suspend-after", "0")
-	if len(matches) != 6 {
-		t.Fatalf("%d match files, want 6", len(matches))
-	}
+	fake, _, matches := fourPlayerLeague(t, fakellm.RateLimited)
 	for _, m := range matches {
 		replies := modelReplies(t, m)
 		modelPlayers := 0
