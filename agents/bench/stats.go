@@ -65,13 +65,14 @@ func (t *Tally) Add(ev engine.Event) bool {
 	case engine.EventLeagueStarted:
 		t.Started = ev.Time
 		if ev.Start != nil {
+			rounds, _ := ev.Start.Schedule()
 			t.Total = 0
-			for _, r := range ev.Start.Rounds {
+			for _, r := range rounds {
 				t.Total += len(r.Matches)
 			}
 			t.Expected = t.Total
-			if n := len(ev.Start.Rounds); n > 0 && ev.Start.RoundsPlanned > n {
-				t.Expected += (ev.Start.RoundsPlanned - n) * len(ev.Start.Rounds[0].Matches)
+			if n := len(rounds); n > 0 && ev.Start.RoundsPlanned > n {
+				t.Expected += (ev.Start.RoundsPlanned - n) * len(rounds[0].Matches)
 			}
 		}
 	case engine.EventRoundScheduled: // a Swiss round, paired when the one before ended

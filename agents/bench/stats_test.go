@@ -194,3 +194,23 @@ func TestTallySwissRounds(t *testing.T) {
 		t.Errorf("total %d, expected %d after two rounds of 3, want 6 and 6", tally.Total, tally.Expected)
 	}
 }
+
+// TestTallyRebuiltSchedule: a league_started as journals now write it
+// carries the players, seed and format, not the rounds; the tally counts
+// the rounds they give.
+func TestTallyRebuiltSchedule(t *testing.T) {
+	ids := []string{"P01", "P02", "P03", "P04", "P05", "P06"}
+	for _, tc := range []struct {
+		start           engine.StartInfo
+		total, expected int
+	}{
+		{engine.StartInfo{Seed: 3, Players: ids}, 15, 15},
+		{engine.StartInfo{Seed: 3, Players: ids, Format: &engine.FormatSpec{Format: engine.FormatSwiss, Rounds: 4}, RoundsPlanned: 4}, 3, 12},
+	} {
+		var tally Tally
+		tally.Add(engine.Event{Kind: engine.EventLeagueStarted, Time: time.Now(), Start: &tc.start})
+		if tally.Total != tc.total || tally.Expected != tc.expected {
+			t.Errorf("%+v: total %d, expected %d; want %d and %d", tc.start.Format, tally.Total, tally.Expected, tc.total, tc.expected)
+		}
+	}
+}

@@ -335,6 +335,7 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	seedSet := false
 	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
+	manager.SetSoftMemoryLimit()
 	m, err := manager.New(manager.Options{Config: cfg, DataDir: *af.data, Port: *af.port, Seed: *seed, SeedSet: seedSet,
 		AdminToken: os.Getenv("LEAGUETUI_ADMIN_TOKEN"), Hold: *hold,
 		RefereeKey: os.Getenv(headless.RefereeKeyEnv), OpenReferees: *openReferees})
