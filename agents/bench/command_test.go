@@ -69,6 +69,12 @@ func testTinyLeague(t *testing.T, bin string) {
 			t.Errorf("%s = %v, want a number > 0", path, lookup(report, path))
 		}
 	}
+	if v, _ := number(report, "league.processes"); v != 7 {
+		t.Errorf("league.processes = %v, want the manager, 2 referees and 4 players", v)
+	}
+	if v, ok := number(report, "league.startup_seconds"); !ok || v <= 0 {
+		t.Errorf("league.startup_seconds = %v", lookup(report, "league.startup_seconds"))
+	}
 	if v, _ := number(report, "league.matches"); v != 6 {
 		t.Errorf("league.matches = %v, want 6 (4 players, one round-robin)", v)
 	}
@@ -81,6 +87,10 @@ func testTinyLeague(t *testing.T, bin string) {
 		t.Errorf("p50 %v > p99 %v", p50, p99)
 	}
 	if _, err := os.Stat("/proc/self/status"); err == nil {
+		peak, _ := number(report, "league.manager_peak_memory_bytes")
+		if v, ok := number(report, "league.agents_memory_bytes"); !ok || v <= peak/2 {
+			t.Errorf("agents_memory_bytes = %v for 7 agents, the manager's peak alone %v", lookup(report, "league.agents_memory_bytes"), peak)
+		}
 		if v, ok := number(report, "league.manager_peak_memory_bytes"); !ok || v <= 0 {
 			t.Errorf("manager_peak_memory_bytes = %v with /proc present", lookup(report, "league.manager_peak_memory_bytes"))
 		}

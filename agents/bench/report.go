@@ -54,6 +54,8 @@ func (r Report) Table(w io.Writer) error {
 		{"match duration p99", ms(lg.MatchP99), ""},
 		{"manager peak memory", r.peakMemory(), r.peakDetail(), verdictOf(verdicts, "manager_peak_memory_bytes")},
 		{"league CPU", r.cpuUsed(), r.cpuDetail(), ""},
+		{"start-up", fmt.Sprintf("%.1f s", lg.StartUp.Seconds()), fmt.Sprintf("%d agent processes started, each registered before the next", lg.Processes), ""},
+		{"agents' memory", r.agentsMemory(), "proportional set size of every agent process at the end" + r.hosted(), ""},
 		{"ratio league/raw", fmt.Sprintf("%.3f", r.Ratio()), fmt.Sprintf("league exchanges/s ÷ raw exchanges/s (target >= %.1f)", TargetRatio), verdictOf(verdicts, "ratio")},
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -69,6 +71,13 @@ func (r Report) game() string {
 		return "the game"
 	}
 	return r.League.Game
+}
+
+func (r Report) agentsMemory() string {
+	if !r.League.AgentsMemoryKnown {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f MiB", float64(r.League.AgentsMemoryBytes)/(1<<20))
 }
 
 func (r Report) hosted() string {
@@ -158,6 +167,9 @@ type (
 		LastTenthPerSec    float64  `json:"last_tenth_matches_per_second"`
 		PlayersInProcess   bool     `json:"players_in_process"`
 		ManagerPeakBytes   *int64   `json:"manager_peak_memory_bytes"`
+		StartUpSeconds     float64  `json:"startup_seconds"`
+		Processes          int      `json:"processes"`
+		AgentsMemoryBytes  *int64   `json:"agents_memory_bytes"`
 		CPUSeconds         *jsonCPU `json:"cpu_seconds"`
 	}
 	jsonCPU struct {
@@ -182,6 +194,10 @@ func (r Report) JSON(w io.Writer) error {
 		Ratio:   r.Ratio(),
 		CPUs:    r.CPUs,
 		Targets: r.Verdicts(),
+	}
+	out.League.StartUpSeconds, out.League.Processes = lg.StartUp.Seconds(), lg.Processes
+	if lg.AgentsMemoryKnown {
+		out.League.AgentsMemoryBytes = &lg.AgentsMemoryBytes
 	}
 	if lg.ManagerPeakKnown {
 		out.League.ManagerPeakBytes = &lg.ManagerPeakBytes
