@@ -83,7 +83,7 @@ func (r *Referee) Start(ctx context.Context) error {
 		RefereeMeta: protocol.AgentMeta{DisplayName: r.Name, Version: protocol.ProtocolVersion,
 			GameTypes: engine.GameTypes(), ContactEndpoint: endpoint,
 			MaxConcurrentMatches: r.opts.MaxConcurrent, ProtocolVersion: protocol.ProtocolVersion,
-			RefereeKey: r.opts.Key},
+			RefereeKey: r.opts.Key, MatchTickets: true},
 	}
 	store.Redact(r.opts.Key)
 	if err := r.connectPages(ctx); err != nil {
