@@ -1,5 +1,7 @@
 // Package player is the player agent: it registers with the manager, accepts
 // invitations, answers move calls with its strategy, and keeps its history.
+// It answers those calls only from the referee its manager gave the match,
+// proved by the match ticket (agents/ticket; see doorman).
 package player
 
 import (

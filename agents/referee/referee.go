@@ -1,7 +1,8 @@
 // Package referee is the referee agent: it registers with the manager, runs
 // each match it is given through the engine's game-agnostic step loop, talks
 // to both players with the specification's timeouts and retries, and
-// reports the result.
+// reports the result. Every message to a player carries that player's match
+// ticket from start_match as its auth_token (agents/ticket).
 package referee
 
 import (
