@@ -133,11 +133,12 @@ type StartInfo struct {
 	Seed     int64    `json:"seed"`
 	GameType string   `json:"game_type"`
 	Players  []string `json:"players"`
-	// Rounds is the schedule itself, as journals written before the
-	// schedule was rebuilt from the rest carry it; empty otherwise: at
+	// LegacyRounds is the schedule itself, as journals written before the
+	// schedule was rebuilt from the rest carry it; empty otherwise (at
 	// 1,000 players it is half a million pairings, tens of MB of JSON in
-	// one journal record and one feed event.
-	Rounds []Round `json:"rounds,omitempty"`
+	// one journal record and one feed event). Read the rounds with
+	// Schedule, whichever the event holds.
+	LegacyRounds []Round `json:"rounds,omitempty"`
 	// Format is the league's format; nil is a round robin. RoundsPlanned
 	// is how many rounds it will have when Rounds holds only the first
 	// (Swiss); 0 means len(Rounds).
@@ -149,8 +150,8 @@ type StartInfo struct {
 // (an older journal's), or else the ones its format, players and seed
 // give, which are the same every time (engine.Schedule is deterministic).
 func (s *StartInfo) Schedule() ([]Round, error) {
-	if len(s.Rounds) > 0 {
-		return s.Rounds, nil
+	if len(s.LegacyRounds) > 0 {
+		return s.LegacyRounds, nil
 	}
 	var spec FormatSpec
 	if s.Format != nil {

@@ -64,7 +64,7 @@ func TestMatchIDsOfAnotherForm(t *testing.T) {
 		{MatchID: "first", Round: 1, PlayerA: "A", PlayerB: "B"},
 		{MatchID: "R1M1", Round: 1, PlayerA: "C", PlayerB: "D"}, // names the place of "first"
 	}}}
-	mustApply(t, l, Event{Kind: EventLeagueStarted, Start: &StartInfo{Players: []string{"A", "B", "C", "D"}, Rounds: rounds}})
+	mustApply(t, l, Event{Kind: EventLeagueStarted, Start: &StartInfo{Players: []string{"A", "B", "C", "D"}, LegacyRounds: rounds}})
 	for _, want := range rounds[0].Matches {
 		rec, ok := l.Match(want.MatchID)
 		if !ok || *rec.Pairing != want {
@@ -97,7 +97,7 @@ func TestStartRebuildsTheSchedule(t *testing.T) {
 		}
 		leagues := [2]*League{}
 		for i, start := range []StartInfo{
-			{Seed: 42, Players: ids, Format: spec, Rounds: carried, RoundsPlanned: planned},
+			{Seed: 42, Players: ids, Format: spec, LegacyRounds: carried, RoundsPlanned: planned},
 			{Seed: 42, Players: ids, Format: spec, RoundsPlanned: planned},
 		} {
 			l := NewLeague("L", DefaultScoring())

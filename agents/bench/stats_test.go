@@ -98,7 +98,7 @@ func TestLeagueResultRates(t *testing.T) {
 func TestTally(t *testing.T) {
 	t0 := time.Date(2025, 1, 15, 10, 0, 0, 0, time.UTC)
 	at := func(msec int) time.Time { return t0.Add(time.Duration(msec) * time.Millisecond) }
-	start := &engine.StartInfo{Rounds: []engine.Round{
+	start := &engine.StartInfo{LegacyRounds: []engine.Round{
 		{Number: 1, Matches: make([]engine.Pairing, 2)},
 		{Number: 2, Matches: make([]engine.Pairing, 1)},
 	}}
@@ -185,7 +185,7 @@ func TestTallyTenths(t *testing.T) {
 func TestTallySwissRounds(t *testing.T) {
 	var tally Tally
 	tally.Add(engine.Event{Kind: engine.EventLeagueStarted, Time: time.Now(),
-		Start: &engine.StartInfo{Rounds: []engine.Round{{Number: 1, Matches: make([]engine.Pairing, 3)}}, RoundsPlanned: 2}})
+		Start: &engine.StartInfo{LegacyRounds: []engine.Round{{Number: 1, Matches: make([]engine.Pairing, 3)}}, RoundsPlanned: 2}})
 	if tally.Expected != 6 {
 		t.Errorf("expected %d at the start of two rounds of 3, want 6", tally.Expected)
 	}

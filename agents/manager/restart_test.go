@@ -26,7 +26,7 @@ func journaledLeague(t *testing.T, dir string) (*Manager, []engine.Round) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustRecord(t, m, engine.Event{Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Players: ids, Rounds: rounds}})
+	mustRecord(t, m, engine.Event{Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Players: ids, LegacyRounds: rounds}})
 	p := rounds[0].Matches[0]
 	mustRecord(t, m, engine.Event{Kind: engine.EventMatchAssigned, Round: 1, MatchID: p.MatchID, Referee: "REF01"})
 	return m, rounds
