@@ -1,7 +1,8 @@
 // Package referee is the referee agent: it registers with the manager, runs
 // each match it is given through the engine's game-agnostic step loop, talks
 // to both players with the specification's timeouts and retries, and
-// reports the result.
+// reports the result. Every message to a player carries that player's match
+// ticket from start_match as its auth_token (agents/ticket).
 package referee
 
 import (
@@ -38,7 +39,7 @@ type Referee struct {
 	*node.Node
 	opts   Options
 	inbox  *inbox
-	steps  *rpc.Mailer  // match steps to the manager, in order, never blocking a match
+	steps  *stepBatcher // match steps to the manager, in order, batched
 	states *matchStates // what get_match_state answers
 	proof  managerProof // what its manager proves itself with
 
@@ -59,7 +60,7 @@ func New(opts Options) (*Referee, error) {
 		return nil, err
 	}
 	r := &Referee{Node: n, opts: opts, inbox: newInbox(), states: newMatchStates(), running: map[string]bool{}}
-	r.steps = rpc.NewMailer(n.Client, n.Log)
+	r.steps = &stepBatcher{r: r}
 	n.Admitted = func(resp *protocol.RegisterResponse) { r.proof.set(resp.ManagerKey) }
 	r.Server.Handle(protocol.TypeStartMatch, r.handleStartMatch)
 	r.Server.Handle(protocol.TypeGameJoinAck, r.handleLateAnswer)
@@ -83,7 +84,7 @@ func (r *Referee) Start(ctx context.Context) error {
 		RefereeMeta: protocol.AgentMeta{DisplayName: r.Name, Version: protocol.ProtocolVersion,
 			GameTypes: engine.GameTypes(), ContactEndpoint: endpoint,
 			MaxConcurrentMatches: r.opts.MaxConcurrent, ProtocolVersion: protocol.ProtocolVersion,
-			RefereeKey: r.opts.Key},
+			RefereeKey: r.opts.Key, MatchTickets: true},
 	}
 	store.Redact(r.opts.Key)
 	if err := r.connectPages(ctx); err != nil {
@@ -141,7 +142,7 @@ func (r *Referee) Wait() {
 	r.wg.Wait()
 	ctx, cancel := context.WithTimeout(context.Background(), r.opts.Config.Timeouts.Generic)
 	defer cancel()
-	r.steps.Drain(ctx)
+	r.steps.flush(ctx)
 }
 
 // handleStartMatch accepts a match and runs it in the background; the result
