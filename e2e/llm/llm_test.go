@@ -9,6 +9,8 @@ package llm_test
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -113,6 +115,7 @@ func runLeague(t *testing.T, dir string, args ...string) ([]match, string) {
 		leaguetest.KillLeftovers(t, dir)
 		t.Fatalf("leaguetui %v: %v\n%s", args, run.Err, run.Stderr)
 	}
+	checkNoKey(t, dir, run.Stdout+run.Stderr)
 	matches := leaguetest.ReadMatchFiles[match](t, dir, leagueID)
 	results := make([]leaguetest.MatchResult, len(matches))
 	for i, m := range matches {
@@ -137,6 +140,29 @@ func fourPlayerLeague(t *testing.T, answer fakellm.Answer) (*fakellm.Server, str
 		t.Fatalf("%d match files, want 6", len(matches))
 	}
 	return fake, dir, matches, stdout
+}
+
+// checkNoKey fails the test if the API key the players read from the
+// environment is in any file of the data folder (logs, journal, match
+// files, histories, the agents' outputs) or in leaguetui's output.
+func checkNoKey(t *testing.T, dir, output string) {
+	t.Helper()
+	if strings.Contains(output, testKey) {
+		t.Error("leaguetui's output holds the API key")
+	}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err == nil && strings.Contains(string(data), testKey) {
+			t.Errorf("%s holds the API key", path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // The issue's own command: four players, model players and random ones
