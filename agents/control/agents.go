@@ -25,6 +25,8 @@ type AgentHealth struct {
 	Tools       []string `json:"tools"` // the MCP tools it offers; empty for agents that do not say
 	// OpenReferees: a manager that admits any referee, without the key.
 	OpenReferees bool `json:"open_referees,omitempty"`
+	// Model is a model player's cost so far; nil for other agents.
+	Model *protocol.ModelCost `json:"model,omitempty"`
 }
 
 // Probe is the answer of one agent's /health, or why there was none.

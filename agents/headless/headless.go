@@ -149,7 +149,7 @@ func Run(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
-	out.standings(standings)
+	out.standings(standings, league.modelCosts(ctx))
 	return nil
 }
 

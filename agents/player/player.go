@@ -65,6 +65,9 @@ func New(opts Options) (*Player, error) {
 	p := &Player{Node: n, opts: opts, strategies: map[string]engine.Strategy{}, moves: map[string]string{},
 		opponent: map[string]string{}, llm: model}
 	n.Admitted = p.door.admitted
+	if model != nil {
+		p.ReportModelCost(p.modelCost)
+	}
 	p.Server.Handle(protocol.TypeGameInvitation, p.handleInvitation)
 	p.Server.Handle(protocol.TypeChooseParityCall, p.handleMoveCall)
 	p.Server.Handle(protocol.TypeGameMoveCall, p.handleMoveCall)
