@@ -42,7 +42,7 @@ func TestFormatsAsWholeLeagues(t *testing.T) {
 				checkRatings(t, tables[i], matches, tc.name == "double-round-robin")
 				results[i] = map[string]matchResult{}
 				for id, m := range matches {
-					results[i][id] = m.Result
+					results[i][id] = outcome(m.Result)
 				}
 				if !strings.Contains(run.stdout, "completed") {
 					t.Errorf("stdout:\n%s", run.stdout)
@@ -206,7 +206,7 @@ func TestSPRTGauntletEndsWhenDecided(t *testing.T) {
 		switch {
 		case m.Result.Status == "DRAW":
 			d, k = d+1, 1
-		case deref(m.Result.Winner) == "P01":
+		case deref(m.Result.WinnerPlayerID) == "P01":
 			w, k = w+1, 0
 		default:
 			l++

@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -77,8 +77,8 @@ type JSONResult struct {
 // JSONStandings is the last line: the manager's standings file as it
 // serves it, so whatever it holds reaches the script.
 type JSONStandings struct {
-	Kind      string                `json:"kind"` // "standings"
-	Standings control.StandingsFile `json:"standings"`
+	Kind      string                 `json:"kind"` // "standings"
+	Standings protocol.StandingsFile `json:"standings"`
 }
 
 // KindStandings is the kind of the last line of --json.
@@ -144,7 +144,7 @@ func (o *output) event(ev engine.Event) {
 }
 
 // standings prints the final standings: a table, or with --json one line.
-func (o *output) standings(s control.StandingsFile) {
+func (o *output) standings(s protocol.StandingsFile) {
 	if o.json {
 		_ = json.NewEncoder(o.stdout).Encode(JSONStandings{Kind: KindStandings, Standings: s})
 		return

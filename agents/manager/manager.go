@@ -200,7 +200,7 @@ func (m *Manager) Start(ctx context.Context) error {
 	if err := m.Listen(m.opts.Port); err != nil {
 		return err
 	}
-	m.SetState(node.StateActive) // the manager needs no registration: it serves at once
+	m.SetState(protocol.StateActive) // the manager needs no registration: it serves at once
 	m.servePprof()
 	if !resume {
 		return nil

@@ -33,15 +33,6 @@ const (
 	ReadyRegistered = "leaguetui: registered " // followed by the assigned id
 )
 
-// Agent states reported by /health.
-const (
-	StateInit       = "INIT"
-	StateRegistered = "REGISTERED"
-	StateActive     = "ACTIVE"
-	StateSuspended  = "SUSPENDED"
-	StateShutdown   = "SHUTDOWN"
-)
-
 // Node is one agent process's shared runtime.
 type Node struct {
 	turns  atomic.Int64 // turns of matches begun (referees), for GET /health
@@ -116,7 +107,7 @@ func New(cfg config.Config, role, name, dataDir string) (*Node, error) {
 		return nil, fmt.Errorf("cannot open the log in %s: %w", dataDir, err)
 	}
 	n := &Node{Cfg: cfg, Role: role, Name: name, Log: logger, Layout: layout, Stdout: os.Stdout,
-		state: StateInit, logFile: closer}
+		state: protocol.StateInit, logFile: closer}
 	n.Client = rpc.NewClient(rpc.Options{Retry: cfg.Retry, Breaker: cfg.Breaker, Log: logger})
 	n.Server = rpc.NewServer(logger, n.Sender)
 	n.Server.SetReadTimeout(cfg.Timeouts.Generic) // a request slower to arrive than any reply would be is cut off
@@ -168,7 +159,7 @@ func (n *Node) Identity() (id, token string) {
 func (n *Node) SetIdentity(id, token string) {
 	store.Redact(token)
 	n.mu.Lock()
-	n.id, n.token, n.state = id, token, StateRegistered
+	n.id, n.token, n.state = id, token, protocol.StateRegistered
 	n.mu.Unlock()
 }
 
@@ -354,34 +345,13 @@ func (n *Node) presentCredentials(path string, env *protocol.Envelope) {
 // CountTurn counts one turn of a match begun, shown by GET /health.
 func (n *Node) CountTurn() { n.turns.Add(1) }
 
-// Health is what GET /health answers.
-type Health struct {
-	ID          string `json:"id"`
-	Role        string `json:"role"`
-	DisplayName string `json:"display_name"`
-	State       string `json:"state"`
-	LeagueID    string `json:"league_id"`
-	Endpoint    string `json:"endpoint"`
-	Served      int64  `json:"requests_served"`
-	Turns       int64  `json:"turns_played,omitempty"` // referees: the turns of matches begun, for the bench
-	// Tools are the MCP tools the agent offers, so the console can show them
-	// without an MCP session.
-	Tools []string `json:"tools,omitempty"`
-	// FileWrites and BytesWritten count the process's writes to the data
-	// folder (store.WriteStats), so the cost of a league event can be measured.
-	FileWrites   int64 `json:"file_writes"`
-	BytesWritten int64 `json:"bytes_written"`
-	// OpenReferees: this manager admits any referee, without a key.
-	OpenReferees bool `json:"open_referees,omitempty"`
-}
-
 func (n *Node) serveHealth(w http.ResponseWriter, _ *http.Request) {
 	id, _ := n.Identity()
 	if n.Role == "league_manager" {
 		id = protocol.SenderManager
 	}
 	writes, bytes := store.WriteStats()
-	rpc.WriteJSON(w, http.StatusOK, Health{ID: id, Role: n.Role, DisplayName: n.Name, State: n.State(),
+	rpc.WriteJSON(w, http.StatusOK, protocol.Health{ID: id, Role: n.Role, DisplayName: n.Name, State: n.State(),
 		LeagueID: n.Cfg.LeagueID, Endpoint: n.healthEndpoint(), Served: n.Server.Served(), Turns: n.turns.Load(),
 		Tools: n.MCP.Names(), FileWrites: writes, BytesWritten: bytes, OpenReferees: n.OpenReferees})
 }

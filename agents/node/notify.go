@@ -23,7 +23,7 @@ func (n *Node) AcknowledgeNotifications(messageTypes ...string) {
 		n.Server.Handle(t, n.Ack)
 	}
 	n.Server.Handle(protocol.TypeLeagueCompleted, func(ctx context.Context, in protocol.Inbound) (any, error) {
-		n.SetState(StateShutdown)
+		n.SetState(protocol.StateShutdown)
 		return n.Ack(ctx, in)
 	})
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/engine"
@@ -208,7 +207,7 @@ func (p *Player) flushHistory() {
 // that once the league is over history.json has every match.
 func (p *Player) handleLeagueCompleted(ctx context.Context, in protocol.Inbound) (any, error) {
 	p.flushHistory()
-	p.SetState(node.StateShutdown)
+	p.SetState(protocol.StateShutdown)
 	return p.Ack(ctx, in)
 }
 

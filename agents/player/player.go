@@ -160,7 +160,7 @@ func (p *Player) handleInvitation(_ context.Context, in protocol.Inbound) (any, 
 	if err := rpc.DecodeParams(in, &inv); err != nil {
 		return nil, err
 	}
-	p.SetState(node.StateActive)
+	p.SetState(protocol.StateActive)
 	p.mu.Lock()
 	p.opponent[inv.MatchID] = inv.OpponentID
 	p.mu.Unlock()

@@ -169,7 +169,7 @@ func (r *Referee) handleStartMatch(ctx context.Context, in protocol.Inbound) (an
 	if err := r.claim(start.MatchID); err != nil {
 		return nil, protocol.NewRPCError(protocol.CodeInvalidRequest, "", "%v", err)
 	}
-	r.SetState(node.StateActive)
+	r.SetState(protocol.StateActive)
 	run := newMatchRun(r, start, game, file)
 	r.states.record(run, "assigned", "")
 	r.wg.Add(1)
