@@ -97,7 +97,8 @@ func checkStandingsAddUp(t *testing.T, st standingsFile, matches map[string]matc
 	want := tallyMatches(matches)
 	for i, row := range st.Standings {
 		w := want[row.PlayerID]
-		w.Rank, w.PlayerID = row.Rank, row.PlayerID
+		// what the match files cannot tell: the rank, the names, a suspension
+		w.Rank, w.PlayerID, w.DisplayName, w.Status = row.Rank, row.PlayerID, row.DisplayName, row.Status
 		if row != w {
 			t.Errorf("standings row of %s = %+v, the match files give %+v", row.PlayerID, row, w)
 		}
