@@ -151,6 +151,26 @@ type PlayerDefaults struct {
 	// Strategy names the player's strategy. This package does not check it:
 	// the set of strategies belongs to the player code.
 	Strategy string // "random"
+	// Strategies, when set, is a comma-separated list cycled over the
+	// players a league starts ("llm,random,counter"); otherwise the game's
+	// own strategies are. A string keeps Config comparable.
+	Strategies string
+	// LLM configures the llm strategy.
+	LLM LLM
+}
+
+// LLM is which language model the llm strategy asks, and where its key is.
+// It never holds the key itself.
+type LLM struct {
+	Provider   string // "openai" (or any OpenAI-compatible server; the default) or "anthropic"
+	Model      string
+	BaseURL    string // "" for the provider's own
+	APIKeyEnv  string // the variable holding the key; "" for OPENAI_API_KEY or ANTHROPIC_API_KEY
+	APIKeyFile string // a file holding the key, read instead of the environment
+	Fallback   string // "random": a random legal move when the provider fails; "" for none
+	// MaxTokensPerMatch caps the tokens (in and out) a model player spends
+	// in one match; 0 is no cap.
+	MaxTokensPerMatch int
 }
 
 // Participants bounds how many agents a league needs before it can start.

@@ -105,7 +105,7 @@ func TestSwissScheduleAndLeague(t *testing.T) {
 	for _, p := range field {
 		mustApply(t, l, Event{Kind: EventAgentRegistered, Agent: &AgentInfo{ID: p, Role: RolePlayer, Endpoint: p}})
 	}
-	mustApply(t, l, Event{Kind: EventLeagueStarted, Start: &StartInfo{Seed: 9, Players: field, Rounds: rounds, Format: &spec, RoundsPlanned: planned}})
+	mustApply(t, l, Event{Kind: EventLeagueStarted, Start: &StartInfo{Seed: 9, Players: field, LegacyRounds: rounds, Format: &spec, RoundsPlanned: planned}})
 	if _, due, _ := l.NextRound(); due {
 		t.Fatal("a round is due before round 1 is played")
 	}

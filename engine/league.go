@@ -127,17 +127,38 @@ type AgentInfo struct {
 	TokenHash            string   `json:"token_hash,omitempty"`
 }
 
-// StartInfo fixes what a started league plays: the seed and the schedule.
+// StartInfo fixes what a started league plays: the seed, the players in
+// seeding order and the format, from which its schedule follows (Schedule).
 type StartInfo struct {
 	Seed     int64    `json:"seed"`
 	GameType string   `json:"game_type"`
 	Players  []string `json:"players"`
-	Rounds   []Round  `json:"rounds"`
+	// LegacyRounds is the schedule itself, as journals written before the
+	// schedule was rebuilt from the rest carry it; empty otherwise (at
+	// 1,000 players it is half a million pairings, tens of MB of JSON in
+	// one journal record and one feed event). Read the rounds with
+	// Schedule, whichever the event holds.
+	LegacyRounds []Round `json:"rounds,omitempty"`
 	// Format is the league's format; nil is a round robin. RoundsPlanned
 	// is how many rounds it will have when Rounds holds only the first
 	// (Swiss); 0 means len(Rounds).
 	Format        *FormatSpec `json:"format,omitempty"`
 	RoundsPlanned int         `json:"rounds_planned,omitempty"`
+}
+
+// Schedule is the rounds the league starts with: those the event carries
+// (an older journal's), or else the ones its format, players and seed
+// give, which are the same every time (engine.Schedule is deterministic).
+func (s *StartInfo) Schedule() ([]Round, error) {
+	if len(s.LegacyRounds) > 0 {
+		return s.LegacyRounds, nil
+	}
+	var spec FormatSpec
+	if s.Format != nil {
+		spec = *s.Format
+	}
+	rounds, _, err := Schedule(spec, s.Players, s.Seed)
+	return rounds, err
 }
 
 // League is the league's state, rebuilt by applying events in order.
@@ -153,25 +174,32 @@ type League struct {
 	referees   []*AgentInfo
 	byID       map[string]*AgentInfo
 	byEndpoint map[string]*AgentInfo
-	matches    map[string]*MatchRecord
 	suspended  map[string]bool
 	streak     map[string]int // player -> technical losses in a row as the offender
 	finished   int
+	total      int // matches scheduled
 	lastSeq    int64
 	unplayed   []int // per round, matches still without a result
-	running    map[string]*MatchRecord
 	runningIn  []int // per round, matches running
-	roundsDone int   // leading rounds whose matches all have results
+	// The matches, packed (records.go): states[r][k] is Rounds[r].Matches[k].
+	states     [][]matchState
+	otherIDs   map[string]matchKey // matches whose id does not name their place
+	steps      map[matchKey]string // the last step of matches assigned and without a result
+	running    map[matchKey]struct{}
+	unusual    map[matchKey]*Result // results that do not pack
+	names      []string             // referee ids, one copy each
+	nameIndex  map[string]int32     // id -> 1 + index in names
+	roundsDone int                  // leading rounds whose matches all have results
 	format     FormatSpec
 	planned    int      // rounds the league will have
 	entrants   []string // the players the league started with, in seeding order
 	sprtCounts [4]int   // the SPRT challenger's results, by outcomeKind
 }
 
-// MatchRecord is what the league knows about one scheduled match.
+// MatchRecord is what the league knows about one scheduled match, made
+// when asked for (the league keeps its matches packed).
 type MatchRecord struct {
-	// *Pairing points into the league's schedule rather than copying it:
-	// a league of 1,000 players keeps half a million of these. Never nil.
+	// *Pairing points into the league's schedule. Never nil.
 	*Pairing
 	Referee string  // assigned referee, "" before assignment
 	Step    string  // last reported step
@@ -186,10 +214,13 @@ func NewLeague(id string, scoring Scoring) *League {
 		Table:      newLeagueTable(scoring),
 		byID:       map[string]*AgentInfo{},
 		byEndpoint: map[string]*AgentInfo{},
-		matches:    map[string]*MatchRecord{},
 		suspended:  map[string]bool{},
 		streak:     map[string]int{},
-		running:    map[string]*MatchRecord{},
+		otherIDs:   map[string]matchKey{},
+		steps:      map[matchKey]string{},
+		running:    map[matchKey]struct{}{},
+		unusual:    map[matchKey]*Result{},
+		nameIndex:  map[string]int32{},
 	}
 }
 
@@ -213,19 +244,17 @@ func (l *League) apply(ev Event) error {
 	case EventLeagueStarted:
 		return l.start(ev.Start)
 	case EventMatchAssigned:
-		m, err := l.unfinished(ev.MatchID)
+		key, err := l.unfinished(ev.MatchID)
 		if err == nil {
-			m.Referee, m.Step = ev.Referee, "assigned"
-			if a, ok := l.byID[ev.Referee]; ok {
-				m.Referee = a.ID // the registry's copy, not one per match
-			}
-			l.setRunning(m, true)
+			l.setReferee(key, ev.Referee)
+			l.steps[key] = "assigned"
+			l.setRunning(key, true)
 		}
 		return err
 	case EventMatchStep:
-		m, err := l.unfinished(ev.MatchID)
+		key, err := l.unfinished(ev.MatchID)
 		if err == nil {
-			m.Step = ev.Step
+			l.steps[key] = ev.Step
 		}
 		return err
 	case EventMatchResult:
@@ -307,11 +336,15 @@ func (l *League) start(s *StartInfo) error {
 		return fmt.Errorf("league is %s, not waiting", l.State)
 	}
 	l.State, l.Seed, l.GameType = LeagueRunning, s.Seed, s.GameType
-	l.planned, l.entrants = max(s.RoundsPlanned, len(s.Rounds)), s.Players
+	rounds, err := s.Schedule()
+	if err != nil {
+		return err
+	}
+	l.planned, l.entrants = max(s.RoundsPlanned, len(rounds)), s.Players
 	if s.Format != nil {
 		l.format = *s.Format
 	}
-	for _, r := range s.Rounds {
+	for _, r := range rounds {
 		l.appendRound(r)
 	}
 	l.countRoundsDone()
@@ -320,42 +353,48 @@ func (l *League) start(s *StartInfo) error {
 
 // appendRound adds a round to the schedule and its matches to the records.
 func (l *League) appendRound(r Round) {
+	round := int32(len(l.Rounds))
 	l.Rounds = append(l.Rounds, r)
-	for j := range r.Matches {
-		p := &r.Matches[j]
-		l.matches[p.MatchID] = &MatchRecord{Pairing: p}
+	for k, p := range r.Matches {
+		if p.MatchID != MatchID(r.Number, k+1) || int(round) != r.Number-1 {
+			l.otherIDs[p.MatchID] = matchKey{round: round, board: int32(k)}
+		}
 	}
+	l.states = append(l.states, make([]matchState, len(r.Matches)))
+	l.total += len(r.Matches)
 	l.unplayed = append(l.unplayed, len(r.Matches))
 	l.runningIn = append(l.runningIn, 0)
 }
 
-func (l *League) unfinished(matchID string) (*MatchRecord, error) {
-	m, ok := l.matches[matchID]
+func (l *League) unfinished(matchID string) (matchKey, error) {
+	key, ok := l.find(matchID)
 	switch {
 	case l.State == LeagueStopped:
-		return nil, ErrLeagueStopped
+		return key, ErrLeagueStopped
 	case !ok:
-		return nil, fmt.Errorf("no match %q", matchID)
-	case m.Result != nil:
-		return nil, fmt.Errorf("match %s already has a result", matchID)
+		return key, fmt.Errorf("no match %q", matchID)
+	case l.hasResult(key):
+		return key, fmt.Errorf("match %s already has a result", matchID)
 	}
-	return m, nil
+	return key, nil
 }
 
 func (l *League) recordResult(r *Result) error {
 	if r == nil {
 		return fmt.Errorf("no result")
 	}
-	m, err := l.unfinished(r.MatchID)
+	key, err := l.unfinished(r.MatchID)
 	if err != nil {
 		return err
 	}
+	m := l.at(key)
 	if r.PlayerA != m.PlayerA || r.PlayerB != m.PlayerB {
 		return fmt.Errorf("match %s is %s vs %s, not %s vs %s", r.MatchID, m.PlayerA, m.PlayerB, r.PlayerA, r.PlayerB)
 	}
-	res := compactResult(*r, *m.Pairing)
-	l.setRunning(m, false)
-	m.Result, m.Step = &res, "finished"
+	res := compactResult(*r, *m)
+	l.setRunning(key, false)
+	l.storeResult(key, res)
+	delete(l.steps, key)
 	l.finished++
 	l.Table.Record(res)
 	l.countSPRT(res)
@@ -366,36 +405,32 @@ func (l *League) recordResult(r *Result) error {
 			l.streak[p] = 0
 		}
 	}
-	if i := m.Round - 1; i >= 0 && i < len(l.unplayed) {
-		l.unplayed[i]--
-	}
+	l.unplayed[key.round]--
 	l.countRoundsDone()
 	return nil
 }
 
 // setRunning adds a match to the running ones or takes it out, in O(1).
-func (l *League) setRunning(m *MatchRecord, on bool) {
-	_, was := l.running[m.MatchID]
+func (l *League) setRunning(key matchKey, on bool) {
+	_, was := l.running[key]
 	if was == on {
 		return
 	}
 	delta := 1
 	if on {
-		l.running[m.MatchID] = m
+		l.running[key] = struct{}{}
 	} else {
-		delete(l.running, m.MatchID)
+		delete(l.running, key)
 		delta = -1
 	}
-	if i := m.Round - 1; i >= 0 && i < len(l.runningIn) {
-		l.runningIn[i] += delta
-	}
+	l.runningIn[key.round] += delta
 }
 
 // endRunning ends every running match without a result, giving it step.
 func (l *League) endRunning(step string) {
-	for _, m := range l.running {
-		m.Step = step
-		l.setRunning(m, false)
+	for key := range l.running {
+		l.steps[key] = step
+		l.setRunning(key, false)
 	}
 }
 
@@ -529,11 +564,11 @@ func copyAgents(list []*AgentInfo) []AgentInfo {
 
 // Match returns what the league knows of a scheduled match.
 func (l *League) Match(matchID string) (MatchRecord, bool) {
-	m, ok := l.matches[matchID]
+	key, ok := l.find(matchID)
 	if !ok {
 		return MatchRecord{Pairing: &Pairing{}}, false
 	}
-	return *m, true
+	return l.record(key), true
 }
 
 // RoundDone reports whether every match of round (1-based) has a result.
@@ -566,8 +601,9 @@ func (l *League) RoundProgress(round int) (done, running, total int) {
 // Running reports whether a match is being played now: assigned, without a
 // result, and neither abandoned by a stop nor cut off by a restart.
 func (l *League) Running(matchID string) bool {
-	_, ok := l.running[matchID]
-	return ok
+	key, ok := l.find(matchID)
+	_, running := l.running[key]
+	return ok && running
 }
 
 // RunningCount is how many matches are being played now.
@@ -576,14 +612,14 @@ func (l *League) RunningCount() int { return len(l.running) }
 // RunningIDs lists the matches being played now, in no particular order.
 func (l *League) RunningIDs() []string {
 	out := make([]string, 0, len(l.running))
-	for id := range l.running {
-		out = append(out, id)
+	for key := range l.running {
+		out = append(out, l.at(key).MatchID)
 	}
 	return out
 }
 
 // Progress counts matches with a result and matches in all.
-func (l *League) Progress() (done, total int) { return l.finished, len(l.matches) }
+func (l *League) Progress() (done, total int) { return l.finished, l.total }
 
 // Results lists the results of a round in match order.
 func (l *League) Results(round int) []Result {
@@ -591,9 +627,9 @@ func (l *League) Results(round int) []Result {
 		return nil
 	}
 	var out []Result
-	for _, p := range l.Rounds[round-1].Matches {
-		if r := l.matches[p.MatchID].Result; r != nil {
-			out = append(out, *r)
+	for k := range l.Rounds[round-1].Matches {
+		if r, ok := l.resultAt(matchKey{round: int32(round - 1), board: int32(k)}); ok {
+			out = append(out, r)
 		}
 	}
 	return out

@@ -10,7 +10,9 @@ import (
 // BenchmarkLeagueMemoryPerMatch plays the 19,900 results of a 200-player
 // league, each event decoded from JSON as the journal and the network give
 // them, and reports the heap the league keeps per match (schedule, match
-// records, results and table together).
+// records, results and table together): 208 B with a map of records and a
+// Result each (the schedule not counted), 83 B packed with the schedule
+// rebuilt from the seed (its pairings are some 70).
 //
 //	go test -run '^$' -bench LeagueMemoryPerMatch ./engine
 func BenchmarkLeagueMemoryPerMatch(b *testing.B) {
@@ -45,7 +47,7 @@ func BenchmarkLeagueMemoryPerMatch(b *testing.B) {
 			}
 		}
 		_ = l.Apply(Event{Kind: EventAgentRegistered, Agent: &AgentInfo{ID: "REF01", Role: RoleReferee}})
-		if err := l.Apply(Event{Kind: EventLeagueStarted, Start: &StartInfo{Seed: 1, Players: ids, Rounds: rounds}}); err != nil {
+		if err := l.Apply(Event{Kind: EventLeagueStarted, Start: &StartInfo{Seed: 1, Players: ids}}); err != nil {
 			b.Fatal(err)
 		}
 		for _, line := range lines {

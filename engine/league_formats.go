@@ -34,9 +34,10 @@ func (l *League) NextRound() (r Round, ok bool, err error) {
 		r, err = sprtRound(l.format, l.entrants, len(l.Rounds)+1)
 		return r, err == nil, err
 	}
-	var results []Result
-	for _, res := range l.RecordedResults() {
-		results = append(results, *res)
+	recorded := l.RecordedResults()
+	results := make([]Result, recorded.Len())
+	for i := range results {
+		results[i] = recorded.At(i)
 	}
 	r, err = SwissRound(len(l.Rounds)+1, l.entrants, l.Rounds, results, l.Seed)
 	return r, err == nil, err
@@ -94,7 +95,7 @@ func (l *League) addRound(r *Round) error {
 	}
 	seen := map[string]bool{}
 	for _, p := range r.Matches {
-		if _, taken := l.matches[p.MatchID]; taken || p.Round != r.Number {
+		if _, taken := l.find(p.MatchID); taken || p.Round != r.Number {
 			return fmt.Errorf("match %q is not new to round %d", p.MatchID, r.Number)
 		}
 		for _, id := range []string{p.PlayerA, p.PlayerB} {

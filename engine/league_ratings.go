@@ -1,16 +1,23 @@
 package engine
 
-// RecordedResults lists every result the league has, in schedule order.
-// Results are never changed once recorded, so the caller may read them
-// after releasing whatever guards the league: a ratings fit takes a second
-// at 1,000 players and must not hold up the league meanwhile.
-func (l *League) RecordedResults() []*Result {
-	out := make([]*Result, 0, l.finished)
-	for _, r := range l.Rounds {
-		for _, p := range r.Matches {
-			if res := l.matches[p.MatchID].Result; res != nil {
-				out = append(out, res)
+// RecordedResults lists every result the league has, in schedule order,
+// packed (16 bytes each). The list is the caller's, so it may be read after
+// releasing whatever guards the league: a ratings fit takes a second at
+// 1,000 players and must not hold up the league meanwhile.
+func (l *League) RecordedResults() ResultList {
+	out := ResultList{pairings: make([]*Pairing, 0, l.finished), states: make([]matchState, 0, l.finished), unusual: map[int]*Result{}}
+	for r, round := range l.Rounds {
+		for k := range round.Matches {
+			key := matchKey{round: int32(r), board: int32(k)}
+			st := *l.state(key)
+			if st.status == noResult {
+				continue
 			}
+			if st.status == resultUnusual {
+				out.unusual[len(out.states)] = l.unusual[key]
+			}
+			out.pairings = append(out.pairings, l.at(key))
+			out.states = append(out.states, st)
 		}
 	}
 	return out

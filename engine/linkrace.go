@@ -374,7 +374,7 @@ func (r *racer) Name() string { return r.name }
 func (r *racer) Observe(Observation) {}
 
 func (r *racer) Choose(ctx MoveContext) string {
-	links, target := stringsOf(ctx.State["links"]), fmt.Sprint(ctx.State["target_page"])
+	links, target := StringsOf(ctx.State["links"]), fmt.Sprint(ctx.State["target_page"])
 	if len(links) == 0 {
 		return ""
 	}
@@ -385,7 +385,7 @@ func (r *racer) Choose(ctx MoveContext) string {
 	if r.name == "random" {
 		return links[rng.IntN(len(links))]
 	}
-	visited := stringsOf(ctx.State["path"])
+	visited := StringsOf(ctx.State["path"])
 	fresh := slices.DeleteFunc(slices.Clone(links), func(l string) bool { return slices.Contains(visited, l) })
 	if len(fresh) == 0 {
 		fresh = links
@@ -417,9 +417,9 @@ func sharedWords(a, b string) int {
 	return n
 }
 
-// stringsOf reads a list of strings from a decoded JSON value or a
+// StringsOf reads a list of strings from a decoded JSON value or a
 // []string.
-func stringsOf(v any) []string {
+func StringsOf(v any) []string {
 	switch v := v.(type) {
 	case []string:
 		return v

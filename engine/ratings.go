@@ -117,16 +117,16 @@ type pairGames struct {
 // result but not listed are added after them. It is deterministic: the
 // same players and results (in any order) give the same ratings.
 func FitRatings(players []string, results []Result, opts RatingOptions) *Ratings {
-	return fitRatings(players, len(results), func(i int) *Result { return &results[i] }, opts)
+	return fitRatings(players, len(results), func(i int) Result { return results[i] }, opts)
 }
 
 // FitRecorded is FitRatings over the results a League recorded (see
-// League.RecordedResults), which it shares rather than copies.
-func FitRecorded(players []string, results []*Result, opts RatingOptions) *Ratings {
-	return fitRatings(players, len(results), func(i int) *Result { return results[i] }, opts)
+// League.RecordedResults), made one at a time rather than all at once.
+func FitRecorded(players []string, results ResultList, opts RatingOptions) *Ratings {
+	return fitRatings(players, results.Len(), results.At, opts)
 }
 
-func fitRatings(players []string, count int, result func(int) *Result, opts RatingOptions) *Ratings {
+func fitRatings(players []string, count int, result func(int) Result, opts RatingOptions) *Ratings {
 	r := &Ratings{index: make(map[string]int, len(players))}
 	add := func(id string) int {
 		if i, ok := r.index[id]; ok {
@@ -142,7 +142,7 @@ func fitRatings(players []string, count int, result func(int) *Result, opts Rati
 	pairs := make([]pairGames, 0, count) // one per game, merged per pair below: no map of half a million pairs
 	for i := range count {
 		res := result(i)
-		scoreA, ok := gameScore(*res, opts)
+		scoreA, ok := gameScore(res, opts)
 		if !ok {
 			continue
 		}

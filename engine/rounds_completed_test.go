@@ -24,7 +24,7 @@ func TestRoundsCompletedFollowsResults(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := l.Apply(Event{Kind: EventLeagueStarted, Start: &StartInfo{Players: ids, Rounds: rounds}}); err != nil {
+	if err := l.Apply(Event{Kind: EventLeagueStarted, Start: &StartInfo{Players: ids, LegacyRounds: rounds}}); err != nil {
 		t.Fatal(err)
 	}
 	var pairings []Pairing

@@ -21,7 +21,7 @@ func startedLeague(t *testing.T, n int) (*League, []Round) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustApply(t, l, Event{Kind: EventLeagueStarted, Start: &StartInfo{Players: ids, Rounds: rounds}})
+	mustApply(t, l, Event{Kind: EventLeagueStarted, Start: &StartInfo{Players: ids, LegacyRounds: rounds}})
 	return l, rounds
 }
 

@@ -113,7 +113,7 @@ func TestSPRTLeague(t *testing.T) {
 	for _, p := range pair {
 		mustApply(t, l, Event{Kind: EventAgentRegistered, Agent: &AgentInfo{ID: p, Role: RolePlayer, Endpoint: p}})
 	}
-	mustApply(t, l, Event{Kind: EventLeagueStarted, Start: &StartInfo{Seed: 1, Players: pair, Rounds: rounds, Format: &spec, RoundsPlanned: planned}})
+	mustApply(t, l, Event{Kind: EventLeagueStarted, Start: &StartInfo{Seed: 1, Players: pair, LegacyRounds: rounds, Format: &spec, RoundsPlanned: planned}})
 	for n := 1; ; n++ {
 		p := l.Rounds[n-1].Matches[0]
 		if first := [2]string{"P02", "P01"}[(n+1)%2]; p.PlayerA != first {

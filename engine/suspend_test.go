@@ -19,7 +19,7 @@ func suspensionLeague(t *testing.T) []Event {
 		t.Fatal(err)
 	}
 	events = append(events, Event{Kind: EventLeagueStarted,
-		Start: &StartInfo{Seed: 1, GameType: "even_odd", Players: []string{"P01", "P02", "P03", "P04"}, Rounds: rounds}})
+		Start: &StartInfo{Seed: 1, GameType: "even_odd", Players: []string{"P01", "P02", "P03", "P04"}, LegacyRounds: rounds}})
 	for _, r := range rounds {
 		for _, p := range r.Matches {
 			events = append(events, Event{Kind: EventMatchResult, MatchID: p.MatchID, Result: failedBy(p, "P04")})

@@ -16,18 +16,44 @@ import (
 //   - The rest are paired from the top down: within a score group of g
 //     players, its top player meets the one g/2 below (the top half plays
 //     the bottom half, S1[k] against S2[k]); an odd one out floats down to
-//     the next group. A pairing that would be a rematch is skipped, and a
-//     dead end backtracks (depth first), so a pairing without a rematch is
-//     found whenever one exists within the search bound. Should none exist
-//     (a small league with many rounds) rematches are allowed.
-//   - Seats: the player who sat first less often sits first; if equal, the
-//     one who sat second last time; if equal too, boards alternate, the top
-//     board's seat drawn by lot from the seed.
+//     the next group. A pairing that breaks a rule is skipped, and a dead
+//     end backtracks (depth first), so a pairing within the rules is found
+//     whenever one exists within the search bound.
+//   - The rules, as FIDE's absolute colour rules with seats for colours: no
+//     rematch; a player's first seats minus second seats stays within ±2;
+//     nobody sits in the same seat three games in a row (a bye is not a
+//     game). Two players whom the seat rules would both send to the same
+//     seat do not meet. Where no pairing keeps every rule (a small league
+//     with many rounds), the seat rules are dropped first, then rematches
+//     allowed (with the seat rules tried again first).
+//   - Seats: a player the rules send to a seat gets it; otherwise the one
+//     who sat first less often sits first; if equal, the one who sat second
+//     last time; if equal too, boards alternate, the top board's seat drawn
+//     by lot from the seed.
 //
 // The same players, rounds, results and seed always give the same round.
 
-// swissSearchBound caps the depth-first search, in pairings tried.
+// swissSearchBound caps the depth-first search, in pairings tried, at each
+// level of the rules (swissLevels).
 const swissSearchBound = 200000
+
+// maxSeatBalance is how far a player's first seats may outnumber its
+// second seats, or the other way round; maxSeatRun is how many games in a
+// row a player may sit in the same seat.
+const (
+	maxSeatBalance = 2
+	maxSeatRun     = 2
+)
+
+// swissRules are which rules a pairing keeps.
+type swissRules struct {
+	rematches bool // rematches allowed
+	freeSeats bool // the seat rules dropped
+}
+
+// swissLevels are the rules tried in order: all of them, then without the
+// seat rules, then with rematches allowed.
+var swissLevels = []swissRules{{}, {freeSeats: true}, {rematches: true}, {rematches: true, freeSeats: true}}
 
 // swissEntrant is what pairing needs to know of one player.
 type swissEntrant struct {
@@ -35,9 +61,36 @@ type swissEntrant struct {
 	number    int // pairing number: index in players
 	score     float64
 	balance   int // first seats minus second seats
-	last      int // +1 sat first last game, -1 second, 0 none yet
+	run       int // games in a row in the same seat: +k first, -k second, 0 none yet
 	hadBye    bool
 	opponents map[string]bool
+}
+
+// seatDue is the seat the rules send a player to: +1 first, -1 second, 0
+// either. A player with both due (only after a round paired without the
+// seat rules) has 2: it can meet nobody within them.
+func (e *swissEntrant) seatDue() int {
+	mustFirst := e.balance <= -maxSeatBalance || e.run <= -maxSeatRun
+	mustSecond := e.balance >= maxSeatBalance || e.run >= maxSeatRun
+	switch {
+	case mustFirst && mustSecond:
+		return 2
+	case mustFirst:
+		return 1
+	case mustSecond:
+		return -1
+	}
+	return 0
+}
+
+// sat records one game in a seat (+1 first, -1 second).
+func (e *swissEntrant) sat(seat int) {
+	e.balance += seat
+	if e.run*seat > 0 {
+		e.run += seat
+	} else {
+		e.run = seat
+	}
 }
 
 // SwissRound pairs round number (1-based) of a Swiss league, given the
@@ -51,9 +104,12 @@ func SwissRound(number int, players []string, past []Round, results []Result, se
 	slices.SortStableFunc(order, func(a, b *swissEntrant) int {
 		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.number, b.number))
 	})
-	pairs, ok := pairWithBye(order, false)
-	if !ok {
-		pairs, _ = pairWithBye(order, true)
+	var pairs [][2]*swissEntrant
+	for _, rules := range swissLevels {
+		var ok bool
+		if pairs, ok = pairWithBye(order, rules); ok {
+			break
+		}
 	}
 	lot := int(uint64(seed) % 2)
 	out := make([][2]string, len(pairs))
@@ -83,8 +139,8 @@ func swissStandings(players []string, past []Round, results []Result) []*swissEn
 				continue
 			}
 			a.opponents[b.id], b.opponents[a.id] = true, true
-			a.balance, a.last = a.balance+1, 1
-			b.balance, b.last = b.balance-1, -1
+			a.sat(1)
+			b.sat(-1)
 			played[a.id], played[b.id] = true, true
 		}
 		for _, e := range entrants {
@@ -110,28 +166,38 @@ func swissStandings(players []string, past []Round, results []Result) []*swissEn
 
 // pairWithBye pairs the ranked players, first choosing a bye for an odd
 // count: the lowest-ranked without one whose absence leaves a pairing.
-func pairWithBye(order []*swissEntrant, rematches bool) ([][2]*swissEntrant, bool) {
+// The search bound is shared by every bye tried.
+func pairWithBye(order []*swissEntrant, rules swissRules) ([][2]*swissEntrant, bool) {
+	budget := swissSearchBound
 	if len(order)%2 == 0 {
-		return pairSwiss(order, rematches)
+		return pairSwiss(order, rules, &budget)
 	}
-	for i := len(order) - 1; i >= 0; i-- {
+	for i := len(order) - 1; i >= 0 && budget > 0; i-- {
 		if order[i].hadBye {
 			continue
 		}
 		rest := slices.Delete(slices.Clone(order), i, i+1)
-		if pairs, ok := pairSwiss(rest, rematches); ok {
+		if pairs, ok := pairSwiss(rest, rules, &budget); ok {
 			return pairs, true
-		}
-		if rematches {
-			break
 		}
 	}
 	return nil, false
 }
 
-// pairSwiss pairs ranked players top down, depth first.
-func pairSwiss(order []*swissEntrant, rematches bool) ([][2]*swissEntrant, bool) {
-	budget := swissSearchBound
+// mayMeet reports whether two players may be paired under the rules.
+func mayMeet(a, b *swissEntrant, rules swissRules) bool {
+	if a.opponents[b.id] && !rules.rematches {
+		return false
+	}
+	if rules.freeSeats {
+		return true
+	}
+	da, db := a.seatDue(), b.seatDue()
+	return da != 2 && db != 2 && (da == 0 || da != db)
+}
+
+// pairSwiss pairs ranked players top down, depth first, spending budget.
+func pairSwiss(order []*swissEntrant, rules swissRules, budget *int) ([][2]*swissEntrant, bool) {
 	pairs := make([][2]*swissEntrant, 0, len(order)/2)
 	var search func(rest []*swissEntrant) bool
 	search = func(rest []*swissEntrant) bool {
@@ -141,10 +207,10 @@ func pairSwiss(order []*swissEntrant, rematches bool) ([][2]*swissEntrant, bool)
 		top := rest[0]
 		for _, k := range candidates(rest) {
 			other := rest[k]
-			if top.opponents[other.id] && !rematches {
+			if !mayMeet(top, other, rules) {
 				continue
 			}
-			if budget--; budget < 0 {
+			if *budget--; *budget < 0 {
 				return false
 			}
 			next := make([]*swissEntrant, 0, len(rest)-2)
@@ -188,17 +254,24 @@ func candidates(rest []*swissEntrant) []int {
 	return out
 }
 
-// seat orders a pair (a ranked above b) as first and second seat.
+// seat orders a pair (a ranked above b) as first and second seat: the
+// seats the rules send them to, else the preferences.
 func seat(a, b *swissEntrant, aByLot bool) [2]string {
 	aFirst := aByLot
-	switch {
+	switch da, db := a.seatDue(), b.seatDue(); {
+	case da == 1 || db == -1:
+		aFirst = true
+	case da == -1 || db == 1:
+		aFirst = false
 	case a.balance != b.balance:
 		aFirst = a.balance < b.balance
-	case a.last != b.last:
-		aFirst = a.last < b.last
+	case sign(a.run) != sign(b.run):
+		aFirst = sign(a.run) < sign(b.run)
 	}
 	if aFirst {
 		return [2]string{a.id, b.id}
 	}
 	return [2]string{b.id, a.id}
 }
+
+func sign(x int) int { return cmp.Compare(x, 0) }

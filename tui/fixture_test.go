@@ -78,7 +78,7 @@ func (l *league) start(seed int64) *league {
 	}
 	l.rounds = rounds
 	l.add(engine.Event{Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Seed: seed, GameType: "even_odd",
-		Players: ids, Rounds: rounds}})
+		Players: ids, LegacyRounds: rounds}})
 	return l
 }
 

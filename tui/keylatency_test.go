@@ -183,7 +183,7 @@ func leagueEvents(n int) []engine.Event {
 	if err != nil {
 		panic(err)
 	}
-	add(engine.Event{Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Seed: 1, GameType: "even_odd", Players: ids, Rounds: rounds}})
+	add(engine.Event{Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Seed: 1, GameType: "even_odd", Players: ids, LegacyRounds: rounds}})
 	for _, r := range rounds {
 		add(engine.Event{Kind: engine.EventRoundAnnounced, Round: r.Number})
 		for i, m := range r.Matches {

@@ -18,6 +18,26 @@ func TestBenchCommand(t *testing.T) {
 	bin := buildLeaguetui(t)
 	t.Run("tiny league", func(t *testing.T) { testTinyLeague(t, bin) })
 	t.Run("help", func(t *testing.T) { testHelp(t, bin) })
+	t.Run("swiss progress", func(t *testing.T) { testSwissProgress(t, bin) })
+}
+
+// testSwissProgress: a Swiss league's progress lines count every round,
+// those paired later included, up to the last match.
+func testSwissProgress(t *testing.T, bin string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "bench", "--players", "6", "--referees", "2", "--format", "swiss", "--rounds", "3",
+		"--raw-duration", "100ms", "--seed", "5")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("leaguetui bench: %v\nstderr:\n%s", err, stderr.String())
+	}
+	for _, want := range []string{"bench: league started: 9 matches", "bench: 6/9 matches in", "bench: 9/9 matches in"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("no %q on stderr:\n%s", want, stderr.String())
+		}
+	}
 }
 
 // testTinyLeague is the short bench run for CI: a tiny league, checking
@@ -49,6 +69,12 @@ func testTinyLeague(t *testing.T, bin string) {
 			t.Errorf("%s = %v, want a number > 0", path, lookup(report, path))
 		}
 	}
+	if v, _ := number(report, "league.processes"); v != 7 {
+		t.Errorf("league.processes = %v, want the manager, 2 referees and 4 players", v)
+	}
+	if v, ok := number(report, "league.startup_seconds"); !ok || v <= 0 {
+		t.Errorf("league.startup_seconds = %v", lookup(report, "league.startup_seconds"))
+	}
 	if v, _ := number(report, "league.matches"); v != 6 {
 		t.Errorf("league.matches = %v, want 6 (4 players, one round-robin)", v)
 	}
@@ -61,6 +87,10 @@ func testTinyLeague(t *testing.T, bin string) {
 		t.Errorf("p50 %v > p99 %v", p50, p99)
 	}
 	if _, err := os.Stat("/proc/self/status"); err == nil {
+		peak, _ := number(report, "league.manager_peak_memory_bytes")
+		if v, ok := number(report, "league.agents_memory_bytes"); !ok || v <= peak/2 {
+			t.Errorf("agents_memory_bytes = %v for 7 agents, the manager's peak alone %v", lookup(report, "league.agents_memory_bytes"), peak)
+		}
 		if v, ok := number(report, "league.manager_peak_memory_bytes"); !ok || v <= 0 {
 			t.Errorf("manager_peak_memory_bytes = %v with /proc present", lookup(report, "league.manager_peak_memory_bytes"))
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/control"
@@ -39,6 +40,16 @@ type LeagueResult struct {
 	// PlayersInProcess says the players ran inside the bench process
 	// (LeagueOptions.PlayersInProcess); their CPU is that process's.
 	PlayersInProcess bool
+	// StartUp is how long the agents took to start, each registered
+	// before the next starts, and Processes how many were started.
+	StartUp   time.Duration
+	Processes int
+	// AgentsMemoryBytes is the proportional set size of every agent
+	// process at the end (the bench process's when players run in it):
+	// the memory the whole league takes, shared pages split among their
+	// users. AgentsMemoryKnown is false where /proc is missing.
+	AgentsMemoryBytes int64
+	AgentsMemoryKnown bool
 }
 
 // TenthsRatio is the last tenth's matches/s ÷ the first tenth's: near 1, a
@@ -99,6 +110,7 @@ func League(ctx context.Context, opts LeagueOptions) (LeagueResult, error) {
 		where, launched.Players = "inside this process", 0
 	}
 	fmt.Fprintf(progress, "bench: launching the manager, %d referees and %d players (%s)\n", opts.Referees, opts.Players, where)
+	began := time.Now()
 	league, err := headless.Launch(ctx, launched)
 	if league != nil {
 		defer league.Stop()
@@ -113,8 +125,11 @@ func League(ctx context.Context, opts LeagueOptions) (LeagueResult, error) {
 		}
 		defer hosted.stop()
 	}
+	startUp := time.Since(began)
+	fmt.Fprintf(progress, "bench: %d agent processes started and registered in %s\n", len(league.Children()), startUp.Round(time.Millisecond))
 	result, err := play(ctx, league, hosted, progress)
 	result.Game = opts.Config.GameType
+	result.StartUp, result.Processes = startUp, len(league.Children())
 	return result, err
 }
 
@@ -138,6 +153,7 @@ func play(ctx context.Context, league *headless.League, hosted hostedPlayers, pr
 		return LeagueResult{}, err
 	}
 	peak, known := PeakMemory(league.Manager.PID())
+	agentsMemory, agentsKnown := agentsMemory(league, hosted)
 	cpuAfter, cpuKnown := cpuOf()
 	after, err := HealthCounts(ctx, endpoints)
 	if err != nil {
@@ -149,8 +165,29 @@ func play(ctx context.Context, league *headless.League, hosted hostedPlayers, pr
 		FirstTenth: first, LastTenth: last, PlayersInProcess: hosted != nil,
 		Matches: tally.Matches, Turns: int(after.Turns - before.Turns), Wall: tally.Wall(), Exchanges: after.Served - before.Served,
 		MatchP50: Percentile(tally.Durations, 50), MatchP99: Percentile(tally.Durations, 99),
-		ManagerPeakBytes: peak, ManagerPeakKnown: known,
+		ManagerPeakBytes: peak, ManagerPeakKnown: known, AgentsMemoryBytes: agentsMemory, AgentsMemoryKnown: agentsKnown,
 		CPU: cpuAfter.sub(cpuBefore), CPUKnown: cpuKnown}, nil
+}
+
+// agentsMemory sums the proportional set size of the league's processes,
+// this one included when it hosts the players.
+func agentsMemory(league *headless.League, hosted hostedPlayers) (int64, bool) {
+	var pids []int
+	for _, c := range league.Children() {
+		pids = append(pids, c.PID())
+	}
+	if hosted != nil {
+		pids = append(pids, os.Getpid())
+	}
+	var total int64
+	for _, pid := range pids {
+		pss, ok := ProportionalMemory(pid)
+		if !ok {
+			return 0, false
+		}
+		total += pss
+	}
+	return total, true
 }
 
 // cpuOf reads the CPU time each of the league's processes has used so far;
@@ -186,7 +223,8 @@ func endpointsOf(children []*launch.Child) []string {
 }
 
 // follow reads the event feed until the league completes, printing a line
-// each time another tenth of the matches is done, so a long league shows
+// each time another tenth of the matches is done (of all the league will
+// have, its Swiss rounds still to pair included), so a long league shows
 // that it moves and how fast.
 func follow(ctx context.Context, c *control.Client, progress io.Writer) (*Tally, error) {
 	tally := &Tally{}
@@ -200,12 +238,12 @@ func follow(ctx context.Context, c *control.Client, progress io.Writer) (*Tally,
 		for _, ev := range page.Events {
 			over := tally.Add(ev)
 			if ev.Kind == engine.EventLeagueStarted {
-				fmt.Fprintf(progress, "bench: league started: %d matches\n", tally.Total)
+				fmt.Fprintf(progress, "bench: league started: %d matches\n", tally.Expected)
 			}
-			if tally.Total > 0 && tally.Matches*10/tally.Total > reported {
-				reported = tally.Matches * 10 / tally.Total
+			if tally.Expected > 0 && tally.Matches*10/tally.Expected > reported {
+				reported = tally.Matches * 10 / tally.Expected
 				elapsed := ev.Time.Sub(tally.Started)
-				fmt.Fprintf(progress, "bench: %d/%d matches in %s, %.0f matches/s\n", tally.Matches, tally.Total,
+				fmt.Fprintf(progress, "bench: %d/%d matches in %s, %.0f matches/s\n", tally.Matches, tally.Expected,
 					elapsed.Round(time.Millisecond), Rate(int64(tally.Matches), elapsed))
 			}
 			if over && tally.Stopped {

@@ -28,11 +28,27 @@ func PeakMemory(pid int) (bytes int64, ok bool) {
 	return parseVmHWM(f)
 }
 
+// ProportionalMemory is a process's proportional set size in bytes (Pss
+// in /proc/<pid>/smaps_rollup): its private pages and its share of the
+// pages it shares, so that the sizes of processes running one binary add
+// up to the memory they take together. ok is false where there is no /proc.
+func ProportionalMemory(pid int) (bytes int64, ok bool) {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/smaps_rollup")
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	return parseKB(f, "Pss:")
+}
+
 // parseVmHWM reads the "VmHWM:   12345 kB" line of a /proc status file.
-func parseVmHWM(r io.Reader) (int64, bool) {
+func parseVmHWM(r io.Reader) (int64, bool) { return parseKB(r, "VmHWM:") }
+
+// parseKB reads the first "<field>   12345 kB" line of a /proc file.
+func parseKB(r io.Reader, field string) (int64, bool) {
 	scanner := bufio.NewScanner(r)
 	for scanner.Scan() {
-		rest, found := strings.CutPrefix(scanner.Text(), "VmHWM:")
+		rest, found := strings.CutPrefix(scanner.Text(), field)
 		if !found {
 			continue
 		}

@@ -57,6 +57,13 @@ func TestOwnProcess(t *testing.T) {
 	if _, ok := PeakMemory(-1); ok {
 		t.Error("PeakMemory of no process should be n/a")
 	}
+	pss, ok := ProportionalMemory(os.Getpid())
+	if peak, _ := PeakMemory(os.Getpid()); !ok || pss <= 0 || pss > peak {
+		t.Errorf("ProportionalMemory(self) = %d, %v; want more than 0 and at most the peak, %d", pss, ok, peak)
+	}
+	if _, ok := ProportionalMemory(-1); ok {
+		t.Error("ProportionalMemory of no process should be n/a")
+	}
 }
 
 func TestRequestsServed(t *testing.T) {

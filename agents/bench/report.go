@@ -35,28 +35,33 @@ func (r Report) Ratio() float64 {
 // measured over.
 func (r Report) Table(w io.Writer) error {
 	raw, lg := r.Raw, r.League
-	rows := [][3]string{
+	verdicts := r.Verdicts()
+	rows := [][4]string{
 		{"raw HTTP exchanges/s", fmt.Sprintf("%.0f", raw.PerSecond()),
 			fmt.Sprintf("loopback, %d in flight, %d B request / %d B response, %s", raw.Concurrency, raw.RequestBytes, raw.ResponseBytes, raw.Elapsed.Round(time.Millisecond))},
 		{"league matches/s", fmt.Sprintf("%.1f", lg.MatchesPerSecond()),
-			fmt.Sprintf("%d matches, %d players%s, %d referees, in %s (target >= %d)", lg.Matches, lg.Players, r.hosted(), lg.Referees, lg.Wall.Round(time.Millisecond), TargetMatchesPerSecond)},
+			fmt.Sprintf("%d matches, %d players%s, %d referees, in %s (target >= %d)", lg.Matches, lg.Players, r.hosted(), lg.Referees, lg.Wall.Round(time.Millisecond), TargetMatchesPerSecond),
+			verdictOf(verdicts, "matches_per_second")},
 		{"league turns/s", fmt.Sprintf("%.1f", lg.TurnsPerSecond()),
 			fmt.Sprintf("%d turns of %s, %.1f per match", lg.Turns, r.game(), Ratio(float64(lg.Turns), float64(lg.Matches)))},
 		{"first tenth matches/s", fmt.Sprintf("%.1f", lg.FirstTenth), "the first tenth of the matches, from league_started"},
 		{"last tenth matches/s", fmt.Sprintf("%.1f", lg.LastTenth),
-			fmt.Sprintf("the last tenth, to league_completed: %.2f x the first (target within 20%%)", lg.TenthsRatio())},
+			fmt.Sprintf("the last tenth, to league_completed: %.2f x the first (target within 20%%)", lg.TenthsRatio()),
+			verdictOf(verdicts, "last_tenth_to_first")},
 		{"league HTTP exchanges/s", fmt.Sprintf("%.0f", lg.ExchangesPerSecond()),
 			fmt.Sprintf("%d exchanges, %.1f per match", lg.Exchanges, lg.ExchangesPerMatch())},
 		{"match duration p50", ms(lg.MatchP50), "match_assigned to match_result"},
 		{"match duration p99", ms(lg.MatchP99), ""},
-		{"manager peak memory", r.peakMemory(), "VmHWM at the end of the league"},
-		{"league CPU", r.cpuUsed(), r.cpuDetail()},
-		{"ratio league/raw", fmt.Sprintf("%.3f", r.Ratio()), fmt.Sprintf("league exchanges/s ÷ raw exchanges/s (target >= %.1f)", TargetRatio)},
+		{"manager peak memory", r.peakMemory(), r.peakDetail(), verdictOf(verdicts, "manager_peak_memory_bytes")},
+		{"league CPU", r.cpuUsed(), r.cpuDetail(), ""},
+		{"start-up", fmt.Sprintf("%.1f s", lg.StartUp.Seconds()), fmt.Sprintf("%d agent processes started, each registered before the next", lg.Processes), ""},
+		{"agents' memory", r.agentsMemory(), "proportional set size of every agent process at the end" + r.hosted(), ""},
+		{"ratio league/raw", fmt.Sprintf("%.3f", r.Ratio()), fmt.Sprintf("league exchanges/s ÷ raw exchanges/s (target >= %.1f)", TargetRatio), verdictOf(verdicts, "ratio")},
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "figure\tvalue\tmeasured over")
+	fmt.Fprintln(tw, "figure\tvalue\tverdict\tmeasured over")
 	for _, row := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", row[0], row[1], row[2])
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", row[0], row[1], row[3], row[2])
 	}
 	return tw.Flush()
 }
@@ -66,6 +71,13 @@ func (r Report) game() string {
 		return "the game"
 	}
 	return r.League.Game
+}
+
+func (r Report) agentsMemory() string {
+	if !r.League.AgentsMemoryKnown {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f MiB", float64(r.League.AgentsMemoryBytes)/(1<<20))
 }
 
 func (r Report) hosted() string {
@@ -80,6 +92,15 @@ func (r Report) peakMemory() string {
 		return "n/a"
 	}
 	return fmt.Sprintf("%.1f MiB", float64(r.League.ManagerPeakBytes)/(1<<20))
+}
+
+// peakDetail says where the peak comes from, and the memory target for a
+// league of the size it applies to.
+func (r Report) peakDetail() string {
+	if r.League.Players >= TargetManagerPeakAtSize {
+		return fmt.Sprintf("VmHWM at the end of the league (target < %d MB at %d players)", TargetManagerPeakBytes/1_000_000, TargetManagerPeakAtSize)
+	}
+	return "VmHWM at the end of the league"
 }
 
 func (r Report) cpuUsed() string {
@@ -117,6 +138,9 @@ type (
 		League jsonLeague `json:"league"`
 		Ratio  float64    `json:"ratio"`
 		CPUs   int        `json:"cpus"`
+		// Targets are the targets that apply to this run, each with
+		// its verdict.
+		Targets []Verdict `json:"targets"`
 	}
 	jsonRaw struct {
 		Concurrency        int     `json:"concurrency"`
@@ -143,6 +167,9 @@ type (
 		LastTenthPerSec    float64  `json:"last_tenth_matches_per_second"`
 		PlayersInProcess   bool     `json:"players_in_process"`
 		ManagerPeakBytes   *int64   `json:"manager_peak_memory_bytes"`
+		StartUpSeconds     float64  `json:"startup_seconds"`
+		Processes          int      `json:"processes"`
+		AgentsMemoryBytes  *int64   `json:"agents_memory_bytes"`
 		CPUSeconds         *jsonCPU `json:"cpu_seconds"`
 	}
 	jsonCPU struct {
@@ -164,8 +191,13 @@ func (r Report) JSON(w io.Writer) error {
 			Exchanges: lg.Exchanges, ExchangesPerSecond: lg.ExchangesPerSecond(), ExchangesPerMatch: lg.ExchangesPerMatch(),
 			MatchP50Ms: millis(lg.MatchP50), MatchP99Ms: millis(lg.MatchP99),
 			FirstTenthPerSec: lg.FirstTenth, LastTenthPerSec: lg.LastTenth, PlayersInProcess: lg.PlayersInProcess},
-		Ratio: r.Ratio(),
-		CPUs:  r.CPUs,
+		Ratio:   r.Ratio(),
+		CPUs:    r.CPUs,
+		Targets: r.Verdicts(),
+	}
+	out.League.StartUpSeconds, out.League.Processes = lg.StartUp.Seconds(), lg.Processes
+	if lg.AgentsMemoryKnown {
+		out.League.AgentsMemoryBytes = &lg.AgentsMemoryBytes
 	}
 	if lg.ManagerPeakKnown {
 		out.League.ManagerPeakBytes = &lg.ManagerPeakBytes

@@ -46,10 +46,14 @@ func Percentile(ds []time.Duration, p float64) time.Duration {
 type Tally struct {
 	Started, Completed time.Time
 	Total              int // matches scheduled, from league_started and round_scheduled
-	Matches            int // match_result events seen
-	Durations          []time.Duration
-	Stopped            bool        // the league was stopped before it completed
-	ResultTimes        []time.Time // when each match_result happened, in feed order
+	// Expected is the matches the league will have as far as known: Total,
+	// plus, for each round still to be paired (Swiss), as many as its
+	// first round had. Progress is told against it.
+	Expected    int
+	Matches     int // match_result events seen
+	Durations   []time.Duration
+	Stopped     bool        // the league was stopped before it completed
+	ResultTimes []time.Time // when each match_result happened, in feed order
 
 	assigned map[string]time.Time
 }
@@ -61,14 +65,20 @@ func (t *Tally) Add(ev engine.Event) bool {
 	case engine.EventLeagueStarted:
 		t.Started = ev.Time
 		if ev.Start != nil {
+			rounds, _ := ev.Start.Schedule()
 			t.Total = 0
-			for _, r := range ev.Start.Rounds {
+			for _, r := range rounds {
 				t.Total += len(r.Matches)
+			}
+			t.Expected = t.Total
+			if n := len(rounds); n > 0 && ev.Start.RoundsPlanned > n {
+				t.Expected += (ev.Start.RoundsPlanned - n) * len(rounds[0].Matches)
 			}
 		}
 	case engine.EventRoundScheduled: // a Swiss round, paired when the one before ended
 		if ev.Schedule != nil {
 			t.Total += len(ev.Schedule.Matches)
+			t.Expected = max(t.Expected, t.Total)
 		}
 	case engine.EventMatchAssigned:
 		if t.assigned == nil {

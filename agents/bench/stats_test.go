@@ -98,7 +98,7 @@ func TestLeagueResultRates(t *testing.T) {
 func TestTally(t *testing.T) {
 	t0 := time.Date(2025, 1, 15, 10, 0, 0, 0, time.UTC)
 	at := func(msec int) time.Time { return t0.Add(time.Duration(msec) * time.Millisecond) }
-	start := &engine.StartInfo{Rounds: []engine.Round{
+	start := &engine.StartInfo{LegacyRounds: []engine.Round{
 		{Number: 1, Matches: make([]engine.Pairing, 2)},
 		{Number: 2, Matches: make([]engine.Pairing, 1)},
 	}}
@@ -180,13 +180,37 @@ func TestTallyTenths(t *testing.T) {
 }
 
 // TestTallySwissRounds: a Swiss league's later rounds come as
-// round_scheduled events, and the tally's total grows with them.
+// round_scheduled events, and the tally's total grows with them; the
+// matches expected count them from the start.
 func TestTallySwissRounds(t *testing.T) {
 	var tally Tally
 	tally.Add(engine.Event{Kind: engine.EventLeagueStarted, Time: time.Now(),
-		Start: &engine.StartInfo{Rounds: []engine.Round{{Number: 1, Matches: make([]engine.Pairing, 3)}}, RoundsPlanned: 2}})
+		Start: &engine.StartInfo{LegacyRounds: []engine.Round{{Number: 1, Matches: make([]engine.Pairing, 3)}}, RoundsPlanned: 2}})
+	if tally.Expected != 6 {
+		t.Errorf("expected %d at the start of two rounds of 3, want 6", tally.Expected)
+	}
 	tally.Add(engine.Event{Kind: engine.EventRoundScheduled, Round: 2, Schedule: &engine.Round{Number: 2, Matches: make([]engine.Pairing, 3)}})
-	if tally.Total != 6 {
-		t.Errorf("total %d after two rounds of 3, want 6", tally.Total)
+	if tally.Total != 6 || tally.Expected != 6 {
+		t.Errorf("total %d, expected %d after two rounds of 3, want 6 and 6", tally.Total, tally.Expected)
+	}
+}
+
+// TestTallyRebuiltSchedule: a league_started as journals now write it
+// carries the players, seed and format, not the rounds; the tally counts
+// the rounds they give.
+func TestTallyRebuiltSchedule(t *testing.T) {
+	ids := []string{"P01", "P02", "P03", "P04", "P05", "P06"}
+	for _, tc := range []struct {
+		start           engine.StartInfo
+		total, expected int
+	}{
+		{engine.StartInfo{Seed: 3, Players: ids}, 15, 15},
+		{engine.StartInfo{Seed: 3, Players: ids, Format: &engine.FormatSpec{Format: engine.FormatSwiss, Rounds: 4}, RoundsPlanned: 4}, 3, 12},
+	} {
+		var tally Tally
+		tally.Add(engine.Event{Kind: engine.EventLeagueStarted, Time: time.Now(), Start: &tc.start})
+		if tally.Total != tc.total || tally.Expected != tc.expected {
+			t.Errorf("%+v: total %d, expected %d; want %d and %d", tc.start.Format, tally.Total, tally.Expected, tc.total, tc.expected)
+		}
 	}
 }

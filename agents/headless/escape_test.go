@@ -33,7 +33,7 @@ func TestNoUIEscapesNetworkStrings(t *testing.T) {
 		{Seq: 1, Kind: engine.EventAgentRegistered, Agent: &engine.AgentInfo{ID: "P01", Role: engine.RolePlayer, Endpoint: "a"}},
 		{Seq: 2, Kind: engine.EventAgentRegistered, Agent: &engine.AgentInfo{ID: evil, Role: engine.RolePlayer, Endpoint: "b"}},
 		{Seq: 3, Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Players: []string{"P01", evil},
-			Rounds: []engine.Round{{Number: 1, Matches: []engine.Pairing{pairing}}}}},
+			LegacyRounds: []engine.Round{{Number: 1, Matches: []engine.Pairing{pairing}}}}},
 		{Seq: 4, Kind: engine.EventMatchResult, MatchID: pairing.MatchID, Result: result},
 		{Seq: 5, Kind: engine.EventPlayerSuspended, AgentID: evil, Detail: "P02 suspended" + inject},
 		{Seq: 6, Kind: engine.EventLeagueCompleted},

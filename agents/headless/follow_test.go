@@ -28,7 +28,7 @@ func TestFollowPrintsSuspension(t *testing.T) {
 		{Seq: 1, Kind: engine.EventAgentRegistered, Agent: &engine.AgentInfo{ID: "P01", Role: engine.RolePlayer, Endpoint: "a"}},
 		{Seq: 2, Kind: engine.EventAgentRegistered, Agent: &engine.AgentInfo{ID: "P02", Role: engine.RolePlayer, Endpoint: "b"}},
 		{Seq: 3, Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Players: []string{"P01", "P02"},
-			Rounds: []engine.Round{{Number: 1, Matches: []engine.Pairing{pairing}}}}},
+			LegacyRounds: []engine.Round{{Number: 1, Matches: []engine.Pairing{pairing}}}}},
 		{Seq: 4, Kind: engine.EventStalled, MatchID: "R1M1", Referee: "REF01", Detail: "league stalled: no referee could take R1M1"},
 		{Seq: 5, Kind: engine.EventMatchResult, MatchID: "R1M1", Result: result},
 		{Seq: 6, Kind: engine.EventPlayerSuspended, AgentID: "P02", Detail: "P02 suspended after 1 technical losses in a row"},
@@ -68,7 +68,7 @@ func TestFollowSecondInterruptStopsAtOnce(t *testing.T) {
 	pairing := engine.Pairing{MatchID: "R1M1", Round: 1, PlayerA: "P01", PlayerB: "P02"}
 	started := []engine.Event{
 		{Seq: 1, Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Players: []string{"P01", "P02"},
-			Rounds: []engine.Round{{Number: 1, Matches: []engine.Pairing{pairing}}}}},
+			LegacyRounds: []engine.Round{{Number: 1, Matches: []engine.Pairing{pairing}}}}},
 		{Seq: 2, Kind: engine.EventMatchAssigned, MatchID: "R1M1", Referee: "REF01"},
 	}
 	paused := make(chan struct{})            // closed when the manager is asked to pause

@@ -92,8 +92,9 @@ func jsonEvent(ev engine.Event) JSONEvent {
 		out.Agent = &JSONAgent{ID: a.ID, Role: a.Role, DisplayName: a.DisplayName, Endpoint: a.Endpoint}
 	}
 	if s := ev.Start; s != nil {
-		out.Start = &JSONStart{Seed: s.Seed, GameType: s.GameType, Players: s.Players, Rounds: make([]JSONRound, len(s.Rounds))}
-		for i, r := range s.Rounds {
+		rounds, _ := s.Schedule() // the league that applied the event made it already
+		out.Start = &JSONStart{Seed: s.Seed, GameType: s.GameType, Players: s.Players, Rounds: make([]JSONRound, len(rounds))}
+		for i, r := range rounds {
 			out.Start.Rounds[i] = jsonRound(r)
 		}
 	}

@@ -34,7 +34,7 @@ func leagueEvents(n int) []engine.Event {
 			ev.Kind = engine.EventAgentRegistered
 			ev.Agent = &engine.AgentInfo{ID: ids[i], Role: engine.RolePlayer, Endpoint: "http://127.0.0.1:1/" + ids[i]}
 		case i == len(ids):
-			ev.Kind, ev.Start = engine.EventLeagueStarted, &engine.StartInfo{Players: ids, Rounds: rounds}
+			ev.Kind, ev.Start = engine.EventLeagueStarted, &engine.StartInfo{Players: ids, LegacyRounds: rounds}
 		default:
 			ev.Kind, ev.MatchID, ev.Round = engine.EventMatchStep, rounds[0].Matches[0].MatchID, 1
 			ev.Step = fmt.Sprintf("drawn %d", i)

@@ -27,8 +27,11 @@ func formatSpec(f config.Format) (engine.FormatSpec, error) {
 	return spec, nil
 }
 
-// schedule is what league_started journals: the seed and the rounds known
-// at the start (all of them, but for Swiss only the first).
+// schedule is what league_started journals: the seed, the players in
+// seeding order and the format, from which every reader rebuilds the
+// rounds known at the start (StartInfo.Schedule); the schedule itself is
+// not journaled, half a million pairings at 1,000 players. It is made
+// here all the same, to refuse a league it cannot be made for.
 func (m *Manager) schedule(players []string, seed int64) (*engine.StartInfo, error) {
 	spec, err := formatSpec(m.opts.Config.Format)
 	if err != nil {
@@ -38,7 +41,7 @@ func (m *Manager) schedule(players []string, seed int64) (*engine.StartInfo, err
 	if err != nil {
 		return nil, err
 	}
-	start := &engine.StartInfo{Seed: seed, GameType: m.game.Type(), Players: players, Rounds: rounds}
+	start := &engine.StartInfo{Seed: seed, GameType: m.game.Type(), Players: players}
 	if spec.Format != engine.FormatRoundRobin || spec.GamesPerPair > 1 || spec.SPRT != nil {
 		start.Format = &spec // a plain round robin's league_started stays as it was
 	}

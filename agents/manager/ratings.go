@@ -101,7 +101,7 @@ func (m *Manager) fitRatings() *ratingsFit {
 	players, results := m.league.PlayerIDs(), m.league.RecordedResults()
 	m.mu.Unlock()
 	began := time.Now()
-	f := &ratingsFit{Ratings: engine.FitRecorded(players, results, m.ratingOptions()), matches: len(results)}
+	f := &ratingsFit{Ratings: engine.FitRecorded(players, results, m.ratingOptions()), matches: results.Len()}
 	took := time.Since(began)
 	c := &m.ratings
 	c.mu.Lock()

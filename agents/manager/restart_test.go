@@ -3,6 +3,9 @@ package manager
 import (
 	"context"
 	"fmt"
+	"os"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/leaguetui/leaguetui/config"
@@ -18,6 +21,21 @@ func journaledLeague(t *testing.T, dir string) (*Manager, []engine.Round) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ids := registerFour(t, m)
+	rounds, err := engine.RoundRobin(ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustRecord(t, m, engine.Event{Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Players: ids, LegacyRounds: rounds}})
+	p := rounds[0].Matches[0]
+	mustRecord(t, m, engine.Event{Kind: engine.EventMatchAssigned, Round: 1, MatchID: p.MatchID, Referee: "REF01"})
+	return m, rounds
+}
+
+// registerFour journals four players, P01 to P04, and a referee, REF01,
+// and returns the players' ids.
+func registerFour(t *testing.T, m *Manager) []string {
+	t.Helper()
 	var ids []string
 	for i := 1; i <= 4; i++ {
 		id := fmt.Sprintf("P%02d", i)
@@ -27,14 +45,7 @@ func journaledLeague(t *testing.T, dir string) (*Manager, []engine.Round) {
 	}
 	mustRecord(t, m, engine.Event{Kind: engine.EventAgentRegistered,
 		Agent: &engine.AgentInfo{ID: "REF01", Role: engine.RoleReferee, Endpoint: "http://127.0.0.1:1/REF01"}})
-	rounds, err := engine.RoundRobin(ids)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustRecord(t, m, engine.Event{Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Players: ids, Rounds: rounds}})
-	p := rounds[0].Matches[0]
-	mustRecord(t, m, engine.Event{Kind: engine.EventMatchAssigned, Round: 1, MatchID: p.MatchID, Referee: "REF01"})
-	return m, rounds
+	return ids
 }
 
 func mustRecord(t *testing.T, m *Manager, ev engine.Event) {
@@ -101,4 +112,68 @@ func TestResultAfterStopRefused(t *testing.T) {
 	if done, _ := m.league.Progress(); done != 0 {
 		t.Errorf("%d results after the stop", done)
 	}
+}
+
+// TestLeagueStartedJournalsNoSchedule: league_started journals the seed,
+// the players and the format, not the schedule; a manager started again
+// on the journal rebuilds the same rounds. A journal written before, whose
+// league_started carries the rounds, is read as it was (journaledLeague
+// writes one).
+func TestLeagueStartedJournalsNoSchedule(t *testing.T) {
+	cfg := config.Default()
+	cfg.Format = config.Format{Name: string(engine.FormatDoubleRoundRobin)}
+	for _, tc := range []struct {
+		name    string
+		journal func(t *testing.T, dir string) (*Manager, []engine.Round)
+		carried bool
+	}{
+		{"started now", func(t *testing.T, dir string) (*Manager, []engine.Round) { return startedLeague(t, dir, cfg) }, false},
+		{"journal from before", journaledLeague, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			first, rounds := tc.journal(t, dir)
+			if err := first.journal.Close(); err != nil {
+				t.Fatal(err)
+			}
+			first.closeFiles()
+			first.lock.Release()
+			data, err := os.ReadFile(first.Layout.Journal())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range strings.Split(string(data), "\n") {
+				if strings.Contains(line, `"league_started"`) && strings.Contains(line, `"rounds":`) != tc.carried {
+					t.Errorf("league_started journaled as %s", line)
+				}
+			}
+			again, err := New(Options{Config: cfg, DataDir: dir, AdminToken: "adm-restart-test", Hold: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer again.journal.Close()
+			if !reflect.DeepEqual(again.league.Rounds, rounds) {
+				t.Errorf("restarted with rounds %v, want %v", again.league.Rounds, rounds)
+			}
+		})
+	}
+}
+
+// startedLeague registers four players and a referee with a new manager
+// on dir and starts its league as the admin would; it returns the manager
+// (not listening) and the rounds it started with.
+func startedLeague(t *testing.T, dir string, cfg config.Config) (*Manager, []engine.Round) {
+	t.Helper()
+	m, err := New(Options{Config: cfg, DataDir: dir, AdminToken: "adm-restart-test", Seed: 9, SeedSet: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	registerFour(t, m)
+	if err := m.startLeague(); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.league.Rounds) != 6 {
+		t.Fatalf("a double round robin of 4 started with %d rounds, want 6", len(m.league.Rounds))
+	}
+	return m, m.league.Rounds
 }

@@ -51,7 +51,7 @@ func TestEncodeRoundsMatchesSchedule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.record(engine.Event{Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Players: ids, Rounds: rounds}}); err != nil {
+	if _, err := m.record(engine.Event{Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Players: ids, LegacyRounds: rounds}}); err != nil {
 		t.Fatal(err)
 	}
 	check("started")

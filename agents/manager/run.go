@@ -42,7 +42,6 @@ func (m *Manager) startLeague() error {
 	if err != nil {
 		return err
 	}
-	rounds := start.Rounds
 	ev, err := m.stage(engine.Event{Kind: engine.EventLeagueStarted, Start: start})
 	if err == nil {
 		err = ev.durable()
@@ -50,7 +49,7 @@ func (m *Manager) startLeague() error {
 	if err != nil {
 		return err
 	}
-	m.Log.Info("league started", "event_type", "SCHEDULE_CREATED", "seed", seed, "rounds", len(rounds),
+	m.Log.Info("league started", "event_type", "SCHEDULE_CREATED", "seed", seed, "rounds", m.league.PlannedRounds(),
 		"players", len(ids), "referees", len(referees))
 	m.writeLeagueInfo()
 	return nil

@@ -32,7 +32,10 @@ func TestSuspendedPlayersForfeit(t *testing.T) {
 		t.Fatal(err)
 	}
 	events, cursor := leaguetest.NextEvents(t, ctl, 0, 30*time.Second, engine.EventLeagueStarted)
-	rounds := events[len(events)-1].Start.Rounds
+	rounds, err := events[len(events)-1].Start.Schedule()
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	// Round 1: both matches are technical losses of player A. Of the four
 	// later matches only the one between the other two players is played.

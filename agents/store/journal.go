@@ -201,7 +201,8 @@ func (j *Journal) Enqueue(rec any) (wait func() error) {
 	if j.hooks.afterEnqueue != nil {
 		j.hooks.afterEnqueue()
 	}
-	return func() error { return <-req.done }
+	done := req.done // not req: a waiter kept a while must not keep the line
+	return func() error { return <-done }
 }
 
 // OnCommit sets f to be called, from the writer goroutine, after each

@@ -53,7 +53,13 @@ faster. Well below 1, the time goes elsewhere: JSON, logs, the journal's
 fsyncs, waiting between steps, or too few matches running at once to keep the
 machine busy. Both measures share this machine's CPUs, but the league runs
 one process per agent while the raw measure runs in one process.
-Targets: >= 1000 matches/s with 64 players and 8 referees, ratio >= 0.5.
+Targets: >= 1000 matches/s with 64 players and 8 referees, ratio >= 0.5, the
+last tenth at least 0.8 x the first, and under 200 MB of manager peak memory
+for 1,000 players. The verdict column says "met" or "short by ×N" beside each
+target that applies to the run; --json lists them under "targets".
+
+LEAGUETUI_CPUPROFILE=DIR makes every agent the bench starts write a CPU
+profile of its run to DIR (<role>-<pid>.pprof) when it stops.
 
 Progress goes to stderr; the result to stdout, as a table or, with --json,
 as JSON (durations in ms or s as named, memory in bytes, null when n/a).

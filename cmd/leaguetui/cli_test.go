@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -92,9 +93,39 @@ func TestVersion(t *testing.T) {
 // TestAgentInterruptedExits130: an agent command stopped with Ctrl-C
 // exits 130, like --no-ui and the console.
 func TestAgentInterruptedExits130(t *testing.T) {
+	if got := stopManager(t, syscall.SIGINT); got != 130 {
+		t.Errorf("exit status %d after Ctrl-C, want 130", got)
+	}
+}
+
+// TestAgentWritesCPUProfile: an agent started with LEAGUETUI_CPUPROFILE
+// writes its CPU profile there when it is stopped.
+func TestAgentWritesCPUProfile(t *testing.T) {
+	dir := t.TempDir()
+	if got := stopManager(t, syscall.SIGTERM, "LEAGUETUI_CPUPROFILE="+dir); got != 0 {
+		t.Errorf("exit status %d after SIGTERM, want 0", got)
+	}
+	profiles, _ := filepath.Glob(filepath.Join(dir, "manager-*.pprof"))
+	if len(profiles) != 1 {
+		t.Fatalf("profiles written: %v, want one manager-<pid>.pprof", profiles)
+	}
+	data, err := os.ReadFile(profiles[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b { // pprof profiles are gzipped protobuf
+		t.Errorf("%s is not a pprof profile (%d bytes)", profiles[0], len(data))
+	}
+}
+
+// stopManager starts a manager with env added, waits until it listens,
+// sends it sig and returns its exit status.
+func stopManager(t *testing.T, sig os.Signal, env ...string) int {
+	t.Helper()
 	dir := t.TempDir()
 	cmd := exec.Command(leaguetest.Binary(t), "manager", "--port", "0", "--data", dir)
 	cmd.Env = append(os.Environ(), append(leaguetest.ChildEnv(), "LEAGUETUI_ADMIN_TOKEN=adm-cli-test-0123456789abcdef")...)
+	cmd.Env = append(cmd.Env, env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +154,7 @@ func TestAgentInterruptedExits130(t *testing.T) {
 		_ = cmd.Process.Kill()
 		t.Fatal("the manager did not listen in time")
 	}
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	exited := make(chan error, 1)
@@ -132,9 +163,7 @@ func TestAgentInterruptedExits130(t *testing.T) {
 	case <-exited:
 	case <-time.After(30 * time.Second):
 		_ = cmd.Process.Kill()
-		t.Fatal("the manager did not exit after Ctrl-C")
+		t.Fatalf("the manager did not exit after %v", sig)
 	}
-	if got := cmd.ProcessState.ExitCode(); got != 130 {
-		t.Errorf("exit status %d after Ctrl-C, want 130", got)
-	}
+	return cmd.ProcessState.ExitCode()
 }

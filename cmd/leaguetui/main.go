@@ -305,7 +305,12 @@ func addAgentFlags(fs *flag.FlagSet, defaultPort int, defaultName string) agentF
 }
 
 // serve runs an agent until a signal, then stops it cleanly.
-func serve(ctx context.Context, start func(context.Context) error, wait func(), shutdown func(context.Context) error) error {
+func serve(ctx context.Context, role string, start func(context.Context) error, wait func(), shutdown func(context.Context) error) error {
+	stopProfile, err := profileCPU(role)
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	if err := start(ctx); err != nil {
 		return err
 	}
@@ -330,13 +335,14 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	seedSet := false
 	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
+	manager.SetSoftMemoryLimit()
 	m, err := manager.New(manager.Options{Config: cfg, DataDir: *af.data, Port: *af.port, Seed: *seed, SeedSet: seedSet,
 		AdminToken: os.Getenv("LEAGUETUI_ADMIN_TOKEN"), Hold: *hold,
 		RefereeKey: os.Getenv(headless.RefereeKeyEnv), OpenReferees: *openReferees})
 	if err != nil {
 		return err
 	}
-	return serve(ctx, m.Start, nil, m.Close)
+	return serve(ctx, "manager", m.Start, nil, m.Close)
 }
 
 func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
@@ -352,7 +358,7 @@ func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return serve(ctx, r.Start, r.Wait, r.Shutdown)
+	return serve(ctx, "referee", r.Start, r.Wait, r.Shutdown)
 }
 
 func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
@@ -369,7 +375,7 @@ func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return serve(ctx, p.Start, nil, p.Shutdown)
+	return serve(ctx, "player", p.Start, nil, p.Shutdown)
 }
 
 const openRefereesUsage = "admit referees without the referee key (LEAGUETUI_REFEREE_KEY), e.g. other implementations'; /health and the console say the league is open"

@@ -115,7 +115,8 @@ func (l *crashLeague) inFlight(t *testing.T, cursor int64, referee string, minRe
 func scheduledRounds(ev engine.Event) []engine.Round {
 	switch {
 	case ev.Kind == engine.EventLeagueStarted && ev.Start != nil:
-		return ev.Start.Rounds
+		rounds, _ := ev.Start.Schedule()
+		return rounds
 	case ev.Kind == engine.EventRoundScheduled && ev.Schedule != nil:
 		return []engine.Round{*ev.Schedule}
 	}

@@ -157,8 +157,10 @@ func TestCutLinkGivesTechnicalLossesOnlyWhileCut(t *testing.T) {
 	f.next(t, 5*time.Minute, "the league's end", func(ev engine.Event) bool { return ev.Kind == engine.EventLeagueCompleted })
 
 	checkCutWindow(t, g.journal(t), cutOff, cutAt, plugAt)
-	if started.Start == nil || len(started.Start.Rounds) != 5 {
-		t.Errorf("league_started = %+v, want 5 rounds", started.Start)
+	if started.Start == nil {
+		t.Errorf("league_started = %+v, without its start", started)
+	} else if rounds, err := started.Start.Schedule(); err != nil || len(rounds) != 5 {
+		t.Errorf("league_started = %+v, %d rounds (%v), want 5 rounds", started.Start, len(rounds), err)
 	}
 	final := finalStandings(t, g.dirs["mgr"])
 	for _, r := range final.Standings {

@@ -1,0 +1,266 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sony/gobreaker/v2"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/config"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// Retry tuning: retries stay inside the move's deadline.
+const (
+	firstBackoff = 200 * time.Millisecond
+	// replyMargin is kept back from the move deadline to send the answer.
+	replyMargin = 300 * time.Millisecond
+	// breakerFailures in a row open a provider's circuit for breakerOpen.
+	breakerFailures = 5
+	breakerOpen     = 10 * time.Second
+)
+
+// Model asks one provider's model for moves. It is safe for concurrent
+// use: a player asks it for the moves of several matches at once.
+type Model struct {
+	settings config.LLM
+	backend  backend
+	circuit  *circuit
+
+	mu    sync.Mutex
+	spent map[string]int64 // match id -> tokens spent in it, for MaxTokensPerMatch
+}
+
+// circuit is one provider's circuit breaker and the failure that last
+// counted against it: an open circuit reports that failure's type, so a
+// provider that rate-limits stays PROVIDER_RATE_LIMIT while we hold off.
+type circuit struct {
+	breaker *gobreaker.CircuitBreaker[answer]
+	last    atomic.Pointer[providerError]
+}
+
+// answer is one request's result.
+type answer struct {
+	call  *toolCall
+	usage usage
+}
+
+// circuits holds one circuit per provider endpoint, shared by every Model
+// of the process.
+var circuits = struct {
+	sync.Mutex
+	byName map[string]*circuit
+}{byName: map[string]*circuit{}}
+
+func circuitFor(name string) *circuit {
+	circuits.Lock()
+	defer circuits.Unlock()
+	if c, ok := circuits.byName[name]; ok {
+		return c
+	}
+	c := &circuit{breaker: gobreaker.NewCircuitBreaker[answer](gobreaker.Settings{
+		Name:        name,
+		Timeout:     breakerOpen,
+		ReadyToTrip: func(c gobreaker.Counts) bool { return c.ConsecutiveFailures >= breakerFailures },
+		// Only the provider's failures count: a model that answers badly
+		// is up.
+		IsSuccessful: func(err error) bool {
+			var pe *providerError
+			return err == nil || (errors.As(err, &pe) && !pe.retryable())
+		},
+	})}
+	circuits.byName[name] = c
+	return c
+}
+
+// New checks the settings and builds the provider's client. The key is
+// read here and kept only inside the client.
+func New(s config.LLM) (*Model, error) {
+	if s.Provider == "" {
+		s.Provider = "openai"
+	}
+	if err := Check(s); err != nil {
+		return nil, err
+	}
+	key, err := apiKey(s)
+	if err != nil {
+		return nil, err
+	}
+	var b backend
+	if s.Provider == "anthropic" {
+		b = newAnthropic(s, key)
+	} else {
+		b = newOpenAI(s, key)
+	}
+	return &Model{settings: s, backend: b, circuit: circuitFor(s.Provider + " " + s.BaseURL), spent: map[string]int64{}}, nil
+}
+
+// Check reports what is wrong with the settings of a player that uses the
+// llm strategy.
+func Check(s config.LLM) error {
+	switch {
+	case s.Provider != "" && !slices.Contains(Providers, s.Provider):
+		return fmt.Errorf("--llm-provider %q: want one of %v", s.Provider, Providers)
+	case s.Model == "":
+		return errors.New("the llm strategy needs a model (--llm-model)")
+	case s.Fallback != "" && s.Fallback != "random":
+		return fmt.Errorf("--llm-fallback %q: want random or nothing", s.Fallback)
+	case s.MaxTokensPerMatch < 0:
+		return fmt.Errorf("--llm-max-tokens-per-match %d: must not be negative", s.MaxTokensPerMatch)
+	}
+	return nil
+}
+
+// apiKey reads the key from the named file or the environment.
+func apiKey(s config.LLM) (string, error) {
+	if s.APIKeyFile != "" {
+		b, err := os.ReadFile(s.APIKeyFile)
+		if err != nil {
+			return "", fmt.Errorf("reading the API key file: %w", err)
+		}
+		return strings.TrimSpace(string(b)), nil
+	}
+	env := s.APIKeyEnv
+	if env == "" {
+		env = map[string]string{"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}[s.Provider]
+	}
+	return os.Getenv(env), nil
+}
+
+// Settings returns what the model was built with (no key).
+func (m *Model) Settings() config.LLM { return m.settings }
+
+// Forget drops what the model counted of a finished match.
+func (m *Model) Forget(matchID string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.spent, matchID)
+}
+
+// Ask asks the model for turn's move, retrying the provider's transient
+// failures (honouring Retry-After) while the deadline allows.
+func (m *Model) Ask(ctx context.Context, turn Turn) Move {
+	move := Move{Report: m.report()}
+	if spent, over := m.overBudget(turn.MatchID); over {
+		m.fail(&move, turn, engine.ErrorGeneration, map[string]any{"exception_type": "TokenBudgetExceeded",
+			"has_tool_call_request": false, "tokens_spent": spent, "max_tokens_per_match": m.settings.MaxTokensPerMatch})
+		return move
+	}
+	ctx, cancel := context.WithDeadline(ctx, turn.Deadline.Add(-replyMargin))
+	defer cancel()
+	start := time.Now()
+	res, err := m.askWithRetries(ctx, turn)
+	move.Report.InputTokens, move.Report.OutputTokens = res.usage.in, res.usage.out
+	move.Report.LatencyMS = time.Since(start).Milliseconds()
+	m.charge(turn.MatchID, res.usage)
+	if err != nil {
+		pe := asProviderError(err, m.circuit)
+		meta := map[string]any{"exception_type": pe.exceptionType, "has_tool_call_request": false}
+		if pe.statusCode != 0 {
+			meta["status_code"] = pe.statusCode
+		}
+		m.fail(&move, turn, pe.errorType, meta)
+		return move
+	}
+	choice, errorType, meta := decide(res.call, turn)
+	if errorType != "" {
+		m.fail(&move, turn, errorType, meta)
+		return move
+	}
+	move.Choice = choice
+	return move
+}
+
+// report starts a move's report with the model's name.
+func (m *Model) report() (r protocol.ModelMove) {
+	r.Provider, r.Model = m.settings.Provider, m.settings.Model
+	return r
+}
+
+// fail names the move's failure with the seed's metadata.
+func (m *Model) fail(move *Move, turn Turn, errorType string, meta map[string]any) {
+	status, _ := engine.ModelErrorStatus(errorType)
+	meta["provider"], meta["step"] = m.settings.Provider, turn.Step
+	if turn.CurrentPage != "" {
+		meta["current_page"] = turn.CurrentPage
+	}
+	move.Report.ErrorType, move.Report.Status, move.Report.Metadata = errorType, status, meta
+}
+
+// overBudget reports whether the match has used up MaxTokensPerMatch.
+func (m *Model) overBudget(matchID string) (int64, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	spent := m.spent[matchID]
+	return spent, m.settings.MaxTokensPerMatch > 0 && spent >= int64(m.settings.MaxTokensPerMatch)
+}
+
+func (m *Model) charge(matchID string, u usage) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.spent[matchID] += u.in + u.out
+}
+
+// askWithRetries runs requests through the circuit breaker until one
+// succeeds, a failure is not transient, or the next wait would pass the
+// deadline.
+func (m *Model) askWithRetries(ctx context.Context, turn Turn) (answer, error) {
+	wait := firstBackoff
+	var total usage
+	for {
+		res, err := m.circuit.breaker.Execute(func() (answer, error) {
+			call, u, err := m.backend.complete(ctx, turn)
+			return answer{call, u}, err
+		})
+		total = total.add(res.usage)
+		if err == nil {
+			return answer{res.call, total}, nil
+		}
+		pe := asProviderError(err, m.circuit)
+		if pe.retryable() && pe.exceptionType != circuitOpen {
+			m.circuit.last.Store(pe)
+		}
+		if !pe.retryable() || pe.exceptionType == circuitOpen {
+			return answer{usage: total}, pe
+		}
+		pause := max(wait, pe.retryAfter)
+		if deadline, ok := ctx.Deadline(); ok && time.Now().Add(pause).After(deadline) {
+			return answer{usage: total}, pe
+		}
+		select {
+		case <-time.After(pause):
+		case <-ctx.Done():
+			return answer{usage: total}, pe
+		}
+		wait *= 2
+	}
+}
+
+// circuitOpen is the exception type of a request the open circuit refused.
+const circuitOpen = "CircuitOpen"
+
+// asProviderError names any error from a request. An open circuit reports
+// the type of the failure that last counted against the provider.
+func asProviderError(err error, c *circuit) *providerError {
+	var pe *providerError
+	switch {
+	case errors.As(err, &pe):
+		return pe
+	case errors.Is(err, gobreaker.ErrOpenState), errors.Is(err, gobreaker.ErrTooManyRequests):
+		errorType := engine.ErrorProviderAPI
+		if last := c.last.Load(); last != nil {
+			errorType = last.errorType
+		}
+		return &providerError{errorType: errorType, exceptionType: circuitOpen, err: err}
+	default:
+		return classify(err, 0, 0)
+	}
+}

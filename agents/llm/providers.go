@@ -1,0 +1,132 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	anthropicoption "github.com/anthropics/anthropic-sdk-go/option"
+	"github.com/openai/openai-go/v3"
+	openaioption "github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/leaguetui/leaguetui/config"
+)
+
+// maxOutputTokens bounds one answer: a move is one short tool call.
+const maxOutputTokens = 256
+
+// toolSchema is the JSON schema of a tool's single string argument.
+func toolSchema(t Tool) map[string]any {
+	param := map[string]any{"type": "string", "description": t.Description}
+	if len(t.Options) > 0 && !t.LinkMove {
+		param["enum"] = t.Options
+	}
+	return map[string]any{"type": "object", "properties": map[string]any{t.Param: param}, "required": []string{t.Param}}
+}
+
+// openAIBackend speaks the Chat Completions API (OpenAI or any compatible
+// server such as Ollama). The SDK's own retries are off: ours stay inside
+// the move deadline.
+type openAIBackend struct {
+	client openai.Client
+	model  string
+}
+
+func newOpenAI(s config.LLM, key string) *openAIBackend {
+	opts := []openaioption.RequestOption{openaioption.WithMaxRetries(0), openaioption.WithAPIKey(key)}
+	if s.BaseURL != "" {
+		opts = append(opts, openaioption.WithBaseURL(s.BaseURL))
+	}
+	return &openAIBackend{client: openai.NewClient(opts...), model: s.Model}
+}
+
+func (b *openAIBackend) complete(ctx context.Context, turn Turn) (*toolCall, usage, error) {
+	params := openai.ChatCompletionNewParams{
+		Model:               shared.ChatModel(b.model),
+		Messages:            []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(turn.System), openai.UserMessage(turn.Prompt)},
+		MaxCompletionTokens: openai.Int(maxOutputTokens),
+		Tools: []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
+			Name: turn.Tool.Name, Description: openai.String(turn.Tool.Description), Parameters: toolSchema(turn.Tool)})},
+	}
+	resp, err := b.client.Chat.Completions.New(ctx, params)
+	if err != nil {
+		return nil, usage{}, requestFailed(err, func(e *openai.Error) (int, *http.Response) { return e.StatusCode, e.Response })
+	}
+	u := usage{in: resp.Usage.PromptTokens, out: resp.Usage.CompletionTokens}
+	for _, choice := range resp.Choices {
+		for _, call := range choice.Message.ToolCalls {
+			return &toolCall{Name: call.Function.Name, Arguments: call.Function.Arguments}, u, nil
+		}
+	}
+	return nil, u, nil
+}
+
+// anthropicBackend speaks the Messages API, retries off like openAIBackend.
+type anthropicBackend struct {
+	client anthropic.Client
+	model  string
+}
+
+func newAnthropic(s config.LLM, key string) *anthropicBackend {
+	opts := []anthropicoption.RequestOption{anthropicoption.WithMaxRetries(0), anthropicoption.WithAPIKey(key)}
+	if s.BaseURL != "" {
+		opts = append(opts, anthropicoption.WithBaseURL(s.BaseURL))
+	}
+	return &anthropicBackend{client: anthropic.NewClient(opts...), model: s.Model}
+}
+
+func (b *anthropicBackend) complete(ctx context.Context, turn Turn) (*toolCall, usage, error) {
+	tool := anthropic.ToolUnionParamOfTool(anthropic.ToolInputSchemaParam{
+		Properties: toolSchema(turn.Tool)["properties"], Required: []string{turn.Tool.Param}}, turn.Tool.Name)
+	tool.OfTool.Description = anthropic.String(turn.Tool.Description)
+	resp, err := b.client.Messages.New(ctx, anthropic.MessageNewParams{
+		Model:     anthropic.Model(b.model),
+		MaxTokens: maxOutputTokens,
+		System:    []anthropic.TextBlockParam{{Text: turn.System}},
+		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(turn.Prompt))},
+		Tools:     []anthropic.ToolUnionParam{tool},
+	})
+	if err != nil {
+		return nil, usage{}, requestFailed(err, func(e *anthropic.Error) (int, *http.Response) { return e.StatusCode, e.Response })
+	}
+	u := usage{in: resp.Usage.InputTokens, out: resp.Usage.OutputTokens}
+	for _, block := range resp.Content {
+		if block.Type == "tool_use" {
+			return &toolCall{Name: block.Name, Arguments: string(block.Input)}, u, nil
+		}
+	}
+	return nil, u, nil
+}
+
+// requestFailed classifies an SDK's error: E is its API error type, whose
+// status code and response fields reply reads.
+func requestFailed[E any, PE interface {
+	*E
+	error
+}](err error, reply func(PE) (int, *http.Response)) *providerError {
+	var apiErr PE
+	if errors.As(err, &apiErr) {
+		status, resp := reply(apiErr)
+		return classify(err, status, retryAfter(resp))
+	}
+	return classify(err, 0, 0)
+}
+
+// retryAfter reads a Retry-After of whole seconds (or an HTTP date).
+func retryAfter(resp *http.Response) time.Duration {
+	if resp == nil {
+		return 0
+	}
+	raw := resp.Header.Get("Retry-After")
+	if secs, err := strconv.Atoi(raw); err == nil && secs > 0 {
+		return time.Duration(secs) * time.Second
+	}
+	if at, err := http.ParseTime(raw); err == nil {
+		return time.Until(at)
+	}
+	return 0
+}
