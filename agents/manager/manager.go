@@ -104,7 +104,7 @@ func New(opts Options) (*Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := node.New(cfg, "league_manager", "league_manager", opts.DataDir)
+	n, err := node.New(cfg, protocol.ManagerRole, string(protocol.ManagerRole), opts.DataDir)
 	if err != nil {
 		lock.Release()
 		return nil, err

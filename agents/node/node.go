@@ -37,7 +37,7 @@ const (
 type Node struct {
 	turns  atomic.Int64 // turns of matches begun (referees), for GET /health
 	Cfg    config.Config
-	Role   string // "league_manager", "referee" or "player"
+	Role   protocol.Role
 	Name   string // display name, also the log file's name
 	Log    *slog.Logger
 	Client *rpc.Client
@@ -48,6 +48,9 @@ type Node struct {
 	// Admitted, if set, takes a registration's answer before the agent
 	// says it is registered, for what the agent keeps besides its id.
 	Admitted func(*protocol.RegisterResponse)
+	// LeagueCompleted, if set, runs when the league says it is over,
+	// before the agent acknowledges it: what the agent must save first.
+	LeagueCompleted func()
 	// OpenReferees is set on a manager that admits referees without the
 	// referee key, so that /health says so.
 	OpenReferees bool
@@ -80,7 +83,7 @@ func CheckParent() error {
 }
 
 // New prepares a node; it does not listen yet.
-func New(cfg config.Config, role, name, dataDir string) (*Node, error) {
+func New(cfg config.Config, role protocol.Role, name, dataDir string) (*Node, error) {
 	if err := CheckParent(); err != nil {
 		return nil, err
 	}
@@ -95,11 +98,8 @@ func New(cfg config.Config, role, name, dataDir string) (*Node, error) {
 	if err := store.CheckWritable(dataDir); err != nil {
 		return nil, err
 	}
-	component := role
-	if role != "league_manager" {
-		component = role + ":" + name
-	}
-	if role == "league_manager" {
+	component := role.Sender(name)
+	if role == protocol.ManagerRole {
 		logPath = layout.LeagueLog() // the specification's place for the manager's log
 	}
 	logger, closer, err := store.NewLogger(logPath, component, name, slog.LevelInfo)
@@ -111,7 +111,7 @@ func New(cfg config.Config, role, name, dataDir string) (*Node, error) {
 	n.Client = rpc.NewClient(rpc.Options{Retry: cfg.Retry, Breaker: cfg.Breaker, Log: logger})
 	n.Server = rpc.NewServer(logger, n.Sender)
 	n.Server.SetReadTimeout(cfg.Timeouts.Generic) // a request slower to arrive than any reply would be is cut off
-	n.MCP = mcpserve.Mount(n.Server, role, name)
+	n.MCP = mcpserve.Mount(n.Server, string(role), name)
 	n.Server.HandleHTTP("GET /health", n.serveHealth)
 	return n, nil
 }
@@ -180,14 +180,11 @@ func (n *Node) State() string {
 // Sender is this agent's sender value: "referee:REF01", "player:P01", or
 // "role:alpha"-style before registration.
 func (n *Node) Sender() string {
-	if n.Role == "league_manager" {
-		return protocol.SenderManager
-	}
 	id, _ := n.Identity()
 	if id == "" {
 		id = n.Name
 	}
-	return n.Role + ":" + id
+	return n.Role.Sender(id)
 }
 
 // Envelope starts a message to the manager: it carries this agent's token,
@@ -270,7 +267,7 @@ func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Mes
 		n.Admitted(&resp)
 	}
 	n.SetIdentity(id, resp.AuthToken)
-	creds := store.Credentials{LeagueID: n.Cfg.LeagueID, AgentID: id, Role: n.Role, AuthToken: resp.AuthToken}
+	creds := store.Credentials{LeagueID: n.Cfg.LeagueID, AgentID: id, Role: string(n.Role), AuthToken: resp.AuthToken}
 	if err := store.SaveCredentials(credsPath, creds); err != nil {
 		// Registered all the same; only a restart would come back as a newcomer.
 		n.Log.Warn("cannot save credentials", "event_type", "DATA_WRITE_FAILED", "err", err)
@@ -335,10 +332,10 @@ func (n *Node) presentCredentials(path string, env *protocol.Envelope) {
 	if err != nil {
 		n.Log.Warn("ignoring unreadable credentials", "event_type", "CREDENTIALS_IGNORED", "err", err)
 	}
-	if !ok || creds.Role != n.Role {
+	if !ok || creds.Role != string(n.Role) {
 		return
 	}
-	env.Sender = n.Role + ":" + creds.AgentID
+	env.Sender = n.Role.Sender(creds.AgentID)
 	env.AuthToken = creds.AuthToken
 }
 
@@ -347,11 +344,11 @@ func (n *Node) CountTurn() { n.turns.Add(1) }
 
 func (n *Node) serveHealth(w http.ResponseWriter, _ *http.Request) {
 	id, _ := n.Identity()
-	if n.Role == "league_manager" {
+	if n.Role == protocol.ManagerRole {
 		id = protocol.SenderManager
 	}
 	writes, bytes := store.WriteStats()
-	rpc.WriteJSON(w, http.StatusOK, protocol.Health{ID: id, Role: n.Role, DisplayName: n.Name, State: n.State(),
+	rpc.WriteJSON(w, http.StatusOK, protocol.Health{ID: id, Role: string(n.Role), DisplayName: n.Name, State: n.State(),
 		LeagueID: n.Cfg.LeagueID, Endpoint: n.healthEndpoint(), Served: n.Server.Served(), Turns: n.turns.Load(),
 		Tools: n.MCP.Names(), FileWrites: writes, BytesWritten: bytes, OpenReferees: n.OpenReferees})
 }

@@ -203,14 +203,6 @@ func (p *Player) flushHistory() {
 	}
 }
 
-// handleLeagueCompleted writes the final history before acknowledging, so
-// that once the league is over history.json has every match.
-func (p *Player) handleLeagueCompleted(ctx context.Context, in protocol.Inbound) (any, error) {
-	p.flushHistory()
-	p.SetState(protocol.StateShutdown)
-	return p.Ack(ctx, in)
-}
-
 // Shutdown writes what history.json still lacks, then stops serving.
 func (p *Player) Shutdown(ctx context.Context) error {
 	p.mu.Lock()

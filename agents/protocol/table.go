@@ -10,6 +10,15 @@ const (
 	PlayerRole  Role = "player"
 )
 
+// Sender is the sender value of the agent of this role with id; the
+// manager has one sender, whatever its id.
+func (r Role) Sender(id string) string {
+	if r == ManagerRole {
+		return SenderManager
+	}
+	return string(r) + ":" + id
+}
+
 // MessageSpec is everything leaguetui knows of one league message type that
 // an agent may be sent: routing, the clients' method fallback, the MCP
 // catalogue and the tests' fake peers are all derived from Messages, so a new

@@ -54,7 +54,7 @@ func New(opts Options) (*Referee, error) {
 	if opts.MaxConcurrent <= 0 {
 		opts.MaxConcurrent = opts.Config.Referee.MaxConcurrentMatches
 	}
-	n, err := node.New(opts.Config, "referee", opts.Name, opts.DataDir)
+	n, err := node.New(opts.Config, protocol.RefereeRole, opts.Name, opts.DataDir)
 	if err != nil {
 		return nil, err
 	}
