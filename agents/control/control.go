@@ -2,6 +2,8 @@
 // the standings, the live event feed, and the admin's start, pause, resume
 // and stop. The headless run and the console both read the league through
 // it, the same way whether they started the manager or attached to one.
+// The documents it reads are declared in agents/protocol (files.go), which
+// the manager writes them with.
 package control
 
 import (

@@ -2,6 +2,12 @@
 // JSON-RPC 2.0 framing around them, and the liberal decoding that lets agents
 // written by other people join a leaguetui league. We send exactly what the
 // specification shows; we accept every variant protocol.md lists.
+//
+// Everything that crosses a process boundary is declared here, once: the
+// messages (messages.go), one table entry per message type from which
+// routing, the MCP tools and test peers derive (table.go, Messages), and the
+// documents served over plain HTTP and written to the data folder
+// (files.go: standings, feed pages, /health, rounds, league and match files).
 package protocol
 
 import (
