@@ -129,6 +129,29 @@ var overrides = []override{
 		func(c *Config) *string { return &c.Format.SPRT }),
 	intOverride("max-games", "LEAGUETUI_MAX_GAMES", "games an --sprt test plays at most (0: 10000)", 0,
 		func(c *Config) *int { return &c.Format.MaxGames }),
+	stringField("strategies", "LEAGUETUI_STRATEGIES",
+		"comma-separated player `strategies` cycled over the players a league starts, e.g. llm,random,counter (default the game's own)",
+		func(c *Config) *string { return &c.Player.Strategies }),
+	stringField("llm-provider", "LEAGUETUI_LLM_PROVIDER",
+		"the llm strategy's `provider`: openai (or any OpenAI-compatible server, with --llm-base-url) or anthropic (default openai)",
+		func(c *Config) *string { return &c.Player.LLM.Provider }),
+	stringField("llm-model", "LEAGUETUI_LLM_MODEL", "the `model` the llm strategy asks",
+		func(c *Config) *string { return &c.Player.LLM.Model }),
+	stringField("llm-base-url", "LEAGUETUI_LLM_BASE_URL",
+		"the provider's API `URL`, e.g. http://127.0.0.1:11434/v1 for a local Ollama (default the provider's own)",
+		func(c *Config) *string { return &c.Player.LLM.BaseURL }),
+	stringField("llm-api-key-env", "LEAGUETUI_LLM_API_KEY_ENV",
+		"the environment `variable` holding the llm provider's key (default OPENAI_API_KEY or ANTHROPIC_API_KEY)",
+		func(c *Config) *string { return &c.Player.LLM.APIKeyEnv }),
+	stringOverride("llm-api-key-file", "LEAGUETUI_LLM_API_KEY_FILE",
+		"a `file` holding the llm provider's key, read instead of the environment",
+		func(c *Config, raw string) error { c.Player.LLM.APIKeyFile = absPath(raw); return nil }),
+	stringField("llm-fallback", "LEAGUETUI_LLM_FALLBACK",
+		"random: a model player answers a random legal move, marked as a fallback, when its provider fails (default none)",
+		func(c *Config) *string { return &c.Player.LLM.Fallback }),
+	intOverride("llm-max-tokens-per-match", "LEAGUETUI_LLM_MAX_TOKENS_PER_MATCH",
+		"tokens (in and out) a model player may spend in one match; 0 is no cap", 0,
+		func(c *Config) *int { return &c.Player.LLM.MaxTokensPerMatch }),
 }
 
 // The flags are registered with zero defaults so that flag.PrintDefaults
@@ -371,7 +394,7 @@ func (f *Flags) Args() []string {
 		if !ok || o.perAgent {
 			continue
 		}
-		if o.flag == flagConfig || strings.HasPrefix(o.flag, "tls-") {
+		if o.flag == flagConfig || strings.HasPrefix(o.flag, "tls-") || o.flag == "llm-api-key-file" {
 			raw = absPath(raw)
 		}
 		if o.boolean {

@@ -157,7 +157,17 @@ type refereeFile struct {
 
 type playerFile struct {
 	Settings struct {
-		Strategy *string `json:"strategy"`
+		Strategy   *string `json:"strategy"`
+		Strategies *string `json:"strategies"`
+		LLM        struct {
+			Provider          *string `json:"provider"`
+			Model             *string `json:"model"`
+			BaseURL           *string `json:"base_url"`
+			APIKeyEnv         *string `json:"api_key_env"`
+			APIKeyFile        *string `json:"api_key_file"`
+			Fallback          *string `json:"fallback"`
+			MaxTokensPerMatch *int    `json:"max_tokens_per_match"`
+		} `json:"llm"`
 	} `json:"settings"`
 }
 
@@ -262,6 +272,15 @@ func loadDefaults(dir string, cfg *Config) error {
 		return err
 	}
 	set(&cfg.Player.Strategy, pl.Settings.Strategy)
+	set(&cfg.Player.Strategies, pl.Settings.Strategies)
+	llm, file := &cfg.Player.LLM, pl.Settings.LLM
+	set(&llm.Provider, file.Provider)
+	set(&llm.Model, file.Model)
+	set(&llm.BaseURL, file.BaseURL)
+	set(&llm.APIKeyEnv, file.APIKeyEnv)
+	set(&llm.APIKeyFile, file.APIKeyFile)
+	set(&llm.Fallback, file.Fallback)
+	set(&llm.MaxTokensPerMatch, file.MaxTokensPerMatch)
 	return nil
 }
 

@@ -69,6 +69,10 @@ type Turn struct {
 type Answer struct {
 	MoveType string // the move type the player says it answers, "" if it did not say
 	Choice   string // the move, as sent
+	// Error is the seed's error type a model player names for its own
+	// answer when its model or provider failed ("" for a move): the game
+	// ends that player's game with ModelErrorStatus(Error).
+	Error string
 }
 
 // Decision is what a game decided at the end of a match.

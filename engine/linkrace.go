@@ -229,6 +229,10 @@ func (p *racePlay) Turn(s Side) Turn {
 	return Turn{Number: p.steps[i] + 1, MoveType: NavigateMove, State: state}
 }
 
+// JudgesModelErrors: a model player's declared error ends its race with
+// its own status, while the other player races on.
+func (p *racePlay) JudgesModelErrors() {}
+
 func (p *racePlay) Asked(s Side) bool { return p.status[side(s)] == "" }
 
 // Move takes any answer: a link not on the page, none, or another tool
@@ -259,6 +263,14 @@ func (p *racePlay) follow(i int) {
 		"tool_call": map[string]any{"name": tool, "arguments": map[string]any{"page": clip(a.Choice)}}}
 	player := sideOf(i).String()
 	links := p.seen[from].Links
+	if status, ok := ModelErrorStatus(a.Error); ok {
+		if a.Choice != "" {
+			meta["requested_page"], meta["is_target_page"], meta["available_links_count"] = clip(a.Choice), a.Choice == p.target, len(links)
+		}
+		p.status[i] = status
+		p.report(player, a.Error, meta)
+		return
+	}
 	switch {
 	case tool != NavigateMove:
 		p.lose(i, player, ErrorInvalidTool, meta)

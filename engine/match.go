@@ -72,6 +72,7 @@ type Match struct {
 	answered [2]bool   // per side, in the current step
 	failure  [2]string // per side, the failure reason; "" if none
 	last     [2]string // per side, the last normalized move of the match
+	declared [2]string // per side, the status a model error ended its game with, in games that do not judge it
 
 	outcome Outcome
 }
@@ -173,6 +174,11 @@ func (m *Match) Answered(player string, a Answer) error {
 	}
 	if m.answered[side] {
 		return fmt.Errorf("match %s: %w: %q", m.id, ErrAlreadyAnswered, player)
+	}
+	if status, ok := ModelErrorStatus(a.Error); ok && !judgesModelErrors(m.play) {
+		m.declared[side] = status
+		m.answer(player, a.Error)
+		return nil
 	}
 	move, err := m.play.Move(sideOf(side), a)
 	if err != nil {
@@ -315,6 +321,14 @@ type Forfeiter interface {
 	Forfeit(s Side, reason string)
 }
 
+// judgesModelErrors reports whether a game ends a model player's game on
+// its declared error itself (the link race); in any other game the error
+// is the player's technical loss.
+func judgesModelErrors(p Play) bool {
+	_, ok := p.(interface{ JudgesModelErrors() })
+	return ok
+}
+
 // technicalLoss builds the outcome of a match in which someone failed.
 func (m *Match) technicalLoss() Outcome {
 	o := Outcome{Status: StatusTechnicalLoss, Moves: m.movesByPlayer(), Step: "technical loss"}
@@ -335,6 +349,8 @@ func (m *Match) technicalLoss() Outcome {
 		}
 		d := m.play.Decide()
 		o.Details, o.Statuses = d.Details, m.statuses(d)
+	} else {
+		o.Statuses = m.statuses(Decision{Statuses: m.declared})
 	}
 	o.Reason = "technical loss: " + strings.Join(reasons, "; ")
 	return o

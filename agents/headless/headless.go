@@ -263,9 +263,9 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		}
 		league.Referees = append(league.Referees, child)
 	}
-	strategies := engine.StrategyNamesFor(cfg.GameType)
-	if len(strategies) == 0 {
-		return league, fmt.Errorf("no built-in player plays %q (games with players: %v)", cfg.GameType, engine.PlayableGames())
+	strategies, err := playerStrategies(cfg)
+	if err != nil {
+		return league, err
 	}
 	for i := range opts.Players {
 		name := fmt.Sprintf("P%02d", i+1)

@@ -18,6 +18,10 @@ import (
 	"github.com/leaguetui/leaguetui/engine"
 )
 
+// StrategyName is the player strategy whose moves a model chooses, in
+// every game.
+const StrategyName = "llm"
+
 // Providers lists the providers the strategy speaks to.
 var Providers = []string{"openai", "anthropic"}
 

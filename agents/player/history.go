@@ -33,6 +33,9 @@ type Stats struct {
 	Losses       int     `json:"losses"`
 	Draws        int     `json:"draws"`
 	WinRate      float64 `json:"win_rate"`
+	// Model sums a model player's cost over its matches; nil for a
+	// scripted strategy.
+	Model *ModelCost `json:"model,omitempty"`
 }
 
 // HistoryEntry is one finished match from this player's side.
@@ -45,6 +48,7 @@ type HistoryEntry struct {
 	OpponentChoice string         `json:"opponent_choice"`
 	Timestamp      string         `json:"timestamp"`
 	Details        HistoryDetails `json:"details"`
+	Model          *ModelCost     `json:"model,omitempty"` // a model player's cost and failures in this match
 }
 
 // HistoryDetails are the game's facts as GAME_OVER told them (even/odd:
@@ -80,6 +84,21 @@ func (h *History) record(self, opponent string, over protocol.GameOver) (entry H
 	h.count(entry.Result)
 	h.LastUpdated = entry.Timestamp
 	return entry, true
+}
+
+// setModelCost attaches a model player's cost to a freshly recorded match
+// and adds it to the totals; a nil cost (a scripted strategy, or no move
+// asked) changes nothing.
+func (h *History) setModelCost(entry HistoryEntry, cost *ModelCost) {
+	i, ok := h.recorded[historyKey(entry.LeagueID, entry.MatchID)]
+	if cost == nil || !ok {
+		return
+	}
+	h.Matches[i].Model = cost
+	if h.Stats.Model == nil {
+		h.Stats.Model = &ModelCost{}
+	}
+	h.Stats.Model.merge(*cost)
 }
 
 // historyKey names a match in a history that spans leagues: match ids

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/leaguetui/leaguetui/agents/llm"
 	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
@@ -39,12 +40,19 @@ type Player struct {
 	history    History
 	// historyFile writes history.json at a bounded rate; nil until registered.
 	historyFile *store.Coalescer
+	llm         *modelPlayer // the llm strategy's model; nil for a scripted strategy
 }
 
 // New prepares a player with its strategy, which must be one of the
 // league's game.
 func New(opts Options) (*Player, error) {
-	if _, err := engine.NewStrategyFor(opts.Config.GameType, opts.Strategy, opts.Seed); err != nil {
+	var model *modelPlayer
+	if opts.Strategy == llm.StrategyName {
+		var err error
+		if model, err = newModelPlayer(opts); err != nil {
+			return nil, err
+		}
+	} else if _, err := engine.NewStrategyFor(opts.Config.GameType, opts.Strategy, opts.Seed); err != nil {
 		return nil, err
 	}
 	n, err := node.New(opts.Config, protocol.PlayerRole, opts.Name, opts.DataDir)
@@ -52,7 +60,7 @@ func New(opts Options) (*Player, error) {
 		return nil, err
 	}
 	p := &Player{Node: n, opts: opts, strategies: map[string]engine.Strategy{}, moves: map[string]string{},
-		opponent: map[string]string{}}
+		opponent: map[string]string{}, llm: model}
 	p.Server.Handle(protocol.TypeGameInvitation, p.handleInvitation)
 	p.Server.Handle(protocol.TypeChooseParityCall, p.handleMoveCall)
 	p.Server.Handle(protocol.TypeGameMoveCall, p.handleMoveCall)
@@ -192,35 +200,49 @@ func (p *Player) handleMoveCall(_ context.Context, in protocol.Inbound) (any, er
 	}
 	id, _ := p.Identity()
 	key := moveKey(call.MatchID, request.Turn)
+	mc := engine.MoveContext{Self: id, OpponentID: call.Context.OpponentID,
+		MatchID: call.MatchID, Round: int(call.Context.RoundID), GameType: gameType, Turn: max(request.Turn, 1),
+		MoveType: request.MoveType, Options: request.ValidOptions, State: request.Context}
 	p.mu.Lock()
 	move, again := p.moves[key]
-	if !again {
+	var report *protocol.ModelMove
+	switch {
+	case again && p.llm != nil:
+		report = p.llm.reports[key]
+	case p.llm != nil:
+		p.mu.Unlock()
+		asked := p.askModel(mc, call.Deadline) // outside p.mu: a slow model holds up no other match
+		p.mu.Lock()
+		move, report = p.settleModelMove(key, mc, asked)
+	case !again:
 		strategy := p.strategyFor(gameType)
 		if strategy == nil {
 			p.mu.Unlock()
 			return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "this player cannot play %q", gameType)
 		}
-		move = strategy.Choose(engine.MoveContext{Self: id, OpponentID: call.Context.OpponentID,
-			MatchID: call.MatchID, Round: int(call.Context.RoundID), GameType: gameType, Turn: max(request.Turn, 1),
-			MoveType: request.MoveType, Options: request.ValidOptions, State: request.Context})
+		move = strategy.Choose(mc)
 		p.moves[key] = move
 	}
 	p.mu.Unlock()
+	if report.Failed() {
+		p.Log.Warn("the model failed", "event_type", "MODEL_ERROR", "match_id", call.MatchID, "error_type", report.ErrorType,
+			"status", report.Status, "fallback", report.Fallback)
+	}
 	p.Log.Info("move chosen", "event_type", "CHOICE_MADE", "match_id", call.MatchID, "choice", move)
-	return p.moveAnswer(call, id, request.MoveType, move), nil
+	return p.moveAnswer(call, id, request.MoveType, move, report), nil
 }
 
 // moveAnswer is CHOOSE_PARITY_RESPONSE for even/odd's move and
 // GAME_MOVE_RESPONSE for any other.
-func (p *Player) moveAnswer(call protocol.ChooseParityCall, id, moveType, move string) protocol.Message {
+func (p *Player) moveAnswer(call protocol.ChooseParityCall, id, moveType, move string, report *protocol.ModelMove) protocol.Message {
 	if protocol.MoveCallType(moveType) == protocol.TypeChooseParityCall {
 		resp := &protocol.ChooseParityResponse{Envelope: p.PeerEnvelope(protocol.TypeChooseParityResponse, call.ConversationID),
-			PlayerID: id, ParityChoice: move}
+			PlayerID: id, ParityChoice: move, Model: report}
 		resp.MatchID, resp.RoundID = call.MatchID, call.RoundID
 		return resp
 	}
 	resp := &protocol.GameMoveResponse{Envelope: p.PeerEnvelope(protocol.TypeGameMoveResponse, call.ConversationID),
-		PlayerID: id, MoveData: protocol.MoveData{MoveType: moveType, Choice: move}}
+		PlayerID: id, MoveData: protocol.MoveData{MoveType: moveType, Choice: move}, Model: report}
 	resp.MatchID, resp.RoundID = call.MatchID, call.RoundID
 	return resp
 }
@@ -237,6 +259,9 @@ func (p *Player) handleGameOver(ctx context.Context, in protocol.Inbound) (any, 
 	id, _ := p.Identity()
 	p.mu.Lock()
 	entry, fresh := p.history.record(id, p.opponent[over.MatchID], over)
+	if fresh {
+		p.history.setModelCost(entry, p.matchCost(over.MatchID))
+	}
 	gameType := over.GameType
 	if gameType == "" {
 		gameType = p.Cfg.GameType

@@ -204,6 +204,8 @@ type ChooseParityResponse struct {
 	// empty choice in it is an answer without a move) and its move_type.
 	HasMoveData bool   `json:"-"`
 	MoveType    string `json:"-"`
+	// Model is what a model player says of its move; nil from others.
+	Model *ModelMove `json:"model,omitempty"`
 }
 
 // GameMoveResponse: player -> referee, the result of game_move_call.
@@ -211,6 +213,8 @@ type GameMoveResponse struct {
 	Envelope
 	PlayerID string   `json:"player_id"`
 	MoveData MoveData `json:"move_data"`
+	// Model is what a model player says of its move; nil from others.
+	Model *ModelMove `json:"model,omitempty"`
 }
 
 // MoveData is the move a GAME_MOVE_RESPONSE carries.

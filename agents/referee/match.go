@@ -191,13 +191,15 @@ func (run *matchRun) askMove(ctx context.Context, player string) {
 	err := run.ask(ctx, player, run.moveCall(player, turn), run.r.opts.Config.Timeouts.Move, protocol.TypeChooseParityResponse,
 		func(raw json.RawMessage) (bool, error) {
 			var resp protocol.ChooseParityResponse
-			if protocol.Decode(raw, &resp) != nil || resp.ParityChoice == "" && !resp.HasMoveData {
+			if protocol.Decode(raw, &resp) != nil || resp.ParityChoice == "" && !resp.HasMoveData && !resp.Model.Failed() {
 				return false, nil
 			}
+			answer := engine.Answer{MoveType: resp.MoveType, Choice: resp.ParityChoice}
+			if resp.Model.Failed() && !resp.Model.Fallback {
+				answer.Error = resp.Model.ErrorType // the player's own model failed: the game ends its game
+			}
 			var invalid error
-			run.locked(func(m *engine.Match) {
-				invalid = m.Answered(player, engine.Answer{MoveType: resp.MoveType, Choice: resp.ParityChoice})
-			})
+			run.locked(func(m *engine.Match) { invalid = m.Answered(player, answer) })
 			if errors.Is(invalid, engine.ErrInvalidMove) {
 				return true, protocol.Reject(protocol.ErrInvalidMove, "%v", invalid)
 			}

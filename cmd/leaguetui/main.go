@@ -364,7 +364,7 @@ func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
 func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
 	fs, cf := newFlagSet("leaguetui player", "leaguetui player: run one player; it registers with the manager.\n\nFlags:\n", stdout)
 	af := addAgentFlags(fs, config.Default().Network.PlayerPortFirst, "player")
-	strategy := fs.String("strategy", config.Default().Player.Strategy, fmt.Sprintf("strategy, one of %v", engine.StrategyNames()))
+	strategy := fs.String("strategy", config.Default().Player.Strategy, fmt.Sprintf("strategy, one of %v, or llm (a language model: --llm-*)", engine.StrategyNames()))
 	seed := fs.Int64("seed", 0, "seed for the strategy's randomness")
 	cfg, err := parse(fs, cf, args)
 	if err != nil {

@@ -35,20 +35,16 @@ const (
 // raceResult is a link race's match file, the parts the tests read.
 type raceResult = leaguetest.MatchFile[struct {
 	leaguetest.MatchResult
-	StartPage      string            `json:"start_page"`
-	TargetPage     string            `json:"target_page"`
-	PathA          []string          `json:"path_A"`
-	PathB          []string          `json:"path_B"`
-	StatusA        string            `json:"status_A"`
-	StatusB        string            `json:"status_B"`
-	StepsA         int               `json:"steps_A"`
-	StepsB         int               `json:"steps_B"`
-	PlayerStatuses map[string]string `json:"player_statuses"`
-	Errors         []struct {
-		ErrorType string         `json:"error_type"`
-		Player    string         `json:"player"`
-		Metadata  map[string]any `json:"metadata"`
-	} `json:"errors"`
+	StartPage      string                 `json:"start_page"`
+	TargetPage     string                 `json:"target_page"`
+	PathA          []string               `json:"path_A"`
+	PathB          []string               `json:"path_B"`
+	StatusA        string                 `json:"status_A"`
+	StatusB        string                 `json:"status_B"`
+	StepsA         int                    `json:"steps_A"`
+	StepsB         int                    `json:"steps_B"`
+	PlayerStatuses map[string]string      `json:"player_statuses"`
+	Errors         []leaguetest.GameError `json:"errors"`
 }]
 
 func readMatches(t *testing.T, dir string) []raceResult {

@@ -3,23 +3,34 @@ package security_test
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
+	"github.com/leaguetui/leaguetui/internal/leaguetest/fakellm"
 )
 
 // TestHeadlessLeagueLeaksNoToken runs a whole `leaguetui --no-ui` league
 // and greps its data folder, the agents' outputs in logs/system included,
-// and leaguetui's output for every token issued and for the admin token leaguetui made
-// for its manager (read from the manager's environment while it runs).
+// and leaguetui's output for every token issued, for the admin token leaguetui made
+// for its manager (read from the manager's environment while it runs) and
+// for the API key of its model players (read from a file; the fake
+// provider checks that it arrived).
 func TestHeadlessLeagueLeaksNoToken(t *testing.T) {
 	t.Parallel()
 	if !leaguetest.HaveProc() {
 		t.Skip("no /proc here: cannot read the admin token leaguetui gives its manager")
 	}
 	dir := t.TempDir()
+	fake := fakellm.Start(fakellm.Good)
+	defer fake.Close()
+	apiKey := randomToken(t, "sk")
+	keyFile := filepath.Join(t.TempDir(), "api-key")
+	if err := os.WriteFile(keyFile, []byte(apiKey+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	// Observing the manager's environment synchronises nothing: the
 	// manager lives as long as the league.
 	admin := ""
@@ -29,7 +40,8 @@ func TestHeadlessLeagueLeaksNoToken(t *testing.T) {
 		}
 	}
 	run := leaguetest.RunLeaguetui(t, dir, 3*time.Minute, observe, "--no-ui", "--free-ports", "--data", dir, "--seed", "31",
-		"--players", "4", "--referees", "2", "--move-timeout", "5s", "--join-timeout", "5s", "--retry-delay", "50ms")
+		"--players", "4", "--referees", "2", "--move-timeout", "5s", "--join-timeout", "5s", "--retry-delay", "50ms",
+		"--strategies", "llm,random", "--llm-model", "fake", "--llm-base-url", fake.OpenAIURL(), "--llm-api-key-file", keyFile)
 	if run.Err != nil {
 		leaguetest.KillLeftovers(t, dir)
 		t.Fatalf("leaguetui --no-ui: %v\n%s", run.Err, run.Stderr)
@@ -38,12 +50,16 @@ func TestHeadlessLeagueLeaksNoToken(t *testing.T) {
 		t.Fatal("never saw the manager's LEAGUETUI_ADMIN_TOKEN while the league ran")
 	}
 
-	secrets := []secret{{"the admin", admin}}
+	requests := fake.Requests()
+	if len(requests) == 0 || requests[0].Key != apiKey {
+		t.Errorf("the model players sent %d requests, the first without the key", len(requests))
+	}
+	secrets := []secret{{"the admin", admin}, {"the model API", apiKey}}
 	for id, c := range credentials(t, dir) {
 		secrets = append(secrets, secret{id, c.AuthToken})
 	}
-	if len(secrets) != 1+1+4+2 {
-		t.Errorf("%d tokens in the credentials files, want one per agent and the manager's key: 7", len(secrets)-1)
+	if len(secrets) != 2+1+4+2 {
+		t.Errorf("%d tokens in the credentials files, want one per agent and the manager's key: 7", len(secrets)-2)
 	}
 	leaks, files := grepTree(t, dir, secrets, "credentials")
 	for path, found := range leaks {

@@ -117,6 +117,43 @@ type MatchFile[R any] struct {
 	Result R `json:"result"`
 }
 
+// GameError is one error of the seed's taxonomy a game recorded in a match
+// file's result ("errors"), with the side ("A", "B") it is about.
+type GameError struct {
+	ErrorType string         `json:"error_type"`
+	Player    string         `json:"player"`
+	Metadata  map[string]any `json:"metadata"`
+}
+
+// CheckStandings fails the test unless standings.json of the league says
+// it completed and gives every player of results the points their scores
+// add up to.
+func CheckStandings(t testing.TB, dir, leagueID string, results []MatchResult) {
+	t.Helper()
+	points := map[string]int{}
+	for _, r := range results {
+		for id, p := range r.Score {
+			points[id] += p
+		}
+	}
+	var standings struct {
+		State     string `json:"state"`
+		Standings []struct {
+			PlayerID string `json:"player_id"`
+			Points   int    `json:"points"`
+		} `json:"standings"`
+	}
+	ReadJSON(t, filepath.Join(dir, "leagues", leagueID, "standings.json"), &standings)
+	if standings.State != "completed" || len(standings.Standings) != len(points) {
+		t.Errorf("standings: state %q, %d rows for %d players", standings.State, len(standings.Standings), len(points))
+	}
+	for _, row := range standings.Standings {
+		if row.Points != points[row.PlayerID] {
+			t.Errorf("%s: %d points in the standings, %d in the match files", row.PlayerID, row.Points, points[row.PlayerID])
+		}
+	}
+}
+
 // MatchResult is the part of a match file's result every game has.
 type MatchResult struct {
 	Status string         `json:"status"`
