@@ -136,13 +136,7 @@ func CheckStandings(t testing.TB, dir, leagueID string, results []MatchResult) {
 			points[id] += p
 		}
 	}
-	var standings struct {
-		State     string `json:"state"`
-		Standings []struct {
-			PlayerID string `json:"player_id"`
-			Points   int    `json:"points"`
-		} `json:"standings"`
-	}
+	var standings protocol.StandingsFile
 	ReadJSON(t, filepath.Join(dir, "leagues", leagueID, "standings.json"), &standings)
 	if standings.State != "completed" || len(standings.Standings) != len(points) {
 		t.Errorf("standings: state %q, %d rows for %d players", standings.State, len(standings.Standings), len(points))
