@@ -144,6 +144,25 @@ type StartInfo struct {
 	// (Swiss); 0 means len(Rounds).
 	Format        *FormatSpec `json:"format,omitempty"`
 	RoundsPlanned int         `json:"rounds_planned,omitempty"`
+
+	made []Round // the schedule NewStartInfo made, so that it is made once
+}
+
+// NewStartInfo is the start of a league of players in seeding order: its
+// schedule is made (or refused) here, once, and kept for Schedule.
+func NewStartInfo(spec FormatSpec, gameType string, players []string, seed int64) (*StartInfo, error) {
+	rounds, planned, err := Schedule(spec, players, seed)
+	if err != nil {
+		return nil, err
+	}
+	s := &StartInfo{Seed: seed, GameType: gameType, Players: players, made: rounds}
+	if spec.Format != FormatRoundRobin && spec.Format != "" || spec.GamesPerPair > 1 || spec.SPRT != nil {
+		s.Format = &spec // a plain round robin's league_started stays as it was
+	}
+	if planned != len(rounds) {
+		s.RoundsPlanned = planned
+	}
+	return s, nil
 }
 
 // Schedule is the rounds the league starts with: those the event carries
@@ -152,6 +171,9 @@ type StartInfo struct {
 func (s *StartInfo) Schedule() ([]Round, error) {
 	if len(s.LegacyRounds) > 0 {
 		return s.LegacyRounds, nil
+	}
+	if len(s.made) > 0 {
+		return s.made, nil
 	}
 	var spec FormatSpec
 	if s.Format != nil {
@@ -335,11 +357,11 @@ func (l *League) start(s *StartInfo) error {
 	if l.State != LeagueWaiting {
 		return fmt.Errorf("league is %s, not waiting", l.State)
 	}
-	l.State, l.Seed, l.GameType = LeagueRunning, s.Seed, s.GameType
 	rounds, err := s.Schedule()
 	if err != nil {
-		return err
+		return err // before any change: an event that does not apply changes nothing
 	}
+	l.State, l.Seed, l.GameType = LeagueRunning, s.Seed, s.GameType
 	l.planned, l.entrants = max(s.RoundsPlanned, len(rounds)), s.Players
 	if s.Format != nil {
 		l.format = *s.Format

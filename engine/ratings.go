@@ -213,9 +213,9 @@ func (r *Ratings) fit(all []pairGames) {
 	if n == 0 {
 		return
 	}
-	pairs := make([]pairGames, len(all))
+	pairs := all // renumbered in place: the caller's own merged copy, half a million at 1,000 players
 	for k, pg := range all {
-		pairs[k] = pairGames{a: r.rated[pg.a], b: r.rated[pg.b], n: pg.n, s: pg.s}
+		pairs[k].a, pairs[k].b = r.rated[pg.a], r.rated[pg.b]
 	}
 	score := make([]float64, n)
 	for k, i := range ids {
@@ -339,33 +339,48 @@ func centredCovariance(info, factor [][]float64, filled bool) [][]float64 {
 // other along "scored at least a draw against" edges: the condition for a
 // finite maximum likelihood.
 func linkedBothWays(n int, pairs []pairGames) bool {
-	forward := make([][]int, n)
-	backward := make([][]int, n)
-	link := func(from, to int) {
-		forward[from] = append(forward[from], to)
-		backward[to] = append(backward[to], from)
-	}
-	for _, pg := range pairs {
-		if pg.s > 0 { // a scored against b
-			link(pg.a, pg.b)
-		}
-		if pg.s < pg.n {
-			link(pg.b, pg.a)
-		}
-	}
-	return reachesAll(forward) && reachesAll(backward)
+	return reachesAll(n, pairs, false) && reachesAll(n, pairs, true)
 }
 
-// reachesAll reports whether node 0 reaches every node.
-func reachesAll(adj [][]int) bool {
-	seen := make([]bool, len(adj))
-	stack := []int{0}
+// reachesAll reports whether every player is reached from player 0 along
+// "scored against" links (reversed: "was scored against by"). The links
+// are one array of int32 indexed by player (a compressed adjacency list):
+// at 1,000 players a round robin has a million of them, and a slice per
+// player grown by append cost 24 MB a fit.
+func reachesAll(n int, pairs []pairGames, reversed bool) bool {
+	each := func(link func(from, to int)) {
+		for _, pg := range pairs {
+			a, b := pg.a, pg.b
+			if reversed {
+				a, b = b, a
+			}
+			if pg.s > 0 { // a scored against b
+				link(a, b)
+			}
+			if pg.s < pg.n {
+				link(b, a)
+			}
+		}
+	}
+	start := make([]int32, n+1) // player v's links are adj[start[v]:start[v+1]]
+	each(func(from, _ int) { start[from+1]++ })
+	for v := range n {
+		start[v+1] += start[v]
+	}
+	adj := make([]int32, start[n])
+	next := slices.Clone(start[:n])
+	each(func(from, to int) {
+		adj[next[from]] = int32(to)
+		next[from]++
+	})
+	seen := make([]bool, n)
+	stack := []int32{0}
 	seen[0] = true
 	count := 1
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, w := range adj[v] {
+		for _, w := range adj[start[v]:start[v+1]] {
 			if !seen[w] {
 				seen[w] = true
 				count++
@@ -373,5 +388,5 @@ func reachesAll(adj [][]int) bool {
 			}
 		}
 	}
-	return count == len(adj)
+	return count == n
 }

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -114,5 +116,44 @@ func TestStartRebuildsTheSchedule(t *testing.T) {
 		if leagues[0].PlannedRounds() != leagues[1].PlannedRounds() {
 			t.Errorf("%s: %d rounds planned rebuilt, %d carried", name, leagues[1].PlannedRounds(), leagues[0].PlannedRounds())
 		}
+	}
+}
+
+// TestNewStartInfo: the start a manager journals carries no rounds in its
+// JSON, and the league read back from that JSON has the rounds it was
+// made with; a start whose schedule cannot be made leaves the league as
+// it was.
+func TestNewStartInfo(t *testing.T) {
+	ids := players(6)
+	for i, spec := range []FormatSpec{{Format: FormatRoundRobin}, {Format: FormatSwiss, Rounds: 3}, {Format: FormatRoundRobin, GamesPerPair: 2}} {
+		start, err := NewStartInfo(spec, "even_odd", ids, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		made, _ := start.Schedule()
+		line, err := json.Marshal(Event{Kind: EventLeagueStarted, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(line), `"rounds":[`) || (start.Format == nil) != (i == 0) {
+			t.Errorf("%+v journaled as %s", spec, line)
+		}
+		var ev Event
+		if err := json.Unmarshal(line, &ev); err != nil {
+			t.Fatal(err)
+		}
+		l := NewLeague("L", DefaultScoring())
+		mustApply(t, l, ev)
+		if !reflect.DeepEqual(l.Rounds, made) {
+			t.Errorf("%+v: read back with rounds %v, made with %v", spec, l.Rounds, made)
+		}
+	}
+	if _, err := NewStartInfo(FormatSpec{Format: FormatGauntlet, Challengers: []string{"P99"}}, "even_odd", ids, 5); err == nil {
+		t.Error("a gauntlet of an unknown challenger was started")
+	}
+	l := NewLeague("L", DefaultScoring())
+	bad := &StartInfo{Players: ids, Format: &FormatSpec{Format: FormatGauntlet, Challengers: []string{"P99"}}}
+	if err := l.Apply(Event{Kind: EventLeagueStarted, Start: bad}); err == nil || l.State != LeagueWaiting {
+		t.Errorf("a start without a schedule applied (%v), the league %s", err, l.State)
 	}
 }

@@ -30,25 +30,13 @@ func formatSpec(f config.Format) (engine.FormatSpec, error) {
 // schedule is what league_started journals: the seed, the players in
 // seeding order and the format, from which every reader rebuilds the
 // rounds known at the start (StartInfo.Schedule); the schedule itself is
-// not journaled, half a million pairings at 1,000 players. It is made
-// here all the same, to refuse a league it cannot be made for.
+// not journaled, half a million pairings at 1,000 players.
 func (m *Manager) schedule(players []string, seed int64) (*engine.StartInfo, error) {
 	spec, err := formatSpec(m.opts.Config.Format)
 	if err != nil {
 		return nil, err
 	}
-	rounds, planned, err := engine.Schedule(spec, players, seed)
-	if err != nil {
-		return nil, err
-	}
-	start := &engine.StartInfo{Seed: seed, GameType: m.game.Type(), Players: players}
-	if spec.Format != engine.FormatRoundRobin || spec.GamesPerPair > 1 || spec.SPRT != nil {
-		start.Format = &spec // a plain round robin's league_started stays as it was
-	}
-	if planned != len(rounds) {
-		start.RoundsPlanned = planned
-	}
-	return start, nil
+	return engine.NewStartInfo(spec, m.game.Type(), players, seed)
 }
 
 // scheduleNextRound pairs and journals the next round when one is due (a

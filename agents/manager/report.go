@@ -185,34 +185,62 @@ func offenders(players []string, winner string, d protocol.ReportDetails) []stri
 	return out
 }
 
-// handleMatchStep records a step our referees report while a match runs. A
-// step that arrives after the result (steps travel on their own queue) is
-// acknowledged and dropped.
+// handleMatchStep records the steps our referees report while a match
+// runs: one step, or a batch of them (MatchStep.Steps). A step that arrives
+// after the result is acknowledged and dropped.
 func (m *Manager) handleMatchStep(_ context.Context, in protocol.Inbound) (any, error) {
-	var step protocol.MatchStep
-	if err := rpc.DecodeParams(in, &step); err != nil {
+	var msg protocol.MatchStep
+	if err := rpc.DecodeParams(in, &msg); err != nil {
 		return nil, err
 	}
-	referee, err := m.authenticate(step.Envelope, engine.RoleReferee)
+	referee, err := m.authenticate(msg.Envelope, engine.RoleReferee)
 	if err != nil {
 		return nil, err
 	}
+	steps := msg.Steps
+	if len(steps) == 0 {
+		steps = []protocol.StepEntry{{RoundID: msg.RoundID, MatchID: msg.MatchID, Step: msg.Step, Detail: msg.Detail}}
+	}
+	if len(steps) > protocol.MaxStepsPerMessage {
+		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "%d steps in one message, at most %d", len(steps), protocol.MaxStepsPerMessage)
+	}
+	events, foreign, err := m.stageSteps(referee.ID, steps)
+	for _, ev := range events { // one group commit holds them all: waiting for each costs nothing more
+		if derr := ev.durable(); derr != nil && err == nil {
+			err = derr
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if foreign != "" {
+		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "match %s is not assigned to %s", foreign, referee.ID)
+	}
+	return &protocol.Ack{Envelope: m.reply("MATCH_STEP_ACK", msg.Envelope), Status: "ok"}, nil
+}
+
+// stageSteps journals the steps of matches the referee runs that have no
+// result yet (a step that arrives after the result changes nothing). It
+// returns what was staged and the id of a match not assigned to the
+// referee, if any step named one: the others are still taken.
+func (m *Manager) stageSteps(refereeID string, steps []protocol.StepEntry) (out []staged, foreign string, err error) {
 	m.mu.Lock()
-	match, ok := m.league.Match(step.MatchID)
-	ev := staged{durable: func() error { return nil }}
-	if ok && match.Referee == referee.ID && match.Result == nil {
-		ev, err = m.stage(engine.Event{Kind: engine.EventMatchStep, Round: match.Round, MatchID: step.MatchID,
-			Referee: referee.ID, Step: step.Step, Detail: step.Detail})
+	defer m.mu.Unlock()
+	for _, step := range steps {
+		match, ok := m.league.Match(step.MatchID)
+		if !ok || match.Referee != refereeID {
+			foreign = step.MatchID
+			continue
+		}
+		if match.Result != nil {
+			continue
+		}
+		ev, err := m.stage(engine.Event{Kind: engine.EventMatchStep, Round: match.Round, MatchID: step.MatchID,
+			Referee: refereeID, Step: step.Step, Detail: step.Detail})
+		if err != nil {
+			return out, foreign, err
+		}
+		out = append(out, ev)
 	}
-	m.mu.Unlock()
-	if !ok || match.Referee != referee.ID {
-		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "match %s is not assigned to %s", step.MatchID, referee.ID)
-	}
-	if err == nil {
-		err = ev.durable()
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &protocol.Ack{Envelope: m.reply("MATCH_STEP_ACK", step.Envelope), Status: "ok"}, nil
+	return out, foreign, nil
 }

@@ -2,7 +2,6 @@ package node
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
 )
@@ -11,9 +10,8 @@ import (
 // conversation (the SPEC sample is {"status":"ok"}; the envelope is for
 // strict peers).
 func (n *Node) Ack(_ context.Context, in protocol.Inbound) (any, error) {
-	var env protocol.Envelope
-	_ = json.Unmarshal(in.Body, &env)
-	return &protocol.Ack{Envelope: n.PeerEnvelope(in.MessageType+"_ACK", env.ConversationID), Status: "ok"}, nil
+	// Routing read the conversation id already: the body is not parsed again.
+	return &protocol.Ack{Envelope: n.PeerEnvelope(in.MessageType+"_ACK", in.ConversationID), Status: "ok"}, nil
 }
 
 // AcknowledgeNotifications routes notifications this agent only needs to

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -55,8 +56,8 @@ func ParseRequest(body []byte) (*Request, *RPCError) {
 		}
 		return nil, NewRPCError(CodeInvalidRequest, "", "batch requests are not supported")
 	}
-	var req Request
-	if err := json.Unmarshal(trimmed, &req); err != nil {
+	req, err := decodeRequest(trimmed)
+	if err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if !errors.As(err, &typeErr) {
 			return nil, NewRPCError(CodeParseError, "", "parse error: %v", err)
@@ -76,6 +77,38 @@ func ParseRequest(body []byte) (*Request, *RPCError) {
 		return &req, NewRPCError(CodeInvalidParams, "", "params must be an object")
 	}
 	return &req, nil
+}
+
+// scanRequest reads a request's members in one pass (scanObject), the way
+// json.Unmarshal into Request reads them. It is false for anything
+// unusual, such as a method that is not a string: encoding/json then
+// decodes the body again, so that the error is its own.
+func scanRequest(body []byte) (req Request, ok bool) {
+	ok = scanObject(body, func(key string, raw []byte) bool {
+		switch {
+		case strings.EqualFold(key, "jsonrpc"):
+			return readString(raw, &req.JSONRPC)
+		case strings.EqualFold(key, "method"):
+			return readString(raw, &req.Method)
+		case strings.EqualFold(key, "params"):
+			req.Params = raw
+		case strings.EqualFold(key, "id"):
+			req.ID = raw
+		}
+		return true
+	})
+	return req, ok
+}
+
+// decodeRequest reads body with scanRequest, or with encoding/json where
+// scanRequest leaves it to it.
+func decodeRequest(body []byte) (Request, error) {
+	if req, ok := scanRequest(body); ok {
+		return req, nil
+	}
+	var req Request
+	err := json.Unmarshal(body, &req)
+	return req, err
 }
 
 // IsBatch reports a JSON-RPC batch: an array at the top. Neither league.v2

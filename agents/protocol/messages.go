@@ -382,6 +382,22 @@ type MatchStep struct {
 	Envelope
 	Step   string `json:"step" jsonschema:"invited, joined, choosing, drawn N, finished"` // invited, joined, choosing, drawn N / decided, finished
 	Detail string `json:"detail,omitempty"`
+	// Steps, when present, are several steps sent in one message, of one
+	// or more of the referee's matches, in the order they happened. The
+	// envelope's match_id and round_id, Step and Detail are then the last
+	// of them, for a manager that reads only those.
+	Steps []StepEntry `json:"steps,omitempty"`
+}
+
+// MaxStepsPerMessage bounds the steps one MatchStep may carry.
+const MaxStepsPerMessage = 1024
+
+// StepEntry is one step of a batched MatchStep.
+type StepEntry struct {
+	RoundID RoundID `json:"round_id,omitempty"`
+	MatchID string  `json:"match_id"`
+	Step    string  `json:"step"`
+	Detail  string  `json:"detail,omitempty"`
 }
 
 // StartLeague: admin -> manager, method start_league; AuthToken is the admin token.

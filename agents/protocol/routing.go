@@ -121,7 +121,15 @@ type head struct {
 
 // readHead decodes the head of body; a body that is not an object, or whose
 // head fields are not strings, has none (the handler's decoding reports it).
+// scanHead reads it in one pass where it can; encoding/json otherwise.
 func readHead(body json.RawMessage) head {
+	if h, ok := scanHead(body); ok {
+		return h
+	}
+	return decodeHead(body)
+}
+
+func decodeHead(body json.RawMessage) head {
 	var h head
 	if json.Unmarshal(body, &h) != nil {
 		return head{}

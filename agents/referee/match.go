@@ -76,6 +76,7 @@ func (run *matchRun) play(ctx context.Context) {
 	// The slot is free before the manager hears the result: it hands this
 	// referee its next match as soon as the report arrives.
 	run.r.release(run.start.MatchID)
+	run.r.steps.flush(ctx) // the manager has every step of the match before its result
 	if err != nil {
 		log.Error("result withheld: its match file cannot be written", "event_type", "REPORT_WITHHELD", "err", err)
 		return
@@ -84,7 +85,7 @@ func (run *matchRun) play(ctx context.Context) {
 		log.Error("result not reported", "event_type", "REPORT_FAILED", "err", err)
 		return
 	}
-	run.step("finished", string(outcome.Status))
+	run.r.states.record(run, "finished", string(outcome.Status)) // the manager has the result: no step to send
 	log.Info("match finished", "event_type", "MATCH_FINISHED", "status", string(outcome.Status), "winner", outcome.Winner)
 }
 
@@ -104,9 +105,7 @@ func (run *matchRun) turnStep(turn int) {
 // and keeps the state get_match_state answers.
 func (run *matchRun) step(name, detail string) {
 	run.r.states.record(run, name, detail)
-	msg := &protocol.MatchStep{Envelope: run.r.Envelope(protocol.TypeMatchStep, run.conv+"-steps"), Step: name, Detail: detail}
-	msg.RoundID, msg.MatchID = run.start.RoundID, run.start.MatchID
-	run.r.steps.Post(run.r.opts.ManagerURL, msg, run.r.opts.Config.Timeouts.Generic)
+	run.r.steps.post(protocol.StepEntry{RoundID: run.start.RoundID, MatchID: run.start.MatchID, Step: name, Detail: detail})
 }
 
 // forEachPending runs step for every player the current step waits for, in

@@ -38,7 +38,7 @@ type Referee struct {
 	*node.Node
 	opts   Options
 	inbox  *inbox
-	steps  *rpc.Mailer  // match steps to the manager, in order, never blocking a match
+	steps  *stepBatcher // match steps to the manager, in order, batched
 	states *matchStates // what get_match_state answers
 	proof  managerProof // what its manager proves itself with
 
@@ -59,7 +59,7 @@ func New(opts Options) (*Referee, error) {
 		return nil, err
 	}
 	r := &Referee{Node: n, opts: opts, inbox: newInbox(), states: newMatchStates(), running: map[string]bool{}}
-	r.steps = rpc.NewMailer(n.Client, n.Log)
+	r.steps = &stepBatcher{r: r}
 	n.Admitted = func(resp *protocol.RegisterResponse) { r.proof.set(resp.ManagerKey) }
 	r.Server.Handle(protocol.TypeStartMatch, r.handleStartMatch)
 	r.Server.Handle(protocol.TypeGameJoinAck, r.handleLateAnswer)
@@ -141,7 +141,7 @@ func (r *Referee) Wait() {
 	r.wg.Wait()
 	ctx, cancel := context.WithTimeout(context.Background(), r.opts.Config.Timeouts.Generic)
 	defer cancel()
-	r.steps.Drain(ctx)
+	r.steps.flush(ctx)
 }
 
 // handleStartMatch accepts a match and runs it in the background; the result

@@ -381,6 +381,7 @@ func TestPlayerVariants(t *testing.T) {
 	if want := players * (players - 1) / 2; results != want {
 		t.Errorf("%d results, want %d", results, want)
 	}
+	checkStepsBeforeResults(t, events)
 	for _, p := range fakes {
 		select {
 		case <-p.completed:
@@ -429,6 +430,25 @@ func TestPlayerVariants(t *testing.T) {
 		})
 	}
 	checkNoFailedNotifications(t, dir)
+}
+
+// checkStepsBeforeResults: the referee batches its match steps, yet the
+// manager has each match's steps, from its invitations to its decision,
+// before the match's result.
+func checkStepsBeforeResults(t *testing.T, events []engine.Event) {
+	t.Helper()
+	steps := map[string][]string{}
+	for _, ev := range events {
+		switch ev.Kind {
+		case engine.EventMatchStep:
+			steps[ev.MatchID] = append(steps[ev.MatchID], ev.Step)
+		case engine.EventMatchResult:
+			got := steps[ev.MatchID]
+			if len(got) < 3 || got[0] != "invited" || got[1] != "joined" {
+				t.Errorf("%s: steps before its result %v, want invited, joined, the turn and the decision", ev.MatchID, got)
+			}
+		}
+	}
 }
 
 // checkStyle checks that the exchanges really went the style's way, so that

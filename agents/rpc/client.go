@@ -1,10 +1,12 @@
 package rpc
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -14,7 +16,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/go-resty/resty/v2"
 	"github.com/sony/gobreaker/v2"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
@@ -62,7 +63,7 @@ type Options struct {
 // connections alive, one circuit breaker per endpoint, and remembers per
 // endpoint the dialect a peer speaks and the form each message took.
 type Client struct {
-	http     *resty.Client
+	http     *http.Client
 	opts     Options
 	nextID   atomic.Int64
 	mu       sync.Mutex
@@ -90,11 +91,11 @@ func NewClient(opts Options) *Client {
 		TLSClientConfig:     tlsconf.Client(),
 		TLSHandshakeTimeout: 5 * time.Second,
 	}
-	httpClient := resty.New().SetTransport(transport).
-		SetHeader("Content-Type", "application/json").
-		SetHeader("Accept", "application/json, text/event-stream")
 	return &Client{
-		http:     httpClient,
+		// Plain net/http: a league exchange needs no more, and each call
+		// is on the hot path of every match. Each attempt's deadline is
+		// its context's, so the client itself has no timeout.
+		http:     &http.Client{Transport: transport},
 		opts:     opts,
 		circuit:  map[string]*gobreaker.CircuitBreaker[[]byte]{},
 		forms:    map[string]protocol.Form{},
@@ -297,7 +298,7 @@ func (c *Client) post(ctx context.Context, call Call, form protocol.Form) (json.
 func (c *Client) roundTrip(ctx context.Context, call Call, body []byte) ([]byte, error) {
 	attemptCtx, cancel := context.WithTimeout(ctx, call.Timeout)
 	defer cancel()
-	resp, err := c.http.R().SetContext(attemptCtx).SetBody(body).Post(call.Endpoint)
+	status, respBody, err := c.postBody(attemptCtx, call.Endpoint, body)
 	if err != nil {
 		code := protocol.ErrConnection
 		var netErr net.Error
@@ -306,27 +307,46 @@ func (c *Client) roundTrip(ctx context.Context, call Call, body []byte) ([]byte,
 		}
 		return nil, &CallError{Code: code, Endpoint: call.Endpoint, Err: err}
 	}
-	if len(resp.Body()) == 0 && resp.IsError() {
+	if len(respBody) == 0 && status >= 400 {
 		return nil, &CallError{Code: protocol.ErrConnection, Endpoint: call.Endpoint,
-			Err: fmt.Errorf("HTTP %d with no body", resp.StatusCode())}
+			Err: fmt.Errorf("HTTP %d with no body", status)}
 	}
-	if refused := notServed(resp); refused != nil {
+	if refused := notServed(status, respBody); refused != nil {
 		return nil, refused
 	}
-	return resp.Body(), nil
+	return respBody, nil
+}
+
+// postBody POSTs body as JSON and reads the whole reply.
+func (c *Client) postBody(ctx context.Context, endpoint string, body []byte) (status int, reply []byte, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	reply, err = io.ReadAll(resp.Body)
+	if err != nil {
+		return 0, nil, err
+	}
+	return resp.StatusCode, reply, nil
 }
 
 // notServed reads a client-error status with a body that is not JSON as
 // "method not found", so that the next method name is tried: the official
 // MCP Go SDK answers a method it does not know with HTTP 400 and plain text,
 // and a league method is exactly that to a peer that speaks only MCP.
-func notServed(resp *resty.Response) *protocol.RPCError {
-	status := resp.StatusCode()
+func notServed(status int, body []byte) *protocol.RPCError {
 	refused := (status >= 400 && status <= 499) || status == http.StatusNotImplemented
-	if !refused || json.Valid(resp.Body()) {
+	if !refused || json.Valid(body) {
 		return nil
 	}
-	text := strings.TrimSpace(string(resp.Body()))
+	text := strings.TrimSpace(string(body))
 	if len(text) > 200 {
 		text = text[:200]
 	}

@@ -1,0 +1,295 @@
+package protocol
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// scanHead reads the head of a JSON object in one pass, skipping every
+// other value without decoding it: routing needs four strings of a message
+// that may carry a whole standings table. It reads the way json.Unmarshal
+// into head does (keys in any case, the last of a repeated key winning, a
+// head field that is neither a string nor null leaving no head at all,
+// invalid JSON no head either). ok is false where it leaves the answer to
+// encoding/json (see scanObject).
+func scanHead(body []byte) (h head, ok bool) {
+	notString := false
+	ok = scanObject(body, func(key string, raw []byte) bool {
+		if field := h.field(key); field != nil {
+			notString = notString || !readString(raw, field)
+		}
+		return true
+	})
+	if notString {
+		return head{}, ok // json.Unmarshal fails on a head field that is not a string
+	}
+	return h, ok
+}
+
+// readString decodes a JSON string into dst; null leaves dst as it was.
+// It is false for any other value.
+func readString(raw []byte, dst *string) bool {
+	switch {
+	case string(raw) == "null":
+		return true
+	case raw[0] != '"':
+		return false
+	}
+	return json.Unmarshal(raw, dst) == nil
+}
+
+// scanObject walks a JSON object in one pass, checking that it is valid
+// JSON, and hands take each top-level key with its value as it stands in
+// body (a sub-slice, not a copy). It is false, and the caller decodes with
+// encoding/json instead, for anything that is not a valid object, for a key
+// with an escape or a byte beyond ASCII (encoding/json folds those its own
+// way), and when take says so.
+func scanObject(body []byte, take func(key string, raw []byte) bool) bool {
+	s := headScanner{b: body}
+	s.space()
+	if !s.eat('{') {
+		return false
+	}
+	s.space()
+	if s.eat('}') {
+		return s.end()
+	}
+	for {
+		s.space()
+		key, plain := s.key()
+		if !plain {
+			return false
+		}
+		s.space()
+		if !s.eat(':') {
+			return false
+		}
+		s.space()
+		start := s.i
+		if !s.value() || !take(key, body[start:s.i]) {
+			return false
+		}
+		s.space()
+		if s.eat('}') {
+			return s.end()
+		}
+		if !s.eat(',') {
+			return false
+		}
+	}
+}
+
+// field is where the value under key goes, or nil for a key routing does
+// not read. Keys match in any case, as encoding/json matches them.
+func (h *head) field(key string) *string {
+	switch {
+	case strings.EqualFold(key, "message_type"):
+		return &h.MessageType
+	case strings.EqualFold(key, "type"):
+		return &h.Type
+	case strings.EqualFold(key, "protocol"):
+		return &h.Protocol
+	case strings.EqualFold(key, "conversation_id"):
+		return &h.ConversationID
+	}
+	return nil
+}
+
+type headScanner struct {
+	b     []byte
+	i     int
+	depth int // objects and arrays open
+}
+
+// maxScanDepth is the nesting scanHead walks; deeper JSON is left to
+// encoding/json, which has its own limit.
+const maxScanDepth = 256
+
+func (s *headScanner) space() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\r', '\n':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+func (s *headScanner) eat(c byte) bool {
+	if s.i < len(s.b) && s.b[s.i] == c {
+		s.i++
+		return true
+	}
+	return false
+}
+
+// end reports that nothing but white space follows the object.
+func (s *headScanner) end() bool {
+	s.space()
+	return s.i == len(s.b)
+}
+
+// key reads an object key; plain is false for a key with an escape or
+// anything but a string.
+func (s *headScanner) key() (key string, plain bool) {
+	if !s.eat('"') {
+		return "", false
+	}
+	start := s.i
+	for s.i < len(s.b) {
+		switch c := s.b[s.i]; {
+		case c == '"':
+			s.i++
+			return string(s.b[start : s.i-1]), true
+		case c == '\\' || c < 0x20 || c >= 0x80:
+			return "", false // escapes and non-ASCII keys: left to encoding/json
+		}
+		s.i++
+	}
+	return "", false
+}
+
+// value skips one JSON value, checking it is valid JSON as it goes.
+func (s *headScanner) value() bool {
+	if s.i >= len(s.b) {
+		return false
+	}
+	switch c := s.b[s.i]; {
+	case c == '"':
+		return s.str()
+	case c == '{':
+		return s.container('}', true)
+	case c == '[':
+		return s.container(']', false)
+	case c == 't':
+		return s.literal("true")
+	case c == 'f':
+		return s.literal("false")
+	case c == 'n':
+		return s.literal("null")
+	case c == '-' || c >= '0' && c <= '9':
+		return s.number()
+	}
+	return false
+}
+
+func (s *headScanner) literal(word string) bool {
+	if !strings.HasPrefix(string(s.b[s.i:min(len(s.b), s.i+len(word))]), word) {
+		return false
+	}
+	s.i += len(word)
+	return true
+}
+
+// number skips -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
+func (s *headScanner) number() bool {
+	s.eat('-')
+	if s.eat('0') {
+		// no more integer digits after a leading zero
+	} else if !s.digits() {
+		return false
+	}
+	if s.eat('.') && !s.digits() {
+		return false
+	}
+	if s.eat('e') || s.eat('E') {
+		if !s.eat('+') {
+			s.eat('-')
+		}
+		if !s.digits() {
+			return false
+		}
+	}
+	return true
+}
+
+// digits skips one digit or more.
+func (s *headScanner) digits() bool {
+	start := s.i
+	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
+		s.i++
+	}
+	return s.i > start
+}
+
+// str skips a string, checking its escapes; bytes that are not valid UTF-8
+// are taken, as encoding/json takes them.
+func (s *headScanner) str() bool {
+	s.i++ // the opening quote
+	for s.i < len(s.b) {
+		switch c := s.b[s.i]; {
+		case c == '"':
+			s.i++
+			return true
+		case c == '\\':
+			if !s.escape() {
+				return false
+			}
+			continue
+		case c < 0x20:
+			return false
+		}
+		s.i++
+	}
+	return false
+}
+
+func (s *headScanner) escape() bool {
+	if s.i+1 >= len(s.b) {
+		return false
+	}
+	switch s.b[s.i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		s.i += 2
+		return true
+	case 'u':
+		if s.i+6 > len(s.b) {
+			return false
+		}
+		for _, h := range s.b[s.i+2 : s.i+6] {
+			if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+				return false
+			}
+		}
+		s.i += 6
+		return true
+	}
+	return false
+}
+
+// container skips an object (keyed) or an array up to its closing byte.
+func (s *headScanner) container(closing byte, keyed bool) bool {
+	s.i++ // the opening bracket
+	if s.depth++; s.depth > maxScanDepth {
+		return false
+	}
+	defer func() { s.depth-- }()
+	s.space()
+	if s.eat(closing) {
+		return true
+	}
+	for {
+		s.space()
+		if keyed {
+			if s.i >= len(s.b) || s.b[s.i] != '"' || !s.str() {
+				return false
+			}
+			s.space()
+			if !s.eat(':') {
+				return false
+			}
+			s.space()
+		}
+		if !s.value() {
+			return false
+		}
+		s.space()
+		if s.eat(closing) {
+			return true
+		}
+		if !s.eat(',') {
+			return false
+		}
+	}
+}

@@ -1,0 +1,98 @@
+package protocol
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// headSamples are bodies whose head scanHead must read exactly as
+// encoding/json does, or leave to it.
+var headSamples = []string{
+	`{}`, ` { } `, `[]`, `"x"`, `null`, `7`, ``, `{`, `{"message_type":"GAME_INVITATION"}`,
+	`{"message_type":"GAME_INVITATION","conversation_id":"c1","protocol":"league.v2","type":"x"}`,
+	`{"MESSAGE_TYPE":"game_over","Conversation_ID":"c2"}`,
+	`{"message_type":"A","MESSAGE_TYPE":"B"}`,
+	`{"message_type":"A","message_type":null}`,
+	`{"message_type":5,"conversation_id":"c"}`,
+	`{"protocol":{"v":2},"message_type":"A"}`,
+	`{"standings":[{"rank":1,"player_id":"P01","points":3.5e2},{"rank":2,"x":[true,false,null,-0.5,"\u00e9\n"]}],"message_type":"LEAGUE_STANDINGS_UPDATE"}`,
+	`{"message\u005ftype":"GAME_OVER"}`,
+	`{"méssage_type":"GAME_OVER","message_type":"A"}`,
+	`{"message_type":"GAME\u005fOVER"}`,
+	`{"message_type":"A",}`, `{"message_type":"A"} x`, `{"message_type":"A" "b":1}`,
+	`{"a":01,"message_type":"A"}`, `{"a":1.,"message_type":"A"}`, `{"a":tru,"message_type":"A"}`,
+	`{"a":"\q","message_type":"A"}`, `{"a":"\u12G4","message_type":"A"}`, "{\"a\":\"\x01\",\"message_type\":\"A\"}",
+	"{\"a\":\"\xff\xfe\",\"message_type\":\"A\"}", `{"message_type":"A\"B"}`,
+	`{"a":` + strings.Repeat("[", 300) + strings.Repeat("]", 300) + `,"message_type":"A"}`,
+	`{"a":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `,"message_type":"A"}`,
+}
+
+func TestScanHeadReadsAsEncodingJSON(t *testing.T) {
+	for _, body := range headSamples {
+		if got, want := readHead(json.RawMessage(body)), decodeHead(json.RawMessage(body)); got != want {
+			t.Errorf("%.80q: read %+v, encoding/json reads %+v", body, got, want)
+		}
+	}
+	if _, ok := scanHead([]byte(`{"message_type":"A","b":{"c":[1,2,{"d":"e"}]}}`)); !ok {
+		t.Error("a plain message should not need encoding/json")
+	}
+}
+
+func FuzzScanHead(f *testing.F) {
+	for _, body := range headSamples {
+		f.Add([]byte(body))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if got, want := readHead(body), decodeHead(body); got != want {
+			t.Errorf("%q: read %+v, encoding/json reads %+v", body, got, want)
+		}
+	})
+}
+
+// BenchmarkReadHead reads the head of a 64-player standings update, the
+// largest message a player acknowledges unread.
+func BenchmarkReadHead(b *testing.B) {
+	rows := make([]StandingRow, 64)
+	for i := range rows {
+		rows[i] = StandingRow{Rank: i + 1, PlayerID: "P" + strings.Repeat("0", 3), DisplayName: "player", Points: 3 * i}
+	}
+	body, _ := json.Marshal(StandingsUpdate{Envelope: NewEnvelope(TypeStandingsUpdate, SenderManager, "conv-1"), Standings: rows})
+	b.Run("scan", func(b *testing.B) {
+		for b.Loop() {
+			readHead(body)
+		}
+	})
+	b.Run("encoding/json", func(b *testing.B) {
+		for b.Loop() {
+			decodeHead(body)
+		}
+	})
+}
+
+var requestSamples = []string{
+	`{"jsonrpc":"2.0","method":"notify_round","params":{"a":[1,2]},"id":1}`,
+	`{"JSONRPC":"2.0","Method":"x","ID":"s","Params":null}`,
+	`{"jsonrpc":"2.0","method":"x","id":null}`, `{"jsonrpc":2,"method":"x"}`, `{"method":["x"]}`,
+	`{"method":"a","method":"b","id":1,"id":2}`, `{"method":"x","params":"p"}`, `{"method":"x\u00e9"}`,
+	`{"method":"x","params":{"message_type":"GAME_OVER"},"extra":{"deep":[[[]]]}}`, `{"method":"x",}`,
+}
+
+func FuzzScanRequest(f *testing.F) {
+	for _, body := range append(requestSamples, headSamples...) {
+		f.Add([]byte(body))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		got, ok := scanRequest(body)
+		if !ok {
+			return // encoding/json reads it
+		}
+		var want Request
+		if err := json.Unmarshal(body, &want); err != nil {
+			t.Fatalf("%q: scanned as %+v, but encoding/json fails: %v", body, got, err)
+		}
+		if got.JSONRPC != want.JSONRPC || got.Method != want.Method || string(got.Params) != string(want.Params) || string(got.ID) != string(want.ID) {
+			t.Errorf("%q: scanned %+v, encoding/json reads %+v", body, got, want)
+		}
+	})
+}

@@ -1,0 +1,69 @@
+package referee
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
+)
+
+// stepBatchWindow is how long a match step waits for others before the
+// referee sends what it holds. The console, the steps' only reader, shows
+// them far slower than matches move, so one exchange per step would cost
+// the league a third of its exchanges for nothing anyone sees.
+const stepBatchWindow = 100 * time.Millisecond
+
+// stepBatcher sends a referee's match steps to the manager in batches, one
+// MATCH_STEP holding every step queued since the last: when the window
+// ends, and at once before a match's result is reported, so that the
+// manager has all of a match's steps before its result.
+type stepBatcher struct {
+	r       *Referee
+	mu      sync.Mutex // guards queue and armed
+	queue   []protocol.StepEntry
+	armed   bool       // a timer will send the queue
+	sending sync.Mutex // one batch on the wire at a time, so batches arrive in order
+}
+
+// post queues a step and makes sure a send follows within the window.
+func (b *stepBatcher) post(step protocol.StepEntry) {
+	b.mu.Lock()
+	b.queue = append(b.queue, step)
+	arm := !b.armed
+	b.armed = true
+	b.mu.Unlock()
+	if arm {
+		time.AfterFunc(stepBatchWindow, func() { b.flush(context.Background()) })
+	}
+}
+
+// flush sends every queued step now and returns when the manager has
+// answered (or the call failed, which is logged: steps never hold up a
+// match).
+func (b *stepBatcher) flush(ctx context.Context) {
+	b.sending.Lock()
+	defer b.sending.Unlock()
+	b.mu.Lock()
+	batch := b.queue
+	b.queue, b.armed = nil, false
+	b.mu.Unlock()
+	for len(batch) > 0 {
+		n := min(len(batch), protocol.MaxStepsPerMessage)
+		b.send(ctx, batch[:n])
+		batch = batch[n:]
+	}
+}
+
+func (b *stepBatcher) send(ctx context.Context, steps []protocol.StepEntry) {
+	last := steps[len(steps)-1]
+	msg := &protocol.MatchStep{Envelope: b.r.Envelope(protocol.TypeMatchStep, fmt.Sprintf("conv-%s-steps", last.MatchID)),
+		Step: last.Step, Detail: last.Detail, Steps: steps}
+	msg.RoundID, msg.MatchID = last.RoundID, last.MatchID
+	call := rpc.Call{Endpoint: b.r.opts.ManagerURL, Message: msg, Timeout: b.r.opts.Config.Timeouts.Generic}
+	if _, err := b.r.Client.Send(ctx, call); err != nil {
+		b.r.Log.Warn("match steps not delivered", "event_type", "NOTIFICATION_FAILED", "steps", len(steps), "err", err)
+	}
+}
