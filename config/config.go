@@ -139,6 +139,10 @@ type Security struct {
 	TokenBytes int           // 32
 	AuthTokens bool          // true  enable_auth_tokens
 	TokenTTL   time.Duration // 24h   token_ttl_hours
+	// RefereeKeyFile names the file that holds the referee key (ours:
+	// security.referee_key_file, relative to the config folder); see
+	// RefereeKey.
+	RefereeKeyFile string
 }
 
 // RefereeDefaults are the settings of defaults/referee.json.

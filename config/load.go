@@ -110,6 +110,7 @@ type systemFile struct {
 		EnableAuthTokens *bool    `json:"enable_auth_tokens"`
 		TokenLength      *int     `json:"token_length"`
 		TokenTTLHours    *float64 `json:"token_ttl_hours"`
+		RefereeKeyFile   *string  `json:"referee_key_file"`
 	} `json:"security"`
 	Timeouts struct {
 		RegisterReferee *float64 `json:"register_referee_timeout_sec"`
@@ -190,6 +191,7 @@ func (f *systemFile) apply(path string, cfg *Config) error {
 	set(&cfg.Network.RequireTLS, f.Network.RequireTLS)
 	for _, file := range []struct{ to, from *string }{
 		{&cfg.Network.TLSCert, f.Network.TLSCert}, {&cfg.Network.TLSKey, f.Network.TLSKey}, {&cfg.Network.TLSCA, f.Network.TLSCA},
+		{&cfg.Security.RefereeKeyFile, f.Security.RefereeKeyFile},
 	} {
 		if file.from != nil {
 			*file.to = relativeTo(filepath.Dir(path), *file.from)

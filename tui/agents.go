@@ -2,10 +2,13 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
 )
 
 // agentsPane lists the manager, the referees and the players: endpoint,
@@ -56,19 +59,58 @@ func (p *agentsPane) View() string {
 		}
 	}
 	now := p.ctx.Now()
+	heads := agentHeads
+	withModels := slices.ContainsFunc(agents, func(a *agentInfo) bool { return a.Model != nil })
+	if withModels {
+		heads = append(slices.Clone(heads), "model cost")
+	}
 	cells := make([][]string, len(agents))
 	for i, a := range agents {
 		proc, started := procs[agentKey(a)]
 		cells[i] = []string{roleName(a.Role), a.ID, shortEndpoint(a.Endpoint), agentState(a, proc, started),
 			ago(now, a.LastSeen), processText(proc, started)}
+		if withModels {
+			cells[i] = append(cells[i], modelCostText(a.Model))
+		}
 	}
-	cols := agentColumns(cells, p.width)
-	lines := []string{s.TableHead.Render(fit(" "+cols.line([]string{"role", "id", "endpoint", "state", "seen", "pid"}), p.width))}
+	cols := agentColumns(cells, heads, p.width)
+	lines := []string{s.TableHead.Render(fit(" "+cols.line(heads), p.width))}
 	from, to := p.list.window(len(agents))
 	for i := from; i < to; i++ {
 		lines = append(lines, p.ctx.row(cols.line(cells[i]), i == p.list.cursor, p.width))
 	}
 	return block(lines, p.width, p.list.height+1) + "\n" + s.Dim.Render(fit(toolsLine(agents, p.list.cursor), p.width))
+}
+
+// agentHeads are the agents table's columns; a league with model players
+// adds their cost.
+var agentHeads = []string{"role", "id", "endpoint", "state", "seen", "pid"}
+
+// modelCostText is a model player's cost in a few words: tokens in and out,
+// the mean latency of a move and the failures ("" for other agents).
+func modelCostText(c *protocol.ModelCost) string {
+	if c == nil {
+		return ""
+	}
+	text := fmt.Sprintf("%s in %s out", shortCount(c.InputTokens), shortCount(c.OutputTokens))
+	if c.Moves > 0 {
+		text += fmt.Sprintf(" · %dms/move", c.LatencyMS/int64(c.Moves))
+	}
+	if c.Failures > 0 {
+		text += fmt.Sprintf(" · %d failed", c.Failures)
+	}
+	return text
+}
+
+// shortCount writes a count as 950, 12.3k or 4.1M.
+func shortCount(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
 }
 
 // columns are the widths of a table's columns; a column of width 0 is
@@ -79,8 +121,7 @@ type columns []int
 // pane is too narrow for all of them leaves out the least needed columns
 // (seen, then role) rather than cutting the endpoint or the pid; only if
 // that is not enough is the endpoint cut.
-func agentColumns(cells [][]string, width int) columns {
-	heads := []string{"role", "id", "endpoint", "state", "seen", "pid"}
+func agentColumns(cells [][]string, heads []string, width int) columns {
 	cols := make(columns, len(heads))
 	for j, h := range heads {
 		cols[j] = visibleWidth(h)

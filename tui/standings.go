@@ -280,6 +280,10 @@ func (p *standingsPane) View() string {
 	if ratings != nil {
 		head += ratingHead
 	}
+	costs := p.ctx.State.ModelCosts()
+	if costs != nil {
+		head += fmt.Sprintf(" %10s", "tok in/out")
+	}
 	lines := []string{s.TableHead.Render(fit(head, p.width))}
 	from, to := p.list.window(len(rows))
 	for i := from; i < to; i++ {
@@ -292,6 +296,9 @@ func (p *standingsPane) View() string {
 		if ratings != nil {
 			rating, ok := ratings[r.PlayerID]
 			text += ratingCell(rating, ok)
+		}
+		if costs != nil {
+			text += fmt.Sprintf(" %10s", tokensText(costs[r.PlayerID]))
 		}
 		if r.Status == engine.PlayerSuspended {
 			text += " suspended"
@@ -425,4 +432,12 @@ func padTo(lines []string, n int) []string {
 		lines = append(lines, "")
 	}
 	return lines[:max(n, 0)]
+}
+
+// tokensText is a model player's tokens in and out, "-" for other players.
+func tokensText(c *protocol.ModelCost) string {
+	if c == nil {
+		return "-"
+	}
+	return shortCount(c.InputTokens) + "/" + shortCount(c.OutputTokens)
 }

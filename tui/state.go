@@ -70,7 +70,8 @@ type agentInfo struct {
 	Health   string    // state from /health: INIT, REGISTERED, ACTIVE, SUSPENDED, SHUTDOWN
 	Down     bool      // the last /health failed
 	HealthAt time.Time
-	Tools    []string // MCP tools from /health
+	Tools    []string            // MCP tools from /health
+	Model    *protocol.ModelCost // a model player's cost from /health; nil for others
 	// Suspended: the manager suspended this player (player_suspended); it
 	// says nothing on /health, the player may not even know.
 	Suspended bool
@@ -168,6 +169,9 @@ func (s *leagueState) setHealth(a *agentInfo, p control.Probe) {
 	}
 	if len(p.Health.Tools) > 0 {
 		a.Tools = p.Health.Tools
+	}
+	if p.Health.Model != nil {
+		a.Model = p.Health.Model
 	}
 	if p.At.After(a.LastSeen) {
 		a.LastSeen = p.At
@@ -284,6 +288,22 @@ func (s *leagueState) Logs() []logEntry { return s.logs.OldestFirst() }
 
 // Players lists registered players in registration order.
 func (s *leagueState) Players() []*agentInfo { return s.players }
+
+// ModelCosts maps each model player to its cost as its /health last said;
+// nil when no player is a model player.
+func (s *leagueState) ModelCosts() map[string]*protocol.ModelCost {
+	var costs map[string]*protocol.ModelCost
+	for _, a := range s.players {
+		if a.Model == nil {
+			continue
+		}
+		if costs == nil {
+			costs = map[string]*protocol.ModelCost{}
+		}
+		costs[a.ID] = a.Model
+	}
+	return costs
+}
 
 // Referees lists registered referees in registration order.
 func (s *leagueState) Referees() []*agentInfo { return s.referees }

@@ -150,7 +150,7 @@ func Run(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
-	out.standings(standings)
+	out.standings(standings, league.modelCosts(ctx))
 	return nil
 }
 
@@ -223,7 +223,11 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	// The referees it starts are admitted with a key of its own (the
 	// admin's, if set), passed in the environment: not on a command line
 	// that anyone on the machine may read.
-	refereeKey := cmp.Or(os.Getenv(RefereeKeyEnv), newSecret("ref-"))
+	refereeKey, err := cfg.RefereeKey(os.Getenv)
+	if err != nil {
+		return league, err
+	}
+	refereeKey = cmp.Or(refereeKey, newSecret("ref-"))
 	keyEnv := RefereeKeyEnv + "=" + refereeKey
 	managerArgs := []string{"manager", "--hold", "--port", port(opts, cfg.Network.ManagerPort, 0),
 		"--seed", strconv.FormatInt(opts.Seed, 10)}
@@ -706,7 +710,7 @@ func FormatRating(r protocol.RatingRow) string {
 
 // RefereeKeyEnv names the environment variable that holds the referee key
 // a manager admits referees with, and that referees present.
-const RefereeKeyEnv = "LEAGUETUI_REFEREE_KEY"
+const RefereeKeyEnv = config.RefereeKeyEnv
 
 // newSecret is 32 random bytes in hex after prefix.
 func newSecret(prefix string) string {

@@ -79,6 +79,9 @@ type JSONResult struct {
 type JSONStandings struct {
 	Kind      string                 `json:"kind"` // "standings"
 	Standings protocol.StandingsFile `json:"standings"`
+	// ModelCosts is each model player's cost (tokens, latency, failures),
+	// by player id; absent without model players.
+	ModelCosts map[string]*protocol.ModelCost `json:"model_costs,omitempty"`
 }
 
 // KindStandings is the kind of the last line of --json.
@@ -145,10 +148,11 @@ func (o *output) event(ev engine.Event) {
 }
 
 // standings prints the final standings: a table, or with --json one line.
-func (o *output) standings(s protocol.StandingsFile) {
+func (o *output) standings(s protocol.StandingsFile, costs map[string]*protocol.ModelCost) {
 	if o.json {
-		_ = json.NewEncoder(o.stdout).Encode(JSONStandings{Kind: KindStandings, Standings: s})
+		_ = json.NewEncoder(o.stdout).Encode(JSONStandings{Kind: KindStandings, Standings: s, ModelCosts: costs})
 		return
 	}
 	PrintStandings(o.stdout, s)
+	PrintModelCosts(o.stdout, s, costs)
 }

@@ -1,11 +1,16 @@
 package headless
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/llm"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -35,4 +40,45 @@ func playerStrategies(cfg config.Config) ([]string, error) {
 		list = append(list, name)
 	}
 	return list, nil
+}
+
+// modelCosts asks the players' /health for their model's cost, by player
+// id; nil when no player is a model player.
+func (l *League) modelCosts(ctx context.Context) map[string]*protocol.ModelCost {
+	endpoints := make([]string, len(l.Players))
+	for i, p := range l.Players {
+		endpoints[i] = p.Endpoint
+	}
+	var costs map[string]*protocol.ModelCost
+	for _, probe := range control.ProbeAgents(ctx, endpoints, 8, 2*time.Second) {
+		if probe.Err != nil || probe.Health.Model == nil {
+			continue
+		}
+		if costs == nil {
+			costs = map[string]*protocol.ModelCost{}
+		}
+		costs[probe.Health.ID] = probe.Health.Model
+	}
+	return costs
+}
+
+// PrintModelCosts writes, under the standings, what each model player's
+// moves cost, in the standings' order; nothing without model players.
+func PrintModelCosts(w io.Writer, s protocol.StandingsFile, costs map[string]*protocol.ModelCost) {
+	if len(costs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%-8s %-24s %6s %10s %10s %8s %6s %9s\n", "model", "provider/model", "moves", "tokens in", "tokens out", "ms/move", "failed", "fallbacks")
+	for _, r := range s.Standings {
+		c := costs[r.PlayerID]
+		if c == nil {
+			continue
+		}
+		perMove := int64(0)
+		if c.Moves > 0 {
+			perMove = c.LatencyMS / int64(c.Moves)
+		}
+		fmt.Fprintf(w, "%-8s %-24s %6d %10d %10d %8d %6d %9d\n", r.PlayerID, c.Provider+"/"+c.Model, c.Moves,
+			c.InputTokens, c.OutputTokens, perMove, c.Failures, c.Fallbacks)
+	}
 }

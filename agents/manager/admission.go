@@ -10,6 +10,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/agents/ticket"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -70,4 +71,35 @@ func (m *Manager) startKey(referee engine.AgentInfo) string {
 	key := "mk-" + hex.EncodeToString(mac.Sum(nil))
 	store.Redact(key)
 	return key
+}
+
+// matchTicket is what player takes the calls of match from referee with
+// (see agents/ticket). A reassigned match gets tickets bound to its new
+// referee; the old one's still open the player's door, but the manager
+// takes the result of the match from its current referee only.
+func (m *Manager) matchTicket(player, match, referee string) string {
+	return ticket.Mint(m.ticketKey(player), m.league.ID, match, referee)
+}
+
+// ticketKey is the key player's tickets are made with, given to it at
+// registration. It depends on the player's id only, not its token, so a
+// player that registers again mid-match still takes that match's calls.
+func (m *Manager) ticketKey(player string) string {
+	return ticket.PlayerKey(m.secret, m.league.ID, player)
+}
+
+// issuesTickets says whether this league's players take match calls only
+// with a ticket. An open league cannot promise it: any referee may join,
+// and other implementations' referees send none.
+func (m *Manager) issuesTickets() bool { return !m.opts.OpenReferees }
+
+// admitTicketless refuses, in a league that issues tickets, a referee that
+// does not say it sends them: the players would refuse its calls.
+func (m *Manager) admitTicketless(meta protocol.AgentMeta) error {
+	if meta.MatchTickets || !m.issuesTickets() {
+		return nil
+	}
+	return protocol.Reject(protocol.ErrMissingField,
+		"referee_meta.match_tickets must be true: this league's players take calls only with the match ticket each start_match carries "+
+			"(player_A_ticket, player_B_ticket, sent to that player as auth_token); a referee that sends none joins a league started with --open-referees")
 }

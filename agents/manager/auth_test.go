@@ -65,7 +65,7 @@ func registration(role, endpoint string, meta map[string]any) map[string]any {
 	m := leaguetest.With(map[string]any{"display_name": "fake " + role + " at " + endpoint, "version": "1.0.0", "game_types": []string{"even_odd"},
 		"contact_endpoint": endpoint, "max_concurrent_matches": 1}, meta)
 	if role == "referee" {
-		m = leaguetest.With(map[string]any{"referee_key": leaguetest.RefereeKey}, m)
+		m = leaguetest.With(map[string]any{"referee_key": leaguetest.RefereeKey, "match_tickets": true}, m)
 	}
 	return leaguetest.With(leaguetest.Envelope(messageType, role+":alpha"), map[string]any{role + "_meta": m})
 }

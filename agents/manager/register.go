@@ -1,6 +1,7 @@
 package manager
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -82,7 +83,7 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	defer m.mu.Unlock()
 	agent, known := m.returningAgent(env, role)
 	if role == engine.RoleReferee && !known {
-		if err := m.admitReferee(meta.RefereeKey); err != nil {
+		if err := cmp.Or(m.admitReferee(meta.RefereeKey), m.admitTicketless(meta)); err != nil {
 			m.Log.Warn("referee refused", "event_type", "REGISTRATION_REJECTED", "sender", env.Sender, "err", err)
 			return nil, err
 		}
@@ -130,6 +131,8 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	resp := m.acceptRegistration(env, role, agent.ID, token)
 	if role == engine.RoleReferee {
 		resp.ManagerKey = m.startKey(agent)
+	} else if m.issuesTickets() {
+		resp.MatchTicketKey = m.ticketKey(agent.ID)
 	}
 	return resp, nil
 }

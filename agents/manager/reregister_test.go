@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/ticket"
+	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
@@ -61,6 +63,12 @@ func TestReRegistration(t *testing.T) {
 		fresh := reply.String("auth_token")
 		if reply.String("status") != "ACCEPTED" || reply.String("player_id") != p1.id || fresh == "" || fresh == p1.token {
 			t.Fatalf("reply %s, want ACCEPTED as %s with a fresh token", reply.Body, p1.id)
+		}
+		// Its match tickets do not change with its token: a match under way
+		// goes on with the tickets its referee already holds.
+		key, league := reply.String("match_ticket_key"), config.Default().LeagueID
+		if key == "" || ticket.Mint(key, league, "R1M1", ref1.id) != leaguetest.MatchTicket(t, dir, league, p1.id, "R1M1", ref1.id) {
+			t.Errorf("registered again, %s got ticket key %q, which does not make the tickets its manager gives", p1.id, key)
 		}
 		wantLeagueError(t, query(t, url, p1.sender, p1.token, "GET_STATUS"), "E012")
 		p1.token = fresh

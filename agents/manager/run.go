@@ -305,6 +305,7 @@ func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee en
 		LeagueSeed: seed, Standings: standings,
 	}
 	msg.AuthToken = startKey // the key only this referee and its manager know
+	msg.PlayerATicket, msg.PlayerBTicket = m.matchTicket(p.PlayerA, p.MatchID, referee.ID), m.matchTicket(p.PlayerB, p.MatchID, referee.ID)
 	cfg := m.opts.Config
 	if _, err := m.Client.Send(ctx, rpc.Call{Endpoint: referee.Endpoint, Message: msg, Timeout: cfg.Timeouts.Generic}); err != nil {
 		m.forgetWaiter(p.MatchID, reported)

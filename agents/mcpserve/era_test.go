@@ -54,7 +54,7 @@ func TestAgentsServeTheStatelessMCPRevision(t *testing.T) {
 		t.Fatalf("server/discover: HTTP %d %v", status, discover)
 	}
 
-	args := playerCalls()["choose_parity"].args
+	args := playerCalls(t, dir)["choose_parity"].args
 	raw, _ := json.Marshal(map[string]any{"name": "choose_parity", "arguments": args})
 	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":` + strings.TrimSuffix(string(raw), "}") + `,` + meta + `}}`
 	status, reply := post(t, p.Endpoint(), call, headers("tools/call", "choose_parity"))

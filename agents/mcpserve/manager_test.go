@@ -48,7 +48,7 @@ func TestManagerServesTheLeagueAsMCPTools(t *testing.T) {
 	ref := callOK(t, session, use("register_referee"), message(protocol.TypeRefereeRegisterRequest, "referee:alpha",
 		map[string]any{"referee_meta": map[string]any{"display_name": "alpha", "version": "1.0.0",
 			"game_types": []string{"even_odd"}, "contact_endpoint": plainPeer(t), "max_concurrent_matches": 2,
-			"referee_key": leaguetest.RefereeKey}}))
+			"referee_key": leaguetest.RefereeKey, "match_tickets": true}}))
 	if ref["status"] != protocol.StatusAccepted || ref["referee_id"] != "REF01" {
 		t.Fatalf("register_referee: %v", ref)
 	}

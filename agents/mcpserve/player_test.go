@@ -8,16 +8,19 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
+	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
 
 // playerCalls is a valid message for each player tool, as a referee or the
-// manager sends it, and the reply's message type.
-func playerCalls() map[string]struct {
+// manager sends it, and the reply's message type. The referee's messages
+// carry REF01's ticket for P01's match R1M1 of the league in dataDir.
+func playerCalls(t *testing.T, dataDir string) map[string]struct {
 	args  map[string]any
 	reply string
 } {
 	ref := protocol.RefereeSender("REF01")
-	match := map[string]any{"match_id": "R1M1", "round_id": 1, "league_id": "league_2025_even_odd"}
+	match := map[string]any{"match_id": "R1M1", "round_id": 1, "league_id": "league_2025_even_odd",
+		"auth_token": leaguetest.MatchTicket(t, dataDir, "league_2025_even_odd", "P01", "R1M1", "REF01")}
 	with := func(fields map[string]any) map[string]any {
 		for k, v := range match {
 			fields[k] = v
@@ -66,7 +69,7 @@ func TestPlayerServesItsLeagueOperationsAsMCPTools(t *testing.T) {
 	if init.ServerInfo.Name != "leaguetui-player" || init.Capabilities.Tools == nil {
 		t.Fatalf("initialize: server %+v, capabilities %+v", init.ServerInfo, init.Capabilities)
 	}
-	calls := playerCalls()
+	calls := playerCalls(t, dir)
 	var want []string
 	for name := range calls {
 		want = append(want, name)
@@ -96,7 +99,7 @@ func TestPlayerToolAndPlainMethodGiveTheSameReply(t *testing.T) {
 	m := startManager(t, dir)
 	p := startPlayer(t, dir, m.Endpoint(), "P01")
 	session := connect(t, p.Endpoint())
-	args := playerCalls()["choose_parity"].args
+	args := playerCalls(t, dir)["choose_parity"].args
 	viaTool := callOK(t, session, "choose_parity", args)
 
 	client := rpc.NewClient(rpc.Options{Retry: testConfig().Retry})
@@ -121,7 +124,7 @@ func TestPlayerToolErrors(t *testing.T) {
 	session := connect(t, p.Endpoint())
 	unknownTool(t, session)
 
-	valid := playerCalls()["choose_parity"].args
+	valid := playerCalls(t, dir)["choose_parity"].args
 	for name, args := range map[string]any{
 		"missing match_id":     without(valid, "match_id"),
 		"missing the envelope": without(valid, "protocol", "sender", "timestamp", "conversation_id"),

@@ -35,16 +35,19 @@ const (
 
 // Node is one agent process's shared runtime.
 type Node struct {
-	turns  atomic.Int64 // turns of matches begun (referees), for GET /health
-	Cfg    config.Config
-	Role   protocol.Role
-	Name   string // display name, also the log file's name
-	Log    *slog.Logger
-	Client *rpc.Client
-	Server *rpc.Server
-	MCP    *mcpserve.Server // the same /mcp as an MCP server: league operations as tools
-	Layout store.Layout
-	Stdout io.Writer
+	turns atomic.Int64 // turns of matches begun (referees), for GET /health
+	// modelCost, set before serving, sums a model player's cost for GET
+	// /health; nil for every other agent.
+	modelCost func() *protocol.ModelCost
+	Cfg       config.Config
+	Role      protocol.Role
+	Name      string // display name, also the log file's name
+	Log       *slog.Logger
+	Client    *rpc.Client
+	Server    *rpc.Server
+	MCP       *mcpserve.Server // the same /mcp as an MCP server: league operations as tools
+	Layout    store.Layout
+	Stdout    io.Writer
 	// Admitted, if set, takes a registration's answer before the agent
 	// says it is registered, for what the agent keeps besides its id.
 	Admitted func(*protocol.RegisterResponse)
@@ -342,15 +345,23 @@ func (n *Node) presentCredentials(path string, env *protocol.Envelope) {
 // CountTurn counts one turn of a match begun, shown by GET /health.
 func (n *Node) CountTurn() { n.turns.Add(1) }
 
+// ReportModelCost makes GET /health carry cost's answer; call it before
+// the node serves.
+func (n *Node) ReportModelCost(cost func() *protocol.ModelCost) { n.modelCost = cost }
+
 func (n *Node) serveHealth(w http.ResponseWriter, _ *http.Request) {
 	id, _ := n.Identity()
 	if n.Role == protocol.ManagerRole {
 		id = protocol.SenderManager
 	}
 	writes, bytes := store.WriteStats()
-	rpc.WriteJSON(w, http.StatusOK, protocol.Health{ID: id, Role: string(n.Role), DisplayName: n.Name, State: n.State(),
+	health := protocol.Health{ID: id, Role: string(n.Role), DisplayName: n.Name, State: n.State(),
 		LeagueID: n.Cfg.LeagueID, Endpoint: n.healthEndpoint(), Served: n.Server.Served(), Turns: n.turns.Load(),
-		Tools: n.MCP.Names(), FileWrites: writes, BytesWritten: bytes, OpenReferees: n.OpenReferees})
+		Tools: n.MCP.Names(), FileWrites: writes, BytesWritten: bytes, OpenReferees: n.OpenReferees}
+	if n.modelCost != nil {
+		health.Model = n.modelCost()
+	}
+	rpc.WriteJSON(w, http.StatusOK, health)
 }
 
 // healthEndpoint is the endpoint registered, or before that the local one.

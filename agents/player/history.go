@@ -98,7 +98,7 @@ func (h *History) setModelCost(entry HistoryEntry, cost *ModelCost) {
 	if h.Stats.Model == nil {
 		h.Stats.Model = &ModelCost{}
 	}
-	h.Stats.Model.merge(*cost)
+	h.Stats.Model.Merge(*cost)
 }
 
 // historyKey names a match in a history that spans leagues: match ids

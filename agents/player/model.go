@@ -10,56 +10,8 @@ import (
 	"github.com/leaguetui/leaguetui/engine"
 )
 
-// ModelCost is what a model player's moves cost, in one match (a history
-// entry's "model") or in all (the history's stats): tokens from the
-// provider's usage fields, latency as the player measured it, and the
-// failures of the seed's taxonomy.
-type ModelCost struct {
-	Provider     string       `json:"provider"`
-	Model        string       `json:"model"`
-	Moves        int          `json:"moves"`
-	InputTokens  int64        `json:"input_tokens"`
-	OutputTokens int64        `json:"output_tokens"`
-	LatencyMS    int64        `json:"latency_ms"`
-	Failures     int          `json:"failures"`
-	Fallbacks    int          `json:"fallbacks"`
-	Errors       []ModelError `json:"errors,omitempty"` // per match only
-}
-
-// ModelError is one failed model move, with the seed's metadata.
-type ModelError struct {
-	Step      int            `json:"step"`
-	ErrorType string         `json:"error_type"`
-	Status    string         `json:"status"`
-	Fallback  bool           `json:"fallback,omitempty"` // the fallback strategy answered instead
-	Metadata  map[string]any `json:"metadata,omitempty"`
-}
-
-// add counts one move's report and keeps its failure.
-func (c *ModelCost) add(r protocol.ModelMove, step int) {
-	one := ModelCost{Provider: r.Provider, Model: r.Model, Moves: 1, InputTokens: r.InputTokens,
-		OutputTokens: r.OutputTokens, LatencyMS: r.LatencyMS}
-	if r.Fallback {
-		one.Fallbacks = 1
-	}
-	if r.Failed() {
-		one.Failures = 1
-		c.Errors = append(c.Errors, ModelError{Step: step, ErrorType: r.ErrorType, Status: r.Status,
-			Fallback: r.Fallback, Metadata: r.Metadata})
-	}
-	c.merge(one)
-}
-
-// merge adds o's counts (not its errors) to c.
-func (c *ModelCost) merge(o ModelCost) {
-	c.Provider, c.Model = o.Provider, o.Model
-	c.Moves += o.Moves
-	c.InputTokens += o.InputTokens
-	c.OutputTokens += o.OutputTokens
-	c.LatencyMS += o.LatencyMS
-	c.Failures += o.Failures
-	c.Fallbacks += o.Fallbacks
-}
+// ModelCost is a model player's cost, in one match or in all.
+type ModelCost = protocol.ModelCost
 
 // modelPlayer is the llm strategy's state in a player; its maps are
 // guarded by the player's mu.
@@ -126,7 +78,7 @@ func (p *Player) settleModelMove(key string, mc engine.MoveContext, asked llm.Mo
 		cost = &ModelCost{}
 		p.llm.cost[mc.MatchID] = cost
 	}
-	cost.add(report, mc.Turn)
+	cost.Add(report, mc.Turn)
 	return move, &report
 }
 
@@ -156,4 +108,22 @@ func (p *Player) matchCost(matchID string) *ModelCost {
 	delete(p.llm.cost, matchID)
 	p.llm.model.Forget(matchID)
 	return cost
+}
+
+// modelCost is the model's cost in this league so far, for /health: the
+// matches recorded and those still being played.
+func (p *Player) modelCost() *protocol.ModelCost {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	total := ModelCost{Provider: p.llm.model.Settings().Provider, Model: p.llm.model.Settings().Model}
+	for _, e := range p.history.Matches {
+		if e.LeagueID == p.Cfg.LeagueID && e.Model != nil {
+			total.Merge(*e.Model)
+		}
+	}
+	for _, live := range p.llm.cost {
+		total.Merge(*live)
+	}
+	total.Errors = nil
+	return &total
 }

@@ -1,5 +1,7 @@
 // Package player is the player agent: it registers with the manager, accepts
 // invitations, answers move calls with its strategy, and keeps its history.
+// It answers those calls only from the referee its manager gave the match,
+// proved by the match ticket (agents/ticket; see doorman).
 package player
 
 import (
@@ -37,6 +39,7 @@ type Player struct {
 	strategies map[string]engine.Strategy // game type -> the strategy that plays it, made on first use
 	moves      map[string]string          // moveKey -> the move we gave, so a retry or a replay gets the same
 	opponent   map[string]string          // match id -> opponent, from the invitation
+	door       doorman                    // whom the player answers about a match
 	history    History
 	// historyFile writes history.json at a bounded rate; nil until registered.
 	historyFile *store.Coalescer
@@ -61,6 +64,10 @@ func New(opts Options) (*Player, error) {
 	}
 	p := &Player{Node: n, opts: opts, strategies: map[string]engine.Strategy{}, moves: map[string]string{},
 		opponent: map[string]string{}, llm: model}
+	n.Admitted = p.door.admitted
+	if model != nil {
+		p.ReportModelCost(p.modelCost)
+	}
 	p.Server.Handle(protocol.TypeGameInvitation, p.handleInvitation)
 	p.Server.Handle(protocol.TypeChooseParityCall, p.handleMoveCall)
 	p.Server.Handle(protocol.TypeGameMoveCall, p.handleMoveCall)
@@ -162,10 +169,24 @@ func moveKey(matchID string, turn int) string {
 	return fmt.Sprintf("%s#%d", matchID, turn)
 }
 
+// checkTicket refuses a match call that its manager's ticket does not
+// vouch for (see doorman), and says so in the log.
+func (p *Player) checkTicket(env protocol.Envelope) error {
+	err := p.door.check(env, p.Cfg.LeagueID)
+	if err != nil {
+		p.Log.Warn("match call refused", "event_type", "MATCH_CALL_REFUSED", "message_type", env.MessageType,
+			"match_id", env.MatchID, "sender", env.Sender, "err", err)
+	}
+	return err
+}
+
 // handleInvitation always joins: auto_accept_invitations is the default.
 func (p *Player) handleInvitation(_ context.Context, in protocol.Inbound) (any, error) {
 	var inv protocol.GameInvitation
 	if err := rpc.DecodeParams(in, &inv); err != nil {
+		return nil, err
+	}
+	if err := p.checkTicket(inv.Envelope); err != nil {
 		return nil, err
 	}
 	p.SetState(protocol.StateActive)
@@ -186,6 +207,9 @@ func (p *Player) handleInvitation(_ context.Context, in protocol.Inbound) (any, 
 func (p *Player) handleMoveCall(_ context.Context, in protocol.Inbound) (any, error) {
 	var call protocol.ChooseParityCall
 	if err := rpc.DecodeParams(in, &call); err != nil {
+		return nil, err
+	}
+	if err := p.checkTicket(call.Envelope); err != nil {
 		return nil, err
 	}
 	request := protocol.ParityMoveRequest()
@@ -251,6 +275,9 @@ func (p *Player) moveAnswer(call protocol.ChooseParityCall, id, moveType, move s
 func (p *Player) handleGameOver(ctx context.Context, in protocol.Inbound) (any, error) {
 	var over protocol.GameOver
 	if err := rpc.DecodeParams(in, &over); err != nil {
+		return nil, err
+	}
+	if err := p.checkTicket(over.Envelope); err != nil {
 		return nil, err
 	}
 	if over.LeagueID == "" {

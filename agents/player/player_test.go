@@ -29,17 +29,24 @@ var specTimestamp = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
 // accepts it as P07, and returns its /mcp URL and data folder.
 func startPlayer(t *testing.T) (url, dataDir string) {
 	t.Helper()
+	return startPlayerWith(t, nil, 3)
+}
+
+// startPlayerWith is startPlayer with more fields in the manager's
+// registration answer, and the strategy's seed.
+func startPlayerWith(t *testing.T, registered map[string]any, seed int64) (url, dataDir string) {
+	t.Helper()
 	manager := leaguetest.NewPeer(t, func(req leaguetest.PeerRequest) (int, []byte) {
 		if req.Method == "register_player" {
-			return http.StatusOK, leaguetest.ResultReply(req.ID, map[string]any{"protocol": "league.v2",
+			return http.StatusOK, leaguetest.ResultReply(req.ID, leaguetest.With(map[string]any{"protocol": "league.v2",
 				"message_type": "LEAGUE_REGISTER_RESPONSE", "sender": "league_manager", "status": "ACCEPTED",
-				"player_id": playerID, "auth_token": token, "league_id": "league_test"})
+				"player_id": playerID, "auth_token": token, "league_id": "league_test"}, registered))
 		}
 		return http.StatusOK, leaguetest.ResultReply(req.ID, map[string]any{"status": "ok"})
 	})
 	dataDir = t.TempDir()
 	p, err := player.New(player.Options{Config: config.Default(), DataDir: dataDir, Port: 0, ManagerURL: manager.Endpoint,
-		Name: "tester", Strategy: "random", Seed: 3})
+		Name: "tester", Strategy: "random", Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}

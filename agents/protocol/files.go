@@ -100,6 +100,9 @@ type Health struct {
 	BytesWritten int64 `json:"bytes_written"`
 	// OpenReferees: this manager admits any referee, without a key.
 	OpenReferees bool `json:"open_referees,omitempty"`
+	// Model is a model player's cost so far: tokens, latency, failures; nil
+	// for other agents.
+	Model *ModelCost `json:"model,omitempty"`
 }
 
 // RoundsFile is the manager's rounds.json.

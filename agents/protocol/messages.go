@@ -46,6 +46,9 @@ type AgentMeta struct {
 	// RefereeKey is the key the league's admin gives its referees: a
 	// referee presents it to be admitted (an extra of leaguetui's).
 	RefereeKey string `json:"referee_key,omitempty" jsonschema:"the key the league's admin gave its referees"`
+	// MatchTickets, for a referee, says it sends each player the ticket
+	// its start_match carries (an extra of leaguetui's; see agents/ticket).
+	MatchTickets bool `json:"match_tickets,omitempty"`
 }
 
 // RefereeRegisterRequest: referee -> manager, method register_referee.
@@ -72,6 +75,10 @@ type RegisterResponse struct {
 	// auth_token of its start_match, so that the referee runs matches
 	// from its own manager only (an extra of leaguetui's).
 	ManagerKey string `json:"manager_key,omitempty"`
+	// MatchTicketKey, for a player, is the key its match tickets are
+	// made with: a player given one takes match calls only with a valid
+	// ticket (an extra of leaguetui's; see agents/ticket).
+	MatchTicketKey string `json:"match_ticket_key,omitempty"`
 }
 
 // Registration statuses.
@@ -116,6 +123,11 @@ type StartMatch struct {
 	// Standings gives each player's record so far, for the move call's
 	// context.your_standings.
 	Standings map[string]Standing `json:"standings,omitempty" jsonschema:"each player's record so far"`
+	// PlayerATicket and PlayerBTicket are the players' match tickets: the
+	// referee sends each its own as the auth_token of every message to it
+	// (an extra of leaguetui's; see agents/ticket).
+	PlayerATicket string `json:"player_A_ticket,omitempty"`
+	PlayerBTicket string `json:"player_B_ticket,omitempty"`
 }
 
 // GameInvitation: referee -> player, method handle_game_invitation.

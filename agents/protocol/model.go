@@ -21,3 +21,55 @@ type ModelMove struct {
 
 // Failed reports whether the model made no valid move of its own.
 func (m *ModelMove) Failed() bool { return m != nil && m.ErrorType != "" }
+
+// ModelCost is what a model player's moves cost, in one match (a history
+// entry's "model") or in all (the history's stats, the player's /health):
+// tokens from the
+// provider's usage fields, latency as the player measured it, and the
+// failures of the seed's taxonomy.
+type ModelCost struct {
+	Provider     string       `json:"provider"`
+	Model        string       `json:"model"`
+	Moves        int          `json:"moves"`
+	InputTokens  int64        `json:"input_tokens"`
+	OutputTokens int64        `json:"output_tokens"`
+	LatencyMS    int64        `json:"latency_ms"`
+	Failures     int          `json:"failures"`
+	Fallbacks    int          `json:"fallbacks"`
+	Errors       []ModelError `json:"errors,omitempty"` // per match only
+}
+
+// ModelError is one failed model move, with the seed's metadata.
+type ModelError struct {
+	Step      int            `json:"step"`
+	ErrorType string         `json:"error_type"`
+	Status    string         `json:"status"`
+	Fallback  bool           `json:"fallback,omitempty"` // the fallback strategy answered instead
+	Metadata  map[string]any `json:"metadata,omitempty"`
+}
+
+// Add counts one move's report and keeps its failure.
+func (c *ModelCost) Add(r ModelMove, step int) {
+	one := ModelCost{Provider: r.Provider, Model: r.Model, Moves: 1, InputTokens: r.InputTokens,
+		OutputTokens: r.OutputTokens, LatencyMS: r.LatencyMS}
+	if r.Fallback {
+		one.Fallbacks = 1
+	}
+	if r.Failed() {
+		one.Failures = 1
+		c.Errors = append(c.Errors, ModelError{Step: step, ErrorType: r.ErrorType, Status: r.Status,
+			Fallback: r.Fallback, Metadata: r.Metadata})
+	}
+	c.Merge(one)
+}
+
+// Merge adds o's counts (not its errors) to c.
+func (c *ModelCost) Merge(o ModelCost) {
+	c.Provider, c.Model = o.Provider, o.Model
+	c.Moves += o.Moves
+	c.InputTokens += o.InputTokens
+	c.OutputTokens += o.OutputTokens
+	c.LatencyMS += o.LatencyMS
+	c.Failures += o.Failures
+	c.Fallbacks += o.Fallbacks
+}

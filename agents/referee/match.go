@@ -23,6 +23,7 @@ type matchRun struct {
 	game       engine.Game
 	match      *engine.Match
 	endpoints  map[string]string
+	tickets    map[string]string // player id -> its match ticket, from start_match
 	conv       string
 	transcript *transcript
 	createdAt  time.Time
@@ -46,6 +47,10 @@ func newMatchRun(r *Referee, start protocol.StartMatch, game engine.Game, file s
 		endpoints: map[string]string{
 			start.PlayerAID: start.PlayerAEndpoint,
 			start.PlayerBID: start.PlayerBEndpoint,
+		},
+		tickets: map[string]string{
+			start.PlayerAID: start.PlayerATicket,
+			start.PlayerBID: start.PlayerBTicket,
 		},
 		conv:       fmt.Sprintf("conv-%s-%s", start.MatchID, start.LeagueID),
 		transcript: &transcript{},
@@ -145,10 +150,18 @@ func (run *matchRun) envelope(messageType string) protocol.Envelope {
 	return env
 }
 
+// envelopeTo starts a message to player: its match ticket is the auth_token,
+// what the player checks that the manager gave this referee this match.
+func (run *matchRun) envelopeTo(messageType, player string) protocol.Envelope {
+	env := run.envelope(messageType)
+	env.AuthToken = run.tickets[player]
+	return env
+}
+
 // invite sends GAME_INVITATION and records the player's join or failure.
 func (run *matchRun) invite(ctx context.Context, player string) {
 	opponent, role := run.opponentOf(player)
-	msg := &protocol.GameInvitation{Envelope: run.envelope(protocol.TypeGameInvitation), GameType: run.game.Type(),
+	msg := &protocol.GameInvitation{Envelope: run.envelopeTo(protocol.TypeGameInvitation, player), GameType: run.game.Type(),
 		RoleInMatch: role, OpponentID: opponent, PlayerID: player}
 	var ack protocol.GameJoinAck
 	err := run.ask(ctx, player, msg, run.r.opts.Config.Timeouts.JoinAck, protocol.TypeGameJoinAck,
@@ -219,7 +232,7 @@ func (run *matchRun) moveCall(player string, turn engine.Turn) *protocol.ChooseP
 	if callType == protocol.TypeGameMoveCall {
 		request.Turn, request.Context = turn.Number, turn.State
 	}
-	return &protocol.ChooseParityCall{Envelope: run.envelope(callType), PlayerID: player, GameType: run.game.Type(),
+	return &protocol.ChooseParityCall{Envelope: run.envelopeTo(callType, player), PlayerID: player, GameType: run.game.Type(),
 		Context: protocol.MoveContext{OpponentID: opponent, RoundID: run.start.RoundID,
 			YourStandings: run.start.Standings[player]},
 		MoveRequest: request,
@@ -305,7 +318,7 @@ func (run *matchRun) gameError(ctx context.Context, player, callType, action str
 	max := run.r.opts.Config.Retry.Attempts
 	var state engine.MatchState
 	run.locked(func(m *engine.Match) { state = m.State() })
-	msg := &protocol.GameError{Envelope: run.envelope(protocol.TypeGameError), ErrorCode: code,
+	msg := &protocol.GameError{Envelope: run.envelopeTo(protocol.TypeGameError, player), ErrorCode: code,
 		ErrorName: protocol.ErrorNames[code], ErrorDescription: cause.Error(), AffectedPlayer: player, PlayerID: player,
 		ActionRequired: action, GameState: string(state), Retryable: true,
 		RetryCount: attempt, MaxRetries: max, RetryInfo: protocol.RetryInfo{RetryCount: attempt, MaxRetries: max},
@@ -339,7 +352,7 @@ func retryCode(cause error) string {
 // not acknowledge it changes nothing. To a player that just failed this
 // match it is a repeat: skipped while its breaker is open.
 func (run *matchRun) notifyGameOver(ctx context.Context, player string, o engine.Outcome) {
-	msg := &protocol.GameOver{Envelope: run.envelope(protocol.TypeGameOver), GameType: run.game.Type(),
+	msg := &protocol.GameOver{Envelope: run.envelopeTo(protocol.TypeGameOver, player), GameType: run.game.Type(),
 		GameResult: gameResult(o), Reason: o.Reason}
 	run.transcript.add(run.r.Sender(), protocol.PlayerSender(player), msg)
 	raw, err := run.r.Client.Send(ctx, rpc.Call{Endpoint: run.endpoints[player], Message: msg,

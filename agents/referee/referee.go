@@ -1,7 +1,8 @@
 // Package referee is the referee agent: it registers with the manager, runs
 // each match it is given through the engine's game-agnostic step loop, talks
 // to both players with the specification's timeouts and retries, and
-// reports the result.
+// reports the result. Every message to a player carries that player's match
+// ticket from start_match as its auth_token (agents/ticket).
 package referee
 
 import (
@@ -83,7 +84,7 @@ func (r *Referee) Start(ctx context.Context) error {
 		RefereeMeta: protocol.AgentMeta{DisplayName: r.Name, Version: protocol.ProtocolVersion,
 			GameTypes: engine.GameTypes(), ContactEndpoint: endpoint,
 			MaxConcurrentMatches: r.opts.MaxConcurrent, ProtocolVersion: protocol.ProtocolVersion,
-			RefereeKey: r.opts.Key},
+			RefereeKey: r.opts.Key, MatchTickets: true},
 	}
 	store.Redact(r.opts.Key)
 	if err := r.connectPages(ctx); err != nil {

@@ -103,9 +103,11 @@ func redactSecrets(s string) string {
 
 // SecretKey reports whether values under key are tokens: the key is
 // "token" or ends in it (auth_token, authToken, admin_token, …), in any
-// case. Loggers and every file that records messages leave such values out.
+// case; match tickets and their keys (player_A_ticket, match_ticket_key)
+// are secrets too. Loggers and every file that records messages leave such values out.
 func SecretKey(key string) bool {
-	return strings.HasSuffix(strings.ToLower(key), "token")
+	key = strings.ToLower(key)
+	return strings.HasSuffix(key, "token") || strings.HasSuffix(key, "ticket") || strings.HasSuffix(key, "ticket_key")
 }
 
 // logSink is the file shared by a logger and everything derived from it.

@@ -324,7 +324,7 @@ func serve(ctx context.Context, role string, start func(context.Context) error, 
 }
 
 func runManager(ctx context.Context, args []string, stdout io.Writer) error {
-	fs, cf := newFlagSet("leaguetui manager", "leaguetui manager: run the league manager.\n\nThe admin token comes from LEAGUETUI_ADMIN_TOKEN, the referee key from LEAGUETUI_REFEREE_KEY.\n\nFlags:\n", stdout)
+	fs, cf := newFlagSet("leaguetui manager", "leaguetui manager: run the league manager.\n\nThe admin token comes from LEAGUETUI_ADMIN_TOKEN, the referee key from LEAGUETUI_REFEREE_KEY or else from the file the config folder's system.json names in security.referee_key_file.\n\nFlags:\n", stdout)
 	af := addAgentFlags(fs, config.Default().Network.ManagerPort, "league_manager")
 	seed := fs.Int64("seed", 0, "league seed (default random, saved in the journal)")
 	hold := fs.Bool("hold", false, "when the data folder holds a league in progress, keep it paused until resumed (so restarted agents can register first)")
@@ -335,10 +335,14 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	seedSet := false
 	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
+	refereeKey, err := cfg.RefereeKey(os.Getenv)
+	if err != nil {
+		return err
+	}
 	manager.SetSoftMemoryLimit()
 	m, err := manager.New(manager.Options{Config: cfg, DataDir: *af.data, Port: *af.port, Seed: *seed, SeedSet: seedSet,
 		AdminToken: os.Getenv("LEAGUETUI_ADMIN_TOKEN"), Hold: *hold,
-		RefereeKey: os.Getenv(headless.RefereeKeyEnv), OpenReferees: *openReferees})
+		RefereeKey: refereeKey, OpenReferees: *openReferees})
 	if err != nil {
 		return err
 	}
@@ -346,15 +350,19 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 }
 
 func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
-	fs, cf := newFlagSet("leaguetui referee", "leaguetui referee: run one referee; it registers with the manager.\n\nFlags:\n", stdout)
+	fs, cf := newFlagSet("leaguetui referee", "leaguetui referee: run one referee; it registers with the manager, presenting the referee key from LEAGUETUI_REFEREE_KEY or else from the file the config folder's system.json names in security.referee_key_file.\n\nFlags:\n", stdout)
 	af := addAgentFlags(fs, config.Default().Network.RefereePortFirst, "referee")
 	maxConcurrent := fs.Int("max-concurrent", 0, "matches run at once (default from the config: 2)")
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
 		return err
 	}
+	key, err := cfg.RefereeKey(os.Getenv)
+	if err != nil {
+		return err
+	}
 	r, err := referee.New(referee.Options{Config: cfg, DataDir: *af.data, Port: *af.port, ManagerURL: *af.manager,
-		Name: *af.name, MaxConcurrent: *maxConcurrent, Key: os.Getenv(headless.RefereeKeyEnv)})
+		Name: *af.name, MaxConcurrent: *maxConcurrent, Key: key})
 	if err != nil {
 		return err
 	}
@@ -378,4 +386,4 @@ func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
 	return serve(ctx, "player", p.Start, nil, p.Shutdown)
 }
 
-const openRefereesUsage = "admit referees without the referee key (LEAGUETUI_REFEREE_KEY), e.g. other implementations'; /health and the console say the league is open"
+const openRefereesUsage = "admit referees without the referee key (LEAGUETUI_REFEREE_KEY or the config's security.referee_key_file), e.g. other implementations'; /health and the console say the league is open"

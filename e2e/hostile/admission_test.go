@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/leaguetui/leaguetui/agents/control"
@@ -110,5 +112,36 @@ func TestForgedStartMatch(t *testing.T) {
 	case m := <-invited:
 		t.Errorf("a player named in a forged start_match was sent %s", m)
 	default:
+	}
+}
+
+// TestRefereeKeyFromConfigFile: a manager and a referee started with a
+// config folder whose system.json names a referee key file, and no
+// LEAGUETUI_REFEREE_KEY, share that key: the referee is admitted, a
+// registration without the key is refused, and so is one with the key
+// from a referee that does not say it forwards the players' match tickets.
+func TestRefereeKeyFromConfigFile(t *testing.T) {
+	t.Parallel()
+	dir, cfgDir := t.TempDir(), t.TempDir()
+	for name, content := range map[string]string{"system.json": `{"security": {"referee_key_file": "referee.key"}}`,
+		"referee.key": "ref-from-the-config-folder\n"} {
+		if err := os.WriteFile(filepath.Join(cfgDir, name), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mgr := leaguetest.Start(t, "manager", dir, false, []string{"LEAGUETUI_ADMIN_TOKEN=" + adminToken},
+		"manager", "--port", "0", "--data", dir, "--config", cfgDir)
+	ref := leaguetest.Start(t, "referee", dir, true, nil, "referee", "--port", "0", "--data", dir, "--config", cfgDir,
+		"--manager", mgr.Endpoint, "--name", "REF01")
+	if ref.ID != "REF01" {
+		t.Errorf("the referee with the config's key registered as %q", ref.ID)
+	}
+	reply := leaguetest.Call(t, mgr.Endpoint, "register_referee", refereeRegistration(plainPeer(t).Endpoint, nil))
+	wantRefusal(t, reply, "E011", "referee_key")
+	reply = leaguetest.Call(t, mgr.Endpoint, "register_referee", refereeRegistration(plainPeer(t).Endpoint,
+		map[string]any{"referee_key": "ref-from-the-config-folder"}))
+	wantRefusal(t, reply, "E003", "match_tickets")
+	if health(t, mgr.Endpoint)["open_referees"] == true {
+		t.Error("a manager with a referee key from its config says the league is open")
 	}
 }

@@ -98,20 +98,21 @@ func (l *league) playsToTheEnd(t *testing.T) {
 	l.settled(t)
 }
 
-// settled waits until the manager has written the files of the league's
-// end: the data folder is the same twice in a row, 200 ms apart.
+// settled waits until the agents have written what they had to: the data
+// folder is the same twice in a row, 600 ms apart (longer than a player
+// waits between two writes of its history.json).
 func (l *league) settled(t *testing.T) {
 	t.Helper()
 	last := takeSnapshot(t, l.dir)
-	for range 100 {
-		time.Sleep(200 * time.Millisecond) // the files have no event to wait on
+	for range 50 {
+		time.Sleep(600 * time.Millisecond) // the files have no event to wait on
 		now := takeSnapshot(t, l.dir)
 		if reflect.DeepEqual(now, last) {
 			return
 		}
 		last = now
 	}
-	t.Fatal("the data folder kept changing for 20 s after the league completed")
+	t.Fatal("the data folder kept changing for 30 s")
 }
 
 // playerRegistration is a register_player request; meta overrides fields

@@ -8,8 +8,12 @@ package llm_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -100,8 +104,9 @@ func readHistory(t *testing.T, dir, player string) history {
 }
 
 // runLeague runs a whole headless league with the args and returns its
-// match files, having checked the standings against them.
-func runLeague(t *testing.T, dir string, args ...string) []match {
+// match files, having checked the standings against them, and what it
+// printed.
+func runLeague(t *testing.T, dir string, args ...string) ([]match, string) {
 	t.Helper()
 	args = append([]string{"--no-ui", "--free-ports", "--data", dir, "--seed", "3", "--referees", "1",
 		"--move-timeout", "3s", "--join-timeout", "5s", "--retry-delay", "50ms", "--llm-model", "fake"}, args...)
@@ -110,37 +115,61 @@ func runLeague(t *testing.T, dir string, args ...string) []match {
 		leaguetest.KillLeftovers(t, dir)
 		t.Fatalf("leaguetui %v: %v\n%s", args, run.Err, run.Stderr)
 	}
+	checkNoKey(t, dir, run.Stdout+run.Stderr)
 	matches := leaguetest.ReadMatchFiles[match](t, dir, leagueID)
 	results := make([]leaguetest.MatchResult, len(matches))
 	for i, m := range matches {
 		results[i] = m.Result.MatchResult
 	}
 	leaguetest.CheckStandings(t, dir, leagueID, results)
-	return matches
+	return matches, run.Stdout
 }
 
 // fourPlayerLeague runs the issue's own command against a fake that gives
 // answer: four even/odd players, llm and random cycled, the model players
 // speaking to an OpenAI-compatible server.
-func fourPlayerLeague(t *testing.T, answer fakellm.Answer) (*fakellm.Server, string, []match) {
+func fourPlayerLeague(t *testing.T, answer fakellm.Answer) (*fakellm.Server, string, []match, string) {
 	t.Helper()
 	fake := fakellm.Start(answer)
 	t.Cleanup(fake.Close)
 	t.Setenv("OPENAI_API_KEY", testKey)
 	dir := t.TempDir()
-	matches := runLeague(t, dir, "--players", "4", "--strategies", "llm,random", "--llm-provider", "openai",
+	matches, stdout := runLeague(t, dir, "--players", "4", "--strategies", "llm,random", "--llm-provider", "openai",
 		"--llm-base-url", fake.OpenAIURL(), "--suspend-after", "0")
 	if len(matches) != 6 {
 		t.Fatalf("%d match files, want 6", len(matches))
 	}
-	return fake, dir, matches
+	return fake, dir, matches, stdout
+}
+
+// checkNoKey fails the test if the API key the players read from the
+// environment is in any file of the data folder (logs, journal, match
+// files, histories, the agents' outputs) or in leaguetui's output.
+func checkNoKey(t *testing.T, dir, output string) {
+	t.Helper()
+	if strings.Contains(output, testKey) {
+		t.Error("leaguetui's output holds the API key")
+	}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err == nil && strings.Contains(string(data), testKey) {
+			t.Errorf("%s holds the API key", path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // The issue's own command: four players, model players and random ones
 // cycled, against an OpenAI-compatible server. Every model move is the
 // server's tool call, costs what its usage said, and the league completes.
 func TestEvenOddLeagueOfModels(t *testing.T) {
-	fake, dir, matches := fourPlayerLeague(t, fakellm.Good)
+	fake, dir, matches, stdout := fourPlayerLeague(t, fakellm.Good)
 	models := map[string]bool{"P01": true, "P03": true} // llm,random cycled over P01..P04
 	moves := 0
 	for _, m := range matches {
@@ -170,6 +199,14 @@ func TestEvenOddLeagueOfModels(t *testing.T) {
 			h.Stats.Model.InputTokens != 3*fakellm.InputTokens || h.Stats.Model.OutputTokens != 3*fakellm.OutputTokens {
 			t.Errorf("%s's history: strategy %q, model stats %+v", player, h.Strategy, h.Stats.Model)
 		}
+		// Under the standings: model, provider/model, moves, tokens in and out, ms/move, failed, fallbacks.
+		want := []string{player, "openai/fake", "3", fmt.Sprint(3 * fakellm.InputTokens), fmt.Sprint(3 * fakellm.OutputTokens)}
+		if !slices.ContainsFunc(strings.Split(stdout, "\n"), func(line string) bool {
+			f := strings.Fields(line)
+			return len(f) == 8 && slices.Equal(f[:5], want) && f[6] == "0" && f[7] == "0"
+		}) {
+			t.Errorf("no model cost line %v for %s under the standings:\n%s", want, player, stdout)
+		}
 	}
 }
 
@@ -177,7 +214,7 @@ func TestEvenOddLeagueOfModels(t *testing.T) {
 // which every match of a model player carries PROVIDER_RATE_LIMIT, the
 // model player's game ending ERROR (a technical loss in even/odd).
 func TestRateLimitedProviderLeague(t *testing.T) {
-	fake, _, matches := fourPlayerLeague(t, fakellm.RateLimited)
+	fake, _, matches, _ := fourPlayerLeague(t, fakellm.RateLimited)
 	for _, m := range matches {
 		replies := modelReplies(t, m)
 		modelPlayers := 0
@@ -246,7 +283,7 @@ func TestTaxonomyInLinkRaces(t *testing.T) {
 				args = append(args, "--llm-fallback", "random")
 			}
 			dir := t.TempDir()
-			matches := runLeague(t, dir, args...)
+			matches, _ := runLeague(t, dir, args...)
 			if len(matches) != 1 {
 				t.Fatalf("%d match files, want 1", len(matches))
 			}
@@ -328,7 +365,7 @@ func TestLinkRaceLeagueOfModels(t *testing.T) {
 	defer fake.Close()
 	t.Setenv("ANTHROPIC_API_KEY", testKey)
 	dir := t.TempDir()
-	matches := runLeague(t, dir, "--game", "link_race", "--players", "3", "--strategies", "llm,llm,greedy",
+	matches, _ := runLeague(t, dir, "--game", "link_race", "--players", "3", "--strategies", "llm,llm,greedy",
 		"--llm-provider", "anthropic", "--llm-base-url", fake.URL)
 	if len(matches) != 3 {
 		t.Fatalf("%d match files, want 3", len(matches))

@@ -34,8 +34,9 @@ func TestTypeScriptSDKClientPlaysAMatchOverMCP(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	exe := buildBinary(ctx, t)
+	dataDir := t.TempDir()
 	league, err := headless.Launch(ctx, headless.Options{Config: config.Default(), Executable: exe,
-		DataDir: t.TempDir(), Players: 2, Referees: 1, Seed: 42, SeedSet: true, FreePorts: true,
+		DataDir: dataDir, Players: 2, Referees: 1, Seed: 42, SeedSet: true, FreePorts: true,
 		Stdout: io.Discard, Stderr: io.Discard})
 	if league != nil {
 		defer league.Stop()
@@ -46,7 +47,9 @@ func TestTypeScriptSDKClientPlaysAMatchOverMCP(t *testing.T) {
 
 	args := []string{"match.mjs", "--manager", league.Manager.Endpoint, "--referee", league.Referees[0].Endpoint}
 	for _, p := range league.Players {
-		args = append(args, "--player", p.ID+"="+p.Endpoint)
+		// The match tickets the manager would give referee E2E for the match.
+		ticket := leaguetest.MatchTicket(t, dataDir, config.Default().LeagueID, p.ID, "E2E-M1", "E2E")
+		args = append(args, "--player", p.ID+"="+p.Endpoint, "--ticket", p.ID+"="+ticket)
 	}
 	out, err := exec.CommandContext(ctx, node, args...).CombinedOutput()
 	t.Logf("node %v\n%s", args, out)

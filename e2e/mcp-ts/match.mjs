@@ -6,8 +6,12 @@
 // result). Every call is made twice, over MCP tools/call and over plain
 // league.v2 JSON-RPC, and the two replies must be the same message.
 //
+// A player answers match calls only with its match ticket as auth_token,
+// which the test gives for referee E2E's match E2E-M1.
+//
 // Usage:
-//   node match.mjs --manager URL --referee URL --player P01=URL --player P02=URL
+//   node match.mjs --manager URL --referee URL --player P01=URL --player P02=URL \
+//     --ticket P01=TICKET --ticket P02=TICKET
 // Exit status 0 when every check passed; each failure is printed.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -32,7 +36,7 @@ function check(ok, what) {
 }
 
 function parseArgs(argv) {
-  const out = { players: [] };
+  const out = { players: [], tickets: {} };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (flag === "--manager") out.manager = value;
@@ -40,6 +44,9 @@ function parseArgs(argv) {
     else if (flag === "--player") {
       const [id, url] = value.split(/=(.*)/s);
       out.players.push({ id, url });
+    } else if (flag === "--ticket") {
+      const [id, ticket] = value.split(/=(.*)/s);
+      out.tickets[id] = ticket;
     } else throw new Error(`unknown argument ${flag}`);
   }
   if (!out.manager || !out.referee || out.players.length !== 2) {
@@ -76,9 +83,11 @@ function typeArrays(schema, path) {
   return here.concat(Object.entries(schema).flatMap(([k, v]) => typeArrays(v, `${path}/${k}`)));
 }
 
-function envelope(messageType) {
+// envelope starts a message as referee E2E sends it to a player, with the
+// player's match ticket when given one.
+function envelope(messageType, ticket) {
   return {
-    protocol: "league.v2", message_type: messageType, sender: SENDER,
+    protocol: "league.v2", message_type: messageType, sender: SENDER, ...(ticket ? { auth_token: ticket } : {}),
     timestamp: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
     conversation_id: CONVERSATION, league_id: "league_2025_even_odd", round_id: 1, match_id: MATCH_ID,
   };
@@ -132,14 +141,14 @@ async function playMatch(players) {
   const roles = [["PLAYER_A", a, b], ["PLAYER_B", b, a]];
   for (const [role, self, other] of roles) {
     const ack = await both(self, "handle_game_invitation", {
-      ...envelope("GAME_INVITATION"), game_type: "even_odd", role_in_match: role, opponent_id: other.id, player_id: self.id,
+      ...envelope("GAME_INVITATION", self.ticket), game_type: "even_odd", role_in_match: role, opponent_id: other.id, player_id: self.id,
     });
     check(ack.message_type === "GAME_JOIN_ACK" && ack.accept === true, `${self.id} joins the match`);
   }
   const choices = {};
   for (const [, self, other] of roles) {
     const resp = await both(self, "choose_parity", {
-      ...envelope("CHOOSE_PARITY_CALL"), player_id: self.id, game_type: "even_odd",
+      ...envelope("CHOOSE_PARITY_CALL", self.ticket), player_id: self.id, game_type: "even_odd",
       context: { opponent_id: other.id, round_id: 1, your_standings: { wins: 0, losses: 0, draws: 0 } },
       deadline: new Date(Date.now() + 30000).toISOString().replace(/\.\d+Z$/, "Z"),
       move_request: { move_type: "choose_parity", valid_options: ["even", "odd"] },
@@ -157,7 +166,7 @@ async function playMatch(players) {
   };
   for (const p of players) {
     const ack = await both(p, "notify_match_result", {
-      ...envelope("GAME_OVER"), game_type: "even_odd", game_result: gameResult, reason: gameResult.reason,
+      ...envelope("GAME_OVER", p.ticket), game_type: "even_odd", game_result: gameResult, reason: gameResult.reason,
     });
     check(ack.status === "ok", `${p.id} acknowledges GAME_OVER`);
   }
@@ -165,10 +174,16 @@ async function playMatch(players) {
     (winner ? `${winner} wins` : "draw"));
 }
 
-// errorCases: a broken call is a tool error, an unknown tool a protocol error.
+// errorCases: a broken call is a tool error, an unknown tool a protocol error,
+// and a move call without the match ticket is refused.
 async function errorCases(player) {
-  const bad = await player.client.callTool({ name: "choose_parity", arguments: { ...envelope("GAME_OVER") } });
+  const bad = await player.client.callTool({ name: "choose_parity", arguments: { ...envelope("GAME_OVER", player.ticket) } });
   check(bad.isError === true, "choose_parity with the wrong message_type is a tool error (isError)");
+  const stranger = await player.client.callTool({ name: "choose_parity", arguments: {
+    ...envelope("CHOOSE_PARITY_CALL"), player_id: player.id, game_type: "even_odd",
+    context: { opponent_id: "P99", round_id: 1 } } });
+  check(stranger.isError === true && stranger.structuredContent?.error_code === "E011",
+    `choose_parity without the match ticket is refused with E011 (got ${JSON.stringify(stranger.structuredContent)})`);
   let code;
   try {
     await player.client.callTool({ name: "no_such_tool", arguments: {} });
@@ -185,7 +200,7 @@ async function main() {
   for (const p of args.players) {
     const client = await listTools("player", p.url);
     clients.push(client);
-    players.push({ ...p, client });
+    players.push({ ...p, client, ticket: args.tickets[p.id] });
   }
   await playMatch(players);
   await errorCases(players[0]);

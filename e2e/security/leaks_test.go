@@ -2,6 +2,7 @@ package security_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,7 +14,9 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/launch"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/agents/ticket"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
@@ -29,6 +32,7 @@ type league struct {
 	referees []*launch.Child
 	players  []*launch.Child
 	spy      *fakePlayer // registered like a player, records what it receives
+	spyKey   string      // the ticket key the manager gave the fake player
 	ctl      *control.Client
 }
 
@@ -55,6 +59,9 @@ func playLeague(t *testing.T) *league {
 		t.Fatalf("the fake player's registration: %s", reply.Body)
 	}
 	l.spy.setIdentity(reply.String("player_id"), reply.String("auth_token"))
+	if l.spyKey = reply.String("match_ticket_key"); l.spyKey == "" {
+		t.Fatalf("the manager gave the fake player no match ticket key: %s", reply.Body)
+	}
 
 	if err := l.ctl.Start(context.Background()); err != nil {
 		t.Fatalf("start: %v", err)
@@ -95,17 +102,17 @@ func TestNoTokenLeaks(t *testing.T) {
 		issued = append(issued, secret{c.ID, cred.AuthToken})
 	}
 	spyID, spyToken := l.spy.id, l.spy.token
-	secrets := append(issued, secret{spyID, spyToken}, secret{"the admin", l.admin})
+	secrets := append(issued, secret{spyID, spyToken}, secret{"the admin", l.admin}, secret{"the fake player's ticket key", l.spyKey})
 
 	t.Run("the fake player got no token", func(t *testing.T) {
-		checkReceived(t, l.spy, secrets, "handle_game_invitation", "choose_parity", "notify_match_result",
+		checkReceived(t, l.spy, secrets, l.spyKey, "handle_game_invitation", "choose_parity", "notify_match_result",
 			"notify_round", "update_standings", "notify_league_completed")
 	})
 	t.Run("error replies echo no token", func(t *testing.T) {
 		secrets = append(secrets, probeErrors(t, l, creds, secret{spyID, spyToken})...)
 	})
 	t.Run("posing as a referee", func(t *testing.T) {
-		poseAsReferee(t, l.players[0], creds, secrets)
+		poseAsReferee(t, l.dir, l.players[0], creds, secrets)
 	})
 	t.Run("posing as the manager", func(t *testing.T) {
 		secrets = append(secrets, poseAsManager(t, l.referees[1], secrets)...)
@@ -139,7 +146,7 @@ func TestNoTokenLeaks(t *testing.T) {
 // checkReceived requires that nothing the fake player received carries a
 // token field, or a piece of any token, in its body or headers.
 // It must have received at least the methods in want.
-func checkReceived(t *testing.T, f *fakePlayer, secrets []secret, want ...string) {
+func checkReceived(t *testing.T, f *fakePlayer, secrets []secret, ticketKey string, want ...string) {
 	t.Helper()
 	pieces := fragments(secrets)
 	got := f.requests()
@@ -147,9 +154,14 @@ func checkReceived(t *testing.T, f *fakePlayer, secrets []secret, want ...string
 		t.Fatal("the fake player received nothing")
 	}
 	methods := map[string]int{}
+	tickets := 0
 	for _, r := range got {
 		methods[r.method]++
-		if field := tokenField(r.params); field != "" {
+		params, ticketed := withoutTicket(r.params, ticketKey)
+		if ticketed && r.method != "notify_game_error" {
+			tickets++
+		}
+		if field := tokenField(params); field != "" {
 			t.Errorf("%s to the fake player carries %s", r.method, field)
 		}
 		if found := leaksIn(r.params+r.headers, pieces); len(found) > 0 {
@@ -161,7 +173,31 @@ func checkReceived(t *testing.T, f *fakePlayer, secrets []secret, want ...string
 			t.Errorf("the fake player never received %s (got %v)", w, methods)
 		}
 	}
+	if want := methods["handle_game_invitation"] + methods["choose_parity"] + methods["notify_match_result"]; tickets != want {
+		t.Errorf("%d of the fake player's %d match calls carried its match ticket", tickets, want)
+	}
 	t.Logf("the fake player received %d requests: %v", len(got), methods)
+}
+
+// withoutTicket is a message without its auth_token when that is the
+// match ticket of its match and sender for the player holding key: the
+// one thing a referee sends a player as auth_token.
+func withoutTicket(raw, key string) (string, bool) {
+	var msg map[string]any
+	if json.Unmarshal([]byte(raw), &msg) != nil {
+		return raw, false
+	}
+	got, _ := msg["auth_token"].(string)
+	league, _ := msg["league_id"].(string)
+	match, _ := msg["match_id"].(string)
+	sender, _ := msg["sender"].(string)
+	_, referee := protocol.SplitSender(sender)
+	if got == "" || !ticket.Valid(key, got, league, match, referee) {
+		return raw, false
+	}
+	delete(msg, "auth_token")
+	out, _ := json.Marshal(msg)
+	return string(out), true
 }
 
 // wantNoEcho requires a reply without a token field and without a piece of

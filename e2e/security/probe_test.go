@@ -87,31 +87,47 @@ func probeErrors(t *testing.T, l *league, creds map[string]store.Credentials, sp
 }
 
 // poseAsReferee sends a real player what a referee would, holding the
-// referee's real token as the specification's samples do, and requires
-// replies without any token.
-func poseAsReferee(t *testing.T, player *launch.Child, creds map[string]store.Credentials, secrets []secret) {
+// referee's real token as the specification's samples do: the player
+// refuses it (a player answers only with its match ticket), and then, with
+// the ticket the manager would give, takes it; every reply is without any
+// token.
+func poseAsReferee(t *testing.T, dir string, player *launch.Child, creds map[string]store.Credentials, secrets []secret) {
 	t.Helper()
 	pieces := fragments(secrets)
-	refToken := creds["REF01"].AuthToken
-	head := map[string]any{"league_id": leagueID, "round_id": 9, "match_id": "R9M8", "game_type": "even_odd",
-		"player_id": player.ID, "auth_token": refToken}
-	invitation := leaguetest.With(leaguetest.Envelope("GAME_INVITATION", "referee:REF01"), leaguetest.With(head, map[string]any{
-		"role_in_match": "PLAYER_A", "opponent_id": "P77"}))
+	messages := func(authToken string) (invitation, move, over map[string]any) {
+		head := map[string]any{"league_id": leagueID, "round_id": 9, "match_id": "R9M8", "game_type": "even_odd",
+			"player_id": player.ID, "auth_token": authToken}
+		invitation = leaguetest.With(leaguetest.Envelope("GAME_INVITATION", "referee:REF01"), leaguetest.With(head, map[string]any{
+			"role_in_match": "PLAYER_A", "opponent_id": "P77"}))
+		move = leaguetest.With(leaguetest.Envelope("CHOOSE_PARITY_CALL", "referee:REF01"), leaguetest.With(head, map[string]any{
+			"context": map[string]any{"opponent_id": "P77", "round_id": 9}}))
+		over = leaguetest.With(leaguetest.Envelope("GAME_OVER", "referee:REF01"), leaguetest.With(head, map[string]any{
+			"game_result": map[string]any{"status": "DRAW", "winner_player_id": nil,
+				"choices": map[string]string{player.ID: "even", "P77": "even"}}}))
+		return invitation, move, over
+	}
+
+	invitation, move, over := messages(creds["REF01"].AuthToken)
+	for method, msg := range map[string]map[string]any{"handle_game_invitation": invitation, "choose_parity": move,
+		"notify_match_result": over} {
+		reply := leaguetest.Call(t, player.Endpoint, method, msg)
+		if reply.String("error_code") != "E012" {
+			t.Errorf("%s with the referee's token instead of a match ticket: %s, want E012", method, reply.Body)
+		}
+		wantNoEcho(t, method+" refused", reply, pieces)
+	}
+
+	invitation, move, over = messages(leaguetest.MatchTicket(t, dir, leagueID, player.ID, "R9M8", "REF01"))
 	reply := leaguetest.Call(t, player.Endpoint, "handle_game_invitation", invitation)
 	if reply.Result["accept"] != true {
 		t.Errorf("the player did not take the invitation: %s", reply.Body)
 	}
 	wantNoEcho(t, "GAME_JOIN_ACK", reply, pieces)
-	move := leaguetest.With(leaguetest.Envelope("CHOOSE_PARITY_CALL", "referee:REF01"), leaguetest.With(head, map[string]any{
-		"context": map[string]any{"opponent_id": "P77", "round_id": 9}}))
 	reply = leaguetest.Call(t, player.Endpoint, "choose_parity", move)
 	if reply.String("parity_choice") == "" {
 		t.Errorf("the player did not move: %s", reply.Body)
 	}
 	wantNoEcho(t, "CHOOSE_PARITY_RESPONSE", reply, pieces)
-	over := leaguetest.With(leaguetest.Envelope("GAME_OVER", "referee:REF01"), leaguetest.With(head, map[string]any{
-		"game_result": map[string]any{"status": "DRAW", "winner_player_id": nil,
-			"choices": map[string]string{player.ID: "even", "P77": "even"}}}))
 	wantNoEcho(t, "the GAME_OVER acknowledgement", leaguetest.Call(t, player.Endpoint, "notify_match_result", over), pieces)
 }
 

@@ -1,0 +1,38 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+// RefereeKeyEnv names the environment variable that holds the referee key
+// a manager admits referees with, and that referees present.
+const RefereeKeyEnv = "LEAGUETUI_REFEREE_KEY"
+
+// RefereeKey is the league's referee key: LEAGUETUI_REFEREE_KEY when set
+// (the environment overrides the config folder, as everywhere), otherwise
+// what the file named by system.json's security.referee_key_file holds,
+// without surrounding white space; "" when neither says. A config folder
+// names a file rather than holding the key, so that the folder can be
+// shared, versioned or shown while the key stays in a file of its own
+// (mode 0600). A named file that cannot be read, or holds nothing, is an
+// error: the admin meant the league to have a key.
+func (c Config) RefereeKey(getenv func(string) string) (string, error) {
+	if key := getenv(RefereeKeyEnv); key != "" {
+		return key, nil
+	}
+	path := c.Security.RefereeKeyFile
+	if path == "" {
+		return "", nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("the referee key file (security.referee_key_file): %w", err)
+	}
+	key := strings.TrimSpace(string(data))
+	if key == "" {
+		return "", fmt.Errorf("the referee key file %s (security.referee_key_file) is empty", path)
+	}
+	return key, nil
+}
