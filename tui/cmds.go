@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 )
 
 // Timing of the console's background work.
@@ -23,7 +24,7 @@ const (
 
 // feedMsg is one page of the manager's event feed, or why none came.
 type feedMsg struct {
-	Page control.FeedPage
+	Page protocol.FeedPage
 	Err  error
 }
 
@@ -42,7 +43,7 @@ type feedRetryMsg struct{}
 
 // standingsMsg is the manager's standings document.
 type standingsMsg struct {
-	Doc control.StandingsFile
+	Doc protocol.StandingsFile
 	Err error
 }
 

@@ -22,6 +22,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/headless"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
@@ -127,7 +128,7 @@ func TestAdminCommandsNeedTheToken(t *testing.T) {
 
 	m := New(ctx, Options{Control: control.New(url, "adm-wrong"), Attached: true, HealthEvery: -1, NoColor: true,
 		FlashFor: time.Millisecond})
-	m.Update(feedMsg{Page: control.FeedPage{}}) // waiting, as the manager is
+	m.Update(feedMsg{Page: protocol.FeedPage{}}) // waiting, as the manager is
 	for _, msg := range runCmd(t, press(m, "s")) {
 		m.Update(msg)
 	}
@@ -162,7 +163,7 @@ func TestAttachShowsManagerStandings(t *testing.T) {
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("✓ completed")) },
 		teatest.WithDuration(120*time.Second), teatest.WithCheckInterval(50*time.Millisecond))
 
-	var file control.StandingsFile
+	var file protocol.StandingsFile
 	eventually(t, 30*time.Second, "standings file completed", func() bool {
 		raw, err := os.ReadFile(filepath.Join(data, "leagues", config.Default().LeagueID, "standings.json"))
 		return err == nil && json.Unmarshal(raw, &file) == nil && file.State == engine.LeagueCompleted

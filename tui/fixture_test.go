@@ -16,6 +16,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -152,7 +153,7 @@ func (l *league) kind(kind engine.EventKind) *league {
 
 // page is the events as one feed page.
 func (l *league) page() feedMsg {
-	return feedMsg{Page: control.FeedPage{Events: l.events, LastSeq: l.seq}}
+	return feedMsg{Page: protocol.FeedPage{Events: l.events, LastSeq: l.seq}}
 }
 
 // Scenarios of the golden screens: a league of 6 players and 2 referees.
@@ -248,10 +249,10 @@ func newFakeManager(t testing.TB) *fakeManager {
 			"result": map[string]any{"message_type": "ACK", "status": "ok"}})
 	})
 	mux.HandleFunc("GET /events", func(w http.ResponseWriter, r *http.Request) {
-		_ = json.NewEncoder(w).Encode(control.FeedPage{LastSeq: 0, State: engine.LeagueWaiting})
+		_ = json.NewEncoder(w).Encode(protocol.FeedPage{LastSeq: 0, State: engine.LeagueWaiting})
 	})
 	mux.HandleFunc("GET /standings", func(w http.ResponseWriter, r *http.Request) {
-		_ = json.NewEncoder(w).Encode(control.StandingsFile{LeagueID: "league_test", Seed: 42})
+		_ = json.NewEncoder(w).Encode(protocol.StandingsFile{LeagueID: "league_test", Seed: 42})
 	})
 	f.srv = httptest.NewServer(mux) // listens on 127.0.0.1
 	t.Cleanup(f.srv.Close)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
 
@@ -18,7 +19,7 @@ func TestHealthTickProbesAgents(t *testing.T) {
 	// Both are made here, so whatever else runs on the machine (a league
 	// on the default ports) cannot change the outcome.
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_ = json.NewEncoder(w).Encode(control.AgentHealth{ID: "P01", Role: "player", State: "ACTIVE"})
+		_ = json.NewEncoder(w).Encode(protocol.Health{ID: "P01", Role: "player", State: "ACTIVE"})
 	}))
 	t.Cleanup(up.Close)
 	l := waitingLeague(t)

@@ -11,7 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -51,7 +51,7 @@ func BenchmarkKeyLatencyUnderFeed(b *testing.B) {
 
 // feedPlan is how the feed arrives and how often a key is pressed.
 type feedPlan struct {
-	pages     []control.FeedPage
+	pages     []protocol.FeedPage
 	pageEvery time.Duration // 0: as fast as the console takes them
 	keyEvery  time.Duration
 }
@@ -204,11 +204,11 @@ func leagueEvents(n int) []engine.Event {
 }
 
 // pagesOf cuts events into feed pages of size events.
-func pagesOf(events []engine.Event, size int) []control.FeedPage {
-	var pages []control.FeedPage
+func pagesOf(events []engine.Event, size int) []protocol.FeedPage {
+	var pages []protocol.FeedPage
 	for start := 0; start < len(events); start += size {
 		end := min(start+size, len(events))
-		pages = append(pages, control.FeedPage{Events: events[start:end], LastSeq: events[end-1].Seq, State: engine.LeagueRunning})
+		pages = append(pages, protocol.FeedPage{Events: events[start:end], LastSeq: events[end-1].Seq, State: engine.LeagueRunning})
 	}
 	return pages
 }

@@ -6,7 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -22,7 +22,7 @@ func TestLinkRaceMatchFlowShowsEachPlayersPage(t *testing.T) {
 		Detail: "A: Harbor Tower (step 3) · B: Castle Garden (step 3)"})
 	m := newTestModel(t, nil, t0)
 	m.Update(tea.WindowSizeMsg{Width: 140, Height: 30})
-	m.Update(feedMsg{Page: control.FeedPage{Events: l.events, LastSeq: l.seq}})
+	m.Update(feedMsg{Page: protocol.FeedPage{Events: l.events, LastSeq: l.seq}})
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("1")}) // the rounds pane
 	m.Update(frameMsg{})
 	screen := m.View()

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -430,7 +431,7 @@ func TestFeedErrorRetries(t *testing.T) {
 	if retry == nil {
 		t.Error("feedRetryMsg should poll again")
 	}
-	m.Update(feedMsg{Page: control.FeedPage{}})
+	m.Update(feedMsg{Page: protocol.FeedPage{}})
 	if m.feedDown {
 		t.Error("a page should clear the failure")
 	}
@@ -439,14 +440,14 @@ func TestFeedErrorRetries(t *testing.T) {
 func TestStandingsAndHealthMessages(t *testing.T) {
 	m := newTestModel(t, nil, t0)
 	feed(m, waitingLeague(t))
-	m.Update(standingsMsg{Doc: control.StandingsFile{LeagueID: "league_x", Seed: 9}})
+	m.Update(standingsMsg{Doc: protocol.StandingsFile{LeagueID: "league_x", Seed: 9}})
 	if m.st.LeagueID != "league_x" || !strings.Contains(m.screen(), "league_x") {
 		t.Errorf("league id not shown:\n%s", m.screen())
 	}
 	p1 := m.st.Agent("P01")
 	p2 := m.st.Agent("P02")
 	m.Update(healthMsg{Probes: []control.Probe{
-		{Endpoint: p1.Endpoint, Health: control.AgentHealth{State: "ACTIVE"}, At: t0},
+		{Endpoint: p1.Endpoint, Health: protocol.Health{State: "ACTIVE"}, At: t0},
 		{Endpoint: p2.Endpoint, Err: errors.New("refused"), At: t0},
 	}})
 	if agentState(p1, ChildInfo{}, false) != "● active" || agentState(p2, ChildInfo{}, false) != "✗ no answer" {
@@ -463,7 +464,7 @@ func TestAgentToolsShownForSelectedAgent(t *testing.T) {
 	feed(m, waitingLeague(t))
 	manager := m.st.manager
 	m.Update(healthMsg{Probes: []control.Probe{{Endpoint: manager.Endpoint,
-		Health: control.AgentHealth{State: "ACTIVE", Tools: []string{"register_player", "get_standings"}}, At: t0}}})
+		Health: protocol.Health{State: "ACTIVE", Tools: []string{"register_player", "get_standings"}}, At: t0}}})
 	press(m, "4")
 	if screen := m.screen(); !strings.Contains(screen, "register_player, get_standings") {
 		t.Errorf("the selected agent's tools are not shown:\n%s", screen)
@@ -509,7 +510,7 @@ func TestFeedEventsAreCoalesced(t *testing.T) {
 	l := completedLeague(t)
 	ticks := 0
 	for _, ev := range l.events {
-		_, cmd := m.Update(feedMsg{Page: control.FeedPage{Events: []engine.Event{ev}, LastSeq: ev.Seq}})
+		_, cmd := m.Update(feedMsg{Page: protocol.FeedPage{Events: []engine.Event{ev}, LastSeq: ev.Seq}})
 		if cmd != nil {
 			ticks++
 		}
@@ -545,7 +546,7 @@ func bigLeagueModel(t testing.TB) *Model {
 	}
 	for from := 0; from < len(l.events); from += 2000 {
 		evs := l.events[from:min(from+2000, len(l.events))]
-		m.Update(feedMsg{Page: control.FeedPage{Events: evs, LastSeq: evs[len(evs)-1].Seq}})
+		m.Update(feedMsg{Page: protocol.FeedPage{Events: evs, LastSeq: evs[len(evs)-1].Seq}})
 	}
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	return m

@@ -17,7 +17,7 @@ func TestModelCostShownInAgentsAndStandings(t *testing.T) {
 	cost := &protocol.ModelCost{Provider: "openai", Model: "fake", Moves: 4, InputTokens: 12345, OutputTokens: 48,
 		LatencyMS: 800, Failures: 1}
 	m.Update(healthMsg{Probes: []control.Probe{{Endpoint: p1.Endpoint,
-		Health: control.AgentHealth{State: "ACTIVE", Model: cost}, At: t0}}})
+		Health: protocol.Health{State: "ACTIVE", Model: cost}, At: t0}}})
 	press(m, "4")
 	if screen := m.screen(); !strings.Contains(screen, "model cost") || !strings.Contains(screen, "12.3k in 48 out · 200ms/move · 1 failed") {
 		t.Errorf("agents pane without the model's cost:\n%s", screen)

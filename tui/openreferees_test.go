@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 )
 
 // TestHeaderSaysRefereesAreOpen: a manager whose /health says it admits
@@ -19,7 +20,7 @@ func TestHeaderSaysRefereesAreOpen(t *testing.T) {
 		fake := newFakeManager(t)
 		m := New(t.Context(), Options{Control: control.New(fake.srv.URL, ""), Now: time.Now, HealthEvery: time.Hour, NoColor: true})
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			_ = json.NewEncoder(w).Encode(control.AgentHealth{ID: "league_manager", State: "ACTIVE", OpenReferees: open})
+			_ = json.NewEncoder(w).Encode(protocol.Health{ID: "league_manager", State: "ACTIVE", OpenReferees: open})
 		}))
 		t.Cleanup(srv.Close)
 		m.st.manager.Endpoint = srv.URL + "/mcp"

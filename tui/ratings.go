@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -26,11 +27,11 @@ func (s *leagueState) SPRT() *engine.SPRTStatus {
 }
 
 // Ratings are the manager's latest ratings by player, nil before any.
-func (s *leagueState) Ratings() map[string]control.RatingRow {
+func (s *leagueState) Ratings() map[string]protocol.RatingRow {
 	if s.official == nil || s.official.Ratings == nil {
 		return nil
 	}
-	out := make(map[string]control.RatingRow, len(s.official.Ratings.Players))
+	out := make(map[string]protocol.RatingRow, len(s.official.Ratings.Players))
 	for _, r := range s.official.Ratings.Players {
 		out[r.PlayerID] = r
 	}
@@ -38,7 +39,7 @@ func (s *leagueState) Ratings() map[string]control.RatingRow {
 }
 
 // ratingCell is the standings' "elo ±ci" column for one player.
-func ratingCell(r control.RatingRow, ok bool) string {
+func ratingCell(r protocol.RatingRow, ok bool) string {
 	if !ok || !r.Rated {
 		return fmt.Sprintf(" %5s %-5s", "-", "")
 	}
@@ -66,7 +67,7 @@ type openLOSMsg struct{ PlayerID string }
 // losMsg is the manager's answer.
 type losMsg struct {
 	PlayerID string
-	Doc      control.LOSDoc
+	Doc      protocol.LOSDoc
 	Err      error
 }
 

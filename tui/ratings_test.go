@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -23,8 +24,8 @@ func TestStandingsShowRatingsAndLOS(t *testing.T) {
 			return
 		}
 		asked <- r.URL.Query().Get("player")
-		_ = json.NewEncoder(w).Encode(control.LOSDoc{PlayerID: r.URL.Query().Get("player"), MatchesFitted: 15,
-			Versus: []control.LOSRow{{PlayerID: "P02", EloDiff: 61.2, SE: 92.7, LOS: 0.7441}, {PlayerID: "P03", EloDiff: 120, SE: 95, LOS: 0.8967}}})
+		_ = json.NewEncoder(w).Encode(protocol.LOSDoc{PlayerID: r.URL.Query().Get("player"), MatchesFitted: 15,
+			Versus: []protocol.LOSRow{{PlayerID: "P02", EloDiff: 61.2, SE: 92.7, LOS: 0.7441}, {PlayerID: "P03", EloDiff: 120, SE: 95, LOS: 0.8967}}})
 	}))
 	defer srv.Close()
 	m := newTestModel(t, control.New(srv.URL, ""), t0)
@@ -32,10 +33,10 @@ func TestStandingsShowRatingsAndLOS(t *testing.T) {
 	feed(m, l)
 	sp := m.panes[paneStandings].(*standingsPane)
 	done, _ := m.st.Progress()
-	doc := control.StandingsFile{LeagueID: "league_2025_even_odd", Standings: m.st.Standings(), MatchesDone: done,
-		Ratings: &control.RatingsDoc{MatchesFitted: done}}
+	doc := protocol.StandingsFile{LeagueID: "league_2025_even_odd", Standings: m.st.Standings(), MatchesDone: done,
+		Ratings: &protocol.RatingsDoc{MatchesFitted: done}}
 	for i, row := range doc.Standings {
-		doc.Ratings.Players = append(doc.Ratings.Players, control.RatingRow{PlayerID: row.PlayerID, Rated: true,
+		doc.Ratings.Players = append(doc.Ratings.Players, protocol.RatingRow{PlayerID: row.PlayerID, Rated: true,
 			Elo: float64(100 - 40*i), CI95: 150, Games: row.Played})
 	}
 	m.Update(standingsMsg{Doc: doc})
@@ -76,7 +77,7 @@ func TestStandingsShowSPRT(t *testing.T) {
 	marker := func(llr float64) int {
 		st := engine.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}.Status(0, 0, 0)
 		st.LLR = llr
-		m.Update(standingsMsg{Doc: control.StandingsFile{LeagueID: "league_2025_even_odd", SPRT: &st}})
+		m.Update(standingsMsg{Doc: protocol.StandingsFile{LeagueID: "league_2025_even_odd", SPRT: &st}})
 		for _, line := range strings.Split(m.screen(), "\n") {
 			if strings.Contains(line, "SPRT [0,10] llr") {
 				return strings.Index(line, "●")

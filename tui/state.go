@@ -123,7 +123,7 @@ type leagueState struct {
 	pausedTotal time.Duration
 
 	league   *engine.League
-	official *control.StandingsFile // the manager's own standings, when in step with ours
+	official *protocol.StandingsFile // the manager's own standings, when in step with ours
 
 	Rounds   []*roundInfo
 	matches  map[string]*matchInfo
@@ -329,7 +329,7 @@ func (s *leagueState) Standings() []protocol.StandingRow {
 
 // SetStandings takes the manager's standings document: its league id and
 // seed for the header, and its rows when they agree with our count.
-func (s *leagueState) SetStandings(doc control.StandingsFile) {
+func (s *leagueState) SetStandings(doc protocol.StandingsFile) {
 	if doc.LeagueID != "" {
 		s.LeagueID = doc.LeagueID
 	}

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -142,7 +141,7 @@ func TestStateRateAndETAIgnorePauses(t *testing.T) {
 
 func TestStateOfficialStandingsWinWhenInStep(t *testing.T) {
 	st := applyAll(runningLeague(t))
-	doc := control.StandingsFile{LeagueID: "L", MatchesDone: 4,
+	doc := protocol.StandingsFile{LeagueID: "L", MatchesDone: 4,
 		Standings: []protocol.StandingRow{{Rank: 1, PlayerID: "P99", Points: 99}}}
 	st.SetStandings(doc)
 	if rows := st.Standings(); rows[0].PlayerID != "P99" || st.LeagueID != "L" {

@@ -8,8 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/leaguetui/leaguetui/agents/control"
-
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -100,9 +99,9 @@ func TestStorageFailureOnPage(t *testing.T) {
 		HealthEvery: -1, FlashFor: time.Millisecond, ResumeCommand: "leaguetui --data ./data"})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	l := runningLeague(t)
-	page := control.FeedPage{Events: l.events, LastSeq: l.seq, StorageFailure: "cannot write the league journal in data/x: no space left on device"}
+	page := protocol.FeedPage{Events: l.events, LastSeq: l.seq, StorageFailure: "cannot write the league journal in data/x: no space left on device"}
 	m.Update(feedMsg{Page: page})
-	m.Update(feedMsg{Page: control.FeedPage{LastSeq: l.seq, StorageFailure: page.StorageFailure}})
+	m.Update(feedMsg{Page: protocol.FeedPage{LastSeq: l.seq, StorageFailure: page.StorageFailure}})
 	want := page.StorageFailure + "; resume with: leaguetui --data ./data"
 	logged := 0
 	for _, e := range m.st.Logs() {

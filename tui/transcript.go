@@ -17,24 +17,11 @@ import (
 	"github.com/leaguetui/leaguetui/agents/protocol"
 )
 
-// matchFile is the part of matches/<league>/<match_id>.json the console
-// shows. It is decoded here rather than imported from the referee, which the
-// console must not depend on: the file's layout is the protocol's.
+// matchFile is a match file (matches/<league>/<match_id>.json) as the
+// console shows it: its result as the file has it, every field of every
+// game, whatever referee wrote it.
 type matchFile struct {
-	MatchID    string            `json:"match_id"`
-	RoundID    int               `json:"round_id"`
-	GameType   string            `json:"game_type"`
-	Players    map[string]string `json:"players"`
-	RefereeID  string            `json:"referee_id"`
-	Lifecycle  map[string]string `json:"lifecycle"`
-	Transcript []struct {
-		Seq         int            `json:"seq"`
-		Timestamp   string         `json:"timestamp"`
-		MessageType string         `json:"message_type"`
-		From        string         `json:"from"`
-		To          string         `json:"to"`
-		Content     map[string]any `json:"content"`
-	} `json:"transcript"`
+	protocol.MatchFile
 	Result map[string]any `json:"result"`
 }
 
@@ -159,7 +146,7 @@ func (t *transcriptView) summary() string {
 func (t *transcriptView) fileLines() []string {
 	f := t.file
 	lines := []string{t.summary(), t.ctx.Styles.Dim.Render(fmt.Sprintf(" %s · %s → %s · %d messages",
-		f.GameType, f.Lifecycle["started_at"], f.Lifecycle["finished_at"], len(f.Transcript))), ""}
+		f.GameType, f.Lifecycle.StartedAt, f.Lifecycle.FinishedAt, len(f.Transcript))), ""}
 	for _, e := range f.Transcript {
 		lines = append(lines, fmt.Sprintf(" %3d %s %-22s %s → %s", e.Seq, shortTime(e.Timestamp), e.MessageType, e.From, e.To))
 		if c := contentSummary(e.Content); c != "" {

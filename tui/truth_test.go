@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -37,7 +38,7 @@ func finishedAgentsModel(t *testing.T, width int) *Model {
 	feed(m, l)
 	var probes []control.Probe
 	for _, a := range append(m.st.Referees(), m.st.Players()...) {
-		probes = append(probes, control.Probe{Endpoint: a.Endpoint, At: l.at, Health: control.AgentHealth{ID: a.ID, State: "SHUTDOWN"}})
+		probes = append(probes, control.Probe{Endpoint: a.Endpoint, At: l.at, Health: protocol.Health{ID: a.ID, State: "SHUTDOWN"}})
 	}
 	m.Update(healthMsg{Probes: probes})
 	press(m, "4")

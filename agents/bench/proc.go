@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
 )
 
 // PeakMemory is a process's peak resident set size in bytes (VmHWM in
@@ -102,17 +105,19 @@ func readCounts(ctx context.Context, client *http.Client, url string) (Counts, e
 		return Counts{}, fmt.Errorf("reading requests_served: %w", err)
 	}
 	defer resp.Body.Close()
-	var health struct {
-		Served *int64 `json:"requests_served"`
-		Turns  int64  `json:"turns_played"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&health); err != nil {
+	var raw json.RawMessage
+	if err := json.NewDecoder(resp.Body).Decode(&raw); err != nil {
 		return Counts{}, fmt.Errorf("reading requests_served from %s: %w", url, err)
 	}
-	if resp.StatusCode != http.StatusOK || health.Served == nil {
+	var health protocol.Health
+	var fields map[string]json.RawMessage // an agent that does not count is not read as a silent 0
+	if err := errors.Join(json.Unmarshal(raw, &health), json.Unmarshal(raw, &fields)); err != nil {
+		return Counts{}, fmt.Errorf("reading requests_served from %s: %w", url, err)
+	}
+	if _, counted := fields["requests_served"]; resp.StatusCode != http.StatusOK || !counted {
 		return Counts{}, fmt.Errorf("%s: HTTP %d without requests_served", url, resp.StatusCode)
 	}
-	return Counts{Served: *health.Served, Turns: health.Turns}, nil
+	return Counts{Served: health.Served, Turns: health.Turns}, nil
 }
 
 // userHZ is the unit of the CPU times in /proc/<pid>/stat. The kernel

@@ -13,26 +13,10 @@ import (
 	"github.com/leaguetui/leaguetui/agents/tlsconf"
 )
 
-// AgentHealth is what any agent answers on GET /health.
-type AgentHealth struct {
-	ID          string   `json:"id"`
-	Role        string   `json:"role"`
-	DisplayName string   `json:"display_name"`
-	State       string   `json:"state"` // INIT, REGISTERED, ACTIVE, SUSPENDED, SHUTDOWN
-	LeagueID    string   `json:"league_id"`
-	Endpoint    string   `json:"endpoint"`
-	Served      int64    `json:"requests_served"`
-	Tools       []string `json:"tools"` // the MCP tools it offers; empty for agents that do not say
-	// OpenReferees: a manager that admits any referee, without the key.
-	OpenReferees bool `json:"open_referees,omitempty"`
-	// Model is a model player's cost so far; nil for other agents.
-	Model *protocol.ModelCost `json:"model,omitempty"`
-}
-
 // Probe is the answer of one agent's /health, or why there was none.
 type Probe struct {
 	Endpoint string
-	Health   AgentHealth
+	Health   protocol.Health
 	Err      error
 	At       time.Time // when the answer (or the failure) came
 }
@@ -55,8 +39,8 @@ func ProbeAgent(ctx context.Context, client *http.Client, endpoint string, timeo
 	return p
 }
 
-func getHealth(ctx context.Context, client *http.Client, url string) (AgentHealth, error) {
-	var h AgentHealth
+func getHealth(ctx context.Context, client *http.Client, url string) (protocol.Health, error) {
+	var h protocol.Health
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return h, err

@@ -2,6 +2,8 @@
 // the standings, the live event feed, and the admin's start, pause, resume
 // and stop. The headless run and the console both read the league through
 // it, the same way whether they started the manager or attached to one.
+// The documents it reads are declared in agents/protocol (files.go), which
+// the manager writes them with.
 package control
 
 import (
@@ -20,84 +22,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/tlsconf"
-	"github.com/leaguetui/leaguetui/engine"
 )
-
-// StandingsFile is the manager's standings.json, also served on GET /standings.
-type StandingsFile struct {
-	SchemaVersion   string                 `json:"schema_version"`
-	LeagueID        string                 `json:"league_id"`
-	Version         int64                  `json:"version"`
-	State           engine.LeagueState     `json:"state"`
-	GameType        string                 `json:"game_type,omitempty"`
-	Seed            int64                  `json:"seed"`
-	RoundsCompleted int                    `json:"rounds_completed"`
-	RoundsTotal     int                    `json:"rounds_total"`
-	MatchesDone     int                    `json:"matches_done"`
-	MatchesTotal    int                    `json:"matches_total"`
-	Standings       []protocol.StandingRow `json:"standings"`
-	Ratings         *RatingsDoc            `json:"ratings,omitempty"`
-	SPRT            *engine.SPRTStatus     `json:"sprt,omitempty"` // an --sprt gauntlet's test so far
-	LastUpdated     string                 `json:"last_updated"`
-}
-
-// How the ratings are made, as the ratings section says.
-const (
-	RatingsModel    = "bradley-terry ML, Elo scale, draws count half, mean 0"
-	RatingsInterval = "95% from the fitted model's standard errors"
-)
-
-// RatingsDoc is the standings document's ratings: a Bradley–Terry fit of
-// every result so far (matches_fitted of them; the fit is refreshed at a
-// bounded rate, so it may lag matches_done while a league plays).
-type RatingsDoc struct {
-	Model           string      `json:"model"`
-	Interval        string      `json:"interval"`
-	TechnicalLosses string      `json:"technical_losses"` // "loss" or "excluded"
-	Games           int         `json:"games"`            // games the fit counted
-	MatchesFitted   int         `json:"matches_fitted"`
-	Prior           bool        `json:"prior"` // virtual draws were needed for finite ratings
-	Players         []RatingRow `json:"players"`
-}
-
-// RatingRow is one player's rating, in the order of the standings.
-type RatingRow struct {
-	PlayerID string   `json:"player_id"`
-	Elo      float64  `json:"elo"`
-	CI95     float64  `json:"ci95"` // the 95 % interval is elo ± ci95
-	Games    int      `json:"games"`
-	Rated    bool     `json:"rated"`              // false without a counted game
-	LOSNext  *float64 `json:"los_next,omitempty"` // likelihood of superiority over the next player in the table
-}
-
-// LOSDoc is GET /los?player=ID: the player's likelihood of superiority over
-// each other rated player, in the table's order.
-type LOSDoc struct {
-	PlayerID      string   `json:"player_id"`
-	MatchesFitted int      `json:"matches_fitted"`
-	Versus        []LOSRow `json:"versus"`
-}
-
-// LOSRow is the player against one other.
-type LOSRow struct {
-	PlayerID string  `json:"player_id"`
-	EloDiff  float64 `json:"elo_diff"`
-	SE       float64 `json:"se"` // standard error of elo_diff
-	LOS      float64 `json:"los"`
-}
-
-// FeedPage is one answer of GET /events: the events after a cursor and the
-// cursor to ask with next.
-type FeedPage struct {
-	Events  []engine.Event     `json:"events"`
-	LastSeq int64              `json:"last_seq"`
-	State   engine.LeagueState `json:"state"`
-	// StorageFailure, once the manager could not write its journal, says
-	// which path failed and why. The league is paused: every event served
-	// was journaled, and nothing after the failure is taken. It is not an
-	// event: an event not journaled has no sequence number.
-	StorageFailure string `json:"storage_failure,omitempty"`
-}
 
 // Admin methods on the manager's /mcp.
 const (
@@ -132,20 +57,20 @@ func (c *Client) HasAdminToken() bool { return c.adminToken != "" }
 func (c *Client) Base() string { return c.base }
 
 // Standings reads the current standings.
-func (c *Client) Standings(ctx context.Context) (StandingsFile, error) {
-	var doc StandingsFile
+func (c *Client) Standings(ctx context.Context) (protocol.StandingsFile, error) {
+	var doc protocol.StandingsFile
 	return doc, c.get(ctx, "/standings", &doc)
 }
 
 // LOS reads a player's likelihood of superiority over every other player.
-func (c *Client) LOS(ctx context.Context, playerID string) (LOSDoc, error) {
-	var doc LOSDoc
+func (c *Client) LOS(ctx context.Context, playerID string) (protocol.LOSDoc, error) {
+	var doc protocol.LOSDoc
 	return doc, c.get(ctx, "/los?player="+url.QueryEscape(playerID), &doc)
 }
 
 // Events reads the events after the cursor, waiting up to wait for one.
-func (c *Client) Events(ctx context.Context, after int64, wait time.Duration) (FeedPage, error) {
-	var page FeedPage
+func (c *Client) Events(ctx context.Context, after int64, wait time.Duration) (protocol.FeedPage, error) {
+	var page protocol.FeedPage
 	path := "/events?after=" + strconv.FormatInt(after, 10) + "&wait=" + wait.String()
 	return page, c.get(ctx, path, &page)
 }
@@ -169,8 +94,8 @@ func (c *Client) MatchFile(ctx context.Context, matchID string) ([]byte, error) 
 }
 
 // Health reads the manager's /health.
-func (c *Client) Health(ctx context.Context) (map[string]any, error) {
-	var h map[string]any
+func (c *Client) Health(ctx context.Context) (protocol.Health, error) {
+	var h protocol.Health
 	return h, c.get(ctx, "/health", &h)
 }
 

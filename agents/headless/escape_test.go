@@ -38,13 +38,13 @@ func TestNoUIEscapesNetworkStrings(t *testing.T) {
 		{Seq: 5, Kind: engine.EventPlayerSuspended, AgentID: evil, Detail: "P02 suspended" + inject},
 		{Seq: 6, Kind: engine.EventLeagueCompleted},
 	}
-	standings := control.StandingsFile{LeagueID: "L1" + title, State: engine.LeagueCompleted,
+	standings := protocol.StandingsFile{LeagueID: "L1" + title, State: engine.LeagueCompleted,
 		Standings: []protocol.StandingRow{{Rank: 1, PlayerID: "P01", DisplayName: "Alpha" + inject + "\u202e"},
 			{Rank: 2, PlayerID: evil, DisplayName: "\xff\xfe"}}} // JSON makes these U+FFFD
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/events":
-			_ = json.NewEncoder(w).Encode(control.FeedPage{Events: events, LastSeq: 6})
+			_ = json.NewEncoder(w).Encode(protocol.FeedPage{Events: events, LastSeq: 6})
 		case "/standings":
 			_ = json.NewEncoder(w).Encode(standings)
 		default:

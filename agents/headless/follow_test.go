@@ -39,7 +39,7 @@ func TestFollowPrintsSuspension(t *testing.T) {
 			http.Error(w, "one page only", http.StatusBadRequest)
 			return
 		}
-		_ = json.NewEncoder(w).Encode(control.FeedPage{Events: events, LastSeq: 7})
+		_ = json.NewEncoder(w).Encode(protocol.FeedPage{Events: events, LastSeq: 7})
 	}))
 	defer srv.Close()
 
@@ -79,17 +79,17 @@ func TestFollowSecondInterruptStopsAtOnce(t *testing.T) {
 			_ = json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": 1, "result": map[string]any{"status": "paused"}})
 			return
 		}
-		page := control.FeedPage{}
+		page := protocol.FeedPage{}
 		switch r.URL.Query().Get("after") {
 		case "0":
-			page = control.FeedPage{Events: started, LastSeq: 2}
+			page = protocol.FeedPage{Events: started, LastSeq: 2}
 		case "2":
 			select {
 			case <-paused:
 			case <-r.Context().Done():
 				return
 			}
-			page = control.FeedPage{Events: []engine.Event{{Seq: 3, Kind: engine.EventPaused}}, LastSeq: 3}
+			page = protocol.FeedPage{Events: []engine.Event{{Seq: 3, Kind: engine.EventPaused}}, LastSeq: 3}
 		default: // the running match never ends
 			close(waitingAfterPause)
 			<-r.Context().Done()
@@ -127,7 +127,7 @@ func TestFollowSecondInterruptStopsAtOnce(t *testing.T) {
 // suspended, and nothing more for the others.
 func TestPrintStandingsMarksSuspended(t *testing.T) {
 	var out bytes.Buffer
-	PrintStandings(&out, control.StandingsFile{LeagueID: "l", Standings: []protocol.StandingRow{
+	PrintStandings(&out, protocol.StandingsFile{LeagueID: "l", Standings: []protocol.StandingRow{
 		{Rank: 1, PlayerID: "P01", DisplayName: "P01", Played: 1, Wins: 1, Points: 3},
 		{Rank: 2, PlayerID: "P02", DisplayName: "P02", Played: 1, TechnicalLosses: 1, Status: engine.PlayerSuspended},
 	}})

@@ -20,6 +20,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/launch"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
@@ -66,7 +67,7 @@ type League struct {
 	// Resumed is the league as its journal left it when the data folder
 	// already held one in progress (the manager holds it paused until
 	// Run resumes it); nil for a new league.
-	Resumed *control.StandingsFile
+	Resumed *protocol.StandingsFile
 
 	lock *store.DataLock // the data folder is ours (and the manager's) until Stop
 }
@@ -157,7 +158,7 @@ func Run(ctx context.Context, opts Options) error {
 // says which on stderr. It returns nil progress when there is nothing left
 // to play.
 func begin(ctx context.Context, league *League, opts Options, out *output) (*progress, error) {
-	if health, err := league.Control.Health(ctx); err == nil && health["open_referees"] == true {
+	if health, err := league.Control.Health(ctx); err == nil && health.OpenReferees {
 		fmt.Fprintln(out.progress, "leaguetui: the league is open: its manager admits any referee, without the referee key (--open-referees)")
 	}
 	status := league.Resumed
@@ -364,7 +365,7 @@ func registeredReferees(ctx context.Context, c *control.Client) (int, error) {
 
 // DescribeLeague names the league a data folder holds: its state, game,
 // size and seed, and how far it got.
-func DescribeLeague(dataDir string, s control.StandingsFile) string {
+func DescribeLeague(dataDir string, s protocol.StandingsFile) string {
 	game := s.GameType
 	if game == "" {
 		game = "game not said"
@@ -376,7 +377,7 @@ func DescribeLeague(dataDir string, s control.StandingsFile) string {
 // flagsAgree checks the flags given against the league the data folder
 // holds; a flag that would make another league is an error giving the two
 // ways on.
-func flagsAgree(opts Options, s control.StandingsFile) error {
+func flagsAgree(opts Options, s protocol.StandingsFile) error {
 	var differ, given []string
 	if n := len(s.Standings); opts.PlayersSet && n > 0 && opts.Players != n {
 		differ = append(differ, fmt.Sprintf("--players %d (it has %d)", opts.Players, n))
@@ -544,7 +545,7 @@ func (p *progress) apply(ev engine.Event) (finished bool, err error) {
 
 // feedPage is one page of the event feed, or the error that ended it.
 type feedPage struct {
-	control.FeedPage
+	protocol.FeedPage
 	err error
 }
 
@@ -638,7 +639,7 @@ func DescribeResult(r engine.Result) string {
 // PrintStandings writes the standings as a table, with each player's Elo
 // rating, its 95 % interval and the likelihood of superiority over the
 // next line when the document carries ratings.
-func PrintStandings(w io.Writer, s control.StandingsFile) {
+func PrintStandings(w io.Writer, s protocol.StandingsFile) {
 	fmt.Fprintf(w, "league %s  seed %d  %d matches in %d rounds  %s\n\n", s.LeagueID, s.Seed, s.MatchesTotal, s.RoundsTotal, s.State)
 	head := fmt.Sprintf("%4s  %-8s %-16s %6s %4s %4s %4s %4s %6s", "rank", "player", "name", "played", "W", "D", "L", "TL", "points")
 	ratings := ratingsByPlayer(s.Ratings)
@@ -683,11 +684,11 @@ func DescribeSPRT(st engine.SPRTStatus) string {
 }
 
 // ratingsByPlayer indexes a ratings section by player, nil without one.
-func ratingsByPlayer(doc *control.RatingsDoc) map[string]control.RatingRow {
+func ratingsByPlayer(doc *protocol.RatingsDoc) map[string]protocol.RatingRow {
 	if doc == nil {
 		return nil
 	}
-	out := make(map[string]control.RatingRow, len(doc.Players))
+	out := make(map[string]protocol.RatingRow, len(doc.Players))
 	for _, r := range doc.Players {
 		out[r.PlayerID] = r
 	}
@@ -696,7 +697,7 @@ func ratingsByPlayer(doc *control.RatingsDoc) map[string]control.RatingRow {
 
 // FormatRating is a rating's three columns: Elo, ± its 95 % half-width and
 // the likelihood of superiority over the next player ("-" where none).
-func FormatRating(r control.RatingRow) string {
+func FormatRating(r protocol.RatingRow) string {
 	if !r.Rated {
 		return fmt.Sprintf(" %6s %6s %5s", "-", "-", "-")
 	}

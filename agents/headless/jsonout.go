@@ -5,7 +5,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -78,8 +77,8 @@ type JSONResult struct {
 // JSONStandings is the last line: the manager's standings file as it
 // serves it, so whatever it holds reaches the script.
 type JSONStandings struct {
-	Kind      string                `json:"kind"` // "standings"
-	Standings control.StandingsFile `json:"standings"`
+	Kind      string                 `json:"kind"` // "standings"
+	Standings protocol.StandingsFile `json:"standings"`
 	// ModelCosts is each model player's cost (tokens, latency, failures),
 	// by player id; absent without model players.
 	ModelCosts map[string]*protocol.ModelCost `json:"model_costs,omitempty"`
@@ -149,7 +148,7 @@ func (o *output) event(ev engine.Event) {
 }
 
 // standings prints the final standings: a table, or with --json one line.
-func (o *output) standings(s control.StandingsFile, costs map[string]*protocol.ModelCost) {
+func (o *output) standings(s protocol.StandingsFile, costs map[string]*protocol.ModelCost) {
 	if o.json {
 		_ = json.NewEncoder(o.stdout).Encode(JSONStandings{Kind: KindStandings, Standings: s, ModelCosts: costs})
 		return

@@ -13,9 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/player"
-	"github.com/leaguetui/leaguetui/engine"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
 
@@ -94,73 +93,15 @@ func assertNoChildLeft(t *testing.T, run leagueRun, players, referees int) {
 	t.Logf("saw %d of the %d agent processes while the league ran; none is left", len(run.children), 1+players+referees)
 }
 
-// The data folder's files, read with their specified field names.
+// The data folder's files, as agents/protocol declares them.
 
-type standingsFile struct {
-	LeagueID        string              `json:"league_id"`
-	State           string              `json:"state"`
-	Seed            int64               `json:"seed"`
-	RoundsCompleted int                 `json:"rounds_completed"`
-	RoundsTotal     int                 `json:"rounds_total"`
-	MatchesDone     int                 `json:"matches_done"`
-	MatchesTotal    int                 `json:"matches_total"`
-	Standings       []standingRow       `json:"standings"`
-	Ratings         *control.RatingsDoc `json:"ratings"`
-	SPRT            *engine.SPRTStatus  `json:"sprt"`
-}
-
-type standingRow struct {
-	Rank            int    `json:"rank"`
-	PlayerID        string `json:"player_id"`
-	Played          int    `json:"played"`
-	Wins            int    `json:"wins"`
-	Draws           int    `json:"draws"`
-	Losses          int    `json:"losses"`
-	TechnicalLosses int    `json:"technical_losses"`
-	Points          int    `json:"points"`
-}
-
-type roundsFile struct {
-	Rounds []struct {
-		RoundID int    `json:"round_id"`
-		Status  string `json:"status"`
-		Matches []struct {
-			MatchID   string  `json:"match_id"`
-			PlayerAID string  `json:"player_A_id"`
-			PlayerBID string  `json:"player_B_id"`
-			RefereeID string  `json:"referee_id"`
-			Result    string  `json:"result"`
-			Winner    *string `json:"winner"`
-		} `json:"matches"`
-	} `json:"rounds"`
-}
-
-type matchFile struct {
-	MatchID  string `json:"match_id"`
-	LeagueID string `json:"league_id"`
-	RoundID  int    `json:"round_id"`
-	Players  struct {
-		A string `json:"player_A"`
-		B string `json:"player_B"`
-	} `json:"players"`
-	RefereeID string `json:"referee_id"`
-	Lifecycle struct {
-		State string `json:"state"`
-	} `json:"lifecycle"`
-	Transcript []json.RawMessage `json:"transcript"`
-	Result     matchResult       `json:"result"`
-}
-
-// matchResult is what a match file says happened; no timestamps, so two
-// runs of the same seed must give equal values.
-type matchResult struct {
-	Status       string            `json:"status"`
-	Winner       *string           `json:"winner_player_id"`
-	Choices      map[string]string `json:"choices"`
-	DrawnNumber  *int              `json:"drawn_number"`
-	NumberParity string            `json:"number_parity"`
-	Score        map[string]int    `json:"score"`
-}
+type (
+	standingsFile = protocol.StandingsFile
+	standingRow   = protocol.StandingRow
+	roundsFile    = protocol.RoundsFile
+	matchFile     = protocol.MatchFile
+	matchResult   = protocol.MatchResult
+)
 
 type journalEvent struct {
 	Kind    string `json:"kind"`
@@ -232,7 +173,8 @@ func checkLeagueFiles(t *testing.T, dir string, n int) leagueFiles {
 			t.Errorf("row %d has rank %d", i, row.Rank)
 		}
 		w := want[row.PlayerID]
-		w.Rank, w.PlayerID = row.Rank, row.PlayerID
+		// what the match files cannot tell: the rank, the names, a suspension
+		w.Rank, w.PlayerID, w.DisplayName, w.Status = row.Rank, row.PlayerID, row.DisplayName, row.Status
 		if row != w {
 			t.Errorf("standings row of %s = %+v\nbut the match files give %+v", row.PlayerID, row, w)
 		}
@@ -275,11 +217,11 @@ func checkLeagueFiles(t *testing.T, dir string, n int) leagueFiles {
 			switch {
 			case !ok:
 				t.Errorf("rounds.json names %s, which has no match file", m.MatchID)
-			case mf.Players.A != m.PlayerAID || mf.Players.B != m.PlayerBID || mf.RoundID != r.RoundID ||
-				mf.Result.Status != m.Result || !reflect.DeepEqual(mf.Result.Winner, m.Winner) || mf.RefereeID != m.RefereeID:
+			case mf.Players["player_A"] != m.PlayerAID || mf.Players["player_B"] != m.PlayerBID || mf.RoundID != r.RoundID ||
+				mf.Result.Status != m.Result || !reflect.DeepEqual(mf.Result.WinnerPlayerID, m.Winner) || mf.RefereeID != m.RefereeID:
 				t.Errorf("rounds.json has %s as %s vs %s in round %d by %s: %s winner %v;\nits match file: %s vs %s in round %d by %s: %s winner %v",
 					m.MatchID, m.PlayerAID, m.PlayerBID, r.RoundID, m.RefereeID, m.Result, deref(m.Winner),
-					mf.Players.A, mf.Players.B, mf.RoundID, mf.RefereeID, mf.Result.Status, deref(mf.Result.Winner))
+					mf.Players["player_A"], mf.Players["player_B"], mf.RoundID, mf.RefereeID, mf.Result.Status, deref(mf.Result.WinnerPlayerID))
 			}
 		}
 	}
@@ -331,18 +273,19 @@ func checkMatchFile(t *testing.T, m matchFile) {
 		t.Errorf("match %s has round_id %d", m.MatchID, m.RoundID)
 	}
 	r := m.Result
-	a, b := m.Players.A, m.Players.B
+	a, b := m.Players["player_A"], m.Players["player_B"]
 	if m.LeagueID != leagueID || m.Lifecycle.State != "FINISHED" || len(m.Transcript) == 0 || a == "" || b == "" || a == b {
 		t.Errorf("%s: league %q, state %q, %d transcript entries, players %q vs %q",
 			m.MatchID, m.LeagueID, m.Lifecycle.State, len(m.Transcript), a, b)
 	}
 	switch r.Status {
 	case "WIN", "DRAW":
-		if r.DrawnNumber == nil || *r.DrawnNumber < 1 || *r.DrawnNumber > 10 {
-			t.Errorf("%s: drawn_number %v, want 1..10", m.MatchID, r.DrawnNumber)
+		drawn, ok := r.Details["drawn_number"].(float64) // the game's facts are flat beside the common fields
+		if !ok || drawn < 1 || drawn > 10 || drawn != float64(int(drawn)) {
+			t.Errorf("%s: drawn_number %v, want 1..10", m.MatchID, r.Details["drawn_number"])
 			return
 		}
-		parity := []string{"even", "odd"}[*r.DrawnNumber%2]
+		parity := []string{"even", "odd"}[int(drawn)%2]
 		right := map[string]bool{a: r.Choices[a] == parity, b: r.Choices[b] == parity}
 		wantStatus, wantWinner, wantScore := "DRAW", "", map[string]int{a: 1, b: 1}
 		if right[a] != right[b] {
@@ -352,10 +295,11 @@ func checkMatchFile(t *testing.T, m matchFile) {
 			}
 			wantStatus, wantWinner, wantScore = "WIN", winner, map[string]int{winner: 3, loser: 0}
 		}
-		if r.NumberParity != parity || r.Status != wantStatus || deref(r.Winner) != wantWinner || !reflect.DeepEqual(r.Score, wantScore) {
-			t.Errorf("%s: %s chose %q, %s chose %q, drawn %d (%s): file says %s, winner %q, score %v, parity %q; want %s, winner %q, score %v",
-				m.MatchID, a, r.Choices[a], b, r.Choices[b], *r.DrawnNumber, parity,
-				r.Status, deref(r.Winner), r.Score, r.NumberParity, wantStatus, wantWinner, wantScore)
+		numberParity := r.Details["number_parity"]
+		if numberParity != parity || r.Status != wantStatus || deref(r.WinnerPlayerID) != wantWinner || !reflect.DeepEqual(r.Score, wantScore) {
+			t.Errorf("%s: %s chose %q, %s chose %q, drawn %v (%s): file says %s, winner %q, score %v, parity %v; want %s, winner %q, score %v",
+				m.MatchID, a, r.Choices[a], b, r.Choices[b], drawn, parity,
+				r.Status, deref(r.WinnerPlayerID), r.Score, numberParity, wantStatus, wantWinner, wantScore)
 		}
 	case "TECHNICAL_LOSS":
 		t.Errorf("%s: technical loss between built-in players: %+v", m.MatchID, r)
@@ -364,12 +308,20 @@ func checkMatchFile(t *testing.T, m matchFile) {
 	}
 }
 
+// outcome is what a match file says happened, without the sentence that
+// tells it: no timestamps, so two runs of the same seed must give equal
+// values.
+func outcome(r matchResult) matchResult {
+	r.Reason = ""
+	return r
+}
+
 // tallyMatches builds the standings rows the match files add up to.
 func tallyMatches(matches map[string]matchFile) map[string]standingRow {
 	rows := map[string]standingRow{}
 	for _, m := range matches {
-		winner := deref(m.Result.Winner)
-		for _, p := range []string{m.Players.A, m.Players.B} {
+		winner := deref(m.Result.WinnerPlayerID)
+		for _, p := range []string{m.Players["player_A"], m.Players["player_B"]} {
 			row := rows[p]
 			row.Played++
 			row.Points += m.Result.Score[p]
@@ -420,16 +372,16 @@ func checkHistory(t *testing.T, dir, playerID string, want int, matches map[stri
 			t.Errorf("%s history has %s, which has no match file", playerID, e.MatchID)
 			continue
 		}
-		opponent := m.Players.A
+		opponent := m.Players["player_A"]
 		if opponent == playerID {
-			opponent = m.Players.B
+			opponent = m.Players["player_B"]
 		}
 		result := "LOSS"
 		switch {
 		case m.Result.Status == "DRAW":
 			result = "DRAW"
 			draws++
-		case deref(m.Result.Winner) == playerID:
+		case deref(m.Result.WinnerPlayerID) == playerID:
 			result = "WIN"
 			wins++
 		default:

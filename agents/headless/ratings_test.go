@@ -30,9 +30,9 @@ func checkRatings(t *testing.T, st standingsFile, matches map[string]matchFile, 
 		ids[i] = row.PlayerID
 	}
 	for _, m := range matches {
-		r := engine.Result{MatchID: m.MatchID, PlayerA: m.Players.A, PlayerB: m.Players.B, Status: engine.Status(m.Result.Status)}
-		if m.Result.Winner != nil {
-			r.Winner = *m.Result.Winner
+		r := engine.Result{MatchID: m.MatchID, PlayerA: m.Players["player_A"], PlayerB: m.Players["player_B"], Status: engine.Status(m.Result.Status)}
+		if m.Result.WinnerPlayerID != nil {
+			r.Winner = *m.Result.WinnerPlayerID
 		}
 		results = append(results, r)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -20,7 +21,7 @@ func TestResumedLeagueCountsItsReferees(t *testing.T) {
 	reg := func(seq int64, id, role string) engine.Event {
 		return engine.Event{Seq: seq, Kind: engine.EventAgentRegistered, Agent: &engine.AgentInfo{ID: id, Role: role, Endpoint: id}}
 	}
-	pages := map[string]control.FeedPage{
+	pages := map[string]protocol.FeedPage{
 		"0": {Events: []engine.Event{reg(1, "REF01", engine.RoleReferee), reg(2, "P01", engine.RolePlayer)}, LastSeq: 2},
 		"2": {Events: []engine.Event{reg(3, "REF02", engine.RoleReferee), reg(4, "REF03", engine.RoleReferee),
 			reg(5, "REF02", engine.RoleReferee), // registered again: still one referee

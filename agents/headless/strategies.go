@@ -64,7 +64,7 @@ func (l *League) modelCosts(ctx context.Context) map[string]*protocol.ModelCost 
 
 // PrintModelCosts writes, under the standings, what each model player's
 // moves cost, in the standings' order; nothing without model players.
-func PrintModelCosts(w io.Writer, s control.StandingsFile, costs map[string]*protocol.ModelCost) {
+func PrintModelCosts(w io.Writer, s protocol.StandingsFile, costs map[string]*protocol.ModelCost) {
 	if len(costs) == 0 {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
@@ -78,7 +79,7 @@ func wantLeagueError(t *testing.T, reply leaguetest.Reply, code string) {
 }
 
 // comparable drops what changes with the clock alone.
-func comparable(s control.StandingsFile) control.StandingsFile {
+func comparable(s protocol.StandingsFile) protocol.StandingsFile {
 	s.LastUpdated = ""
 	return s
 }
@@ -92,7 +93,7 @@ func TestAuth(t *testing.T) {
 	url := mgr.Endpoint
 	ctl := control.New(url, adminToken)
 	ctx := context.Background()
-	standings := func() control.StandingsFile {
+	standings := func() protocol.StandingsFile {
 		t.Helper()
 		s, err := ctl.Standings(ctx)
 		if err != nil {

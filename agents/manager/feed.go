@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -78,7 +78,7 @@ func (m *Manager) serveMatchFile(w http.ResponseWriter, r *http.Request) {
 // a crash cannot take back. The wait is a group commit, milliseconds.
 // After a storage failure the league is paused and the feed says why; the
 // table is then served as it is.
-func (m *Manager) durableStandings(ctx context.Context) (control.StandingsFile, error) {
+func (m *Manager) durableStandings(ctx context.Context) (protocol.StandingsFile, error) {
 	doc := m.Standings()
 	for {
 		changed := m.feedChanged()
@@ -153,10 +153,10 @@ func withoutSecrets(events []engine.Event) []engine.Event {
 // event after any restart. The latest events are in memory; a cursor older
 // than them is read from the journal, outside m.mu, in a page that stops
 // where memory starts.
-func (m *Manager) eventsAfter(after int64) (control.FeedPage, <-chan struct{}, error) {
+func (m *Manager) eventsAfter(after int64) (protocol.FeedPage, <-chan struct{}, error) {
 	changed := m.feedChanged() // before reading what is committed: a commit in between then wakes us
 	m.mu.Lock()
-	page := control.FeedPage{LastSeq: after, State: m.league.State, StorageFailure: m.storageDetail}
+	page := protocol.FeedPage{LastSeq: after, State: m.league.State, StorageFailure: m.storageDetail}
 	oldest := m.feed.oldest(m.league.LastSeq() + 1)
 	if durable := m.journal.Committed(); after >= oldest-1 && durable > after {
 		page.Events = m.feed.after(after, int(min(maxFeedBatch, durable-after)))

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
@@ -273,7 +273,7 @@ func TestFeedWindowKeepsUnwrittenEvents(t *testing.T) {
 	// Over HTTP, an old cursor is answered at once from the journal.
 	rec := httptest.NewRecorder()
 	resumed.serveEvents(rec, httptest.NewRequest(http.MethodGet, "/events?after=7&wait=30s", nil))
-	var page control.FeedPage
+	var page protocol.FeedPage
 	if err := json.Unmarshal(rec.Body.Bytes(), &page); err != nil || rec.Code != http.StatusOK {
 		t.Fatalf("GET /events?after=7: %d %s (%v)", rec.Code, rec.Body, err)
 	}
@@ -378,7 +378,7 @@ func TestFeedServesNoTokenHash(t *testing.T) {
 			for cursor, n := int64(0), 0; n < len(events); {
 				rec := httptest.NewRecorder()
 				m.Server.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, fmt.Sprintf("/events?after=%d", cursor), nil))
-				var page control.FeedPage
+				var page protocol.FeedPage
 				if err := json.Unmarshal(rec.Body.Bytes(), &page); err != nil || len(page.Events) == 0 {
 					t.Fatalf("HTTP %d after %d (%v): %.300s", rec.Code, cursor, err, rec.Body)
 				}

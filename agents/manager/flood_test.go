@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
@@ -222,7 +223,7 @@ func players(t *testing.T, managerURL, id, token string) map[string]string {
 	return out
 }
 
-func standingsOf(t *testing.T, managerURL string) control.StandingsFile {
+func standingsOf(t *testing.T, managerURL string) protocol.StandingsFile {
 	t.Helper()
 	s, err := control.New(managerURL, "").Standings(context.Background())
 	if err != nil {

@@ -104,7 +104,7 @@ func New(opts Options) (*Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := node.New(cfg, "league_manager", "league_manager", opts.DataDir)
+	n, err := node.New(cfg, protocol.ManagerRole, string(protocol.ManagerRole), opts.DataDir)
 	if err != nil {
 		lock.Release()
 		return nil, err
@@ -200,7 +200,7 @@ func (m *Manager) Start(ctx context.Context) error {
 	if err := m.Listen(m.opts.Port); err != nil {
 		return err
 	}
-	m.SetState(node.StateActive) // the manager needs no registration: it serves at once
+	m.SetState(protocol.StateActive) // the manager needs no registration: it serves at once
 	m.servePprof()
 	if !resume {
 		return nil

@@ -38,13 +38,13 @@ func (m *Manager) mcpTools() {
 
 // RoundStatus is what get_round_status answers.
 type RoundStatus struct {
-	LeagueID        string             `json:"league_id"`
-	State           engine.LeagueState `json:"state"`
-	RoundsCompleted int                `json:"rounds_completed"`
-	RoundsTotal     int                `json:"rounds_total"`
-	MatchesDone     int                `json:"matches_done"`
-	MatchesTotal    int                `json:"matches_total"`
-	Round           *RoundEntry        `json:"round"` // null before the league has a schedule
+	LeagueID        string               `json:"league_id"`
+	State           engine.LeagueState   `json:"state"`
+	RoundsCompleted int                  `json:"rounds_completed"`
+	RoundsTotal     int                  `json:"rounds_total"`
+	MatchesDone     int                  `json:"matches_done"`
+	MatchesTotal    int                  `json:"matches_total"`
+	Round           *protocol.RoundEntry `json:"round"` // null before the league has a schedule
 }
 
 func (m *Manager) roundStatusTool(_ context.Context, args json.RawMessage) (any, error) {

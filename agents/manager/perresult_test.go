@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
@@ -88,7 +89,7 @@ func measureResults(t *testing.T, n int) writeCount {
 	if err := mgr.Stop(30 * time.Second); err != nil {
 		t.Fatal(err)
 	}
-	var standings control.StandingsFile
+	var standings protocol.StandingsFile
 	if err := store.ReadJSON(filepath.Join(dir, "leagues", config.Default().LeagueID, "standings.json"), &standings); err != nil {
 		t.Fatalf("standings.json after the manager closed: %v", err)
 	}
@@ -106,12 +107,10 @@ func managerWrites(t *testing.T, ctl *control.Client) writeCount {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writes, ok1 := h["file_writes"].(float64)
-	bytes, ok2 := h["bytes_written"].(float64)
-	if !ok1 || !ok2 {
-		t.Fatalf("health %v has no file_writes and bytes_written", h)
+	if h.FileWrites == 0 || h.BytesWritten == 0 {
+		t.Fatalf("health %+v counts no file_writes and bytes_written of a started manager", h)
 	}
-	return writeCount{writes: int64(writes), bytes: int64(bytes)}
+	return writeCount{writes: h.FileWrites, bytes: h.BytesWritten}
 }
 
 // reportDraw reports a match as a draw, the way a referee does.

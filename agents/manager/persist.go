@@ -7,61 +7,21 @@ import (
 	"os"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
-// SchemaVersion is the version of every data file we write.
-const SchemaVersion = "1.0.0"
-
-// RoundsFile is rounds.json.
-type RoundsFile struct {
-	SchemaVersion string       `json:"schema_version"`
-	LeagueID      string       `json:"league_id"`
-	Rounds        []RoundEntry `json:"rounds"`
-	LastUpdated   string       `json:"last_updated"`
-}
-
-// RoundEntry is one round of rounds.json.
-type RoundEntry struct {
-	RoundID int          `json:"round_id"`
-	Status  string       `json:"status"` // PENDING, IN_PROGRESS, COMPLETED
-	Matches []MatchEntry `json:"matches"`
-}
-
-// MatchEntry is one match of rounds.json.
-type MatchEntry struct {
-	MatchID   string  `json:"match_id"`
-	PlayerAID string  `json:"player_A_id"`
-	PlayerBID string  `json:"player_B_id"`
-	RefereeID string  `json:"referee_id,omitempty"`
-	Result    string  `json:"result,omitempty"` // WIN, DRAW, TECHNICAL_LOSS
-	Winner    *string `json:"winner"`
-}
-
-// LeagueInfoFile is league.json: what was played, with what seed, by whom.
-type LeagueInfoFile struct {
-	SchemaVersion string             `json:"schema_version"`
-	LeagueID      string             `json:"league_id"`
-	GameType      string             `json:"game_type"`
-	Seed          int64              `json:"seed"`
-	Players       []engine.AgentInfo `json:"players"`
-	Referees      []engine.AgentInfo `json:"referees"`
-	LastUpdated   string             `json:"last_updated"`
-}
-
 // Standings snapshots the standings document. Everything but sorting the
 // table is O(1), so serving it and writing it cost the same however far the
 // league has gone.
-func (m *Manager) Standings() control.StandingsFile {
+func (m *Manager) Standings() protocol.StandingsFile {
 	ratings := m.ratingsNow()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	done, total := m.league.Progress()
-	doc := control.StandingsFile{
-		SchemaVersion: SchemaVersion, LeagueID: m.league.ID, Version: m.league.LastSeq(), State: m.league.State,
+	doc := protocol.StandingsFile{
+		SchemaVersion: protocol.FileSchemaVersion, LeagueID: m.league.ID, Version: m.league.LastSeq(), State: m.league.State,
 		GameType: m.league.GameType, Seed: m.league.Seed, RoundsCompleted: m.league.RoundsCompleted(), RoundsTotal: m.league.PlannedRounds(),
 		MatchesDone: done, MatchesTotal: total, Standings: standingRows(m.league.Table.Rows()),
 		LastUpdated: protocol.FormatTime(time.Now()),
@@ -132,10 +92,10 @@ func (m *Manager) writeRounds() {
 
 // Schedule snapshots the rounds document: every round's matches with their
 // referee and result so far.
-func (m *Manager) Schedule() RoundsFile {
+func (m *Manager) Schedule() protocol.RoundsFile {
 	m.mu.Lock()
-	doc := RoundsFile{SchemaVersion: SchemaVersion, LeagueID: m.league.ID, LastUpdated: protocol.FormatTime(time.Now()),
-		Rounds: []RoundEntry{}}
+	doc := protocol.RoundsFile{SchemaVersion: protocol.FileSchemaVersion, LeagueID: m.league.ID, LastUpdated: protocol.FormatTime(time.Now()),
+		Rounds: []protocol.RoundEntry{}}
 	rounds := len(m.league.Rounds)
 	m.mu.Unlock()
 	for i := range rounds {
@@ -157,7 +117,7 @@ func (m *Manager) encodeRounds(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintf(w, "{\n  \"schema_version\": %q,\n  \"league_id\": %s,\n  \"rounds\": [", SchemaVersion, head); err != nil {
+	if _, err := fmt.Fprintf(w, "{\n  \"schema_version\": %q,\n  \"league_id\": %s,\n  \"rounds\": [", protocol.FileSchemaVersion, head); err != nil {
 		return err
 	}
 	for i := range rounds {
@@ -185,7 +145,7 @@ func (m *Manager) encodeRounds(w io.Writer) error {
 }
 
 // roundEntry snapshots one round (1-based) of rounds.json.
-func (m *Manager) roundEntry(round int) RoundEntry {
+func (m *Manager) roundEntry(round int) protocol.RoundEntry {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	r := m.league.Rounds[round-1]
@@ -193,10 +153,10 @@ func (m *Manager) roundEntry(round int) RoundEntry {
 	if current > len(m.league.Rounds) {
 		current = 0
 	}
-	entry := RoundEntry{RoundID: r.Number, Status: roundStatus(r.Number, current, m.league.RoundDone(r.Number))}
+	entry := protocol.RoundEntry{RoundID: r.Number, Status: roundStatus(r.Number, current, m.league.RoundDone(r.Number))}
 	for _, p := range r.Matches {
 		rec, _ := m.league.Match(p.MatchID)
-		me := MatchEntry{MatchID: p.MatchID, PlayerAID: p.PlayerA, PlayerBID: p.PlayerB, RefereeID: rec.Referee}
+		me := protocol.MatchEntry{MatchID: p.MatchID, PlayerAID: p.PlayerA, PlayerBID: p.PlayerB, RefereeID: rec.Referee}
 		if rec.Result != nil {
 			me.Result = string(rec.Result.Status)
 			if rec.Result.Winner != "" {
@@ -226,7 +186,7 @@ func (m *Manager) writeLeagueInfo() {
 			list[i].TokenHash = "" // league.json is for people: no secrets, not even hashed
 		}
 	}
-	m.writeFile(m.Layout.LeagueInfo(), LeagueInfoFile{SchemaVersion: SchemaVersion, LeagueID: m.league.ID,
+	m.writeFile(m.Layout.LeagueInfo(), protocol.LeagueInfoFile{SchemaVersion: protocol.FileSchemaVersion, LeagueID: m.league.ID,
 		GameType: m.league.GameType, Seed: m.league.Seed, Players: players, Referees: referees,
 		LastUpdated: protocol.FormatTime(time.Now())})
 }

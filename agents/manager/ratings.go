@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/engine"
@@ -125,19 +124,19 @@ func (m *Manager) ratingOptions() engine.RatingOptions {
 // ratingsDoc is the standings document's ratings section, its players in
 // the order of rows (the table's), each with its likelihood of superiority
 // over the next.
-func (m *Manager) ratingsDoc(f *ratingsFit, rows []protocol.StandingRow) *control.RatingsDoc {
+func (m *Manager) ratingsDoc(f *ratingsFit, rows []protocol.StandingRow) *protocol.RatingsDoc {
 	if f == nil {
 		return nil
 	}
-	doc := &control.RatingsDoc{Model: control.RatingsModel, Interval: control.RatingsInterval,
+	doc := &protocol.RatingsDoc{Model: protocol.RatingsModel, Interval: protocol.RatingsInterval,
 		TechnicalLosses: "loss", Games: f.Games, MatchesFitted: f.matches, Prior: f.Prior,
-		Players: make([]control.RatingRow, 0, len(rows))}
+		Players: make([]protocol.RatingRow, 0, len(rows))}
 	if m.opts.Config.Ratings.ExcludeTechnical {
 		doc.TechnicalLosses = "excluded"
 	}
 	for i, row := range rows {
 		r, _ := f.Rating(row.PlayerID)
-		out := control.RatingRow{PlayerID: row.PlayerID, Games: r.Games, Rated: r.Rated,
+		out := protocol.RatingRow{PlayerID: row.PlayerID, Games: r.Games, Rated: r.Rated,
 			Elo: round2(r.Elo), CI95: round2(r.CI95)}
 		if i+1 < len(rows) && r.Rated {
 			if next, _ := f.Rating(rows[i+1].PlayerID); next.Rated {
@@ -166,14 +165,14 @@ func (m *Manager) serveLOS(w http.ResponseWriter, r *http.Request) {
 	m.mu.Lock()
 	rows := m.league.Table.Rows()
 	m.mu.Unlock()
-	doc := control.LOSDoc{PlayerID: id, MatchesFitted: f.matches, Versus: make([]control.LOSRow, 0, len(rows))}
+	doc := protocol.LOSDoc{PlayerID: id, MatchesFitted: f.matches, Versus: make([]protocol.LOSRow, 0, len(rows))}
 	me, _ := f.Rating(id)
 	for _, row := range rows {
 		other, _ := f.Rating(row.PlayerID)
 		if row.PlayerID == id || !other.Rated || !me.Rated {
 			continue
 		}
-		doc.Versus = append(doc.Versus, control.LOSRow{PlayerID: row.PlayerID,
+		doc.Versus = append(doc.Versus, protocol.LOSRow{PlayerID: row.PlayerID,
 			EloDiff: round2(me.Elo - other.Elo), SE: round2(f.DifferenceSE(id, row.PlayerID)),
 			LOS: round4(f.LOS(id, row.PlayerID))})
 	}

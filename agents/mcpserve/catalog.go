@@ -3,6 +3,8 @@ package mcpserve
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,7 +20,8 @@ type LeagueTool struct {
 	Title       string
 	Description string
 	ReadOnly    bool
-	Schema      *jsonschema.Schema
+	Schema      *jsonschema.Schema // the message, from its Go type
+	Output      *jsonschema.Schema // the answer, from its Go type
 	resolved    *jsonschema.Resolved
 }
 
@@ -31,7 +34,7 @@ func (t LeagueTool) Validate(args json.RawMessage) error {
 // MCPTool is the tool's definition for an MCP server's tools/list.
 func (t LeagueTool) MCPTool() *mcp.Tool {
 	return &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.Schema,
-		Annotations: &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: t.ReadOnly}}
+		OutputSchema: t.Output, Annotations: &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: t.ReadOnly}}
 }
 
 // ToolFor returns the tool that carries a message type, if there is one.
@@ -58,89 +61,114 @@ func PlayerTools(moveCallType string) []string {
 		catalog[protocol.TypeGameOver].Name}
 }
 
-// catalog maps each league message type an agent may serve to its tool.
+// catalog maps each league message type an agent may serve to its tool,
+// one per entry of protocol.Messages that has a ToolSpec.
 var catalog = buildCatalog()
-
-// spec is one catalog entry before its schema is built.
-type spec struct {
-	name, messageType, title, description string
-	readOnly                              bool
-	fields                                map[string]*jsonschema.Schema
-	required                              []string
-}
 
 func buildCatalog() map[string]LeagueTool {
 	out := map[string]LeagueTool{}
-	for _, s := range specs() {
-		schema := envelopeSchema(s.messageType, s.fields, s.required)
+	for _, m := range protocol.Messages {
+		if m.Tool == nil {
+			continue
+		}
+		schema := inputSchema(m)
 		resolved, err := schema.Resolve(nil)
 		if err != nil {
-			panic(fmt.Sprintf("mcpserve: schema of %s: %v", s.name, err)) // a bug in the table below
+			panic(fmt.Sprintf("mcpserve: schema of %s: %v", m.Type, err)) // a Go type jsonschema cannot describe
 		}
-		out[s.messageType] = LeagueTool{Name: s.name, MessageType: s.messageType, Title: s.title,
-			Description: s.description, ReadOnly: s.readOnly, Schema: schema, resolved: resolved}
+		out[m.Type] = LeagueTool{Name: m.ToolName(), MessageType: m.Type, Title: m.Tool.Title,
+			Description: m.Tool.Description, ReadOnly: m.Tool.ReadOnly, Schema: schema, Output: schemaOf(m.Reply),
+			resolved: resolved}
 	}
 	return out
 }
 
-// envelopeSchema is the league.v2 envelope (protocol.md §2) plus a message's
-// own fields. Extra properties are allowed: peers add their own.
-func envelopeSchema(messageType string, fields map[string]*jsonschema.Schema, required []string) *jsonschema.Schema {
-	props := map[string]*jsonschema.Schema{
-		"protocol":        constant(protocol.Version, "always league.v2"),
-		"message_type":    constant(messageType, "always "+messageType+" for this tool"),
-		"sender":          str("who sends it: league_manager, referee:<id> or player:<id>"),
-		"timestamp":       str("ISO-8601 in UTC, e.g. 2025-01-15T10:00:00Z"),
-		"conversation_id": str("one id per conversation; a reply echoes it"),
-		"auth_token":      str("the token the sender got at registration (the admin token for admin tools)"),
-		"league_id":       str("the league, e.g. league_2025_even_odd"),
-		"round_id":        {Types: []string{"integer", "string"}, Description: "the round, 1, 2, …"},
-		"match_id":        str("the match, R<round>M<index>, e.g. R1M1"),
+// envelopeRequired are the envelope fields every message has
+// (protocol.md §2).
+var envelopeRequired = []string{"protocol", "message_type", "sender", "timestamp", "conversation_id"}
+
+// inputSchema is a message's schema with its message_type fixed and the
+// fields protocol.md §3 requires of it.
+func inputSchema(m protocol.MessageSpec) *jsonschema.Schema {
+	s := schemaOf(m.Body)
+	fix := func(name, value string) {
+		prop := *s.Properties[name]
+		var v any = value
+		prop.Const, prop.Description = &v, "always "+value
+		s.Properties[name] = &prop
 	}
-	for k, v := range fields {
-		props[k] = v
-	}
-	req := append([]string{"protocol", "message_type", "sender", "timestamp", "conversation_id"}, required...)
-	return &jsonschema.Schema{Type: "object", Properties: props, Required: req}
-}
-
-func str(description string) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "string", Description: description}
-}
-
-func integer(description string) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "integer", Description: description}
-}
-
-func boolean(description string) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "boolean", Description: description}
-}
-
-func constant(value, description string) *jsonschema.Schema {
-	var v any = value
-	return &jsonschema.Schema{Type: "string", Const: &v, Description: description}
-}
-
-func enum(description string, values ...string) *jsonschema.Schema {
-	s := &jsonschema.Schema{Type: "string", Description: description}
-	for _, v := range values {
-		s.Enum = append(s.Enum, v)
-	}
+	fix("protocol", protocol.Version)
+	fix("message_type", m.Type)
+	s.Required = append(slices.Clone(envelopeRequired), m.Tool.Required...)
 	return s
 }
 
-func object(description string, props map[string]*jsonschema.Schema, required ...string) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "object", Description: description, Properties: props, Required: required}
+// schemaOptions describe the Go types whose JSON is not what their kind says.
+var schemaOptions = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+	// RoundID reads "3" as well as 3.
+	reflect.TypeFor[protocol.RoundID](): {AnyOf: []*jsonschema.Schema{{Type: "integer"}, {Type: "string"}}},
+	// An interface field holds any value; an empty schema would be written
+	// as true, which clients reading properties as objects refuse.
+	reflect.TypeFor[any](): {Description: "any JSON value"},
+}}
+
+// schemaOf builds the schema of a message's Go type. What it describes is
+// what a peer may send, not all it must: objects allow the fields peers add,
+// nested fields are optional (the handler decodes them liberally, as on the
+// plain JSON-RPC path), and a field that may be null is anyOf its type and
+// null, never a type array (which strict MCP clients warn about).
+func schemaOf(v any) *jsonschema.Schema {
+	s, err := jsonschema.ForType(reflect.TypeOf(v), schemaOptions)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserve: schema of %T: %v", v, err)) // a Go type jsonschema cannot describe
+	}
+	return loosen(s)
 }
 
-func arrayOf(description string, items *jsonschema.Schema) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "array", Description: description, Items: items}
+// loosen rewrites a generated schema as schemaOf says, at every depth.
+func loosen(s *jsonschema.Schema) *jsonschema.Schema {
+	if s == nil {
+		return nil
+	}
+	out := *s
+	out.Required = nil
+	if (out.Type == "object" || slices.Contains(out.Types, "object")) && out.Properties != nil {
+		out.AdditionalProperties = nil // a struct: peers may add fields
+	} else {
+		out.AdditionalProperties = loosen(out.AdditionalProperties)
+	}
+	out.Items = loosen(out.Items)
+	if out.Properties != nil {
+		out.Properties = make(map[string]*jsonschema.Schema, len(s.Properties))
+		for name, prop := range s.Properties {
+			out.Properties[name] = loosen(prop)
+		}
+	}
+	if out.AnyOf != nil {
+		out.AnyOf = make([]*jsonschema.Schema, len(s.AnyOf))
+		for i, alt := range s.AnyOf {
+			out.AnyOf[i] = loosen(alt)
+		}
+	}
+	return withoutTypeArray(&out)
 }
 
-func mapOf(description string, values *jsonschema.Schema) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "object", Description: description, AdditionalProperties: values}
-}
-
-func nullable(typ, description string) *jsonschema.Schema {
-	return &jsonschema.Schema{Types: []string{typ, "null"}, Description: description}
+// withoutTypeArray turns {"type": [T, "null"]} into {"anyOf": [{"type": T, …}, {"type": "null"}]}.
+func withoutTypeArray(s *jsonschema.Schema) *jsonschema.Schema {
+	if len(s.Types) == 0 {
+		return s
+	}
+	alts := make([]*jsonschema.Schema, 0, len(s.Types))
+	for _, t := range s.Types {
+		if t == "null" {
+			continue
+		}
+		alt := *s
+		alt.Types, alt.Type, alt.Description = nil, t, ""
+		alts = append(alts, &alt)
+	}
+	if slices.Contains(s.Types, "null") {
+		alts = append(alts, &jsonschema.Schema{Type: "null"})
+	}
+	return &jsonschema.Schema{Description: s.Description, AnyOf: alts}
 }

@@ -58,9 +58,7 @@ func startMCPOnlyPlayer(t *testing.T, messageTypes ...string) *mcpOnlyPlayer {
 }
 
 // gamePlayerTypes are the message types a complete player serves.
-var gamePlayerTypes = []string{protocol.TypeGameInvitation, protocol.TypeChooseParityCall, protocol.TypeGameOver,
-	protocol.TypeRoundAnnouncement, protocol.TypeStandingsUpdate, protocol.TypeRoundCompleted,
-	protocol.TypeLeagueCompleted, protocol.TypeGameError}
+var gamePlayerTypes = protocol.ServedBy(protocol.PlayerRole)
 
 // watch records each request's method and whether it carried the Accept
 // header an MCP client must send.

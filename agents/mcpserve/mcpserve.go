@@ -8,7 +8,9 @@
 // flat league.v2 message. A tool call is turned back into the league
 // request and run through the agent's rpc.Server.Dispatch: one path for both
 // protocols. Replies come back as structuredContent plus the same JSON as
-// text; league rejections with isError set.
+// text; league rejections with isError set. The tools, and their input and
+// output schemas generated from the Go types, come from protocol.Messages
+// (catalog.go).
 package mcpserve
 
 import (

@@ -33,15 +33,6 @@ const (
 	ReadyRegistered = "leaguetui: registered " // followed by the assigned id
 )
 
-// Agent states reported by /health.
-const (
-	StateInit       = "INIT"
-	StateRegistered = "REGISTERED"
-	StateActive     = "ACTIVE"
-	StateSuspended  = "SUSPENDED"
-	StateShutdown   = "SHUTDOWN"
-)
-
 // Node is one agent process's shared runtime.
 type Node struct {
 	turns atomic.Int64 // turns of matches begun (referees), for GET /health
@@ -49,7 +40,7 @@ type Node struct {
 	// /health; nil for every other agent.
 	modelCost func() *protocol.ModelCost
 	Cfg       config.Config
-	Role      string // "league_manager", "referee" or "player"
+	Role      protocol.Role
 	Name      string // display name, also the log file's name
 	Log       *slog.Logger
 	Client    *rpc.Client
@@ -60,6 +51,9 @@ type Node struct {
 	// Admitted, if set, takes a registration's answer before the agent
 	// says it is registered, for what the agent keeps besides its id.
 	Admitted func(*protocol.RegisterResponse)
+	// LeagueCompleted, if set, runs when the league says it is over,
+	// before the agent acknowledges it: what the agent must save first.
+	LeagueCompleted func()
 	// OpenReferees is set on a manager that admits referees without the
 	// referee key, so that /health says so.
 	OpenReferees bool
@@ -92,7 +86,7 @@ func CheckParent() error {
 }
 
 // New prepares a node; it does not listen yet.
-func New(cfg config.Config, role, name, dataDir string) (*Node, error) {
+func New(cfg config.Config, role protocol.Role, name, dataDir string) (*Node, error) {
 	if err := CheckParent(); err != nil {
 		return nil, err
 	}
@@ -107,11 +101,8 @@ func New(cfg config.Config, role, name, dataDir string) (*Node, error) {
 	if err := store.CheckWritable(dataDir); err != nil {
 		return nil, err
 	}
-	component := role
-	if role != "league_manager" {
-		component = role + ":" + name
-	}
-	if role == "league_manager" {
+	component := role.Sender(name)
+	if role == protocol.ManagerRole {
 		logPath = layout.LeagueLog() // the specification's place for the manager's log
 	}
 	logger, closer, err := store.NewLogger(logPath, component, name, slog.LevelInfo)
@@ -119,11 +110,11 @@ func New(cfg config.Config, role, name, dataDir string) (*Node, error) {
 		return nil, fmt.Errorf("cannot open the log in %s: %w", dataDir, err)
 	}
 	n := &Node{Cfg: cfg, Role: role, Name: name, Log: logger, Layout: layout, Stdout: os.Stdout,
-		state: StateInit, logFile: closer}
+		state: protocol.StateInit, logFile: closer}
 	n.Client = rpc.NewClient(rpc.Options{Retry: cfg.Retry, Breaker: cfg.Breaker, Log: logger})
 	n.Server = rpc.NewServer(logger, n.Sender)
 	n.Server.SetReadTimeout(cfg.Timeouts.Generic) // a request slower to arrive than any reply would be is cut off
-	n.MCP = mcpserve.Mount(n.Server, role, name)
+	n.MCP = mcpserve.Mount(n.Server, string(role), name)
 	n.Server.HandleHTTP("GET /health", n.serveHealth)
 	return n, nil
 }
@@ -171,7 +162,7 @@ func (n *Node) Identity() (id, token string) {
 func (n *Node) SetIdentity(id, token string) {
 	store.Redact(token)
 	n.mu.Lock()
-	n.id, n.token, n.state = id, token, StateRegistered
+	n.id, n.token, n.state = id, token, protocol.StateRegistered
 	n.mu.Unlock()
 }
 
@@ -192,14 +183,11 @@ func (n *Node) State() string {
 // Sender is this agent's sender value: "referee:REF01", "player:P01", or
 // "role:alpha"-style before registration.
 func (n *Node) Sender() string {
-	if n.Role == "league_manager" {
-		return protocol.SenderManager
-	}
 	id, _ := n.Identity()
 	if id == "" {
 		id = n.Name
 	}
-	return n.Role + ":" + id
+	return n.Role.Sender(id)
 }
 
 // Envelope starts a message to the manager: it carries this agent's token,
@@ -282,7 +270,7 @@ func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Mes
 		n.Admitted(&resp)
 	}
 	n.SetIdentity(id, resp.AuthToken)
-	creds := store.Credentials{LeagueID: n.Cfg.LeagueID, AgentID: id, Role: n.Role, AuthToken: resp.AuthToken}
+	creds := store.Credentials{LeagueID: n.Cfg.LeagueID, AgentID: id, Role: string(n.Role), AuthToken: resp.AuthToken}
 	if err := store.SaveCredentials(credsPath, creds); err != nil {
 		// Registered all the same; only a restart would come back as a newcomer.
 		n.Log.Warn("cannot save credentials", "event_type", "DATA_WRITE_FAILED", "err", err)
@@ -347,38 +335,15 @@ func (n *Node) presentCredentials(path string, env *protocol.Envelope) {
 	if err != nil {
 		n.Log.Warn("ignoring unreadable credentials", "event_type", "CREDENTIALS_IGNORED", "err", err)
 	}
-	if !ok || creds.Role != n.Role {
+	if !ok || creds.Role != string(n.Role) {
 		return
 	}
-	env.Sender = n.Role + ":" + creds.AgentID
+	env.Sender = n.Role.Sender(creds.AgentID)
 	env.AuthToken = creds.AuthToken
 }
 
 // CountTurn counts one turn of a match begun, shown by GET /health.
 func (n *Node) CountTurn() { n.turns.Add(1) }
-
-// Health is what GET /health answers.
-type Health struct {
-	ID          string `json:"id"`
-	Role        string `json:"role"`
-	DisplayName string `json:"display_name"`
-	State       string `json:"state"`
-	LeagueID    string `json:"league_id"`
-	Endpoint    string `json:"endpoint"`
-	Served      int64  `json:"requests_served"`
-	Turns       int64  `json:"turns_played,omitempty"` // referees: the turns of matches begun, for the bench
-	// Tools are the MCP tools the agent offers, so the console can show them
-	// without an MCP session.
-	Tools []string `json:"tools,omitempty"`
-	// FileWrites and BytesWritten count the process's writes to the data
-	// folder (store.WriteStats), so the cost of a league event can be measured.
-	FileWrites   int64 `json:"file_writes"`
-	BytesWritten int64 `json:"bytes_written"`
-	// OpenReferees: this manager admits any referee, without a key.
-	OpenReferees bool `json:"open_referees,omitempty"`
-	// Model is a model player's cost so far: tokens, latency, failures.
-	Model *protocol.ModelCost `json:"model,omitempty"`
-}
 
 // ReportModelCost makes GET /health carry cost's answer; call it before
 // the node serves.
@@ -386,11 +351,11 @@ func (n *Node) ReportModelCost(cost func() *protocol.ModelCost) { n.modelCost = 
 
 func (n *Node) serveHealth(w http.ResponseWriter, _ *http.Request) {
 	id, _ := n.Identity()
-	if n.Role == "league_manager" {
+	if n.Role == protocol.ManagerRole {
 		id = protocol.SenderManager
 	}
 	writes, bytes := store.WriteStats()
-	health := Health{ID: id, Role: n.Role, DisplayName: n.Name, State: n.State(),
+	health := protocol.Health{ID: id, Role: string(n.Role), DisplayName: n.Name, State: n.State(),
 		LeagueID: n.Cfg.LeagueID, Endpoint: n.healthEndpoint(), Served: n.Server.Served(), Turns: n.turns.Load(),
 		Tools: n.MCP.Names(), FileWrites: writes, BytesWritten: bytes, OpenReferees: n.OpenReferees}
 	if n.modelCost != nil {

@@ -15,13 +15,17 @@ func (n *Node) Ack(_ context.Context, in protocol.Inbound) (any, error) {
 }
 
 // AcknowledgeNotifications routes notifications this agent only needs to
-// acknowledge. LEAGUE_COMPLETED also moves the agent to SHUTDOWN.
+// acknowledge. LEAGUE_COMPLETED also runs the agent's LeagueCompleted hook,
+// if it has one, and moves the agent to SHUTDOWN.
 func (n *Node) AcknowledgeNotifications(messageTypes ...string) {
 	for _, t := range messageTypes {
 		n.Server.Handle(t, n.Ack)
 	}
 	n.Server.Handle(protocol.TypeLeagueCompleted, func(ctx context.Context, in protocol.Inbound) (any, error) {
-		n.SetState(StateShutdown)
+		if n.LeagueCompleted != nil {
+			n.LeagueCompleted()
+		}
+		n.SetState(protocol.StateShutdown)
 		return n.Ack(ctx, in)
 	})
 }

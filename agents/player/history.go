@@ -8,7 +8,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/engine"
@@ -221,14 +220,6 @@ func (p *Player) flushHistory() {
 	if file != nil {
 		file.Flush()
 	}
-}
-
-// handleLeagueCompleted writes the final history before acknowledging, so
-// that once the league is over history.json has every match.
-func (p *Player) handleLeagueCompleted(ctx context.Context, in protocol.Inbound) (any, error) {
-	p.flushHistory()
-	p.SetState(node.StateShutdown)
-	return p.Ack(ctx, in)
 }
 
 // Shutdown writes what history.json still lacks, then stops serving.

@@ -58,7 +58,7 @@ func New(opts Options) (*Player, error) {
 	} else if _, err := engine.NewStrategyFor(opts.Config.GameType, opts.Strategy, opts.Seed); err != nil {
 		return nil, err
 	}
-	n, err := node.New(opts.Config, "player", opts.Name, opts.DataDir)
+	n, err := node.New(opts.Config, protocol.PlayerRole, opts.Name, opts.DataDir)
 	if err != nil {
 		return nil, err
 	}
@@ -72,9 +72,9 @@ func New(opts Options) (*Player, error) {
 	p.Server.Handle(protocol.TypeChooseParityCall, p.handleMoveCall)
 	p.Server.Handle(protocol.TypeGameMoveCall, p.handleMoveCall)
 	p.Server.Handle(protocol.TypeGameOver, p.handleGameOver)
+	p.LeagueCompleted = p.flushHistory // history.json is whole before the player says it is done
 	p.AcknowledgeNotifications(protocol.TypeRoundAnnouncement, protocol.TypeStandingsUpdate,
 		protocol.TypeRoundCompleted, protocol.TypeGameError)
-	p.Server.Handle(protocol.TypeLeagueCompleted, p.handleLeagueCompleted)
 	return p, nil
 }
 
@@ -189,7 +189,7 @@ func (p *Player) handleInvitation(_ context.Context, in protocol.Inbound) (any, 
 	if err := p.checkTicket(inv.Envelope); err != nil {
 		return nil, err
 	}
-	p.SetState(node.StateActive)
+	p.SetState(protocol.StateActive)
 	p.mu.Lock()
 	p.opponent[inv.MatchID] = inv.OpponentID
 	p.mu.Unlock()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/player"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
@@ -280,14 +281,11 @@ func TestPlayerNotifications(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var health struct {
-		ID    string `json:"id"`
-		State string `json:"state"`
-	}
+	var health protocol.Health
 	if err := json.NewDecoder(resp.Body).Decode(&health); err != nil {
 		t.Fatal(err)
 	}
-	if health.ID != playerID || health.State != "SHUTDOWN" {
+	if health.ID != playerID || health.State != protocol.StateShutdown {
 		t.Errorf("health %+v, want %s in SHUTDOWN after LEAGUE_COMPLETED", health, playerID)
 	}
 }

@@ -2,6 +2,12 @@
 // JSON-RPC 2.0 framing around them, and the liberal decoding that lets agents
 // written by other people join a leaguetui league. We send exactly what the
 // specification shows; we accept every variant protocol.md lists.
+//
+// Everything that crosses a process boundary is declared here, once: the
+// messages (messages.go), one table entry per message type from which
+// routing, the MCP tools and test peers derive (table.go, Messages), and the
+// documents served over plain HTTP and written to the data folder
+// (files.go: standings, feed pages, /health, rounds, league and match files).
 package protocol
 
 import (
@@ -28,15 +34,15 @@ const SenderManager = "league_manager"
 // Envelope is the set of fields every league.v2 message carries, flat beside
 // the message's own fields.
 type Envelope struct {
-	Protocol       string  `json:"protocol"`
-	MessageType    string  `json:"message_type"`
-	Sender         string  `json:"sender"`
-	Timestamp      string  `json:"timestamp"`
-	ConversationID string  `json:"conversation_id"`
-	AuthToken      string  `json:"auth_token,omitempty"`
-	LeagueID       string  `json:"league_id,omitempty"`
-	RoundID        RoundID `json:"round_id,omitempty"`
-	MatchID        string  `json:"match_id,omitempty"`
+	Protocol       string  `json:"protocol" jsonschema:"always league.v2"`
+	MessageType    string  `json:"message_type" jsonschema:"the message type, e.g. GAME_INVITATION"`
+	Sender         string  `json:"sender" jsonschema:"who sends it: league_manager, referee:<id> or player:<id>"`
+	Timestamp      string  `json:"timestamp" jsonschema:"ISO-8601 in UTC, e.g. 2025-01-15T10:00:00Z"`
+	ConversationID string  `json:"conversation_id" jsonschema:"one id per conversation; a reply echoes it"`
+	AuthToken      string  `json:"auth_token,omitempty" jsonschema:"the token the sender got at registration (the admin token for admin tools)"`
+	LeagueID       string  `json:"league_id,omitempty" jsonschema:"the league, e.g. league_2025_even_odd"`
+	RoundID        RoundID `json:"round_id,omitempty" jsonschema:"the round, 1, 2, …"`
+	MatchID        string  `json:"match_id,omitempty" jsonschema:"the match, R<round>M<index>, e.g. R1M1"`
 }
 
 // NewEnvelope stamps a message we are about to send with the current time.

@@ -39,13 +39,13 @@ const (
 type AgentMeta struct {
 	DisplayName          string   `json:"display_name"`
 	Version              string   `json:"version"`
-	GameTypes            []string `json:"game_types"`
-	ContactEndpoint      string   `json:"contact_endpoint"`
-	MaxConcurrentMatches int      `json:"max_concurrent_matches,omitempty"`
-	ProtocolVersion      string   `json:"protocol_version,omitempty"`
+	GameTypes            []string `json:"game_types" jsonschema:"games it plays, e.g. [\"even_odd\"]"`
+	ContactEndpoint      string   `json:"contact_endpoint" jsonschema:"its /mcp URL"`
+	MaxConcurrentMatches int      `json:"max_concurrent_matches,omitempty" jsonschema:"matches a referee runs at once"`
+	ProtocolVersion      string   `json:"protocol_version,omitempty" jsonschema:"e.g. 2.1.0"`
 	// RefereeKey is the key the league's admin gives its referees: a
 	// referee presents it to be admitted (an extra of leaguetui's).
-	RefereeKey string `json:"referee_key,omitempty"`
+	RefereeKey string `json:"referee_key,omitempty" jsonschema:"the key the league's admin gave its referees"`
 	// MatchTickets, for a referee, says it sends each player the ticket
 	// its start_match carries (an extra of leaguetui's; see agents/ticket).
 	MatchTickets bool `json:"match_tickets,omitempty"`
@@ -54,13 +54,13 @@ type AgentMeta struct {
 // RefereeRegisterRequest: referee -> manager, method register_referee.
 type RefereeRegisterRequest struct {
 	Envelope
-	RefereeMeta AgentMeta `json:"referee_meta"`
+	RefereeMeta AgentMeta `json:"referee_meta" jsonschema:"who registers"`
 }
 
 // LeagueRegisterRequest: player -> manager, method register_player.
 type LeagueRegisterRequest struct {
 	Envelope
-	PlayerMeta AgentMeta `json:"player_meta"`
+	PlayerMeta AgentMeta `json:"player_meta" jsonschema:"who registers"`
 }
 
 // RegisterResponse is REFEREE_REGISTER_RESPONSE or LEAGUE_REGISTER_RESPONSE.
@@ -94,7 +94,7 @@ type AnnouncedMatch struct {
 	GameType        string `json:"game_type"`
 	PlayerAID       string `json:"player_A_id"`
 	PlayerBID       string `json:"player_B_id"`
-	RefereeEndpoint string `json:"referee_endpoint"`
+	RefereeEndpoint string `json:"referee_endpoint" jsonschema:"the referee's /mcp URL"`
 	RefereeID       string `json:"referee_id,omitempty"`
 	PlayerAEndpoint string `json:"player_A_endpoint,omitempty"`
 	PlayerBEndpoint string `json:"player_B_endpoint,omitempty"`
@@ -103,7 +103,7 @@ type AnnouncedMatch struct {
 // RoundAnnouncement: manager -> players and referees, method notify_round.
 type RoundAnnouncement struct {
 	Envelope
-	Matches []AnnouncedMatch `json:"matches"`
+	Matches []AnnouncedMatch `json:"matches" jsonschema:"the round's matches"`
 }
 
 // StartMatch: manager -> referee, method start_match (ours; peers use
@@ -111,18 +111,18 @@ type RoundAnnouncement struct {
 // an Ack and reports the result later with report_match_result.
 type StartMatch struct {
 	Envelope
-	GameType        string `json:"game_type"`
+	GameType        string `json:"game_type" jsonschema:"the game, e.g. even_odd"`
 	RefereeID       string `json:"referee_id"`
 	PlayerAID       string `json:"player_A_id"`
 	PlayerBID       string `json:"player_B_id"`
-	PlayerAEndpoint string `json:"player_A_endpoint"`
-	PlayerBEndpoint string `json:"player_B_endpoint"`
+	PlayerAEndpoint string `json:"player_A_endpoint" jsonschema:"player A's /mcp URL"`
+	PlayerBEndpoint string `json:"player_B_endpoint" jsonschema:"player B's /mcp URL"`
 	// LeagueSeed lets the referee derive the draw from the seed and the match
 	// id, so the same seed gives the same results whatever the concurrency.
-	LeagueSeed int64 `json:"league_seed"`
+	LeagueSeed int64 `json:"league_seed" jsonschema:"the league's seed; the draw derives from it and the match id"`
 	// Standings gives each player's record so far, for the move call's
 	// context.your_standings.
-	Standings map[string]Standing `json:"standings,omitempty"`
+	Standings map[string]Standing `json:"standings,omitempty" jsonschema:"each player's record so far"`
 	// PlayerATicket and PlayerBTicket are the players' match tickets: the
 	// referee sends each its own as the auth_token of every message to it
 	// (an extra of leaguetui's; see agents/ticket).
@@ -133,10 +133,10 @@ type StartMatch struct {
 // GameInvitation: referee -> player, method handle_game_invitation.
 type GameInvitation struct {
 	Envelope
-	GameType    string `json:"game_type"`
-	RoleInMatch string `json:"role_in_match"` // PLAYER_A or PLAYER_B
-	OpponentID  string `json:"opponent_id"`
-	PlayerID    string `json:"player_id,omitempty"` // the addressee; an extra
+	GameType    string `json:"game_type" jsonschema:"the game, e.g. even_odd"`
+	RoleInMatch string `json:"role_in_match" jsonschema:"the addressee's seat: PLAYER_A or PLAYER_B"` // PLAYER_A or PLAYER_B
+	OpponentID  string `json:"opponent_id" jsonschema:"the other player's id"`
+	PlayerID    string `json:"player_id,omitempty" jsonschema:"the addressee's id"` // the addressee; an extra
 }
 
 // Roles in a match.
@@ -150,7 +150,7 @@ type GameJoinAck struct {
 	Envelope
 	PlayerID         string `json:"player_id"`
 	ArrivalTimestamp string `json:"arrival_timestamp"`
-	Accept           bool   `json:"accept"`
+	Accept           bool   `json:"accept" jsonschema:"joins the match"`
 }
 
 // Standing is a player's record as the referee tells it in a move call.
@@ -162,18 +162,18 @@ type Standing struct {
 
 // MoveContext is what a player is told when asked for a move.
 type MoveContext struct {
-	OpponentID    string   `json:"opponent_id"`
+	OpponentID    string   `json:"opponent_id" jsonschema:"the other player's id"`
 	RoundID       RoundID  `json:"round_id"`
-	YourStandings Standing `json:"your_standings"`
+	YourStandings Standing `json:"your_standings" jsonschema:"the addressee's record so far"`
 }
 
 // MoveRequest is the generic description of a move (GAME_MOVE_CALL); we add it
 // to CHOOSE_PARITY_CALL too, so a player can answer any game without knowing it.
 type MoveRequest struct {
-	MoveType     string         `json:"move_type"`
-	ValidOptions []string       `json:"valid_options,omitempty"`
-	Turn         int            `json:"turn,omitempty"`    // GAME_MOVE_CALL: 1 for the match's first move
-	Context      map[string]any `json:"context,omitempty"` // GAME_MOVE_CALL: what the game shows the player this turn
+	MoveType     string         `json:"move_type" jsonschema:"the move's name, e.g. choose_parity"`
+	ValidOptions []string       `json:"valid_options,omitempty" jsonschema:"the legal moves, when the game lists them"`
+	Turn         int            `json:"turn,omitempty" jsonschema:"1 for the match's first move"`                // GAME_MOVE_CALL: 1 for the match's first move
+	Context      map[string]any `json:"context,omitempty" jsonschema:"what the game shows the player this turn"` // GAME_MOVE_CALL: what the game shows the player this turn
 }
 
 // ParityMoveType is even/odd's move type, the one league.v2 gives a call of
@@ -199,11 +199,11 @@ func ParityMoveRequest() MoveRequest {
 // generic GAME_MOVE_CALL (method game_move_call), which has the same fields.
 type ChooseParityCall struct {
 	Envelope
-	PlayerID    string       `json:"player_id"`
-	GameType    string       `json:"game_type"`
-	Context     MoveContext  `json:"context"`
-	Deadline    string       `json:"deadline"`
-	MoveRequest *MoveRequest `json:"move_request,omitempty"`
+	PlayerID    string       `json:"player_id" jsonschema:"the addressee's id"`
+	GameType    string       `json:"game_type" jsonschema:"the game, e.g. even_odd"`
+	Context     MoveContext  `json:"context" jsonschema:"what the player knows of the match"`
+	Deadline    string       `json:"deadline" jsonschema:"answer before this UTC time"`
+	MoveRequest *MoveRequest `json:"move_request,omitempty" jsonschema:"the move asked for"`
 }
 
 // ChooseParityResponse: player -> referee, the result of choose_parity.
@@ -211,7 +211,7 @@ type ChooseParityCall struct {
 type ChooseParityResponse struct {
 	Envelope
 	PlayerID     string `json:"player_id"`
-	ParityChoice string `json:"parity_choice"`
+	ParityChoice string `json:"parity_choice" jsonschema:"the move, e.g. even or odd"`
 	// Read from a GAME_MOVE_RESPONSE's move_data: whether it had one (an
 	// empty choice in it is an answer without a move) and its move_type.
 	HasMoveData bool   `json:"-"`
@@ -239,25 +239,25 @@ type MoveData struct {
 // facts (even/odd: drawn_number, number_parity); they are written flat beside
 // the common fields, where the specification puts them.
 type GameResult struct {
-	Status         string            `json:"status"`
-	WinnerPlayerID *string           `json:"winner_player_id"`
-	Choices        map[string]string `json:"choices"`
-	Reason         string            `json:"reason"`
+	Status         string            `json:"status" jsonschema:"how the match ended: WIN, DRAW or TECHNICAL_LOSS"`
+	WinnerPlayerID *string           `json:"winner_player_id" jsonschema:"the winner, null for a draw"`
+	Choices        map[string]string `json:"choices" jsonschema:"each player's move"`
+	Reason         string            `json:"reason" jsonschema:"a sentence on the outcome"`
 	Details        map[string]any    `json:"-"`
 }
 
 // GameOver: referee -> both players, method notify_match_result.
 type GameOver struct {
 	Envelope
-	GameType   string     `json:"game_type"`
-	GameResult GameResult `json:"game_result"`
-	Reason     string     `json:"reason,omitempty"` // the SPEC puts it here too
+	GameType   string     `json:"game_type" jsonschema:"the game, e.g. even_odd"`
+	GameResult GameResult `json:"game_result" jsonschema:"the outcome; the game's own facts (even/odd: drawn_number, number_parity) beside these fields"`
+	Reason     string     `json:"reason,omitempty" jsonschema:"why the match ended so"` // the SPEC puts it here too
 }
 
 // ReportDetails is the detail of a reported result. Game facts are flat
 // beside the common fields, as in GAME_OVER.
 type ReportDetails struct {
-	Choices         map[string]string `json:"choices"`
+	Choices         map[string]string `json:"choices" jsonschema:"each player's move"`
 	TechnicalLoss   bool              `json:"technical_loss,omitempty"`
 	Reason          string            `json:"reason,omitempty"`
 	OffendingPlayer string            `json:"offending_player,omitempty"`
@@ -267,17 +267,17 @@ type ReportDetails struct {
 
 // ReportResult is the result inside MATCH_RESULT_REPORT.
 type ReportResult struct {
-	Winner  *string        `json:"winner"`
-	Score   map[string]int `json:"score"`
-	Details ReportDetails  `json:"details"`
-	Status  string         `json:"status,omitempty"`
+	Winner  *string        `json:"winner" jsonschema:"the winner, null for a draw"`
+	Score   map[string]int `json:"score" jsonschema:"points per player"`
+	Details ReportDetails  `json:"details" jsonschema:"choices and the game's facts"`
+	Status  string         `json:"status,omitempty" jsonschema:"WIN, DRAW or TECHNICAL_LOSS"`
 }
 
 // MatchResultReport: referee -> manager, method report_match_result.
 type MatchResultReport struct {
 	Envelope
 	GameType string       `json:"game_type"`
-	Result   ReportResult `json:"result"`
+	Result   ReportResult `json:"result" jsonschema:"the outcome"`
 }
 
 // StandingRow is one line of the standings on the wire.
@@ -297,7 +297,7 @@ type StandingRow struct {
 // StandingsUpdate: manager -> players, method update_standings.
 type StandingsUpdate struct {
 	Envelope
-	Standings []StandingRow `json:"standings"`
+	Standings []StandingRow `json:"standings" jsonschema:"rows by rank"`
 }
 
 // RoundSummary counts a finished round's outcomes.
@@ -315,8 +315,8 @@ type RoundCompleted struct {
 	Envelope
 	MatchesCompleted int          `json:"matches_completed"`
 	MatchesPlayed    int          `json:"matches_played"`
-	NextRoundID      *int         `json:"next_round_id"`
-	Summary          RoundSummary `json:"summary"`
+	NextRoundID      *int         `json:"next_round_id" jsonschema:"null after the last round"`
+	Summary          RoundSummary `json:"summary" jsonschema:"the round's outcomes"`
 }
 
 // Champion is the league winner.
@@ -331,8 +331,8 @@ type LeagueCompleted struct {
 	Envelope
 	TotalRounds    int           `json:"total_rounds"`
 	TotalMatches   int           `json:"total_matches"`
-	Champion       Champion      `json:"champion"`
-	FinalStandings []StandingRow `json:"final_standings"`
+	Champion       Champion      `json:"champion" jsonschema:"the winner"`
+	FinalStandings []StandingRow `json:"final_standings" jsonschema:"rows by rank"`
 }
 
 // Query types of LEAGUE_QUERY, the specification's and the peers' extras.
@@ -348,8 +348,8 @@ const (
 // LeagueQuery: player or referee -> manager, method league_query.
 type LeagueQuery struct {
 	Envelope
-	QueryType   string         `json:"query_type"`
-	QueryParams map[string]any `json:"query_params,omitempty"`
+	QueryType   string         `json:"query_type" jsonschema:"GET_STANDINGS, GET_SCHEDULE, GET_NEXT_MATCH, GET_PLAYER_STATS, GET_PLAYERS or GET_STATUS"`
+	QueryParams map[string]any `json:"query_params,omitempty" jsonschema:"e.g. {\"player_id\":\"P01\"}"`
 }
 
 // LeagueQueryResponse is the result of league_query. For GET_STANDINGS the
@@ -374,7 +374,7 @@ type RetryInfo struct {
 // and when a player is given a technical loss. Fields of both SPEC shapes.
 type GameError struct {
 	Envelope
-	ErrorCode        string    `json:"error_code"`
+	ErrorCode        string    `json:"error_code" jsonschema:"E001, E004, …"`
 	ErrorName        string    `json:"error_name"`
 	ErrorDescription string    `json:"error_description"`
 	AffectedPlayer   string    `json:"affected_player"`
@@ -392,7 +392,7 @@ type GameError struct {
 // referees need not send it). It lets the console show a match's progress.
 type MatchStep struct {
 	Envelope
-	Step   string `json:"step"` // invited, joined, choosing, drawn N / decided, finished
+	Step   string `json:"step" jsonschema:"invited, joined, choosing, drawn N, finished"` // invited, joined, choosing, drawn N / decided, finished
 	Detail string `json:"detail,omitempty"`
 	// Steps, when present, are several steps sent in one message, of one
 	// or more of the referee's matches, in the order they happened. The

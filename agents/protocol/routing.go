@@ -2,82 +2,46 @@ package protocol
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
 // methodTypes maps every method name peers use to the message type it
-// carries (protocol.md §1.1, §1.2, §3.21). Dispatch prefers the message's own
-// message_type; this table is the fallback when a peer leaves it out.
-var methodTypes = map[string]string{
-	"register_referee": TypeRefereeRegisterRequest,
-	"register_player":  TypeLeagueRegisterRequest,
-
-	"notify_round": TypeRoundAnnouncement, "round_announcement": TypeRoundAnnouncement,
-	"announce_round": TypeRoundAnnouncement, "receive_round_announcement": TypeRoundAnnouncement,
-
-	"handle_game_invitation": TypeGameInvitation, "game_invitation": TypeGameInvitation,
-	"receive_game_invitation": TypeGameInvitation, "accept_game": TypeGameInvitation,
-
-	"choose_parity": TypeChooseParityCall, "parity_choose": TypeChooseParityCall,
-	"choose_parity_call": TypeChooseParityCall, "receive_choose_parity_call": TypeChooseParityCall,
-	"game_move_call": TypeGameMoveCall, "make_move": TypeGameMoveCall,
-
-	"notify_match_result": TypeGameOver, "game_over": TypeGameOver, "receive_game_over": TypeGameOver,
-
-	"report_match_result": TypeMatchResultReport, "match_result_report": TypeMatchResultReport,
-
-	"update_standings": TypeStandingsUpdate, "league_standings_update": TypeStandingsUpdate,
-	"receive_standings_update": TypeStandingsUpdate,
-
-	"notify_round_completed": TypeRoundCompleted, "round_completed": TypeRoundCompleted,
-	"notify_league_completed": TypeLeagueCompleted, "league_completed": TypeLeagueCompleted,
-	"notify_game_error": TypeGameError, "game_error": TypeGameError,
-	"league_query": TypeLeagueQuery,
-
-	"start_match": TypeStartMatch, "run_match": TypeStartMatch, "assign_match": TypeStartMatch,
-	"match_assignment": TypeStartMatch,
-
-	"receive_game_join_ack": TypeGameJoinAck, "game_join_ack": TypeGameJoinAck,
-	"receive_parity_response": TypeChooseParityResponse, "choose_parity_response": TypeChooseParityResponse,
-
-	"start_league": TypeStartLeague, "pause_league": TypePauseLeague,
-	"resume_league": TypeResumeLeague, "stop_league": TypeStopLeague,
-	"ping": TypePing,
-}
+// carries, from Messages. Dispatch prefers the message's own message_type;
+// this table is the fallback when a peer leaves it out.
+var methodTypes = func() map[string]string {
+	out := map[string]string{}
+	for _, m := range Messages {
+		for _, method := range append(slices.Clone(m.Methods), m.Also...) {
+			out[method] = m.Type
+		}
+	}
+	return out
+}()
 
 // messageTypeAliases: message types peers send under another message_type.
-var messageTypeAliases = map[string]string{
-	TypeGameMoveResponse:     TypeChooseParityResponse,
-	"RESPONSE_PARITY_CHOOSE": TypeChooseParityResponse,
-	"PARITY_CHOICE":          TypeChooseParityResponse,
-	"RUN_MATCH":              TypeStartMatch,
-	"MATCH_ASSIGNMENT":       TypeStartMatch,
-}
+var messageTypeAliases = func() map[string]string {
+	out := map[string]string{}
+	for _, m := range Messages {
+		for _, alias := range m.TypeAliases {
+			out[alias] = m.Type
+		}
+	}
+	return out
+}()
 
 // SendMethods lists, per message type, the method names we try in order: the
 // specification's first, then what peers serve instead. A client moves to the
 // next one on -32601 and remembers per endpoint which worked (protocol.md §9 #1).
-var SendMethods = map[string][]string{
-	TypeRefereeRegisterRequest: {"register_referee"},
-	TypeLeagueRegisterRequest:  {"register_player"},
-	TypeRoundAnnouncement:      {"notify_round", "ROUND_ANNOUNCEMENT"},
-	TypeGameInvitation:         {"handle_game_invitation", "GAME_INVITATION", "game_invitation"},
-	TypeChooseParityCall:       {"choose_parity", "parity_choose", "CHOOSE_PARITY_CALL"},
-	TypeGameMoveCall:           {"game_move_call", "GAME_MOVE_CALL", "make_move"},
-	TypeGameOver:               {"notify_match_result", "GAME_OVER", "game_over"},
-	TypeMatchResultReport:      {"report_match_result", "MATCH_RESULT_REPORT"},
-	TypeStandingsUpdate:        {"update_standings", "LEAGUE_STANDINGS_UPDATE"},
-	TypeRoundCompleted:         {"notify_round_completed", "ROUND_COMPLETED"},
-	TypeLeagueCompleted:        {"notify_league_completed", "LEAGUE_COMPLETED"},
-	TypeGameError:              {"notify_game_error", "GAME_ERROR"},
-	TypeLeagueQuery:            {"league_query"},
-	TypeStartMatch:             {"start_match", "run_match", "START_MATCH"},
-	TypeStartLeague:            {"start_league"},
-	TypePauseLeague:            {"pause_league"},
-	TypeResumeLeague:           {"resume_league"},
-	TypeStopLeague:             {"stop_league"},
-	TypeMatchStep:              {"report_match_step"},
-}
+var SendMethods = func() map[string][]string {
+	out := map[string][]string{}
+	for _, m := range Messages {
+		if len(m.Methods) > 0 {
+			out[m.Type] = m.Methods
+		}
+	}
+	return out
+}()
 
 // Wrapper methods whose params carry the league message somewhere inside.
 const (
@@ -184,11 +148,7 @@ func canonicalType(t string) string {
 	if alias, ok := messageTypeAliases[t]; ok {
 		return alias
 	}
-	if _, ok := SendMethods[t]; ok {
-		return t
-	}
-	switch t {
-	case TypeGameJoinAck, TypeChooseParityResponse, TypePing:
+	if _, ok := specs[t]; ok {
 		return t
 	}
 	return ""

@@ -14,16 +14,7 @@ import (
 // transcript is the ordered record of a match's exchanges, without tokens.
 type transcript struct {
 	mu      sync.Mutex
-	entries []transcriptEntry
-}
-
-type transcriptEntry struct {
-	Seq         int            `json:"seq"`
-	Timestamp   string         `json:"timestamp"`
-	MessageType string         `json:"message_type"`
-	From        string         `json:"from"`
-	To          string         `json:"to"`
-	Content     map[string]any `json:"content"`
+	entries []protocol.TranscriptEntry
 }
 
 func (t *transcript) add(from, to string, msg any) {
@@ -44,7 +35,7 @@ func (t *transcript) addRaw(from, to string, raw json.RawMessage) {
 	messageType, _ := content["message_type"].(string)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.entries = append(t.entries, transcriptEntry{Seq: len(t.entries) + 1, Timestamp: protocol.FormatTime(time.Now()),
+	t.entries = append(t.entries, protocol.TranscriptEntry{Seq: len(t.entries) + 1, Timestamp: protocol.FormatTime(time.Now()),
 		MessageType: messageType, From: from, To: to, Content: content})
 }
 
@@ -67,58 +58,12 @@ func withoutTokens(v any) {
 	}
 }
 
-// MatchFile is matches/<league>/<match_id>.json.
-type MatchFile struct {
-	SchemaVersion string            `json:"schema_version"`
-	MatchID       string            `json:"match_id"`
-	LeagueID      string            `json:"league_id"`
-	RoundID       int               `json:"round_id"`
-	GameType      string            `json:"game_type"`
-	Players       map[string]string `json:"players"`
-	RefereeID     string            `json:"referee_id"`
-	Lifecycle     Lifecycle         `json:"lifecycle"`
-	Transcript    []transcriptEntry `json:"transcript"`
-	Result        MatchResult       `json:"result"`
-}
-
-// Lifecycle is when the match moved through its states.
-type Lifecycle struct {
-	State      string `json:"state"`
-	CreatedAt  string `json:"created_at"`
-	StartedAt  string `json:"started_at"`
-	FinishedAt string `json:"finished_at"`
-}
-
-// MatchResult is GAME_OVER's game_result plus the points each player got.
-type MatchResult struct {
-	protocol.GameResult
-	Score     map[string]int `json:"score"`
-	Offenders []string       `json:"offending_players,omitempty"`
-}
-
-// MarshalJSON keeps the game's details flat, as GAME_OVER has them.
-func (r MatchResult) MarshalJSON() ([]byte, error) {
-	base, err := json.Marshal(r.GameResult)
-	if err != nil {
-		return nil, err
-	}
-	var fields map[string]any
-	if err := json.Unmarshal(base, &fields); err != nil {
-		return nil, err
-	}
-	fields["score"] = r.Score
-	if len(r.Offenders) > 0 {
-		fields["offending_players"] = r.Offenders
-	}
-	return json.Marshal(fields)
-}
-
-func (run *matchRun) result(o engine.Outcome) MatchResult {
+func (run *matchRun) result(o engine.Outcome) protocol.MatchResult {
 	scoring := engine.Scoring(run.r.opts.Config.Scoring)
 	players := run.match.Players()
 	points := scoring.Points(engine.Result{MatchID: run.start.MatchID, PlayerA: players[0], PlayerB: players[1],
 		Status: o.Status, Winner: o.Winner, Offenders: o.Offenders})
-	return MatchResult{GameResult: gameResult(o), Score: points, Offenders: o.Offenders}
+	return protocol.MatchResult{GameResult: gameResult(o), Score: points, Offenders: o.Offenders}
 }
 
 // saveDurably writes the match file before the result is reported: a
@@ -150,14 +95,14 @@ func (run *matchRun) saveDurably(ctx context.Context, o engine.Outcome) error {
 // save writes the match file.
 func (run *matchRun) save(o engine.Outcome) error {
 	run.transcript.mu.Lock()
-	entries := append([]transcriptEntry(nil), run.transcript.entries...)
+	entries := append([]protocol.TranscriptEntry(nil), run.transcript.entries...)
 	run.transcript.mu.Unlock()
 	id, _ := run.r.Identity()
-	doc := MatchFile{SchemaVersion: "1.0.0", MatchID: run.start.MatchID, LeagueID: run.r.Layout.LeagueID,
+	doc := protocol.MatchFile{SchemaVersion: "1.0.0", MatchID: run.start.MatchID, LeagueID: run.r.Layout.LeagueID,
 		RoundID: int(run.start.RoundID), GameType: run.game.Type(),
 		Players:   map[string]string{"player_A": run.start.PlayerAID, "player_B": run.start.PlayerBID},
 		RefereeID: id,
-		Lifecycle: Lifecycle{State: string(run.match.State()), CreatedAt: protocol.FormatTime(run.createdAt),
+		Lifecycle: protocol.Lifecycle{State: string(run.match.State()), CreatedAt: protocol.FormatTime(run.createdAt),
 			StartedAt: protocol.FormatTime(run.createdAt), FinishedAt: protocol.FormatTime(time.Now())},
 		Transcript: entries, Result: run.result(o)}
 	return store.WriteJSON(run.file, doc)

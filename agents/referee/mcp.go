@@ -16,17 +16,17 @@ import (
 // MatchState is what the get_match_state tool answers: where a match this
 // referee runs (or ran) stands, as of its last step.
 type MatchState struct {
-	MatchID   string       `json:"match_id"`
-	RoundID   int          `json:"round_id"`
-	GameType  string       `json:"game_type"`
-	PlayerAID string       `json:"player_A_id"`
-	PlayerBID string       `json:"player_B_id"`
-	State     string       `json:"state"` // WAITING_FOR_PLAYERS, COLLECTING_CHOICES, FINISHED
-	Step      string       `json:"step"`  // assigned, invited, joined, choosing, drawn N, finished
-	Detail    string       `json:"detail,omitempty"`
-	Pending   []string     `json:"pending"` // players the current step still waits for
-	Result    *MatchResult `json:"result,omitempty"`
-	UpdatedAt string       `json:"updated_at"`
+	MatchID   string                `json:"match_id"`
+	RoundID   int                   `json:"round_id"`
+	GameType  string                `json:"game_type"`
+	PlayerAID string                `json:"player_A_id"`
+	PlayerBID string                `json:"player_B_id"`
+	State     string                `json:"state"` // WAITING_FOR_PLAYERS, COLLECTING_CHOICES, FINISHED
+	Step      string                `json:"step"`  // assigned, invited, joined, choosing, drawn N, finished
+	Detail    string                `json:"detail,omitempty"`
+	Pending   []string              `json:"pending"` // players the current step still waits for
+	Result    *protocol.MatchResult `json:"result,omitempty"`
+	UpdatedAt string                `json:"updated_at"`
 }
 
 // matchStates keeps the last state of every match this referee was given.

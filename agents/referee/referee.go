@@ -55,7 +55,7 @@ func New(opts Options) (*Referee, error) {
 	if opts.MaxConcurrent <= 0 {
 		opts.MaxConcurrent = opts.Config.Referee.MaxConcurrentMatches
 	}
-	n, err := node.New(opts.Config, "referee", opts.Name, opts.DataDir)
+	n, err := node.New(opts.Config, protocol.RefereeRole, opts.Name, opts.DataDir)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +170,7 @@ func (r *Referee) handleStartMatch(ctx context.Context, in protocol.Inbound) (an
 	if err := r.claim(start.MatchID); err != nil {
 		return nil, protocol.NewRPCError(protocol.CodeInvalidRequest, "", "%v", err)
 	}
-	r.SetState(node.StateActive)
+	r.SetState(protocol.StateActive)
 	run := newMatchRun(r, start, game, file)
 	r.states.record(run, "assigned", "")
 	r.wg.Add(1)

@@ -77,10 +77,14 @@ func NewServer(log *slog.Logger, sender func() string) *Server {
 // Served counts the JSON-RPC requests this server has answered.
 func (s *Server) Served() int64 { return s.served.Load() }
 
-// Handle routes a message type to h.
+// Handle routes a message type to h. A message type has one handler: a
+// second is a programming error and panics, as net/http's ServeMux does.
 func (s *Server) Handle(messageType string, h Handler) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if _, taken := s.handlers[messageType]; taken {
+		panic("rpc: a second handler for " + messageType)
+	}
 	s.handlers[messageType] = h
 }
 

@@ -319,3 +319,15 @@ func TestServeHTTP(t *testing.T) {
 		}
 	})
 }
+
+// A message type has one handler: registering a second panics, as
+// net/http's ServeMux does, rather than silently replacing the first.
+func TestSecondHandlerPanics(t *testing.T) {
+	s := newTestServer()
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), protocol.TypeGameInvitation) {
+			t.Errorf("a second GAME_INVITATION handler: recovered %v, want a panic naming the type", r)
+		}
+	}()
+	s.Handle(protocol.TypeGameInvitation, func(context.Context, protocol.Inbound) (any, error) { return nil, nil })
+}

@@ -348,8 +348,7 @@ func look(t *testing.T, tg target, ctl *control.Client, dir string) view {
 		t.Fatal(err)
 	}
 	v := view{role: tg.role, files: dataFiles(t, dir)}
-	v.served, _ = health["requests_served"].(float64)
-	v.state, _ = health["state"].(string)
+	v.served, v.state = float64(health.Served), health.State
 	if tg.role == "manager" {
 		standings, err := ctl.Standings(ctx)
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/launch"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
@@ -126,7 +127,7 @@ func scheduledRounds(ev engine.Event) []engine.Round {
 // result and the standings rows.
 type outcome struct {
 	results   map[string]engine.Result
-	standings []control.StandingsFile
+	standings []protocol.StandingsFile
 	files     map[string]string // derivedFiles
 }
 
@@ -147,10 +148,10 @@ func (l *crashLeague) outcome(t *testing.T, all []engine.Result) outcome {
 		t.Fatal(err)
 	}
 	stopManager(t, l.manager)
-	var file control.StandingsFile
+	var file protocol.StandingsFile
 	readJSON(t, store.Layout{Root: l.dir, LeagueID: leagueID}.Standings(), &file)
-	for _, doc := range []control.StandingsFile{served, file} {
-		o.standings = append(o.standings, control.StandingsFile{State: doc.State, Seed: doc.Seed,
+	for _, doc := range []protocol.StandingsFile{served, file} {
+		o.standings = append(o.standings, protocol.StandingsFile{State: doc.State, Seed: doc.Seed,
 			MatchesDone: doc.MatchesDone, Standings: doc.Standings})
 	}
 	o.files = derivedFiles(t, l.dir)

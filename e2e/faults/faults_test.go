@@ -17,7 +17,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/launch"
-	"github.com/leaguetui/leaguetui/agents/manager"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
@@ -151,17 +151,17 @@ func stopManager(t *testing.T, mgr *launch.Child) {
 // checkStandings checks GET /standings and then, with the manager stopped,
 // standings.json against the table recomputed from the results, and
 // returns both documents.
-func (l *league) checkStandings(t *testing.T, all []engine.Result) map[string]control.StandingsFile {
+func (l *league) checkStandings(t *testing.T, all []engine.Result) map[string]protocol.StandingsFile {
 	t.Helper()
 	served, err := l.ctl.Standings(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	stopManager(t, l.mgr)
-	var file control.StandingsFile
+	var file protocol.StandingsFile
 	readJSON(t, store.Layout{Root: l.dir, LeagueID: leagueID}.Standings(), &file)
 	want := engine.Standings(engine.DefaultScoring(), l.ids, all)
-	for name, doc := range map[string]control.StandingsFile{"GET /standings": served, "standings.json": file} {
+	for name, doc := range map[string]protocol.StandingsFile{"GET /standings": served, "standings.json": file} {
 		if len(doc.Standings) != len(want) {
 			t.Errorf("%s has %d rows, want %d", name, len(doc.Standings), len(want))
 			continue
@@ -174,11 +174,11 @@ func (l *league) checkStandings(t *testing.T, all []engine.Result) map[string]co
 			}
 		}
 	}
-	return map[string]control.StandingsFile{"GET /standings": served, "standings.json": file}
+	return map[string]protocol.StandingsFile{"GET /standings": served, "standings.json": file}
 }
 
 // row finds a player's row.
-func row(doc control.StandingsFile, id string) (played, wins, losses, technical, points int, status string) {
+func row(doc protocol.StandingsFile, id string) (played, wins, losses, technical, points int, status string) {
 	for _, r := range doc.Standings {
 		if r.PlayerID == id {
 			return r.Played, r.Wins, r.Losses, r.TechnicalLosses, r.Points, r.Status
@@ -194,12 +194,7 @@ func (l *league) gameErrors(t *testing.T, all []engine.Result) map[string]map[st
 	layout := store.Layout{Root: l.dir, LeagueID: leagueID}
 	out := map[string]map[string]int{}
 	for _, r := range all {
-		var doc struct {
-			Transcript []struct {
-				MessageType string `json:"message_type"`
-				To          string `json:"to"`
-			} `json:"transcript"`
-		}
+		var doc protocol.MatchFile
 		path, err := layout.Match(r.MatchID)
 		if err != nil {
 			t.Fatal(err)
@@ -243,7 +238,7 @@ func (l *league) checkGameErrors(t *testing.T, all []engine.Result, lost func(en
 func (l *league) checkRounds(t *testing.T, all []engine.Result) {
 	t.Helper()
 	stopManager(t, l.mgr)
-	var doc manager.RoundsFile
+	var doc protocol.RoundsFile
 	readJSON(t, store.Layout{Root: l.dir, LeagueID: leagueID}.Rounds(), &doc)
 	byID := map[string]engine.Result{}
 	for _, r := range all {

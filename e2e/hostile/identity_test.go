@@ -10,6 +10,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/launch"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
@@ -42,7 +43,7 @@ func startLeague(t *testing.T) *league {
 // standings, and the feed.
 type state struct {
 	files     snapshot
-	standings control.StandingsFile
+	standings protocol.StandingsFile
 	lastSeq   int64
 }
 

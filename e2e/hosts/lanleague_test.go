@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/launch"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
@@ -179,10 +179,10 @@ func (g *lanLeague) checkEndpoints(t *testing.T) {
 }
 
 // finalStandings waits for a completed standings file in dir.
-func finalStandings(t *testing.T, dir string) control.StandingsFile {
+func finalStandings(t *testing.T, dir string) protocol.StandingsFile {
 	t.Helper()
 	path := store.Layout{Root: dir, LeagueID: config.Default().LeagueID}.Standings()
-	var doc control.StandingsFile
+	var doc protocol.StandingsFile
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		raw, err := os.ReadFile(path)
@@ -198,7 +198,7 @@ func finalStandings(t *testing.T, dir string) control.StandingsFile {
 
 // oneHostStandings plays the same seed with `leaguetui --no-ui` on this
 // host's loopback.
-func oneHostStandings(t *testing.T, seed string, players int, extra ...string) control.StandingsFile {
+func oneHostStandings(t *testing.T, seed string, players int, extra ...string) protocol.StandingsFile {
 	t.Helper()
 	dir := t.TempDir()
 	args := append([]string{"--no-ui", "--free-ports", "--data", dir, "--seed", seed, "--players", fmt.Sprint(players),
@@ -211,7 +211,7 @@ func oneHostStandings(t *testing.T, seed string, players int, extra ...string) c
 	return finalStandings(t, dir)
 }
 
-func sameRows(t *testing.T, got, want control.StandingsFile) {
+func sameRows(t *testing.T, got, want protocol.StandingsFile) {
 	t.Helper()
 	if len(got.Standings) != len(want.Standings) || len(got.Standings) == 0 {
 		t.Fatalf("%d standings rows, want %d", len(got.Standings), len(want.Standings))

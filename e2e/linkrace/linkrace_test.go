@@ -20,6 +20,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/launch"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
@@ -146,12 +147,7 @@ func TestLinkRaceLeague(t *testing.T) {
 
 func checkStandings(t *testing.T, dir string, points map[string]int) {
 	t.Helper()
-	var standings struct {
-		Standings []struct {
-			PlayerID string `json:"player_id"`
-			Points   int    `json:"points"`
-		} `json:"standings"`
-	}
+	var standings protocol.StandingsFile
 	leaguetest.ReadJSON(t, filepath.Join(dir, "leagues", leagueID, "standings.json"), &standings)
 	for _, row := range standings.Standings {
 		if row.Points != points[row.PlayerID] {

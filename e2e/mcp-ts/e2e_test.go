@@ -14,6 +14,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/headless"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
@@ -84,7 +85,7 @@ func buildBinary(ctx context.Context, t *testing.T) string {
 
 // awaitCompleted follows the manager's event feed until the league
 // completes, then reads the standings.
-func awaitCompleted(ctx context.Context, t *testing.T, ctl *control.Client) control.StandingsFile {
+func awaitCompleted(ctx context.Context, t *testing.T, ctl *control.Client) protocol.StandingsFile {
 	t.Helper()
 	events, _ := leaguetest.NextEvents(t, ctl, 0, 2*time.Minute, engine.EventLeagueCompleted, engine.EventStopped)
 	if events[len(events)-1].Kind == engine.EventStopped {

@@ -70,7 +70,17 @@ async function listTools(role, url) {
   console.log(`${role} ${url}: ${names.join(", ")}`);
   for (const want of EXPECTED_TOOLS[role]) check(names.includes(want), `${role} lists ${want}`);
   check(tools.every((t) => t.inputSchema?.type === "object"), `${role}'s tools all have an object inputSchema`);
+  const arrays = tools.flatMap((t) => [...typeArrays(t.inputSchema, `${t.name} inputSchema`),
+    ...typeArrays(t.outputSchema, `${t.name} outputSchema`)]);
+  check(arrays.length === 0, `${role}'s tool schemas give no type as an array (strict clients want anyOf) ${arrays.join(", ")}`);
   return client;
+}
+
+// typeArrays lists where a schema says "type": [...], at any depth.
+function typeArrays(schema, path) {
+  if (schema === null || typeof schema !== "object") return [];
+  const here = Array.isArray(schema.type) ? [`${path}/type`] : [];
+  return here.concat(Object.entries(schema).flatMap(([k, v]) => typeArrays(v, `${path}/${k}`)));
 }
 
 // envelope starts a message as referee E2E sends it to a player, with the

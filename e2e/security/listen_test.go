@@ -52,8 +52,8 @@ func TestListenOnLoopback(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if health["endpoint"] != c.Endpoint {
-				t.Errorf("/health says endpoint %v, want %s", health["endpoint"], c.Endpoint)
+			if health.Endpoint != c.Endpoint {
+				t.Errorf("/health says endpoint %v, want %s", health.Endpoint, c.Endpoint)
 			}
 			sockets := listeningSockets(t, c.PID())
 			if len(sockets) == 0 {

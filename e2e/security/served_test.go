@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 )
 
@@ -78,7 +78,7 @@ func checkServedGETs(t *testing.T, l *league, secrets []secret) {
 	for cursor := int64(0); ; {
 		url := fmt.Sprintf("%s/events?after=%d", base, cursor)
 		body := getBody(t, url)
-		var page control.FeedPage
+		var page protocol.FeedPage
 		if err := json.Unmarshal(body, &page); err != nil {
 			t.Fatalf("GET %s: %v", url, err)
 		}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/e2e/thirdgame/rps"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
@@ -64,13 +65,7 @@ func TestThirdGamePlayedByRealProcesses(t *testing.T) {
 			points[id] += p
 		}
 	}
-	var standings struct {
-		Standings []struct {
-			PlayerID string `json:"player_id"`
-			Points   int    `json:"points"`
-			Played   int    `json:"played"`
-		} `json:"standings"`
-	}
+	var standings protocol.StandingsFile
 	leaguetest.ReadJSON(t, filepath.Join(dir, "leagues", leagueID, "standings.json"), &standings)
 	if len(standings.Standings) != 4 {
 		t.Fatalf("standings %+v, want 4 rows", standings.Standings)

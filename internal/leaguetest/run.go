@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
 )
 
 // Run is a run of the leaguetui binary that has exited.
@@ -80,15 +82,6 @@ func Args(values ...any) []string {
 	return out
 }
 
-// TranscriptEntry is one exchange of a match file's transcript, as tests
-// read it.
-type TranscriptEntry struct {
-	MessageType string         `json:"message_type"`
-	From        string         `json:"from"`
-	To          string         `json:"to"`
-	Content     map[string]any `json:"content"`
-}
-
 // ReadMatchFiles decodes every match file of league leagueID in the data
 // folder dir, in file-name order.
 func ReadMatchFiles[T any](t testing.TB, dir, leagueID string) []T {
@@ -117,14 +110,11 @@ func ReadJSON(t testing.TB, path string, into any) {
 	}
 }
 
-// MatchFile is a referee's match file as tests read it; R holds the result,
-// which may embed MatchResult beside the game's own fields.
+// MatchFile is a referee's match file as tests read it: R is the result as
+// the game under test has it (MatchResult beside the game's own fields).
 type MatchFile[R any] struct {
-	MatchID    string            `json:"match_id"`
-	GameType   string            `json:"game_type"`
-	Players    map[string]string `json:"players"`
-	Transcript []TranscriptEntry `json:"transcript"`
-	Result     R                 `json:"result"`
+	protocol.MatchFile
+	Result R `json:"result"`
 }
 
 // GameError is one error of the seed's taxonomy a game recorded in a match
@@ -146,13 +136,7 @@ func CheckStandings(t testing.TB, dir, leagueID string, results []MatchResult) {
 			points[id] += p
 		}
 	}
-	var standings struct {
-		State     string `json:"state"`
-		Standings []struct {
-			PlayerID string `json:"player_id"`
-			Points   int    `json:"points"`
-		} `json:"standings"`
-	}
+	var standings protocol.StandingsFile
 	ReadJSON(t, filepath.Join(dir, "leagues", leagueID, "standings.json"), &standings)
 	if standings.State != "completed" || len(standings.Standings) != len(points) {
 		t.Errorf("standings: state %q, %d rows for %d players", standings.State, len(standings.Standings), len(points))

@@ -1,0 +1,239 @@
+package protocol
+
+import (
+	"encoding/json"
+
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// The documents agents serve over plain HTTP and write to the data folder.
+// The agent that writes one and every process that reads it (the console,
+// --no-ui, the bench, tests, other implementations' tools) share these
+// declarations, so a field renamed here is renamed for all of them.
+
+// StandingsFile is the manager's standings.json, also served on GET /standings.
+type StandingsFile struct {
+	SchemaVersion   string             `json:"schema_version"`
+	LeagueID        string             `json:"league_id"`
+	Version         int64              `json:"version"`
+	State           engine.LeagueState `json:"state"`
+	GameType        string             `json:"game_type,omitempty"`
+	Seed            int64              `json:"seed"`
+	RoundsCompleted int                `json:"rounds_completed"`
+	RoundsTotal     int                `json:"rounds_total"`
+	MatchesDone     int                `json:"matches_done"`
+	MatchesTotal    int                `json:"matches_total"`
+	Standings       []StandingRow      `json:"standings"`
+	Ratings         *RatingsDoc        `json:"ratings,omitempty"`
+	SPRT            *engine.SPRTStatus `json:"sprt,omitempty"` // an --sprt gauntlet's test so far
+	LastUpdated     string             `json:"last_updated"`
+}
+
+// RatingsDoc is the standings document's ratings: a Bradley–Terry fit of
+// every result so far (matches_fitted of them; the fit is refreshed at a
+// bounded rate, so it may lag matches_done while a league plays).
+type RatingsDoc struct {
+	Model           string      `json:"model"`
+	Interval        string      `json:"interval"`
+	TechnicalLosses string      `json:"technical_losses"` // "loss" or "excluded"
+	Games           int         `json:"games"`            // games the fit counted
+	MatchesFitted   int         `json:"matches_fitted"`
+	Prior           bool        `json:"prior"` // virtual draws were needed for finite ratings
+	Players         []RatingRow `json:"players"`
+}
+
+// RatingRow is one player's rating, in the order of the standings.
+type RatingRow struct {
+	PlayerID string   `json:"player_id"`
+	Elo      float64  `json:"elo"`
+	CI95     float64  `json:"ci95"` // the 95 % interval is elo ± ci95
+	Games    int      `json:"games"`
+	Rated    bool     `json:"rated"`              // false without a counted game
+	LOSNext  *float64 `json:"los_next,omitempty"` // likelihood of superiority over the next player in the table
+}
+
+// LOSDoc is GET /los?player=ID: the player's likelihood of superiority over
+// each other rated player, in the table's order.
+type LOSDoc struct {
+	PlayerID      string   `json:"player_id"`
+	MatchesFitted int      `json:"matches_fitted"`
+	Versus        []LOSRow `json:"versus"`
+}
+
+// LOSRow is the player against one other.
+type LOSRow struct {
+	PlayerID string  `json:"player_id"`
+	EloDiff  float64 `json:"elo_diff"`
+	SE       float64 `json:"se"` // standard error of elo_diff
+	LOS      float64 `json:"los"`
+}
+
+// FeedPage is one answer of GET /events: the events after a cursor and the
+// cursor to ask with next.
+type FeedPage struct {
+	Events  []engine.Event     `json:"events"`
+	LastSeq int64              `json:"last_seq"`
+	State   engine.LeagueState `json:"state"`
+	// StorageFailure, once the manager could not write its journal, says
+	// which path failed and why. The league is paused: every event served
+	// was journaled, and nothing after the failure is taken. It is not an
+	// event: an event not journaled has no sequence number.
+	StorageFailure string `json:"storage_failure,omitempty"`
+}
+
+// Health is what every agent answers on GET /health.
+type Health struct {
+	ID          string `json:"id"`
+	Role        string `json:"role"`
+	DisplayName string `json:"display_name"`
+	State       string `json:"state"` // one of the State constants
+	LeagueID    string `json:"league_id"`
+	Endpoint    string `json:"endpoint"`
+	Served      int64  `json:"requests_served"`
+	Turns       int64  `json:"turns_played,omitempty"` // referees: the turns of matches begun, for the bench
+	// Tools are the MCP tools the agent offers, so the console can show them
+	// without an MCP session; empty for agents that do not say.
+	Tools []string `json:"tools,omitempty"`
+	// FileWrites and BytesWritten count the process's writes to the data
+	// folder, so the cost of a league event can be measured.
+	FileWrites   int64 `json:"file_writes"`
+	BytesWritten int64 `json:"bytes_written"`
+	// OpenReferees: this manager admits any referee, without a key.
+	OpenReferees bool `json:"open_referees,omitempty"`
+	// Model is a model player's cost so far: tokens, latency, failures; nil
+	// for other agents.
+	Model *ModelCost `json:"model,omitempty"`
+}
+
+// RoundsFile is the manager's rounds.json.
+type RoundsFile struct {
+	SchemaVersion string       `json:"schema_version"`
+	LeagueID      string       `json:"league_id"`
+	Rounds        []RoundEntry `json:"rounds"`
+	LastUpdated   string       `json:"last_updated"`
+}
+
+// RoundEntry is one round of rounds.json.
+type RoundEntry struct {
+	RoundID int          `json:"round_id"`
+	Status  string       `json:"status"` // PENDING, IN_PROGRESS, COMPLETED
+	Matches []MatchEntry `json:"matches"`
+}
+
+// MatchEntry is one match of rounds.json.
+type MatchEntry struct {
+	MatchID   string  `json:"match_id"`
+	PlayerAID string  `json:"player_A_id"`
+	PlayerBID string  `json:"player_B_id"`
+	RefereeID string  `json:"referee_id,omitempty"`
+	Result    string  `json:"result,omitempty"` // WIN, DRAW, TECHNICAL_LOSS
+	Winner    *string `json:"winner"`
+}
+
+// LeagueInfoFile is the manager's league.json: what was played, with what
+// seed, by whom.
+type LeagueInfoFile struct {
+	SchemaVersion string             `json:"schema_version"`
+	LeagueID      string             `json:"league_id"`
+	GameType      string             `json:"game_type"`
+	Seed          int64              `json:"seed"`
+	Players       []engine.AgentInfo `json:"players"`
+	Referees      []engine.AgentInfo `json:"referees"`
+	LastUpdated   string             `json:"last_updated"`
+}
+
+// MatchFile is the referee's matches/<league>/<match_id>.json, also served
+// by the manager on GET /matches/{id}.
+type MatchFile struct {
+	SchemaVersion string            `json:"schema_version"`
+	MatchID       string            `json:"match_id"`
+	LeagueID      string            `json:"league_id"`
+	RoundID       int               `json:"round_id"`
+	GameType      string            `json:"game_type"`
+	Players       map[string]string `json:"players"` // player_A and player_B
+	RefereeID     string            `json:"referee_id"`
+	Lifecycle     Lifecycle         `json:"lifecycle"`
+	Transcript    []TranscriptEntry `json:"transcript"`
+	Result        MatchResult       `json:"result"`
+}
+
+// Lifecycle is when the match moved through its states.
+type Lifecycle struct {
+	State      string `json:"state"`
+	CreatedAt  string `json:"created_at"`
+	StartedAt  string `json:"started_at"`
+	FinishedAt string `json:"finished_at"`
+}
+
+// TranscriptEntry is one exchange of a match, as the referee recorded it
+// (without tokens).
+type TranscriptEntry struct {
+	Seq         int            `json:"seq"`
+	Timestamp   string         `json:"timestamp"`
+	MessageType string         `json:"message_type"`
+	From        string         `json:"from"`
+	To          string         `json:"to"`
+	Content     map[string]any `json:"content"`
+}
+
+// MatchResult is GAME_OVER's game_result plus the points each player got.
+type MatchResult struct {
+	GameResult
+	Score     map[string]int `json:"score"`
+	Offenders []string       `json:"offending_players,omitempty"`
+}
+
+// MarshalJSON keeps the game's details flat, as GAME_OVER has them.
+func (r MatchResult) MarshalJSON() ([]byte, error) {
+	base, err := json.Marshal(r.GameResult)
+	if err != nil {
+		return nil, err
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(base, &fields); err != nil {
+		return nil, err
+	}
+	fields["score"] = r.Score
+	if len(r.Offenders) > 0 {
+		fields["offending_players"] = r.Offenders
+	}
+	return json.Marshal(fields)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes: the game's details stay in
+// Details, the score and the offenders in their own fields.
+func (r *MatchResult) UnmarshalJSON(data []byte) error {
+	if err := json.Unmarshal(data, &r.GameResult); err != nil {
+		return err
+	}
+	var own struct {
+		Score     map[string]int `json:"score"`
+		Offenders []string       `json:"offending_players"`
+	}
+	if err := json.Unmarshal(data, &own); err != nil {
+		return err
+	}
+	r.Score, r.Offenders = own.Score, own.Offenders
+	delete(r.Details, "score")
+	delete(r.Details, "offending_players")
+	if len(r.Details) == 0 {
+		r.Details = nil
+	}
+	return nil
+}
+
+const (
+	// FileSchemaVersion is the schema_version of every data file we write.
+	FileSchemaVersion = "1.0.0"
+
+	// How the ratings are made, as RatingsDoc.Model and .Interval say.
+	RatingsModel    = "bradley-terry ML, Elo scale, draws count half, mean 0"
+	RatingsInterval = "95% from the fitted model's standard errors"
+
+	// Agent states that GET /health reports.
+	StateInit       = "INIT"
+	StateRegistered = "REGISTERED"
+	StateActive     = "ACTIVE"
+	StateSuspended  = "SUSPENDED"
+	StateShutdown   = "SHUTDOWN"
+)
