@@ -152,8 +152,12 @@ func TestCutLinkGivesTechnicalLossesOnlyWhileCut(t *testing.T) {
 		return ev.Kind == engine.EventMatchResult && ev.Result != nil && slices.Contains(ev.Result.Offenders, cutOff)
 	})
 	l.plug("pb")
-	plugAt := lost.Seq
-	t.Logf("plugged it back after event %d (%s)", plugAt, lost.MatchID)
+	// The feed reaches this test late under load: the manager may have
+	// assigned more matches between the loss and the plug. A match is
+	// journaled as assigned before its referee hears of it, so only matches
+	// after the journal's last event at this moment surely began plugged.
+	plugAt := max(lost.Seq, lastSeq(g.journal(t)))
+	t.Logf("plugged it back after event %d (first loss %s at event %d)", plugAt, lost.MatchID, lost.Seq)
 	f.next(t, 5*time.Minute, "the league's end", func(ev engine.Event) bool { return ev.Kind == engine.EventLeagueCompleted })
 
 	checkCutWindow(t, g.journal(t), cutOff, cutAt, plugAt)
@@ -214,4 +218,12 @@ func checkCutWindow(t *testing.T, events []engine.Event, player string, cutAt, p
 		t.Errorf("%s played no match after its link came back", player)
 	}
 	t.Logf("%s: %d technical losses while cut, %d matches played after", player, lost, playedAfter)
+}
+
+// lastSeq is the sequence number of the last event in events, 0 for none.
+func lastSeq(events []engine.Event) int64 {
+	if len(events) == 0 {
+		return 0
+	}
+	return events[len(events)-1].Seq
 }
