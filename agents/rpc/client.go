@@ -139,8 +139,9 @@ type Call struct {
 	// Attempts in total for timeouts and connection errors; 0 means the
 	// configured retry policy, 1 means a single try.
 	Attempts int
-	// BeforeRetry runs before attempt n+1 after attempt n failed with err;
-	// the referee sends GAME_ERROR from here.
+	// BeforeRetry runs before attempt n+1 after attempt n failed with err.
+	// No agent sets it yet: the referee's own loop (matchRun.ask) retries
+	// its calls to players, since it also waits for answers posted back.
 	BeforeRetry func(attempt int, err error)
 	// Repeat marks a call that repeats one that just failed (a retry, or
 	// the GAME_ERROR notice before one): while the peer's circuit breaker
