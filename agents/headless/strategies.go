@@ -63,7 +63,8 @@ func (l *League) modelCosts(ctx context.Context) map[string]*protocol.ModelCost 
 }
 
 // PrintModelCosts writes, under the standings, what each model player's
-// moves cost, in the standings' order; nothing without model players.
+// moves cost, in the standings' order; nothing without model players. The
+// provider and model come from a player's /health, so they are escaped.
 func PrintModelCosts(w io.Writer, s protocol.StandingsFile, costs map[string]*protocol.ModelCost) {
 	if len(costs) == 0 {
 		return
@@ -78,7 +79,7 @@ func PrintModelCosts(w io.Writer, s protocol.StandingsFile, costs map[string]*pr
 		if c.Moves > 0 {
 			perMove = c.LatencyMS / int64(c.Moves)
 		}
-		fmt.Fprintf(w, "%-8s %-24s %6d %10d %10d %8d %6d %9d\n", r.PlayerID, c.Provider+"/"+c.Model, c.Moves,
+		fmt.Fprintf(w, "%-8s %-24s %6d %10d %10d %8d %6d %9d\n", r.PlayerID, protocol.Printable(c.Provider+"/"+c.Model), c.Moves,
 			c.InputTokens, c.OutputTokens, perMove, c.Failures, c.Fallbacks)
 	}
 }
