@@ -18,11 +18,15 @@ type transcript struct {
 	entries []protocol.TranscriptRecord
 }
 
-func (t *transcript) add(from, to string, msg any) {
-	raw, err := json.Marshal(msg)
-	if err == nil {
-		t.addRaw(from, to, raw)
+// add records a message we send, and gives it encoded, to be sent as the
+// very bytes recorded.
+func (t *transcript) add(from, to string, msg protocol.Message) protocol.Message {
+	encoded, err := protocol.Encode(msg)
+	if err != nil {
+		return msg // not recorded, and the client's own encoding says why
 	}
+	t.addRaw(from, to, encoded.JSON)
+	return encoded
 }
 
 // addRaw records a message as JSON; no token reaches the file, whatever a

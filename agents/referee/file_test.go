@@ -23,7 +23,7 @@ const (
 // that are not objects).
 func sampleExchanges() []exchange {
 	winner := "P01"
-	msgs := []any{
+	msgs := []protocol.Message{
 		&protocol.GameInvitation{Envelope: ticketed(protocol.TypeGameInvitation, ticketA), GameType: "even_odd",
 			RoleInMatch: protocol.RolePlayerA, OpponentID: "P02", PlayerID: "P01"},
 		&protocol.ChooseParityCall{Envelope: ticketed(protocol.TypeChooseParityCall, ticketB), PlayerID: "P02", GameType: "even_odd",
@@ -53,7 +53,7 @@ func sampleExchanges() []exchange {
 type exchange struct {
 	from, to string
 	raw      json.RawMessage
-	msg      any // our own message, recorded with add; nil for an answer
+	msg      protocol.Message // our own message, recorded with add; nil for an answer
 }
 
 func ticketed(messageType, ticket string) protocol.Envelope {
