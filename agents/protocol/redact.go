@@ -158,3 +158,23 @@ func (r *redactor) open(bracket byte) bool {
 	r.space()
 	return true
 }
+
+// DeleteKeys deletes every member drop names from a decoded JSON value, at
+// any depth: what RedactMessage does, for a message it leaves to
+// encoding/json.
+func DeleteKeys(v any, drop func(key string) bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, inner := range v {
+			if drop(k) {
+				delete(v, k)
+				continue
+			}
+			DeleteKeys(inner, drop)
+		}
+	case []any:
+		for _, inner := range v {
+			DeleteKeys(inner, drop)
+		}
+	}
+}

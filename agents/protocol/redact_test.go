@@ -60,7 +60,7 @@ func checkRedacted(t *testing.T, body []byte) {
 	if !ok {
 		return // left to encoding/json
 	}
-	deleteSecrets(want)
+	DeleteKeys(want, secret)
 	wantType, _ := want["message_type"].(string)
 	var decoded map[string]any
 	if err := json.Unmarshal(got, &decoded); err != nil || !json.Valid(got) {
@@ -72,22 +72,5 @@ func checkRedacted(t *testing.T, body []byte) {
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, got); err != nil || compact.String() != string(got) {
 		t.Errorf("%.80q: copy %q is not compact (%v)", body, got, err)
-	}
-}
-
-func deleteSecrets(v any) {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, inner := range v {
-			if secret(k) {
-				delete(v, k)
-				continue
-			}
-			deleteSecrets(inner)
-		}
-	case []any:
-		for _, inner := range v {
-			deleteSecrets(inner)
-		}
 	}
 }

@@ -52,32 +52,13 @@ func withoutTokens(raw json.RawMessage) (content json.RawMessage, messageType st
 	if json.Unmarshal(raw, &decoded) != nil {
 		decoded = map[string]any{"raw": string(raw)}
 	}
-	deleteTokens(decoded)
+	protocol.DeleteKeys(decoded, store.SecretKey)
 	messageType, _ = decoded["message_type"].(string)
 	content, err := json.Marshal(decoded)
 	if err != nil {
 		return json.RawMessage("null"), messageType
 	}
 	return content, messageType
-}
-
-// deleteTokens deletes every token field of a decoded JSON value, at any
-// depth.
-func deleteTokens(v any) {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, inner := range v {
-			if store.SecretKey(k) {
-				delete(v, k)
-				continue
-			}
-			deleteTokens(inner)
-		}
-	case []any:
-		for _, inner := range v {
-			deleteTokens(inner)
-		}
-	}
 }
 
 func (run *matchRun) result(o engine.Outcome) protocol.MatchResult {

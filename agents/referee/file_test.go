@@ -96,7 +96,7 @@ func decodedTranscript(exchanges []exchange, records []protocol.TranscriptRecord
 		if json.Unmarshal(e.raw, &content) != nil {
 			content = map[string]any{"raw": string(e.raw)}
 		}
-		deleteTokens(content)
+		protocol.DeleteKeys(content, store.SecretKey)
 		messageType, _ := content["message_type"].(string)
 		entries[i] = protocol.TranscriptEntry{Seq: i + 1, Timestamp: records[i].Timestamp, MessageType: messageType,
 			From: e.from, To: e.to, Content: content}
