@@ -144,13 +144,23 @@ func withValidID(req *Request) *Request {
 	return req
 }
 
-// EncodeResult frames a successful response.
+// EncodeResult frames a successful response: the bytes json.Marshal makes
+// of the Response, framed by hand around the encoded result when the id
+// is plain, so that the reply every request gets is not scanned and
+// copied a second time. (encoding/json would escape <, > and & in an id;
+// those ids still go through it.)
 func EncodeResult(id json.RawMessage, result any) ([]byte, error) {
 	raw, err := json.Marshal(result)
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(Response{JSONRPC: "2.0", Result: raw, ID: nullID(id)})
+	id = nullID(id)
+	if !plainASCII(id) || bytes.ContainsAny(id, "<>&") {
+		return json.Marshal(Response{JSONRPC: "2.0", Result: raw, ID: id})
+	}
+	out := make([]byte, 0, len(raw)+len(id)+len(`{"jsonrpc":"2.0","result":,"id":}`))
+	out = append(append(append(out, `{"jsonrpc":"2.0","result":`...), raw...), `,"id":`...)
+	return append(append(out, id...), '}'), nil
 }
 
 // EncodeError frames an error response.
