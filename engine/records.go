@@ -215,3 +215,12 @@ func (rl ResultList) At(i int) Result {
 	}
 	return rl.states[i].result(rl.pairings[i])
 }
+
+// all yields every result, in order.
+func (rl ResultList) all(yield func(Result) bool) {
+	for i := range rl.Len() {
+		if !yield(rl.At(i)) {
+			return
+		}
+	}
+}
