@@ -116,7 +116,7 @@ func FitRatings(players []string, results []Result, opts RatingOptions) *Ratings
 // FitRecorded is FitRatings over the results a League recorded (see
 // League.RecordedResults), made one at a time rather than all at once.
 func FitRecorded(players []string, results ResultList, opts RatingOptions) *Ratings {
-	return fitRatings(players, results.all, opts)
+	return fitRatings(players, results.scores, opts)
 }
 
 // fitRatings reads the results twice, in the same order both times: once

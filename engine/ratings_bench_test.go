@@ -88,7 +88,7 @@ func BenchmarkFitRecorded(b *testing.B) {
 	for _, r := range res {
 		outcome[[2]string{r.PlayerA, r.PlayerB}] = r
 	}
-	for _, round := range l.Rounds {
+	for _, round := range l.Rounds() {
 		for _, p := range round.Matches {
 			r := outcome[[2]string{p.PlayerA, p.PlayerB}]
 			r.MatchID, r.Round = p.MatchID, p.Round

@@ -517,13 +517,13 @@ func (p *progress) apply(ev engine.Event) (finished bool, err error) {
 		if game != "" {
 			game += ", "
 		}
-		if known := len(p.league.Rounds); ev.Start.RoundsPlanned > known {
+		if known := p.league.RoundCount(); ev.Start.RoundsPlanned > known {
 			fmt.Fprintf(p.out, "league started: %s%s, %s, each paired when the one before ends\n", game,
 				control.Plural(len(ev.Start.Players), "player"), control.Plural(ev.Start.RoundsPlanned, "round"))
 			break
 		}
 		fmt.Fprintf(p.out, "league started: %s%s, %s, %s\n", game, control.Plural(len(ev.Start.Players), "player"),
-			control.Plural(len(p.league.Rounds), "round"), control.Plural(total, "match"))
+			control.Plural(p.league.RoundCount(), "round"), control.Plural(total, "match"))
 	case engine.EventRoundScheduled:
 		fmt.Fprintf(p.out, "round %d paired: %s\n", ev.Round, control.Plural(len(ev.Schedule.Matches), "match"))
 	case engine.EventMatchResult:
