@@ -56,8 +56,8 @@ type Ratings struct {
 	Games   int            // games counted
 	Prior   bool           // virtual draws were needed for finite ratings
 	index   map[string]int
-	rated   []int       // Players index -> row of cov, -1 if unrated
-	cov     [][]float64 // covariance of the mean-0 ratings, natural units
+	rated   []int      // Players index -> row of cov, -1 if unrated
+	cov     covariance // of the mean-0 ratings, natural units
 }
 
 // Rating returns one player's rating.
@@ -79,7 +79,7 @@ func (r *Ratings) LOS(a, b string) float64 {
 		return 0.5
 	}
 	x, y := r.rated[i], r.rated[j]
-	variance := r.cov[x][x] + r.cov[y][y] - 2*r.cov[x][y]
+	variance := r.cov.at(x, x) + r.cov.at(y, y) - 2*r.cov.at(x, y)
 	diff := (r.Players[i].Elo - r.Players[j].Elo) / eloPerNatural
 	if variance <= 0 {
 		return 0.5 + math.Copysign(0.5, diff)
@@ -95,7 +95,7 @@ func (r *Ratings) DifferenceSE(a, b string) float64 {
 		return math.Inf(1)
 	}
 	x, y := r.rated[i], r.rated[j]
-	return eloPerNatural * math.Sqrt(max(r.cov[x][x]+r.cov[y][y]-2*r.cov[x][y], 0))
+	return eloPerNatural * math.Sqrt(max(r.cov.at(x, x)+r.cov.at(y, y)-2*r.cov.at(x, y), 0))
 }
 
 func normalCDF(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
@@ -301,7 +301,10 @@ func (r *Ratings) fit(pairs *pairTable) {
 		prior = VirtualDraws
 	}
 	theta := make([]float64, n)
-	info, factor := squareMatrix(n), lowerMatrix(n) // reused by every step: 8 MB each at 1,000 players
+	// The information matrix is symmetric and its factor lower-triangular:
+	// both are kept as lower triangles (4 MB each at 1,000 players),
+	// reused by every step.
+	info, factor := lowerMatrix(n), lowerMatrix(n)
 	grad := make([]float64, n)
 	for range 200 {
 		clear(grad)
@@ -335,11 +338,12 @@ func (r *Ratings) fit(pairs *pairTable) {
 	for k, i := range ids {
 		r.Players[i].Rated = true
 		r.Players[i].Elo = (theta[k] - mean) * eloPerNatural
-		r.Players[i].CI95 = z95 * eloPerNatural * math.Sqrt(max(r.cov[k][k], 0))
+		r.Players[i].CI95 = z95 * eloPerNatural * math.Sqrt(max(r.cov.at(k, k), 0))
 	}
 }
 
-// informationMatrix writes the Fisher information at theta into info and
+// informationMatrix writes the Fisher information at theta into info (its
+// lower triangle: the matrix is symmetric) and
 // subtracts every player's expected score from grad (which the caller then
 // adds the actual scores to). With prior > 0 each player also plays prior
 // games against a fixed opponent at 0. Without a prior the matrix is
@@ -368,45 +372,60 @@ func informationMatrix(theta []float64, pairs *pairTable, prior float64, grad []
 		grad[b] -= n * (1 - p)
 		info[a][a] += w
 		info[b][b] += w
-		info[a][b] -= w
-		info[b][a] -= w
+		info[b][a] -= w // a < b: the lower triangle's
 	})
 }
 
 func logistic(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
-// centredCovariance inverts info (factor is room for its Cholesky factor)
-// and returns the covariance of the ratings with their mean removed.
-// filled says info had 1/n added to every entry, whose inverse then holds
-// 1/n too, taken away here.
-func centredCovariance(info, factor [][]float64, filled bool) [][]float64 {
+// centredCovariance inverts info (factor is room for its Cholesky factor,
+// and then for the inverse's lower triangle, which is what the fit keeps:
+// 4 MB at 1,000 players, where the whole matrix took 8) and returns the
+// covariance of the ratings with their mean removed. filled says info had
+// 1/n added to every entry, whose inverse then holds 1/n too, taken away.
+func centredCovariance(info, factor [][]float64, filled bool) covariance {
 	n := len(info)
-	inv := invertInto(choleskyInto(info, factor), info)
+	c := covariance{inv: invertLower(choleskyInto(info, factor)), filled: filled}
 	if filled {
-		for i := range inv {
-			for j := range inv[i] {
-				inv[i][j] -= 1 / float64(n)
-			}
-		}
-		return inv
+		return c
 	}
 	// C·inv·C with C = I - J/n.
-	rowMean := make([]float64, n)
-	all := 0.0
-	for i := range inv {
-		for _, v := range inv[i] {
-			rowMean[i] += v
+	c.rowMean = make([]float64, n)
+	for i := range n {
+		for j := range n {
+			c.rowMean[i] += c.symmetric(i, j)
 		}
-		all += rowMean[i]
-		rowMean[i] /= float64(n)
+		c.all += c.rowMean[i]
+		c.rowMean[i] /= float64(n)
 	}
-	all /= float64(n * n)
-	for i := range inv {
-		for j := range inv[i] {
-			inv[i][j] += all - rowMean[i] - rowMean[j] // inv is symmetric: column means are row means
-		}
+	c.all /= float64(n * n)
+	return c
+}
+
+// covariance is the ratings' covariance matrix, kept as the lower triangle
+// of the inverse information matrix and what centring it takes; at gives
+// each entry as the whole centred matrix held it.
+type covariance struct {
+	inv     [][]float64 // lower triangle
+	filled  bool        // 1/n to take from every entry
+	rowMean []float64   // otherwise, C·inv·C with C = I - J/n: row means
+	all     float64     // and the mean of all
+}
+
+// symmetric is entry (i, j) of the inverse, from its lower triangle.
+func (c *covariance) symmetric(i, j int) float64 {
+	if j > i {
+		return c.inv[j][i]
 	}
-	return inv
+	return c.inv[i][j]
+}
+
+// at is entry (i, j) of the covariance.
+func (c *covariance) at(i, j int) float64 {
+	if c.filled {
+		return c.symmetric(i, j) - 1/float64(len(c.inv))
+	}
+	return c.symmetric(i, j) + (c.all - c.rowMean[i] - c.rowMean[j]) // inv is symmetric: column means are row means
 }
 
 // linkedBothWays reports whether every player can be reached from every
