@@ -255,7 +255,7 @@ func (run *matchRun) ask(ctx context.Context, player string, msg protocol.Messag
 	var failed error // the last real failure
 	attempts, skipped := 0, 0
 	policy := retry.Configured(run.r.opts.Config.Retry)
-	policy.Final = func(error) bool { return ctx.Err() != nil } // said like attempts run out
+	policy.Final = func(error) bool { return ctx.Err() != nil } // reported like attempts that ran out
 	policy.BeforeRetry = func(attempt int, _ error) error {
 		run.gameError(ctx, player, callType, answerType, failed, attempt)
 		return nil

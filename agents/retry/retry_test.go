@@ -96,24 +96,19 @@ func TestAttemptsHooksAndDelays(t *testing.T) {
 	}
 }
 
+// TestSuccessEndsTheLoop, with a bound on attempts or none.
 func TestSuccessEndsTheLoop(t *testing.T) {
-	var r recorder
-	if err := Do(context.Background(), Policy{Attempts: 5, BeforeRetry: r.hook}, r.failing(2)); err != nil {
-		t.Fatalf("Do = %v, want nil", err)
-	}
-	if r.attempts != 2 || len(r.hooks) != 1 {
-		t.Errorf("%d attempts and %d hook calls, want 2 and 1", r.attempts, len(r.hooks))
-	}
-}
-
-func TestNoBoundUntilSuccess(t *testing.T) {
-	clk := &fakeClock{now: time.Unix(0, 0)}
-	var r recorder
-	if err := Do(context.Background(), Policy{Delay: doubling, clock: clk}, r.failing(10)); err != nil {
-		t.Fatalf("Do = %v, want nil", err)
-	}
-	if r.attempts != 10 || len(clk.waits) != 9 {
-		t.Errorf("%d attempts and %d waits, want 10 and 9", r.attempts, len(clk.waits))
+	for _, tt := range []struct{ bound, succeedAt int }{{5, 2}, {0, 10}} {
+		clk := &fakeClock{now: time.Unix(0, 0)}
+		var r recorder
+		policy := Policy{Attempts: tt.bound, Delay: doubling, BeforeRetry: r.hook, clock: clk}
+		if err := Do(context.Background(), policy, r.failing(tt.succeedAt)); err != nil {
+			t.Fatalf("bound %d: Do = %v, want nil", tt.bound, err)
+		}
+		if want := tt.succeedAt - 1; r.attempts != tt.succeedAt || len(r.hooks) != want || len(clk.waits) != want {
+			t.Errorf("bound %d: %d attempts, %d hook calls, %d waits; want %d, %d, %d", tt.bound,
+				r.attempts, len(r.hooks), len(clk.waits), tt.succeedAt, want, want)
+		}
 	}
 }
 
