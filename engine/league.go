@@ -75,10 +75,16 @@ var ErrLeagueStopped = errors.New("the league is stopped")
 // PlayerSuspended is a suspended player's status in the standings.
 const PlayerSuspended = "SUSPENDED"
 
-// Agent roles.
+// Role is the kind of an agent in a league. It is the one typed role of
+// leaguetui: agents/protocol names it protocol.Role, and the journal, the
+// credentials files and the wire all spell it with these values.
+type Role string
+
+// The three roles of a league.
 const (
-	RolePlayer  = "player"
-	RoleReferee = "referee"
+	RoleManager Role = "league_manager"
+	RoleReferee Role = "referee"
+	RolePlayer  Role = "player"
 )
 
 // Event is one entry of the league's journal and live feed. Only the fields
@@ -118,7 +124,7 @@ type MatchFacts struct {
 // being written anywhere.
 type AgentInfo struct {
 	ID                   string   `json:"id"`
-	Role                 string   `json:"role"`
+	Role                 Role     `json:"role"`
 	DisplayName          string   `json:"display_name"`
 	Endpoint             string   `json:"endpoint"`
 	GameTypes            []string `json:"game_types,omitempty"`

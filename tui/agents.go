@@ -185,11 +185,11 @@ func agentKey(a *agentInfo) string {
 
 const roleManager = "manager"
 
-func roleName(role string) string {
+func roleName(role protocol.Role) string {
 	if role == "" {
 		return "agent"
 	}
-	return role
+	return string(role)
 }
 
 // agentState is registered / active / suspended / down / no answer, with a

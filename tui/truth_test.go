@@ -26,7 +26,7 @@ func finishedAgentsModel(t *testing.T, width int) *Model {
 	for _, ev := range l.events {
 		if ev.Kind == engine.EventAgentRegistered {
 			ev.Agent.Endpoint = strings.Replace(ev.Agent.Endpoint, ":8", ":34", 1)
-			children = append(children, ChildInfo{Name: ev.Agent.Role + " " + ev.Agent.ID, ID: ev.Agent.ID,
+			children = append(children, ChildInfo{Name: string(ev.Agent.Role) + " " + ev.Agent.ID, ID: ev.Agent.ID,
 				PID: 1234567, Running: true})
 		}
 	}

@@ -35,10 +35,10 @@ type JSONEvent struct {
 // JSONAgent is a registered agent (agent_registered). No token, nor its
 // hash, is ever printed.
 type JSONAgent struct {
-	ID          string `json:"id"`
-	Role        string `json:"role"`
-	DisplayName string `json:"display_name"`
-	Endpoint    string `json:"endpoint"`
+	ID          string      `json:"id"`
+	Role        engine.Role `json:"role"`
+	DisplayName string      `json:"display_name"`
+	Endpoint    string      `json:"endpoint"`
 }
 
 // JSONStart is what a started league plays (league_started).

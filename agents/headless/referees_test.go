@@ -18,7 +18,7 @@ import (
 // its feed, over pages), not the default: referees missing on resume would
 // be given matches they cannot play.
 func TestResumedLeagueCountsItsReferees(t *testing.T) {
-	reg := func(seq int64, id, role string) engine.Event {
+	reg := func(seq int64, id string, role engine.Role) engine.Event {
 		return engine.Event{Seq: seq, Kind: engine.EventAgentRegistered, Agent: &engine.AgentInfo{ID: id, Role: role, Endpoint: id}}
 	}
 	pages := map[string]protocol.FeedPage{

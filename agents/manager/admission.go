@@ -46,7 +46,7 @@ func managerSecret(layout store.Layout) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if ok && creds.Role == "league_manager" {
+	if ok && creds.Role == protocol.ManagerRole {
 		return creds.AuthToken, nil
 	}
 	buf := make([]byte, 32)
@@ -55,7 +55,7 @@ func managerSecret(layout store.Layout) (string, error) {
 	}
 	secret := "mgr-" + hex.EncodeToString(buf)
 	store.Redact(secret)
-	creds = store.Credentials{LeagueID: layout.LeagueID, AgentID: "league_manager", Role: "league_manager", AuthToken: secret}
+	creds = store.Credentials{LeagueID: layout.LeagueID, AgentID: protocol.SenderManager, Role: protocol.ManagerRole, AuthToken: secret}
 	if err := store.SaveCredentials(path, creds); err != nil {
 		return "", fmt.Errorf("cannot save the manager's key: %w", err)
 	}

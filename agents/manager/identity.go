@@ -22,7 +22,7 @@ const (
 // safely, with E003 (the specification has no code for an invalid field;
 // a valid one is what is missing), and writes its endpoint in the one
 // spelling that makes one endpoint one agent.
-func checkMeta(role string, meta *protocol.AgentMeta) error {
+func checkMeta(role engine.Role, meta *protocol.AgentMeta) error {
 	endpoint, err := protocol.NormalizeEndpoint(meta.ContactEndpoint)
 	if err != nil {
 		return protocol.Reject(protocol.ErrMissingField, "%s_meta.contact_endpoint: %v", role, err)

@@ -388,7 +388,7 @@ func tokenMatches(token, hash string) bool {
 
 // authenticate checks that a message comes from a registered agent of the
 // given role holding that agent's own token.
-func (m *Manager) authenticate(env protocol.Envelope, role string) (engine.AgentInfo, error) {
+func (m *Manager) authenticate(env protocol.Envelope, role engine.Role) (engine.AgentInfo, error) {
 	notRegistered := protocol.ErrPlayerNotRegistered
 	if role == engine.RoleReferee {
 		notRegistered = protocol.ErrRefereeNotRegistred

@@ -48,7 +48,7 @@ func (m *Manager) handleRegisterReferee(ctx context.Context, in protocol.Inbound
 // refused to anyone else. A player whose MCP tools lack what referees call is
 // refused here rather than failing its first match. The manager calls an
 // admitted agent in the dialect it registered in.
-func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta protocol.AgentMeta, role string, dialect protocol.Dialect) (any, error) {
+func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta protocol.AgentMeta, role engine.Role, dialect protocol.Dialect) (any, error) {
 	if err := checkEnvelope(env); err != nil {
 		return nil, err
 	}
@@ -126,7 +126,7 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 		return nil, err
 	}
 	m.Client.Learn(agent.Endpoint, dialect)
-	m.Log.Info("registered", "event_type", strings.ToUpper(role)+"_REGISTERED", "agent_id", agent.ID,
+	m.Log.Info("registered", "event_type", strings.ToUpper(string(role))+"_REGISTERED", "agent_id", agent.ID,
 		"endpoint", agent.Endpoint, "again", known)
 	resp := m.acceptRegistration(env, role, agent.ID, token)
 	if role == engine.RoleReferee {
@@ -141,7 +141,7 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 // was issued (a restarted agent, perhaps on a new endpoint). A token that
 // is not the claimed agent's own gives nothing: the request is then an
 // ordinary registration. Call with m.mu held.
-func (m *Manager) returningAgent(env protocol.Envelope, role string) (engine.AgentInfo, bool) {
+func (m *Manager) returningAgent(env protocol.Envelope, role engine.Role) (engine.AgentInfo, bool) {
 	if env.AuthToken == "" {
 		return engine.AgentInfo{}, false
 	}
@@ -158,7 +158,7 @@ func (m *Manager) returningAgent(env protocol.Envelope, role string) (engine.Age
 // --name P01 is P01 and its id and name agree in the standings; otherwise
 // the first free id (P01, P02, … as agents register, when nobody names
 // theirs). Call with m.mu held.
-func (m *Manager) newID(role, name string) string {
+func (m *Manager) newID(role engine.Role, name string) string {
 	prefix := "P"
 	if role == engine.RoleReferee {
 		prefix = "REF"
@@ -190,7 +190,7 @@ func isNumbered(name, prefix string) bool {
 	return true
 }
 
-func concurrency(meta protocol.AgentMeta, role string, fallback int) int {
+func concurrency(meta protocol.AgentMeta, role engine.Role, fallback int) int {
 	if role != engine.RoleReferee {
 		return 0
 	}
@@ -200,14 +200,14 @@ func concurrency(meta protocol.AgentMeta, role string, fallback int) int {
 	return max(fallback, 1)
 }
 
-func responseType(role string) string {
+func responseType(role engine.Role) string {
 	if role == engine.RoleReferee {
 		return protocol.TypeRefereeRegisterResponse
 	}
 	return protocol.TypeLeagueRegisterResponse
 }
 
-func (m *Manager) acceptRegistration(env protocol.Envelope, role, id, token string) *protocol.RegisterResponse {
+func (m *Manager) acceptRegistration(env protocol.Envelope, role engine.Role, id, token string) *protocol.RegisterResponse {
 	resp := &protocol.RegisterResponse{Envelope: m.reply(responseType(role), env), Status: protocol.StatusAccepted}
 	resp.AuthToken = token
 	if role == engine.RoleReferee {
@@ -218,7 +218,7 @@ func (m *Manager) acceptRegistration(env protocol.Envelope, role, id, token stri
 	return resp
 }
 
-func (m *Manager) rejectRegistration(env protocol.Envelope, role, reason string) *protocol.RegisterResponse {
+func (m *Manager) rejectRegistration(env protocol.Envelope, role engine.Role, reason string) *protocol.RegisterResponse {
 	m.Log.Warn("registration rejected", "event_type", "REGISTRATION_REJECTED", "sender", env.Sender, "reason", reason)
 	return &protocol.RegisterResponse{Envelope: m.reply(responseType(role), env), Status: protocol.StatusRejected, Reason: &reason}
 }

@@ -39,8 +39,8 @@ type Server struct {
 
 // Mount creates the agent's MCP server and routes MCP traffic on league's
 // /mcp to it. role and name describe the agent to clients.
-func Mount(league *rpc.Server, role, name string) *Server {
-	impl := &mcp.Implementation{Name: "leaguetui-" + role, Title: name, Version: protocol.ProtocolVersion}
+func Mount(league *rpc.Server, role protocol.Role, name string) *Server {
+	impl := &mcp.Implementation{Name: "leaguetui-" + string(role), Title: name, Version: protocol.ProtocolVersion}
 	sdk := mcp.NewServer(impl, &mcp.ServerOptions{
 		Instructions: instructions(role),
 		// Tools only; a stateless server has no session to notify of list changes.
@@ -52,7 +52,7 @@ func Mount(league *rpc.Server, role, name string) *Server {
 	return &Server{sdk: sdk, league: league}
 }
 
-func instructions(role string) string {
+func instructions(role protocol.Role) string {
 	return fmt.Sprintf("A leaguetui %s of an even/odd league (league.v2). Each league tool takes the flat "+
 		"league.v2 message as its arguments and returns the reply message as structuredContent; "+
 		"a league rejection (LEAGUE_ERROR) comes back with isError.", role)

@@ -102,7 +102,7 @@ func New(cfg config.Config, role protocol.Role, name, dataDir string) (*Node, er
 	if err := store.CheckWritable(dataDir); err != nil {
 		return nil, err
 	}
-	component := role.Sender(name)
+	component := protocol.RoleSender(role, name)
 	if role == protocol.ManagerRole {
 		logPath = layout.LeagueLog() // the specification's place for the manager's log
 	}
@@ -115,7 +115,7 @@ func New(cfg config.Config, role protocol.Role, name, dataDir string) (*Node, er
 	n.Client = rpc.NewClient(rpc.Options{Retry: cfg.Retry, Breaker: cfg.Breaker, Log: logger})
 	n.Server = rpc.NewServer(logger, n.Sender)
 	n.Server.SetReadTimeout(cfg.Timeouts.Generic) // a request slower to arrive than any reply would be is cut off
-	n.MCP = mcpserve.Mount(n.Server, string(role), name)
+	n.MCP = mcpserve.Mount(n.Server, role, name)
 	n.Server.HandleHTTP("GET /health", n.serveHealth)
 	return n, nil
 }
@@ -188,7 +188,7 @@ func (n *Node) Sender() string {
 	if id == "" {
 		id = n.Name
 	}
-	return n.Role.Sender(id)
+	return protocol.RoleSender(n.Role, id)
 }
 
 // Envelope starts a message to the manager: it carries this agent's token,
@@ -250,7 +250,7 @@ func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Mes
 		n.Admitted(&resp)
 	}
 	n.SetIdentity(id, resp.AuthToken)
-	creds := store.Credentials{LeagueID: n.Cfg.LeagueID, AgentID: id, Role: string(n.Role), AuthToken: resp.AuthToken}
+	creds := store.Credentials{LeagueID: n.Cfg.LeagueID, AgentID: id, Role: n.Role, AuthToken: resp.AuthToken}
 	if err := store.SaveCredentials(credsPath, creds); err != nil {
 		// Registered all the same; only a restart would come back as a newcomer.
 		n.Log.Warn("cannot save credentials", "event_type", "DATA_WRITE_FAILED", "err", err)
@@ -357,10 +357,10 @@ func (n *Node) presentCredentials(path string, env *protocol.Envelope) {
 	if err != nil {
 		n.Log.Warn("ignoring unreadable credentials", "event_type", "CREDENTIALS_IGNORED", "err", err)
 	}
-	if !ok || creds.Role != string(n.Role) {
+	if !ok || creds.Role != n.Role {
 		return
 	}
-	env.Sender = n.Role.Sender(creds.AgentID)
+	env.Sender = protocol.RoleSender(n.Role, creds.AgentID)
 	env.AuthToken = creds.AuthToken
 }
 
@@ -377,7 +377,7 @@ func (n *Node) serveHealth(w http.ResponseWriter, _ *http.Request) {
 		id = protocol.SenderManager
 	}
 	writes, bytes := store.WriteStats()
-	health := protocol.Health{ID: id, Role: string(n.Role), DisplayName: n.Name, State: n.State(),
+	health := protocol.Health{ID: id, Role: n.Role, DisplayName: n.Name, State: n.State(),
 		LeagueID: n.Cfg.LeagueID, Endpoint: n.healthEndpoint(), Served: n.Server.Served(), Turns: n.turns.Load(),
 		Tools: n.MCP.Names(), FileWrites: writes, BytesWritten: bytes, OpenReferees: n.OpenReferees}
 	if n.modelCost != nil {

@@ -66,22 +66,23 @@ type Message interface{ Header() *Envelope }
 // "league_manager" for the manager in any of its spellings.
 func (e Envelope) SenderID() string {
 	kind, id := SplitSender(e.Sender)
-	if kind == "league_manager" {
+	if kind == ManagerRole {
 		return SenderManager
 	}
 	return id
 }
 
-// SplitSender splits "player:P01" into ("player", "P01"). The manager's
+// SplitSender splits "player:P01" into (PlayerRole, "P01"). The manager's
 // variants "league_manager", "league_manager:LM01" and
-// "league:league_manager" all give ("league_manager", "").
-func SplitSender(sender string) (kind, id string) {
+// "league:league_manager" all give (ManagerRole, ""). The role is whatever
+// the sender says: compare it with a Role before trusting it.
+func SplitSender(sender string) (kind Role, id string) {
 	sender = strings.TrimSpace(sender)
 	if sender == SenderManager || strings.HasPrefix(sender, SenderManager+":") || sender == "league:league_manager" {
-		return "league_manager", ""
+		return ManagerRole, ""
 	}
-	kind, id, _ = strings.Cut(sender, ":")
-	return kind, id
+	k, id, _ := strings.Cut(sender, ":")
+	return Role(k), id
 }
 
 // PlayerSender and RefereeSender build canonical sender values.

@@ -84,7 +84,7 @@ type FeedPage struct {
 // Health is what every agent answers on GET /health.
 type Health struct {
 	ID          string `json:"id"`
-	Role        string `json:"role"`
+	Role        Role   `json:"role"`
 	DisplayName string `json:"display_name"`
 	State       string `json:"state"` // one of the State constants
 	LeagueID    string `json:"league_id"`

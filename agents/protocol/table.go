@@ -1,18 +1,22 @@
 package protocol
 
-// Role is the kind of agent a message is addressed to.
-type Role string
+import "github.com/leaguetui/leaguetui/engine"
 
-// The three roles of a league.
+// Role is the kind of agent a message is addressed to: the engine's typed
+// role (engine.Role), so the journal, the manager's checks and the wire
+// compare one type, and engine stays free of this package.
+type Role = engine.Role
+
+// The three roles of a league, under the names the wire code uses.
 const (
-	ManagerRole Role = "league_manager"
-	RefereeRole Role = "referee"
-	PlayerRole  Role = "player"
+	ManagerRole = engine.RoleManager
+	RefereeRole = engine.RoleReferee
+	PlayerRole  = engine.RolePlayer
 )
 
-// Sender is the sender value of the agent of this role with id; the
+// RoleSender is the sender value of the agent of this role with id; the
 // manager has one sender, whatever its id.
-func (r Role) Sender(id string) string {
+func RoleSender(r Role, id string) string {
 	if r == ManagerRole {
 		return SenderManager
 	}

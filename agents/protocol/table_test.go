@@ -38,8 +38,8 @@ func TestServedByAndSender(t *testing.T) {
 		t.Errorf("a player serves %v", player)
 	}
 	for role, want := range map[Role]string{ManagerRole: SenderManager, RefereeRole: "referee:REF01", PlayerRole: "player:REF01"} {
-		if got := role.Sender("REF01"); got != want {
-			t.Errorf("%s.Sender = %q, want %q", role, got, want)
+		if got := RoleSender(role, "REF01"); got != want {
+			t.Errorf("RoleSender(%s) = %q, want %q", role, got, want)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/leaguetui/leaguetui/engine"
 )
 
 // Credentials are what registration issued to an agent. A restarted agent
@@ -12,10 +14,10 @@ import (
 // gives it back its id (and a fresh token) even from a new endpoint: that
 // is how a league interrupted and resumed keeps its players.
 type Credentials struct {
-	LeagueID  string `json:"league_id"`
-	AgentID   string `json:"agent_id"`
-	Role      string `json:"role"`
-	AuthToken string `json:"auth_token"`
+	LeagueID  string      `json:"league_id"`
+	AgentID   string      `json:"agent_id"`
+	Role      engine.Role `json:"role"`
+	AuthToken string      `json:"auth_token"`
 }
 
 // The credentials file and its folder are readable by their owner only.
