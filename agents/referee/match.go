@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/retry"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -250,33 +251,34 @@ func (run *matchRun) moveCall(player string, turn engine.Turn) *protocol.ChooseP
 // then names the last real failure.
 func (run *matchRun) ask(ctx context.Context, player string, msg protocol.Message, timeout time.Duration,
 	answerType string, read func(json.RawMessage) (bool, error)) error {
-	retry := run.r.opts.Config.Retry
+	callType := msg.Header().MessageType
 	var failed error // the last real failure
-	skipped := 0
-	for attempt := 1; ; attempt++ {
+	attempts, skipped := 0, 0
+	policy := retry.Configured(run.r.opts.Config.Retry)
+	policy.Final = func(error) bool { return ctx.Err() != nil } // reported like attempts that ran out
+	policy.BeforeRetry = func(attempt int, _ error) error {
+		run.gameError(ctx, player, callType, answerType, failed, attempt)
+		return nil
+	}
+	err := retry.Do(ctx, policy, func(attempt int) error {
+		attempts = attempt
 		err := run.askOnce(ctx, player, msg, timeout, answerType, read, attempt > 1)
-		if err == nil {
-			return nil
-		}
 		if rpc.RefusedByBreaker(err) && failed != nil {
 			skipped++
-		} else {
+		} else if err != nil {
 			failed = err
 		}
-		if attempt >= retry.Attempts || ctx.Err() != nil {
-			if skipped > 0 {
-				return fmt.Errorf("%s after %d attempts, %d of them skipped by the open circuit breaker: %w",
-					msg.Header().MessageType, attempt, skipped, failed)
-			}
-			return fmt.Errorf("%s after %d attempts: %w", msg.Header().MessageType, attempt, failed)
-		}
-		run.gameError(ctx, player, msg.Header().MessageType, answerType, failed, attempt)
-		select {
-		case <-time.After(retry.Delay(attempt)):
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+		return err
+	})
+	var interrupted *retry.Interrupted
+	switch {
+	case err == nil || errors.As(err, &interrupted):
+		return err
+	case skipped > 0:
+		return fmt.Errorf("%s after %d attempts, %d of them skipped by the open circuit breaker: %w",
+			callType, attempts, skipped, failed)
 	}
+	return fmt.Errorf("%s after %d attempts: %w", callType, attempts, failed)
 }
 
 func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Message, timeout time.Duration,
@@ -287,9 +289,7 @@ func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Me
 	}
 	late, cancel := run.r.inbox.expect(run.start.MatchID, player, answerType)
 	defer cancel()
-	run.transcript.add(run.r.Sender(), protocol.PlayerSender(player), msg)
-	raw, err := run.r.Client.Send(ctx, rpc.Call{Endpoint: run.endpoints[player], Message: msg, Timeout: timeout, Attempts: 1,
-		Repeat: repeat})
+	raw, err := run.tell(ctx, player, msg, rpc.Call{Timeout: timeout, Attempts: 1, Repeat: repeat})
 	if err != nil {
 		return err
 	}
@@ -312,6 +312,14 @@ func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Me
 	}
 }
 
+// tell records msg in the transcript and sends it to player as call says,
+// encoded once for both.
+func (run *matchRun) tell(ctx context.Context, player string, msg protocol.Message, call rpc.Call) (json.RawMessage, error) {
+	call.Endpoint = run.endpoints[player]
+	call.Message = run.transcript.add(run.r.Sender(), protocol.PlayerSender(player), msg)
+	return run.r.Client.Send(ctx, call)
+}
+
 // gameError tells a player its answer failed and that it will be asked again.
 func (run *matchRun) gameError(ctx context.Context, player, callType, action string, cause error, attempt int) {
 	code := retryCode(cause)
@@ -325,9 +333,7 @@ func (run *matchRun) gameError(ctx context.Context, player, callType, action str
 		Consequence: "technical loss if no valid " + action + " after " + fmt.Sprint(max) + " attempts"}
 	run.r.Log.Warn("retrying", "event_type", "GAME_ERROR", "match_id", run.start.MatchID, "player_id", player,
 		"call", callType, "attempt", attempt, "err", cause)
-	run.transcript.add(run.r.Sender(), protocol.PlayerSender(player), msg)
-	_, _ = run.r.Client.Send(ctx, rpc.Call{Endpoint: run.endpoints[player], Message: msg,
-		Timeout: run.r.opts.Config.Timeouts.GameOver, Attempts: 1, Repeat: true})
+	_, _ = run.tell(ctx, player, msg, rpc.Call{Timeout: run.r.opts.Config.Timeouts.GameOver, Attempts: 1, Repeat: true})
 }
 
 // retryCode is the protocol.md §5.3 code a GAME_ERROR gives for why an
@@ -354,9 +360,8 @@ func retryCode(cause error) string {
 func (run *matchRun) notifyGameOver(ctx context.Context, player string, o engine.Outcome) {
 	msg := &protocol.GameOver{Envelope: run.envelopeTo(protocol.TypeGameOver, player), GameType: run.game.Type(),
 		GameResult: gameResult(o), Reason: o.Reason}
-	run.transcript.add(run.r.Sender(), protocol.PlayerSender(player), msg)
-	raw, err := run.r.Client.Send(ctx, rpc.Call{Endpoint: run.endpoints[player], Message: msg,
-		Timeout: run.r.opts.Config.Timeouts.GameOver, Attempts: 1, Repeat: slices.Contains(o.Offenders, player)})
+	raw, err := run.tell(ctx, player, msg, rpc.Call{Timeout: run.r.opts.Config.Timeouts.GameOver, Attempts: 1,
+		Repeat: slices.Contains(o.Offenders, player)})
 	if err == nil {
 		run.transcript.addRaw(protocol.PlayerSender(player), run.r.Sender(), raw)
 	}
@@ -403,5 +408,9 @@ func (run *matchRun) report(ctx context.Context, o engine.Outcome) error {
 		}
 	}
 	var ack protocol.Ack
-	return run.r.Client.Do(ctx, rpc.Call{Endpoint: run.r.opts.ManagerURL, Message: msg, Timeout: cfg.Timeouts.Report}, &ack)
+	return run.r.Client.Do(ctx, rpc.Call{Endpoint: run.r.opts.ManagerURL, Message: msg, Timeout: cfg.Timeouts.Report,
+		BeforeRetry: func(attempt int, err error) {
+			run.r.Log.Warn("result not taken yet, retrying", "event_type", "REPORT_RETRY", "match_id", run.start.MatchID,
+				"attempt", attempt, "err", err)
+		}}, &ack)
 }
