@@ -21,6 +21,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/headless"
 	"github.com/leaguetui/leaguetui/agents/manager"
+	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/player"
 	"github.com/leaguetui/leaguetui/agents/referee"
 	"github.com/leaguetui/leaguetui/agents/tlsconf"
@@ -361,6 +362,7 @@ func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	node.OneProcessor()
 	r, err := referee.New(referee.Options{Config: cfg, DataDir: *af.data, Port: *af.port, ManagerURL: *af.manager,
 		Name: *af.name, MaxConcurrent: *maxConcurrent, Key: key})
 	if err != nil {
@@ -378,6 +380,7 @@ func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	node.OneProcessor()
 	p, err := player.New(player.Options{Config: cfg, DataDir: *af.data, Port: *af.port, ManagerURL: *af.manager,
 		Name: *af.name, Strategy: *strategy, Seed: *seed})
 	if err != nil {
