@@ -1,6 +1,8 @@
 package manager
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
@@ -56,41 +58,53 @@ func (m *Manager) announceRound(round int, assigned []assignment) {
 		refs[a.Referee.ID] = a.Referee
 	}
 	recipients := append(players, m.refereesIn(refs)...)
-	matchesFor := func(engine.AgentInfo) []protocol.AnnouncedMatch { return matches }
-	if len(players) > fullListPlayers {
-		own := map[string][]protocol.AnnouncedMatch{}
-		for _, am := range matches {
-			for _, id := range []string{am.PlayerAID, am.PlayerBID, am.RefereeID} {
-				own[id] = append(own[id], am)
-			}
-		}
-		matchesFor = func(a engine.AgentInfo) []protocol.AnnouncedMatch {
-			return append([]protocol.AnnouncedMatch{}, own[a.ID]...) // [] for a player with the bye
-		}
+	copies, err := newListBroadcast(&protocol.RoundAnnouncement{Envelope: m.envelopeTo(protocol.TypeRoundAnnouncement, round, ""),
+		Matches: []protocol.AnnouncedMatch{}}, matches)
+	if err != nil {
+		m.Log.Error("round announcement not sent", "round", round, "err", err)
+		return
 	}
-	m.broadcast(recipients, func(a engine.AgentInfo) protocol.Message {
-		return &protocol.RoundAnnouncement{Envelope: m.envelopeTo(protocol.TypeRoundAnnouncement, round, ""), Matches: matchesFor(a)}
-	})
+	m.broadcast(recipients, announcementsFor(matches, len(players), copies))
 }
 
-// standingsFor returns, for each player, the standings rows its messages
-// carry: all of them in a league of up to fullListPlayers, otherwise the
-// leaders and the player's own row.
-func standingsFor(rows []protocol.StandingRow) func(playerID string) []protocol.StandingRow {
-	if len(rows) <= fullListPlayers {
-		return func(string) []protocol.StandingRow { return rows }
+// announcementsFor gives each recipient its copy of a round announcement:
+// every match in a league of up to fullListPlayers, otherwise the matches
+// it plays or referees ([] for a player with the bye).
+func announcementsFor(matches []protocol.AnnouncedMatch, players int, copies *listBroadcast) func(engine.AgentInfo) protocol.Message {
+	if players <= fullListPlayers {
+		return func(engine.AgentInfo) protocol.Message { return copies.whole }
 	}
-	leaders := rows[:leadersShown]
+	own := map[string][]int{}
+	for i, am := range matches {
+		for _, id := range []string{am.PlayerAID, am.PlayerBID, am.RefereeID} {
+			own[id] = append(own[id], i)
+		}
+	}
+	return func(a engine.AgentInfo) protocol.Message { return copies.with(own[a.ID]) }
+}
+
+// standingsFor gives each player its copy of a message with the standings
+// as its list: all the rows in a league of up to fullListPlayers,
+// otherwise the leaders' and the player's own.
+func standingsFor(rows []protocol.StandingRow, copies *listBroadcast) func(engine.AgentInfo) protocol.Message {
+	if len(rows) <= fullListPlayers {
+		return func(engine.AgentInfo) protocol.Message { return copies.whole }
+	}
+	leaders := make([]int, leadersShown)
 	index := make(map[string]int, len(rows))
 	for i, r := range rows {
 		index[r.PlayerID] = i
-	}
-	return func(playerID string) []protocol.StandingRow {
-		i, ok := index[playerID]
-		if !ok || i < leadersShown {
-			return leaders
+		if i < leadersShown {
+			leaders[i] = i
 		}
-		return append(leaders[:leadersShown:leadersShown], rows[i])
+	}
+	leadersOnly := copies.with(leaders)
+	return func(a engine.AgentInfo) protocol.Message {
+		i, ok := index[a.ID]
+		if !ok || i < leadersShown {
+			return leadersOnly
+		}
+		return copies.with(append(leaders[:leadersShown:leadersShown], i))
 	}
 }
 
@@ -111,10 +125,13 @@ func (m *Manager) broadcastStandings(round int) {
 	m.mu.Lock()
 	players, rows := m.league.Players(), standingRows(m.league.Table.Rows())
 	m.mu.Unlock()
-	rowsFor := standingsFor(rows)
-	m.broadcast(players, func(a engine.AgentInfo) protocol.Message {
-		return &protocol.StandingsUpdate{Envelope: m.envelopeTo(protocol.TypeStandingsUpdate, round, ""), Standings: rowsFor(a.ID)}
-	})
+	copies, err := newListBroadcast(&protocol.StandingsUpdate{Envelope: m.envelopeTo(protocol.TypeStandingsUpdate, round, ""),
+		Standings: []protocol.StandingRow{}}, rows)
+	if err != nil {
+		m.Log.Error("standings not sent", "round", round, "err", err)
+		return
+	}
+	m.broadcast(players, standingsFor(rows, copies))
 }
 
 func (m *Manager) broadcastRoundCompleted(round, totalRounds int, results []engine.Result) {
@@ -137,10 +154,13 @@ func (m *Manager) broadcastRoundCompleted(round, totalRounds int, results []engi
 	m.mu.Lock()
 	players := m.league.Players()
 	m.mu.Unlock()
-	m.broadcast(players, func(engine.AgentInfo) protocol.Message {
-		return &protocol.RoundCompleted{Envelope: m.envelopeTo(protocol.TypeRoundCompleted, round, ""),
-			MatchesCompleted: len(results), MatchesPlayed: len(results), NextRoundID: next, Summary: summary}
-	})
+	msg, err := protocol.Encode(&protocol.RoundCompleted{Envelope: m.envelopeTo(protocol.TypeRoundCompleted, round, ""),
+		MatchesCompleted: len(results), MatchesPlayed: len(results), NextRoundID: next, Summary: summary})
+	if err != nil {
+		m.Log.Error("round completion not sent", "round", round, "err", err)
+		return
+	}
+	m.broadcast(players, func(engine.AgentInfo) protocol.Message { return msg })
 }
 
 func (m *Manager) broadcastLeagueCompleted() {
@@ -154,11 +174,13 @@ func (m *Manager) broadcastLeagueCompleted() {
 	if len(rows) > 0 {
 		champion = protocol.Champion{PlayerID: rows[0].PlayerID, DisplayName: rows[0].DisplayName, Points: rows[0].Points}
 	}
-	rowsFor := standingsFor(rows)
-	m.broadcast(everyone, func(a engine.AgentInfo) protocol.Message {
-		return &protocol.LeagueCompleted{Envelope: m.envelopeTo(protocol.TypeLeagueCompleted, rounds, ""),
-			TotalRounds: rounds, TotalMatches: total, Champion: champion, FinalStandings: rowsFor(a.ID)}
-	})
+	copies, err := newListBroadcast(&protocol.LeagueCompleted{Envelope: m.envelopeTo(protocol.TypeLeagueCompleted, rounds, ""),
+		TotalRounds: rounds, TotalMatches: total, Champion: champion, FinalStandings: []protocol.StandingRow{}}, rows)
+	if err != nil {
+		m.Log.Error("league completion not sent", "err", err)
+		return
+	}
+	m.broadcast(everyone, standingsFor(rows, copies))
 }
 
 // standingRows converts the engine's table to the wire's rows.
@@ -170,4 +192,55 @@ func standingRows(rows []engine.Row) []protocol.StandingRow {
 			Status: r.Status}
 	}
 	return out
+}
+
+// listBroadcast is a broadcast whose copies differ, if at all, only in
+// which elements of one list they carry (a round's matches, the
+// standings' rows), the list being the message's last field. The message
+// is encoded once with the list empty, and each element once; a
+// recipient's copy is spliced from those, the very bytes encoding/json
+// makes of the recipient's own message, without encoding anything again.
+type listBroadcast struct {
+	header protocol.Envelope
+	head   []byte // the message with the list empty, without its closing "]}"
+	items  []json.RawMessage
+	whole  *protocol.Encoded // the copy with every element
+}
+
+func newListBroadcast[T any](msg protocol.Message, items []T) (*listBroadcast, error) {
+	empty, err := json.Marshal(msg)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", msg.Header().MessageType, err)
+	}
+	if !bytes.HasSuffix(empty, []byte("[]}")) {
+		return nil, fmt.Errorf("encode %s: the list is not its last field", msg.Header().MessageType)
+	}
+	b := &listBroadcast{header: *msg.Header(), head: empty[:len(empty)-2], items: make([]json.RawMessage, len(items))}
+	for i, item := range items {
+		if b.items[i], err = json.Marshal(item); err != nil {
+			return nil, fmt.Errorf("encode %s: %w", msg.Header().MessageType, err)
+		}
+	}
+	every := make([]int, len(items))
+	for i := range every {
+		every[i] = i
+	}
+	b.whole = b.with(every)
+	return b, nil
+}
+
+// with is the copy that carries the elements picked, in that order.
+func (b *listBroadcast) with(picked []int) *protocol.Encoded {
+	size := len(b.head) + 2
+	for _, i := range picked {
+		size += len(b.items[i]) + 1
+	}
+	out := append(make([]byte, 0, size), b.head...)
+	for n, i := range picked {
+		if n > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, b.items[i]...)
+	}
+	return &protocol.Encoded{Envelope: b.header, JSON: append(out, "]}"...)}
 }

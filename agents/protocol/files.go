@@ -1,7 +1,9 @@
 package protocol
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -237,3 +239,66 @@ const (
 	StateSuspended  = "SUSPENDED"
 	StateShutdown   = "SHUTDOWN"
 )
+
+// TranscriptRecord is a TranscriptEntry as its referee keeps it: the
+// content encoded once, as it goes into the file, tokens already gone.
+// EncodeMatchFile splices the content in; encoding a record on its own
+// leaves it out.
+type TranscriptRecord struct {
+	Seq         int             `json:"seq"`
+	Timestamp   string          `json:"timestamp"`
+	MessageType string          `json:"message_type"`
+	From        string          `json:"from"`
+	To          string          `json:"to"`
+	Content     json.RawMessage `json:"-"` // a compact JSON value
+}
+
+// transcriptSlot is where EncodeMatchFile's indented head has the
+// transcript it leaves out: a JSON string holds no raw newline, so the
+// slot cannot be found anywhere else.
+const transcriptSlot = "\n  \"transcript\": null,\n"
+
+// EncodeMatchFile encodes f, indented, with transcript as its transcript
+// (f.Transcript is not read), one exchange a line. The transcript's
+// contents are copied as they are, not decoded and encoded again: a
+// match's file costs its referee one pass over its messages.
+func EncodeMatchFile(f MatchFile, transcript []TranscriptRecord) ([]byte, error) {
+	f.Transcript = nil
+	head, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode match file: %w", err)
+	}
+	slot := bytes.Index(head, []byte(transcriptSlot))
+	if slot < 0 || len(transcript) == 0 {
+		return append(head, '\n'), nil
+	}
+	out := append(make([]byte, 0, len(head)+transcriptSize(transcript)), head[:slot]...)
+	out = append(out, "\n  \"transcript\": ["...)
+	for i, e := range transcript {
+		line, err := json.Marshal(e)
+		if err != nil {
+			return nil, fmt.Errorf("encode match file: %w", err)
+		}
+		out = append(out, "\n    "...)
+		out = append(out, line[:len(line)-1]...)
+		content := e.Content
+		if len(content) == 0 {
+			content = json.RawMessage("null")
+		}
+		out = append(append(append(out, `,"content":`...), content...), '}')
+		if i < len(transcript)-1 {
+			out = append(out, ',')
+		}
+	}
+	out = append(out, "\n  ],\n"...)
+	return append(append(out, head[slot+len(transcriptSlot):]...), '\n'), nil
+}
+
+// transcriptSize is about the room the transcript takes in the file.
+func transcriptSize(transcript []TranscriptRecord) int {
+	n := 0
+	for _, e := range transcript {
+		n += len(e.Content) + 160
+	}
+	return n
+}

@@ -40,6 +40,9 @@ type outgoingRequest struct {
 
 // EncodeRequest frames params as a JSON-RPC request with an integer id.
 func EncodeRequest(method string, params any, id int64) ([]byte, error) {
+	if encoded, ok := params.(*Encoded); ok {
+		return encoded.request(method, id)
+	}
 	return json.Marshal(outgoingRequest{JSONRPC: "2.0", Method: method, Params: params, ID: id})
 }
 

@@ -11,51 +11,54 @@ import (
 	"github.com/leaguetui/leaguetui/engine"
 )
 
-// transcript is the ordered record of a match's exchanges, without tokens.
+// transcript is the ordered record of a match's exchanges, without tokens,
+// each message encoded once, as it goes into the match file.
 type transcript struct {
 	mu      sync.Mutex
-	entries []protocol.TranscriptEntry
+	entries []protocol.TranscriptRecord
 }
 
-func (t *transcript) add(from, to string, msg any) {
-	raw, err := json.Marshal(msg)
-	if err == nil {
-		t.addRaw(from, to, raw)
+// add records a message we send, and gives it encoded, to be sent as the
+// very bytes recorded.
+func (t *transcript) add(from, to string, msg protocol.Message) protocol.Message {
+	encoded, err := protocol.Encode(msg)
+	if err != nil {
+		return msg // not recorded, and the client's own encoding says why
 	}
+	t.addRaw(from, to, encoded.JSON)
+	return encoded
 }
 
 // addRaw records a message as JSON; no token reaches the file, whatever a
 // peer calls it ("auth_token", "authToken", "token") and wherever it puts it.
 func (t *transcript) addRaw(from, to string, raw json.RawMessage) {
-	var content map[string]any
-	if json.Unmarshal(raw, &content) != nil {
-		content = map[string]any{"raw": string(raw)}
-	}
-	withoutTokens(content)
-	messageType, _ := content["message_type"].(string)
+	content, messageType := withoutTokens(raw)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.entries = append(t.entries, protocol.TranscriptEntry{Seq: len(t.entries) + 1, Timestamp: protocol.FormatTime(time.Now()),
+	t.entries = append(t.entries, protocol.TranscriptRecord{Seq: len(t.entries) + 1, Timestamp: protocol.FormatTime(time.Now()),
 		MessageType: messageType, From: from, To: to, Content: content})
 }
 
-// withoutTokens deletes every token field of a decoded JSON value, at any
-// depth.
-func withoutTokens(v any) {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, inner := range v {
-			if store.SecretKey(k) {
-				delete(v, k)
-				continue
-			}
-			withoutTokens(inner)
-		}
-	case []any:
-		for _, inner := range v {
-			withoutTokens(inner)
-		}
+// withoutTokens is raw, compact, without any token field at any depth,
+// and its message_type. A message protocol.RedactMessage leaves alone (not
+// an object, not valid UTF-8, a key with an escape) is decoded and
+// encoded again: its content is then what encoding/json makes of it, and
+// one that is not an object is kept as a string under "raw".
+func withoutTokens(raw json.RawMessage) (content json.RawMessage, messageType string) {
+	if content, messageType, ok := protocol.RedactMessage(raw, store.SecretKey); ok {
+		return content, messageType
 	}
+	var decoded map[string]any
+	if json.Unmarshal(raw, &decoded) != nil {
+		decoded = map[string]any{"raw": string(raw)}
+	}
+	protocol.DeleteKeys(decoded, store.SecretKey)
+	messageType, _ = decoded["message_type"].(string)
+	content, err := json.Marshal(decoded)
+	if err != nil {
+		return json.RawMessage("null"), messageType
+	}
+	return content, messageType
 }
 
 func (run *matchRun) result(o engine.Outcome) protocol.MatchResult {
@@ -95,7 +98,7 @@ func (run *matchRun) saveDurably(ctx context.Context, o engine.Outcome) error {
 // save writes the match file.
 func (run *matchRun) save(o engine.Outcome) error {
 	run.transcript.mu.Lock()
-	entries := append([]protocol.TranscriptEntry(nil), run.transcript.entries...)
+	entries := append([]protocol.TranscriptRecord(nil), run.transcript.entries...)
 	run.transcript.mu.Unlock()
 	id, _ := run.r.Identity()
 	doc := protocol.MatchFile{SchemaVersion: "1.0.0", MatchID: run.start.MatchID, LeagueID: run.r.Layout.LeagueID,
@@ -104,6 +107,10 @@ func (run *matchRun) save(o engine.Outcome) error {
 		RefereeID: id,
 		Lifecycle: protocol.Lifecycle{State: string(run.match.State()), CreatedAt: protocol.FormatTime(run.createdAt),
 			StartedAt: protocol.FormatTime(run.createdAt), FinishedAt: protocol.FormatTime(time.Now())},
-		Transcript: entries, Result: run.result(o)}
-	return store.WriteJSON(run.file, doc)
+		Result: run.result(o)}
+	data, err := protocol.EncodeMatchFile(doc, entries)
+	if err != nil {
+		return err
+	}
+	return store.WriteFileAtomic(run.file, data)
 }

@@ -293,9 +293,7 @@ func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Me
 	}
 	late, cancel := run.r.inbox.expect(run.start.MatchID, player, answerType)
 	defer cancel()
-	run.transcript.add(run.r.Sender(), protocol.PlayerSender(player), msg)
-	raw, err := run.r.Client.Send(ctx, rpc.Call{Endpoint: run.endpoints[player], Message: msg, Timeout: timeout, Attempts: 1,
-		Repeat: repeat})
+	raw, err := run.tell(ctx, player, msg, rpc.Call{Timeout: timeout, Attempts: 1, Repeat: repeat})
 	if err != nil {
 		return err
 	}
@@ -318,6 +316,14 @@ func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Me
 	}
 }
 
+// tell records msg in the transcript and sends it to player as call says,
+// encoded once for both.
+func (run *matchRun) tell(ctx context.Context, player string, msg protocol.Message, call rpc.Call) (json.RawMessage, error) {
+	call.Endpoint = run.endpoints[player]
+	call.Message = run.transcript.add(run.r.Sender(), protocol.PlayerSender(player), msg)
+	return run.r.Client.Send(ctx, call)
+}
+
 // gameError tells a player its answer failed and that it will be asked again.
 func (run *matchRun) gameError(ctx context.Context, player, callType, action string, cause error, attempt int) {
 	code := retryCode(cause)
@@ -331,9 +337,7 @@ func (run *matchRun) gameError(ctx context.Context, player, callType, action str
 		Consequence: "technical loss if no valid " + action + " after " + fmt.Sprint(max) + " attempts"}
 	run.r.Log.Warn("retrying", "event_type", "GAME_ERROR", "match_id", run.start.MatchID, "player_id", player,
 		"call", callType, "attempt", attempt, "err", cause)
-	run.transcript.add(run.r.Sender(), protocol.PlayerSender(player), msg)
-	_, _ = run.r.Client.Send(ctx, rpc.Call{Endpoint: run.endpoints[player], Message: msg,
-		Timeout: run.r.opts.Config.Timeouts.GameOver, Attempts: 1, Repeat: true})
+	_, _ = run.tell(ctx, player, msg, rpc.Call{Timeout: run.r.opts.Config.Timeouts.GameOver, Attempts: 1, Repeat: true})
 }
 
 // retryCode is the protocol.md §5.3 code a GAME_ERROR gives for why an
@@ -360,9 +364,8 @@ func retryCode(cause error) string {
 func (run *matchRun) notifyGameOver(ctx context.Context, player string, o engine.Outcome) {
 	msg := &protocol.GameOver{Envelope: run.envelopeTo(protocol.TypeGameOver, player), GameType: run.game.Type(),
 		GameResult: gameResult(o), Reason: o.Reason}
-	run.transcript.add(run.r.Sender(), protocol.PlayerSender(player), msg)
-	raw, err := run.r.Client.Send(ctx, rpc.Call{Endpoint: run.endpoints[player], Message: msg,
-		Timeout: run.r.opts.Config.Timeouts.GameOver, Attempts: 1, Repeat: slices.Contains(o.Offenders, player)})
+	raw, err := run.tell(ctx, player, msg, rpc.Call{Timeout: run.r.opts.Config.Timeouts.GameOver, Attempts: 1,
+		Repeat: slices.Contains(o.Offenders, player)})
 	if err == nil {
 		run.transcript.addRaw(protocol.PlayerSender(player), run.r.Sender(), raw)
 	}

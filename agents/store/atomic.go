@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 )
 
 // filePerm and dirPerm are the modes of everything the store creates: the data
@@ -78,7 +79,10 @@ func writeAtomic(path string, encode func(io.Writer) error, perm, folderPerm os.
 			os.Remove(tmp.Name())
 		}
 	}()
-	out := &countingWriter{w: bufio.NewWriterSize(tmp, 64<<10)}
+	buf := writeBuffers.Get().(*bufio.Writer)
+	buf.Reset(tmp)
+	defer func() { buf.Reset(nil); writeBuffers.Put(buf) }()
+	out := &countingWriter{w: buf}
 	if err := encode(out); err != nil {
 		return fmt.Errorf("store: write %s: %w", path, err)
 	}
@@ -106,6 +110,11 @@ func writeAtomic(path string, encode func(io.Writer) error, perm, folderPerm os.
 	countWrite(int(out.n))
 	return nil
 }
+
+// writeBuffers keeps the buffers writes go through: a referee writes a
+// file for every match, and a buffer made for each would be most of what
+// the file costs the garbage collector.
+var writeBuffers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
 
 // countingWriter counts the bytes written through it.
 type countingWriter struct {

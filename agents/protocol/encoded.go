@@ -1,0 +1,42 @@
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// Encoded is a message encoded before it is sent, for one that goes alike
+// to many peers (a round's broadcasts): encoded once, each copy costs no
+// encoding. It is sent as the bytes encoding/json makes of the message.
+// Its Envelope is the message's, for whoever reads the header (the client
+// picks the method by its message type); JSON must not change once sent.
+type Encoded struct {
+	Envelope
+	JSON json.RawMessage
+}
+
+// Encode encodes msg once for many sends.
+func Encode(msg Message) (*Encoded, error) {
+	data, err := json.Marshal(msg)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", msg.Header().MessageType, err)
+	}
+	return &Encoded{Envelope: *msg.Header(), JSON: data}, nil
+}
+
+// MarshalJSON gives the message's bytes, for a form that wraps the message.
+func (e *Encoded) MarshalJSON() ([]byte, error) { return e.JSON, nil }
+
+// request frames the message as EncodeRequest frames params, copying its
+// bytes instead of checking them again: they are encoding/json's own.
+func (e *Encoded) request(method string, id int64) ([]byte, error) {
+	quoted, err := json.Marshal(method)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(e.JSON)+len(quoted)+64)
+	out = append(append(append(out, `{"jsonrpc":"2.0","method":`...), quoted...), `,"params":`...)
+	out = append(append(append(out, e.JSON...), `,"id":`...), strconv.FormatInt(id, 10)...)
+	return append(out, '}'), nil
+}

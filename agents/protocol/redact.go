@@ -1,0 +1,180 @@
+package protocol
+
+import (
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+)
+
+// RedactMessage copies the JSON object raw in one pass, without white
+// space and without every member, at any depth, whose key drop names (a
+// token, wherever a peer puts it), and returns the copy with the object's
+// top-level "message_type" when it is a string. It keeps the members'
+// order and their values' bytes, so it costs a scan where decoding into a
+// map and encoding again cost reflection and allocations for each value.
+// ok is false, and the caller decodes with encoding/json instead, for
+// anything that is not a valid object of valid UTF-8, and for a key with an
+// escape or a byte beyond ASCII (see scanObject): a key drop must see as
+// encoding/json decodes it.
+func RedactMessage(raw []byte, drop func(key string) bool) (content []byte, messageType string, ok bool) {
+	if !utf8.Valid(raw) {
+		return nil, "", false // encoding/json would write U+FFFD in its place
+	}
+	r := redactor{headScanner: headScanner{b: raw}, drop: drop, out: make([]byte, 0, len(raw))}
+	r.space()
+	if r.i >= len(r.b) || r.b[r.i] != '{' || !r.object() || !r.end() {
+		return nil, "", false
+	}
+	if len(r.messageType) > 0 && r.messageType[0] == '"' && json.Unmarshal(r.messageType, &messageType) != nil {
+		return nil, "", false
+	}
+	return r.out, messageType, true
+}
+
+// redactor is a headScanner that copies what it reads to out.
+type redactor struct {
+	headScanner
+	drop        func(key string) bool
+	out         []byte
+	messageType []byte // the top-level message_type's value, as it stands in b
+}
+
+// value copies one JSON value to out.
+func (r *redactor) value() bool {
+	if r.i >= len(r.b) {
+		return false
+	}
+	switch r.b[r.i] {
+	case '{':
+		return r.object()
+	case '[':
+		return r.array()
+	}
+	start := r.i
+	if !r.headScanner.value() {
+		return false
+	}
+	if c := r.b[start]; c == '-' || c >= '0' && c <= '9' {
+		if _, err := strconv.ParseFloat(string(r.b[start:r.i]), 64); err != nil {
+			return false // beyond float64: encoding/json refuses the whole message
+		}
+	}
+	r.out = append(r.out, r.b[start:r.i]...)
+	return true
+}
+
+// object copies an object without the members drop names; the comma goes
+// before each member kept but the first.
+func (r *redactor) object() bool {
+	if !r.open('{') {
+		return false
+	}
+	defer func() { r.depth-- }()
+	if r.eat('}') {
+		r.out = append(r.out, '}')
+		return true
+	}
+	kept := 0
+	for {
+		r.space()
+		start := r.i
+		key, plain := r.key()
+		if !plain {
+			return false
+		}
+		quoted := r.b[start:r.i]
+		r.space()
+		if !r.eat(':') {
+			return false
+		}
+		r.space()
+		if r.drop(key) {
+			mark := len(r.out)
+			if !r.value() { // checked as the rest is, then cut
+				return false
+			}
+			r.out = r.out[:mark]
+		} else {
+			if kept++; kept > 1 {
+				r.out = append(r.out, ',')
+			}
+			r.out = append(append(r.out, quoted...), ':')
+			valueStart := r.i
+			if !r.value() {
+				return false
+			}
+			if r.depth == 1 && key == "message_type" {
+				r.messageType = r.b[valueStart:r.i] // the last one wins, as in encoding/json
+			}
+		}
+		r.space()
+		if r.eat('}') {
+			r.out = append(r.out, '}')
+			return true
+		}
+		if !r.eat(',') {
+			return false
+		}
+	}
+}
+
+// array copies an array.
+func (r *redactor) array() bool {
+	if !r.open('[') {
+		return false
+	}
+	defer func() { r.depth-- }()
+	if r.eat(']') {
+		r.out = append(r.out, ']')
+		return true
+	}
+	for n := 0; ; n++ {
+		if n > 0 {
+			r.out = append(r.out, ',')
+		}
+		r.space()
+		if !r.value() {
+			return false
+		}
+		r.space()
+		if r.eat(']') {
+			r.out = append(r.out, ']')
+			return true
+		}
+		if !r.eat(',') {
+			return false
+		}
+	}
+}
+
+// open copies an opening bracket, within maxScanDepth, and skips the white
+// space after it. The caller closes the level (depth--) when it is done.
+func (r *redactor) open(bracket byte) bool {
+	r.i++
+	if r.depth++; r.depth > maxScanDepth {
+		return false
+	}
+	r.out = append(r.out, bracket)
+	r.space()
+	return true
+}
+
+// DeleteKeys deletes every member drop names from a decoded JSON value, at
+// any depth: what RedactMessage does, for a message it leaves to
+// encoding/json.
+func DeleteKeys(v any, drop func(key string) bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, inner := range v {
+			if drop(k) {
+				delete(v, k)
+				continue
+			}
+			DeleteKeys(inner, drop)
+		}
+	case []any:
+		for _, inner := range v {
+			DeleteKeys(inner, drop)
+		}
+	}
+}
