@@ -2,6 +2,7 @@ package manager
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
@@ -90,6 +91,9 @@ func (m *Manager) adminEvent(in protocol.Inbound, kind engine.EventKind, status 
 	return &protocol.Ack{Envelope: m.reply("LEAGUE_"+in.MessageType+"_ACK", env), Status: status}, nil
 }
 
+// errLeagueStopped is awaitRunning's error once the league is stopped.
+var errLeagueStopped = errors.New("league stopped")
+
 // awaitRunning blocks while the league is paused; it fails once the league
 // is stopped.
 func (m *Manager) awaitRunning(ctx context.Context) error {
@@ -101,7 +105,7 @@ func (m *Manager) awaitRunning(ctx context.Context) error {
 		case engine.LeagueRunning:
 			return nil
 		case engine.LeagueStopped:
-			return fmt.Errorf("league stopped")
+			return errLeagueStopped
 		}
 		select {
 		case <-resumed:

@@ -84,6 +84,8 @@ type Manager struct {
 	stalled       bool   // no referee could take a match, and none has been played since
 }
 
+var _ node.Agent = (*Manager)(nil) // its lifecycle is every agent's
+
 // New opens (or resumes from) the league's journal in the data folder.
 func New(opts Options) (*Manager, error) {
 	cfg := opts.Config

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/retry"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
@@ -169,47 +170,65 @@ func (m *Manager) playMatch(ctx context.Context, a assignment, referees []engine
 		return err
 	}
 	first := indexOf(referees, a.Referee.ID)
-	for attempt := 0; ; attempt++ {
-		// The referee as registered now: one that restarted as itself
-		// may be on a new port.
-		referee := m.current(referees[(first+attempt)%len(referees)])
-		if err := m.awaitRunning(ctx); err != nil {
-			return err
-		}
-		select {
-		case slots[referee.ID] <- struct{}{}:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		// A pause may have come while this match waited for a slot.
-		if err := m.awaitRunning(ctx); err != nil {
-			<-slots[referee.ID]
-			return err
-		}
-		err := m.runOnReferee(ctx, a.Pairing, referee)
-		<-slots[referee.ID]
-		if err == nil {
-			m.setStalled(false)
-			return m.suspendFailing(a.MatchID)
-		}
-		m.Log.Warn("match not played by referee, reassigning", "event_type", "MATCH_REASSIGNED",
-			"match_id", a.MatchID, "referee_id", referee.ID, "err", err)
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if passes := (attempt + 1) / len(referees); (attempt+1)%len(referees) == 0 {
-			// Every referee failed this match once more: say so, and give
-			// them a while, longer each pass, before the next.
-			if err := m.stall(a.MatchID, referee.ID, err); err != nil {
-				return err
-			}
-			select {
-			case <-time.After(min(m.opts.Config.Retry.Delay(passes), maxPassDelay)):
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
+	// The referee of each attempt, as registered now: one that restarted
+	// as itself may be on a new port.
+	refereeFor := func(attempt int) engine.AgentInfo { return m.current(referees[(first+attempt-1)%len(referees)]) }
+	err := retry.Do(ctx, m.reassignment(a.MatchID, len(referees), refereeFor), func(attempt int) error {
+		return m.playOn(ctx, a.Pairing, refereeFor(attempt), slots)
+	})
+	if err != nil {
+		return err
 	}
+	m.setStalled(false)
+	return m.suspendFailing(a.MatchID)
+}
+
+// reassignment is how a match goes from referee to referee: at once to the
+// next, until every referee failed it once more; then the league says it
+// is stalled and gives them a while, longer each pass, before the next. It
+// ends only when the league stops.
+func (m *Manager) reassignment(matchID string, referees int, refereeFor func(attempt int) engine.AgentInfo) retry.Policy {
+	passEnds := func(attempt int) bool { return attempt%referees == 0 }
+	return retry.Policy{
+		Final: func(err error) bool { return errors.Is(err, errLeagueStopped) },
+		BeforeRetry: func(attempt int, err error) error {
+			if !passEnds(attempt) {
+				return nil
+			}
+			return m.stall(matchID, refereeFor(attempt).ID, err)
+		},
+		Delay: func(attempt int) time.Duration {
+			if !passEnds(attempt) {
+				return 0
+			}
+			return min(m.opts.Config.Retry.Delay(attempt/referees), maxPassDelay)
+		},
+	}
+}
+
+// playOn plays the match on referee once a slot of its is free, while the
+// league runs.
+func (m *Manager) playOn(ctx context.Context, p engine.Pairing, referee engine.AgentInfo, slots map[string]chan struct{}) error {
+	if err := m.awaitRunning(ctx); err != nil {
+		return err
+	}
+	select {
+	case slots[referee.ID] <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	// A pause may have come while this match waited for a slot.
+	if err := m.awaitRunning(ctx); err != nil {
+		<-slots[referee.ID]
+		return err
+	}
+	err := m.runOnReferee(ctx, p, referee)
+	<-slots[referee.ID]
+	if err != nil {
+		m.Log.Warn("match not played by referee, reassigning", "event_type", "MATCH_REASSIGNED",
+			"match_id", p.MatchID, "referee_id", referee.ID, "err", err)
+	}
+	return err
 }
 
 // maxPassDelay bounds the wait between two passes over the referees.

@@ -28,6 +28,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/mcpserve"
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/retry"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/agents/tlsconf"
@@ -255,29 +256,8 @@ func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Mes
 	}
 	n.presentCredentials(credsPath, msg.Header())
 	var resp protocol.RegisterResponse
-	start, wait := time.Now(), registerFirstWait
-	for attempt := 1; ; attempt++ {
-		err := n.Client.Do(ctx, rpc.Call{Endpoint: managerURL, Message: msg, Timeout: timeout, Attempts: 1}, &resp)
-		if err == nil {
-			break
-		}
-		if !worthRegisteringAgain(err) {
-			return nil, fmt.Errorf("registration with %s failed: %w", managerURL, err)
-		}
-		var untrusted *tls.CertificateVerificationError
-		if errors.As(err, &untrusted) {
-			// Trying again will not change the certificate.
-			return nil, fmt.Errorf("the manager at %s has a certificate this agent does not trust "+
-				"(pass --tls-ca with the CA that signed it): %w", managerURL, err)
-		}
-		n.Log.Warn("registration not taken yet", "event_type", "REGISTER_RETRY", "attempt", attempt, "wait", wait, "err", err)
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("gave up registering with %s after %d attempts in %s; the last one: %w",
-				managerURL, attempt, time.Since(start).Round(time.Millisecond), err)
-		case <-time.After(wait):
-		}
-		wait = min(2*wait, registerMaxWait)
+	if err := n.sendRegistration(ctx, managerURL, msg, timeout, &resp); err != nil {
+		return nil, err
 	}
 	if resp.Status != protocol.StatusAccepted {
 		reason := ""
@@ -310,12 +290,54 @@ func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Mes
 	return &resp, nil
 }
 
-// The waits between registration attempts: short at first (the manager is
-// usually just starting), doubling up to a few seconds.
-const (
-	registerFirstWait = 200 * time.Millisecond
-	registerMaxWait   = 3 * time.Second
-)
+// sendRegistration sends msg until the manager answers it, backing off
+// between attempts, and says why it gave up.
+func (n *Node) sendRegistration(ctx context.Context, managerURL string, msg protocol.Message, timeout time.Duration,
+	resp *protocol.RegisterResponse) error {
+	policy := retry.Policy{Delay: registerWait,
+		Final: func(err error) bool { return registrationFailure(managerURL, err) != nil },
+		BeforeRetry: func(attempt int, err error) error {
+			n.Log.Warn("registration not taken yet", "event_type", "REGISTER_RETRY", "attempt", attempt,
+				"wait", registerWait(attempt), "err", err)
+			return nil
+		}}
+	start := time.Now()
+	err := retry.Do(ctx, policy, func(int) error {
+		return n.Client.Do(ctx, rpc.Call{Endpoint: managerURL, Message: msg, Timeout: timeout, Attempts: 1}, resp)
+	})
+	var interrupted *retry.Interrupted
+	if errors.As(err, &interrupted) {
+		return fmt.Errorf("gave up registering with %s after %d attempts in %s; the last one: %w",
+			managerURL, interrupted.Attempts, time.Since(start).Round(time.Millisecond), interrupted.Last)
+	}
+	if err != nil {
+		return registrationFailure(managerURL, err)
+	}
+	return nil
+}
+
+// registerWait is the wait after a failed registration attempt: short at
+// first (the manager is usually just starting), doubling up to a few
+// seconds.
+func registerWait(attempt int) time.Duration {
+	doubling := config.Retry{InitialDelay: 200 * time.Millisecond, Multiplier: 2}
+	return min(doubling.Delay(attempt), 3*time.Second)
+}
+
+// registrationFailure says why a registration failed for good, or is nil
+// when trying again may help.
+func registrationFailure(managerURL string, err error) error {
+	if !worthRegisteringAgain(err) {
+		return fmt.Errorf("registration with %s failed: %w", managerURL, err)
+	}
+	var untrusted *tls.CertificateVerificationError
+	if errors.As(err, &untrusted) {
+		// Trying again will not change the certificate.
+		return fmt.Errorf("the manager at %s has a certificate this agent does not trust "+
+			"(pass --tls-ca with the CA that signed it): %w", managerURL, err)
+	}
+	return nil
+}
 
 // worthRegisteringAgain tells a failure that may pass (no answer, or the
 // manager's own error, such as one while it starts) from an answer that

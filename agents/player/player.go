@@ -46,6 +46,8 @@ type Player struct {
 	llm         *modelPlayer // the llm strategy's model; nil for a scripted strategy
 }
 
+var _ node.Agent = (*Player)(nil) // its lifecycle is every agent's
+
 // New prepares a player with its strategy, which must be one of the
 // league's game.
 func New(opts Options) (*Player, error) {

@@ -1,8 +1,8 @@
 package protocol
 
 import (
+	"bytes"
 	"encoding/json"
-	"strings"
 )
 
 // scanHead reads the head of a JSON object in one pass, skipping every
@@ -14,7 +14,7 @@ import (
 // encoding/json (see scanObject).
 func scanHead(body []byte) (h head, ok bool) {
 	notString := false
-	ok = scanObject(body, func(key string, raw []byte) bool {
+	ok = scanObject(body, func(key, raw []byte) bool {
 		if field := h.field(key); field != nil {
 			notString = notString || !readString(raw, field)
 		}
@@ -35,16 +35,31 @@ func readString(raw []byte, dst *string) bool {
 	case raw[0] != '"':
 		return false
 	}
+	if inner := raw[1 : len(raw)-1]; plainASCII(inner) {
+		*dst = string(inner) // what encoding/json makes of it, without its machinery
+		return true
+	}
 	return json.Unmarshal(raw, dst) == nil
+}
+
+// plainASCII reports the inside of a JSON string that decodes to itself:
+// printable ASCII with no escape. (scanObject checked it is a string.)
+func plainASCII(inner []byte) bool {
+	for _, c := range inner {
+		if c < 0x20 || c >= 0x80 || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // scanObject walks a JSON object in one pass, checking that it is valid
 // JSON, and hands take each top-level key with its value as it stands in
-// body (a sub-slice, not a copy). It is false, and the caller decodes with
+// body (both sub-slices, not copies). It is false, and the caller decodes with
 // encoding/json instead, for anything that is not a valid object, for a key
 // with an escape or a byte beyond ASCII (encoding/json folds those its own
 // way), and when take says so.
-func scanObject(body []byte, take func(key string, raw []byte) bool) bool {
+func scanObject(body []byte, take func(key, raw []byte) bool) bool {
 	s := headScanner{b: body}
 	s.space()
 	if !s.eat('{') {
@@ -81,15 +96,15 @@ func scanObject(body []byte, take func(key string, raw []byte) bool) bool {
 
 // field is where the value under key goes, or nil for a key routing does
 // not read. Keys match in any case, as encoding/json matches them.
-func (h *head) field(key string) *string {
+func (h *head) field(key []byte) *string {
 	switch {
-	case strings.EqualFold(key, "message_type"):
+	case bytes.EqualFold(key, []byte("message_type")):
 		return &h.MessageType
-	case strings.EqualFold(key, "type"):
+	case bytes.EqualFold(key, []byte("type")):
 		return &h.Type
-	case strings.EqualFold(key, "protocol"):
+	case bytes.EqualFold(key, []byte("protocol")):
 		return &h.Protocol
-	case strings.EqualFold(key, "conversation_id"):
+	case bytes.EqualFold(key, []byte("conversation_id")):
 		return &h.ConversationID
 	}
 	return nil
@@ -132,22 +147,22 @@ func (s *headScanner) end() bool {
 
 // key reads an object key; plain is false for a key with an escape or
 // anything but a string.
-func (s *headScanner) key() (key string, plain bool) {
+func (s *headScanner) key() (key []byte, plain bool) {
 	if !s.eat('"') {
-		return "", false
+		return nil, false
 	}
 	start := s.i
 	for s.i < len(s.b) {
 		switch c := s.b[s.i]; {
 		case c == '"':
 			s.i++
-			return string(s.b[start : s.i-1]), true
+			return s.b[start : s.i-1], true
 		case c == '\\' || c < 0x20 || c >= 0x80:
-			return "", false // escapes and non-ASCII keys: left to encoding/json
+			return nil, false // escapes and non-ASCII keys: left to encoding/json
 		}
 		s.i++
 	}
-	return "", false
+	return nil, false
 }
 
 // value skips one JSON value, checking it is valid JSON as it goes.
@@ -175,7 +190,7 @@ func (s *headScanner) value() bool {
 }
 
 func (s *headScanner) literal(word string) bool {
-	if !strings.HasPrefix(string(s.b[s.i:min(len(s.b), s.i+len(word))]), word) {
+	if !bytes.HasPrefix(s.b[s.i:], []byte(word)) {
 		return false
 	}
 	s.i += len(word)

@@ -24,6 +24,7 @@ var headSamples = []string{
 	`{"a":01,"message_type":"A"}`, `{"a":1.,"message_type":"A"}`, `{"a":tru,"message_type":"A"}`,
 	`{"a":"\q","message_type":"A"}`, `{"a":"\u12G4","message_type":"A"}`, "{\"a\":\"\x01\",\"message_type\":\"A\"}",
 	"{\"a\":\"\xff\xfe\",\"message_type\":\"A\"}", `{"message_type":"A\"B"}`,
+	"{\"message_type\":\"caf\xc3\xa9\",\"conversation_id\":\"\xff\"}", "{\"message_type\":\"A\x7f~ \",\"protocol\":\"\"}",
 	`{"a":` + strings.Repeat("[", 300) + strings.Repeat("]", 300) + `,"message_type":"A"}`,
 	`{"a":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `,"message_type":"A"}`,
 }

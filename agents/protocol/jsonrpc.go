@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -87,15 +86,15 @@ func ParseRequest(body []byte) (*Request, *RPCError) {
 // unusual, such as a method that is not a string: encoding/json then
 // decodes the body again, so that the error is its own.
 func scanRequest(body []byte) (req Request, ok bool) {
-	ok = scanObject(body, func(key string, raw []byte) bool {
+	ok = scanObject(body, func(key, raw []byte) bool {
 		switch {
-		case strings.EqualFold(key, "jsonrpc"):
+		case bytes.EqualFold(key, []byte("jsonrpc")):
 			return readString(raw, &req.JSONRPC)
-		case strings.EqualFold(key, "method"):
+		case bytes.EqualFold(key, []byte("method")):
 			return readString(raw, &req.Method)
-		case strings.EqualFold(key, "params"):
+		case bytes.EqualFold(key, []byte("params")):
 			req.Params = raw
-		case strings.EqualFold(key, "id"):
+		case bytes.EqualFold(key, []byte("id")):
 			req.ID = raw
 		}
 		return true

@@ -88,7 +88,7 @@ func (r *redactor) object() bool {
 			return false
 		}
 		r.space()
-		if r.drop(key) {
+		if r.drop(string(key)) {
 			mark := len(r.out)
 			if !r.value() { // checked as the rest is, then cut
 				return false
@@ -103,7 +103,7 @@ func (r *redactor) object() bool {
 			if !r.value() {
 				return false
 			}
-			if r.depth == 1 && key == "message_type" {
+			if r.depth == 1 && string(key) == "message_type" {
 				r.messageType = r.b[valueStart:r.i] // the last one wins, as in encoding/json
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/retry"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -76,23 +77,15 @@ func (run *matchRun) result(o engine.Outcome) protocol.MatchResult {
 // referee again once its deadline passes.
 func (run *matchRun) saveDurably(ctx context.Context, o engine.Outcome) error {
 	cfg := run.r.opts.Config
-	giveUp := time.Now().Add(cfg.Timeouts.Report)
-	for attempt := 1; ; attempt++ {
+	policy := retry.Policy{Until: time.Now().Add(cfg.Timeouts.Report), Delay: cfg.Retry.Delay}
+	return retry.Do(ctx, policy, func(attempt int) error {
 		err := run.save(o)
-		if err == nil {
-			return nil
+		if err != nil {
+			run.r.Log.Error("cannot write match file", "event_type", "DATA_WRITE_FAILED", "match_id", run.start.MatchID,
+				"path", run.file, "attempt", attempt, "err", err)
 		}
-		run.r.Log.Error("cannot write match file", "event_type", "DATA_WRITE_FAILED", "match_id", run.start.MatchID,
-			"path", run.file, "attempt", attempt, "err", err)
-		if time.Now().After(giveUp) {
-			return err
-		}
-		select {
-		case <-time.After(cfg.Retry.Delay(attempt)):
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
+		return err
+	})
 }
 
 // save writes the match file.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/retry"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -256,33 +257,34 @@ func (run *matchRun) moveCall(player string, turn engine.Turn) *protocol.ChooseP
 // then names the last real failure.
 func (run *matchRun) ask(ctx context.Context, player string, msg protocol.Message, timeout time.Duration,
 	answerType string, read func(json.RawMessage) (bool, error)) error {
-	retry := run.r.opts.Config.Retry
+	callType := msg.Header().MessageType
 	var failed error // the last real failure
-	skipped := 0
-	for attempt := 1; ; attempt++ {
+	attempts, skipped := 0, 0
+	policy := retry.Configured(run.r.opts.Config.Retry)
+	policy.Final = func(error) bool { return ctx.Err() != nil } // reported like attempts that ran out
+	policy.BeforeRetry = func(attempt int, _ error) error {
+		run.gameError(ctx, player, callType, answerType, failed, attempt)
+		return nil
+	}
+	err := retry.Do(ctx, policy, func(attempt int) error {
+		attempts = attempt
 		err := run.askOnce(ctx, player, msg, timeout, answerType, read, attempt > 1)
-		if err == nil {
-			return nil
-		}
 		if rpc.RefusedByBreaker(err) && failed != nil {
 			skipped++
-		} else {
+		} else if err != nil {
 			failed = err
 		}
-		if attempt >= retry.Attempts || ctx.Err() != nil {
-			if skipped > 0 {
-				return fmt.Errorf("%s after %d attempts, %d of them skipped by the open circuit breaker: %w",
-					msg.Header().MessageType, attempt, skipped, failed)
-			}
-			return fmt.Errorf("%s after %d attempts: %w", msg.Header().MessageType, attempt, failed)
-		}
-		run.gameError(ctx, player, msg.Header().MessageType, answerType, failed, attempt)
-		select {
-		case <-time.After(retry.Delay(attempt)):
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+		return err
+	})
+	var interrupted *retry.Interrupted
+	switch {
+	case err == nil || errors.As(err, &interrupted):
+		return err
+	case skipped > 0:
+		return fmt.Errorf("%s after %d attempts, %d of them skipped by the open circuit breaker: %w",
+			callType, attempts, skipped, failed)
 	}
+	return fmt.Errorf("%s after %d attempts: %w", callType, attempts, failed)
 }
 
 func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Message, timeout time.Duration,
@@ -412,5 +414,9 @@ func (run *matchRun) report(ctx context.Context, o engine.Outcome) error {
 		}
 	}
 	var ack protocol.Ack
-	return run.r.Client.Do(ctx, rpc.Call{Endpoint: run.r.opts.ManagerURL, Message: msg, Timeout: cfg.Timeouts.Report}, &ack)
+	return run.r.Client.Do(ctx, rpc.Call{Endpoint: run.r.opts.ManagerURL, Message: msg, Timeout: cfg.Timeouts.Report,
+		BeforeRetry: func(attempt int, err error) {
+			run.r.Log.Warn("result not taken yet, retrying", "event_type", "REPORT_RETRY", "match_id", run.start.MatchID,
+				"attempt", attempt, "err", err)
+		}}, &ack)
 }

@@ -49,6 +49,8 @@ type Referee struct {
 	wg      sync.WaitGroup
 }
 
+var _ node.Agent = (*Referee)(nil) // its lifecycle is every agent's
+
 // New prepares a referee.
 func New(opts Options) (*Referee, error) {
 	if opts.MaxConcurrent <= 0 {

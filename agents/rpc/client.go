@@ -19,6 +19,7 @@ import (
 	"github.com/sony/gobreaker/v2"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/retry"
 	"github.com/leaguetui/leaguetui/agents/tlsconf"
 	"github.com/leaguetui/leaguetui/config"
 )
@@ -139,9 +140,9 @@ type Call struct {
 	// Attempts in total for timeouts and connection errors; 0 means the
 	// configured retry policy, 1 means a single try.
 	Attempts int
-	// BeforeRetry runs before attempt n+1 after attempt n failed with err.
-	// No agent sets it yet: the referee's own loop (matchRun.ask) retries
-	// its calls to players, since it also waits for answers posted back.
+	// BeforeRetry runs before attempt n+1 after attempt n failed with err
+	// (retry.Policy.BeforeRetry): the referee logs its report's retries
+	// with it.
 	BeforeRetry func(attempt int, err error)
 	// Repeat marks a call that repeats one that just failed (a retry, or
 	// the GAME_ERROR notice before one): while the peer's circuit breaker
@@ -150,36 +151,39 @@ type Call struct {
 	Repeat bool
 }
 
-// Send delivers the call and returns the reply's league message.
+// Send delivers the call and returns the reply's league message. Only
+// timeouts and connection failures are retried, and none once the peer's
+// breaker is open: the peer failed this attempt and has been failing. When
+// the breaker refuses a retry, the last real failure says why.
 func (c *Client) Send(ctx context.Context, call Call) (json.RawMessage, error) {
-	attempts := call.Attempts
-	if attempts <= 0 {
-		attempts = c.opts.Retry.Attempts
+	policy := retry.Configured(c.opts.Retry)
+	if call.Attempts > 0 {
+		policy.Attempts = call.Attempts
 	}
-	var lastErr error
-	for attempt := 1; attempt <= attempts; attempt++ {
+	policy.Final = func(err error) bool { return !retryable(err) || c.BreakerOpen(call.Endpoint) }
+	if call.BeforeRetry != nil {
+		policy.BeforeRetry = func(attempt int, err error) error { call.BeforeRetry(attempt, err); return nil }
+	}
+	var reply json.RawMessage
+	var failed error // the last failure of a real attempt
+	err := retry.Do(ctx, policy, func(attempt int) error {
 		try := call
 		try.Repeat = call.Repeat || attempt > 1
-		reply, err := c.sendOnce(ctx, try)
-		if lastErr != nil && RefusedByBreaker(err) {
-			return nil, lastErr // the breaker opened meanwhile: the last real failure says why
+		var err error
+		reply, err = c.sendOnce(ctx, try)
+		if !RefusedByBreaker(err) {
+			failed = err
 		}
-		if err == nil || !retryable(err) || attempt == attempts || ctx.Err() != nil || c.BreakerOpen(call.Endpoint) {
-			// An open breaker skips the retries: the peer failed this
-			// attempt and has been failing. The error is this attempt's.
-			return reply, err
-		}
-		lastErr = err
-		if call.BeforeRetry != nil {
-			call.BeforeRetry(attempt, err)
-		}
-		select {
-		case <-time.After(c.opts.Retry.Delay(attempt)):
-		case <-ctx.Done():
-			return nil, lastErr
-		}
+		return err
+	})
+	var interrupted *retry.Interrupted
+	switch {
+	case RefusedByBreaker(err) && failed != nil:
+		return nil, failed // the breaker opened meanwhile
+	case errors.As(err, &interrupted):
+		return nil, interrupted.Last
 	}
-	return nil, lastErr
+	return reply, err
 }
 
 // Do sends the call and decodes the reply into reply.

@@ -367,6 +367,7 @@ func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	node.OneProcessor()
 	r, err := referee.New(referee.Options{Config: cfg, DataDir: *af.data, Port: *af.port, ManagerURL: *af.manager,
 		Name: *af.name, MaxConcurrent: *maxConcurrent, Key: key})
 	if err != nil {
@@ -384,6 +385,7 @@ func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	node.OneProcessor()
 	p, err := player.New(player.Options{Config: cfg, DataDir: *af.data, Port: *af.port, ManagerURL: *af.manager,
 		Name: *af.name, Strategy: *strategy, Seed: *seed})
 	if err != nil {

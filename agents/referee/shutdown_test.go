@@ -1,4 +1,4 @@
-package node_test
+package referee_test
 
 import (
 	"context"
@@ -10,22 +10,11 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/manager"
-	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/referee"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
-)
-
-func TestMain(m *testing.M) { leaguetest.Main(m) }
-
-const adminToken = "adm-lifecycle-test"
-
-// The agents are node.Agents: one lifecycle for every role.
-var (
-	_ node.Agent = (*manager.Manager)(nil)
-	_ node.Agent = (*referee.Referee)(nil)
 )
 
 // TestShutdownCancelsMatchAndRunResumes: a real manager and referee (in
