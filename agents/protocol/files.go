@@ -268,9 +268,12 @@ func EncodeMatchFile(f MatchFile, transcript []TranscriptRecord) ([]byte, error)
 	if err != nil {
 		return nil, fmt.Errorf("encode match file: %w", err)
 	}
-	slot := bytes.Index(head, []byte(transcriptSlot))
-	if slot < 0 || len(transcript) == 0 {
+	if len(transcript) == 0 {
 		return append(head, '\n'), nil
+	}
+	slot := bytes.Index(head, []byte(transcriptSlot))
+	if slot < 0 {
+		return nil, fmt.Errorf("encode match file: no place for the transcript in %.80q", head)
 	}
 	out := append(make([]byte, 0, len(head)+transcriptSize(transcript)), head[:slot]...)
 	out = append(out, "\n  \"transcript\": ["...)

@@ -150,6 +150,19 @@ func TestMatchFileReadsAsBefore(t *testing.T) {
 	}
 }
 
+// TestMatchFileWithoutTranscript: a match file with no exchange yet reads
+// as encoding/json writes it, transcript null.
+func TestMatchFileWithoutTranscript(t *testing.T) {
+	data, err := protocol.EncodeMatchFile(sampleDoc(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.MarshalIndent(sampleDoc(), "", "  ")
+	if string(data) != string(want)+"\n" {
+		t.Errorf("the match file is\n%s\nwant\n%s", data, want)
+	}
+}
+
 // BenchmarkMatchFile records a match's transcript and encodes its file,
 // as the referee does for every match, against the way it did before
 // (each message decoded into a map and the file encoded whole).

@@ -44,7 +44,7 @@ func IndentedJSON(snapshot func() any) func(io.Writer) error {
 }
 
 // WriteFileAtomic replaces path with data the way WriteJSON does, for files
-// that are not JSON.
+// that are not JSON or are encoded already.
 func WriteFileAtomic(path string, data []byte) error {
 	return WriteAtomic(path, func(w io.Writer) error {
 		_, err := w.Write(data)
