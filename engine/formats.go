@@ -62,34 +62,51 @@ func (s FormatSpec) games() int { return max(s.GamesPerPair, 1) }
 // rounds depend on results. The second value is how many rounds the league
 // will have in all.
 func Schedule(spec FormatSpec, players []string, seed int64) ([]Round, int, error) {
+	s, planned, err := makeSchedule(spec, players, seed)
+	if err != nil {
+		return nil, 0, err
+	}
+	return s.all(), planned, nil
+}
+
+// makeSchedule is Schedule, packed.
+func makeSchedule(spec FormatSpec, players []string, seed int64) (*schedule, int, error) {
 	if err := validatePlayers(players); err != nil {
 		return nil, 0, err
 	}
-	if spec.SPRT != nil {
-		first, err := sprtRound(spec, players, 1)
-		return []Round{first}, spec.maxGames(), err
-	}
-	switch spec.Format {
-	case FormatRoundRobin, "":
-		rounds, err := cycles(players, spec.games())
-		return rounds, len(rounds), err
-	case FormatDoubleRoundRobin:
-		rounds, err := cycles(players, 2*spec.games())
-		return rounds, len(rounds), err
-	case FormatGauntlet:
-		rounds, err := gauntlet(players, spec.Challengers, spec.games())
-		return rounds, len(rounds), err
-	case FormatSwiss:
-		if err := validateSwiss(len(players), spec.Rounds); err != nil {
-			return nil, 0, err
+	s := newSchedule(players)
+	var first Round // the one round a dynamic format starts with
+	var err error
+	planned := 0
+	switch {
+	case spec.SPRT != nil:
+		first, err = sprtRound(spec, players, 1)
+		planned = spec.maxGames()
+	case spec.Format == FormatRoundRobin || spec.Format == "":
+		s.addCycles(spec.games())
+	case spec.Format == FormatDoubleRoundRobin:
+		s.addCycles(2 * spec.games())
+	case spec.Format == FormatGauntlet:
+		var rounds []Round
+		rounds, err = gauntlet(players, spec.Challengers, spec.games())
+		for _, r := range rounds {
+			s.addRound(r)
 		}
-		first, err := SwissRound(1, players, nil, nil, seed)
-		if err != nil {
-			return nil, 0, err
+	case spec.Format == FormatSwiss:
+		if err = validateSwiss(len(players), spec.Rounds); err == nil {
+			first, err = SwissRound(1, players, nil, nil, seed)
 		}
-		return []Round{first}, spec.Rounds, nil
+		planned = spec.Rounds
+	default:
+		return nil, 0, fmt.Errorf("unknown format %q (known: %v)", spec.Format, Formats())
 	}
-	return nil, 0, fmt.Errorf("unknown format %q (known: %v)", spec.Format, Formats())
+	if err != nil {
+		return nil, 0, err
+	}
+	if first.Number > 0 {
+		s.addRound(first)
+	}
+	return s, max(planned, len(s.rounds)), nil
 }
 
 // sprtRound is game n (1-based) of an SPRT gauntlet: the challenger
@@ -123,29 +140,6 @@ func validateSwiss(players, rounds int) error {
 		return fmt.Errorf("a swiss league of %d players needs 1 to %d rounds (--rounds), got %d", players, limit, rounds)
 	}
 	return nil
-}
-
-// cycles is the round robin played n times, seats swapped in every other
-// cycle and the rounds numbered on.
-func cycles(players []string, n int) ([]Round, error) {
-	single, err := RoundRobin(players)
-	if err != nil {
-		return nil, err
-	}
-	var rounds []Round
-	for c := range n {
-		for _, r := range single {
-			pairs := make([][2]string, len(r.Matches))
-			for k, p := range r.Matches {
-				pairs[k] = [2]string{p.PlayerA, p.PlayerB}
-				if c%2 == 1 {
-					pairs[k] = [2]string{p.PlayerB, p.PlayerA}
-				}
-			}
-			rounds = append(rounds, namedRound(len(rounds)+1, pairs))
-		}
-	}
-	return rounds, nil
 }
 
 // namedRound numbers a round's pairs of player ids as matches.

@@ -110,7 +110,7 @@ func TestSwissScheduleAndLeague(t *testing.T) {
 		t.Fatal("a round is due before round 1 is played")
 	}
 	for n := 1; n <= 3; n++ {
-		for _, p := range l.Rounds[n-1].Matches {
+		for _, p := range l.Round(n).Matches {
 			mustApply(t, l, Event{Kind: EventMatchResult, Result: &Result{MatchID: p.MatchID, Round: n, PlayerA: p.PlayerA, PlayerB: p.PlayerB, Status: StatusWin, Winner: p.PlayerA}})
 		}
 		if n == 3 {

@@ -151,21 +151,21 @@ type StartInfo struct {
 	Format        *FormatSpec `json:"format,omitempty"`
 	RoundsPlanned int         `json:"rounds_planned,omitempty"`
 
-	made []Round // the schedule NewStartInfo made, so that it is made once
+	made *schedule // the schedule NewStartInfo made, so that it is made once
 }
 
 // NewStartInfo is the start of a league of players in seeding order: its
 // schedule is made (or refused) here, once, and kept for Schedule.
 func NewStartInfo(spec FormatSpec, gameType string, players []string, seed int64) (*StartInfo, error) {
-	rounds, planned, err := Schedule(spec, players, seed)
+	made, planned, err := makeSchedule(spec, players, seed)
 	if err != nil {
 		return nil, err
 	}
-	s := &StartInfo{Seed: seed, GameType: gameType, Players: players, made: rounds}
+	s := &StartInfo{Seed: seed, GameType: gameType, Players: players, made: made}
 	if spec.Format != FormatRoundRobin && spec.Format != "" || spec.GamesPerPair > 1 || spec.SPRT != nil {
 		s.Format = &spec // a plain round robin's league_started stays as it was
 	}
-	if planned != len(rounds) {
+	if planned != len(made.rounds) {
 		s.RoundsPlanned = planned
 	}
 	return s, nil
@@ -178,15 +178,45 @@ func (s *StartInfo) Schedule() ([]Round, error) {
 	if len(s.LegacyRounds) > 0 {
 		return s.LegacyRounds, nil
 	}
-	if len(s.made) > 0 {
+	packed, err := s.packed()
+	if err != nil {
+		return nil, err
+	}
+	return packed.all(), nil
+}
+
+// packed is Schedule, packed.
+func (s *StartInfo) packed() (*schedule, error) {
+	switch {
+	case len(s.LegacyRounds) > 0:
+		packed := newSchedule(s.Players)
+		for _, r := range s.LegacyRounds {
+			packed.addRound(r)
+		}
+		return packed, nil
+	case s.made != nil:
 		return s.made, nil
 	}
 	var spec FormatSpec
 	if s.Format != nil {
 		spec = *s.Format
 	}
-	rounds, _, err := Schedule(spec, s.Players, s.Seed)
-	return rounds, err
+	packed, _, err := makeSchedule(spec, s.Players, s.Seed)
+	return packed, err
+}
+
+// RoundSizes is how many matches each of the rounds the league starts
+// with has, without unpacking them.
+func (s *StartInfo) RoundSizes() ([]int, error) {
+	packed, err := s.packed()
+	if err != nil {
+		return nil, err
+	}
+	sizes := make([]int, len(packed.rounds))
+	for i, r := range packed.rounds {
+		sizes[i] = len(r.seats)
+	}
+	return sizes, nil
 }
 
 // League is the league's state, rebuilt by applying events in order.
@@ -195,7 +225,6 @@ type League struct {
 	State    LeagueState
 	Seed     int64
 	GameType string
-	Rounds   []Round
 	Table    *Table
 
 	players    []*AgentInfo
@@ -209,9 +238,10 @@ type League struct {
 	lastSeq    int64
 	unplayed   []int // per round, matches still without a result
 	runningIn  []int // per round, matches running
-	// The matches, packed (records.go): states[r][k] is Rounds[r].Matches[k].
+	// The schedule and the matches, packed (packed.go, records.go):
+	// states[r][k] is the match at round r, board k of sched.
+	sched      schedule
 	states     [][]matchState
-	otherIDs   map[string]matchKey // matches whose id does not name their place
 	steps      map[matchKey]string // the last step of matches assigned and without a result
 	running    map[matchKey]struct{}
 	unusual    map[matchKey]*Result // results that do not pack
@@ -227,8 +257,7 @@ type League struct {
 // MatchRecord is what the league knows about one scheduled match, made
 // when asked for (the league keeps its matches packed).
 type MatchRecord struct {
-	// *Pairing points into the league's schedule. Never nil.
-	*Pairing
+	Pairing
 	Referee string  // assigned referee, "" before assignment
 	Step    string  // last reported step
 	Result  *Result // nil until reported
@@ -244,7 +273,6 @@ func NewLeague(id string, scoring Scoring) *League {
 		byEndpoint: map[string]*AgentInfo{},
 		suspended:  map[string]bool{},
 		streak:     map[string]int{},
-		otherIDs:   map[string]matchKey{},
 		steps:      map[matchKey]string{},
 		running:    map[matchKey]struct{}{},
 		unusual:    map[matchKey]*Result{},
@@ -311,13 +339,13 @@ func (l *League) apply(ev Event) error {
 		if done, total := l.Progress(); done != total {
 			return fmt.Errorf("%d of %d matches have results", done, total)
 		}
-		if len(l.Rounds) < l.planned && !l.sprtDecided() {
-			return fmt.Errorf("%d of %d rounds scheduled", len(l.Rounds), l.planned)
+		if l.RoundCount() < l.planned && !l.sprtDecided() {
+			return fmt.Errorf("%d of %d rounds scheduled", l.RoundCount(), l.planned)
 		}
 		l.State = LeagueCompleted
 	case EventStalled:
 	case EventRoundAnnounced, EventRoundCompleted:
-		if ev.Round < 1 || ev.Round > len(l.Rounds) {
+		if ev.Round < 1 || ev.Round > l.RoundCount() {
 			return fmt.Errorf("no round %d", ev.Round)
 		}
 	default:
@@ -363,17 +391,18 @@ func (l *League) start(s *StartInfo) error {
 	if l.State != LeagueWaiting {
 		return fmt.Errorf("league is %s, not waiting", l.State)
 	}
-	rounds, err := s.Schedule()
+	packed, err := s.packed()
 	if err != nil {
 		return err // before any change: an event that does not apply changes nothing
 	}
 	l.State, l.Seed, l.GameType = LeagueRunning, s.Seed, s.GameType
-	l.planned, l.entrants = max(s.RoundsPlanned, len(rounds)), s.Players
+	l.planned, l.entrants = max(s.RoundsPlanned, len(packed.rounds)), s.Players
 	if s.Format != nil {
 		l.format = *s.Format
 	}
-	for _, r := range rounds {
-		l.appendRound(r)
+	l.sched = packed.clone()
+	for _, r := range l.sched.rounds {
+		l.trackRound(len(r.seats))
 	}
 	l.countRoundsDone()
 	return nil
@@ -381,18 +410,33 @@ func (l *League) start(s *StartInfo) error {
 
 // appendRound adds a round to the schedule and its matches to the records.
 func (l *League) appendRound(r Round) {
-	round := int32(len(l.Rounds))
-	l.Rounds = append(l.Rounds, r)
-	for k, p := range r.Matches {
-		if p.MatchID != MatchID(r.Number, k+1) || int(round) != r.Number-1 {
-			l.otherIDs[p.MatchID] = matchKey{round: round, board: int32(k)}
-		}
-	}
-	l.states = append(l.states, make([]matchState, len(r.Matches)))
-	l.total += len(r.Matches)
-	l.unplayed = append(l.unplayed, len(r.Matches))
+	l.sched.addRound(r)
+	l.trackRound(len(r.Matches))
+}
+
+// trackRound makes the records of a round of matches the schedule has.
+func (l *League) trackRound(matches int) {
+	l.states = append(l.states, make([]matchState, matches))
+	l.total += matches
+	l.unplayed = append(l.unplayed, matches)
 	l.runningIn = append(l.runningIn, 0)
 }
+
+// RoundCount is how many rounds the league has scheduled so far.
+func (l *League) RoundCount() int { return len(l.sched.rounds) }
+
+// Round is round n (1-based) of the schedule, unpacked; it has no matches
+// when there is no round n.
+func (l *League) Round(n int) Round {
+	if n < 1 || n > len(l.sched.rounds) {
+		return Round{}
+	}
+	return l.sched.round(n - 1)
+}
+
+// Rounds is the whole schedule so far, unpacked: at 1,000 players half a
+// million Pairings, so what can go a round at a time should (Round).
+func (l *League) Rounds() []Round { return l.sched.all() }
 
 func (l *League) unfinished(matchID string) (matchKey, error) {
 	key, ok := l.find(matchID)
@@ -415,11 +459,11 @@ func (l *League) recordResult(r *Result) error {
 	if err != nil {
 		return err
 	}
-	m := l.at(key)
+	m := l.sched.seating(key)
 	if r.PlayerA != m.PlayerA || r.PlayerB != m.PlayerB {
 		return fmt.Errorf("match %s is %s vs %s, not %s vs %s", r.MatchID, m.PlayerA, m.PlayerB, r.PlayerA, r.PlayerB)
 	}
-	res := compactResult(*r, *m)
+	res := compactResult(*r, m)
 	l.setRunning(key, false)
 	l.storeResult(key, res)
 	delete(l.steps, key)
@@ -463,11 +507,12 @@ func (l *League) endRunning(step string) {
 }
 
 // compactResult makes a result share the strings the league already holds (the
-// schedule's ids, the status constants) instead of its own copies decoded
-// from the journal or the network: a league keeps half a million results
-// at 1,000 players, and each copy is an allocation of its own.
+// schedule's player ids, the status constants) instead of its own copies
+// decoded from the journal or the network: a league keeps half a million
+// results at 1,000 players, and each copy is an allocation of its own. p
+// is the match's seating: its match id is r's own, equal to the schedule's.
 func compactResult(r Result, p Pairing) Result {
-	r.MatchID, r.PlayerA, r.PlayerB = p.MatchID, p.PlayerA, p.PlayerB
+	r.PlayerA, r.PlayerB = p.PlayerA, p.PlayerB
 	r.Winner = sharedID(r.Winner, p)
 	for _, s := range []Status{StatusWin, StatusDraw, StatusTechnicalLoss} {
 		if r.Status == s {
@@ -594,7 +639,7 @@ func copyAgents(list []*AgentInfo) []AgentInfo {
 func (l *League) Match(matchID string) (MatchRecord, bool) {
 	key, ok := l.find(matchID)
 	if !ok {
-		return MatchRecord{Pairing: &Pairing{}}, false
+		return MatchRecord{}, false
 	}
 	return l.record(key), true
 }
@@ -611,7 +656,7 @@ func (l *League) RoundDone(round int) bool {
 // every round is done or the league has not started. O(1): the console
 // draws it 30 times a second.
 func (l *League) CurrentRound() int {
-	if l.roundsDone >= len(l.Rounds) {
+	if l.roundsDone >= len(l.sched.rounds) {
 		return 0
 	}
 	return l.roundsDone + 1
@@ -619,10 +664,10 @@ func (l *League) CurrentRound() int {
 
 // RoundProgress counts a round's matches with a result, running, and in all.
 func (l *League) RoundProgress(round int) (done, running, total int) {
-	if round < 1 || round > len(l.Rounds) {
+	if round < 1 || round > len(l.sched.rounds) {
 		return 0, 0, 0
 	}
-	total = len(l.Rounds[round-1].Matches)
+	total = len(l.sched.rounds[round-1].seats)
 	return total - l.unplayed[round-1], l.runningIn[round-1], total
 }
 
@@ -641,7 +686,7 @@ func (l *League) RunningCount() int { return len(l.running) }
 func (l *League) RunningIDs() []string {
 	out := make([]string, 0, len(l.running))
 	for key := range l.running {
-		out = append(out, l.at(key).MatchID)
+		out = append(out, l.sched.matchID(key))
 	}
 	return out
 }
@@ -651,11 +696,11 @@ func (l *League) Progress() (done, total int) { return l.finished, l.total }
 
 // Results lists the results of a round in match order.
 func (l *League) Results(round int) []Result {
-	if round < 1 || round > len(l.Rounds) {
+	if round < 1 || round > len(l.sched.rounds) {
 		return nil
 	}
 	var out []Result
-	for k := range l.Rounds[round-1].Matches {
+	for k := range l.sched.rounds[round-1].seats {
 		if r, ok := l.resultAt(matchKey{round: int32(round - 1), board: int32(k)}); ok {
 			out = append(out, r)
 		}

@@ -15,9 +15,9 @@ func (l *League) Format() FormatSpec {
 // and an SPRT's games are still to be played (until it decides).
 func (l *League) PlannedRounds() int {
 	if l.sprtDecided() {
-		return len(l.Rounds)
+		return l.RoundCount()
 	}
-	return max(l.planned, len(l.Rounds))
+	return max(l.planned, l.RoundCount())
 }
 
 // NextRound pairs the league's next round when it is due: a Swiss league
@@ -27,11 +27,11 @@ func (l *League) PlannedRounds() int {
 // the same way.
 func (l *League) NextRound() (r Round, ok bool, err error) {
 	dynamic := l.format.Format == FormatSwiss || l.format.SPRT != nil
-	if !dynamic || len(l.Rounds) >= l.planned || l.roundsDone < len(l.Rounds) || l.State == LeagueWaiting || l.sprtDecided() {
+	if !dynamic || l.RoundCount() >= l.planned || l.roundsDone < l.RoundCount() || l.State == LeagueWaiting || l.sprtDecided() {
 		return Round{}, false, nil
 	}
 	if l.format.SPRT != nil {
-		r, err = sprtRound(l.format, l.entrants, len(l.Rounds)+1)
+		r, err = sprtRound(l.format, l.entrants, l.RoundCount()+1)
 		return r, err == nil, err
 	}
 	recorded := l.RecordedResults()
@@ -39,7 +39,7 @@ func (l *League) NextRound() (r Round, ok bool, err error) {
 	for i := range results {
 		results[i] = recorded.At(i)
 	}
-	r, err = SwissRound(len(l.Rounds)+1, l.entrants, l.Rounds, results, l.Seed)
+	r, err = SwissRound(l.RoundCount()+1, l.entrants, l.Rounds(), results, l.Seed)
 	return r, err == nil, err
 }
 
@@ -88,9 +88,9 @@ func (l *League) addRound(r *Round) error {
 		return fmt.Errorf("no round")
 	case l.State == LeagueWaiting || l.State == LeagueCompleted:
 		return fmt.Errorf("league is %s", l.State)
-	case r.Number != len(l.Rounds)+1 || r.Number > l.planned:
-		return fmt.Errorf("round %d does not follow round %d of %d", r.Number, len(l.Rounds), l.planned)
-	case l.roundsDone < len(l.Rounds):
+	case r.Number != l.RoundCount()+1 || r.Number > l.planned:
+		return fmt.Errorf("round %d does not follow round %d of %d", r.Number, l.RoundCount(), l.planned)
+	case l.roundsDone < l.RoundCount():
 		return fmt.Errorf("round %d still has matches to play", l.roundsDone+1)
 	}
 	seen := map[string]bool{}

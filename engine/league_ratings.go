@@ -5,18 +5,18 @@ package engine
 // releasing whatever guards the league: a ratings fit takes a second at
 // 1,000 players and must not hold up the league meanwhile.
 func (l *League) RecordedResults() ResultList {
-	out := ResultList{pairings: make([]*Pairing, 0, l.finished), states: make([]matchState, 0, l.finished), unusual: map[int]*Result{}}
-	for r, round := range l.Rounds {
-		for k := range round.Matches {
-			key := matchKey{round: int32(r), board: int32(k)}
-			st := *l.state(key)
+	out := ResultList{sched: l.sched.snapshot(), keys: make([]matchKey, 0, l.finished), states: make([]matchState, 0, l.finished),
+		unusual: map[int]*Result{}}
+	for r, round := range l.states {
+		for k, st := range round {
 			if st.status == noResult {
 				continue
 			}
+			key := matchKey{round: int32(r), board: int32(k)}
 			if st.status == resultUnusual {
 				out.unusual[len(out.states)] = l.unusual[key]
 			}
-			out.pairings = append(out.pairings, l.at(key))
+			out.keys = append(out.keys, key)
 			out.states = append(out.states, st)
 		}
 	}

@@ -6,15 +6,6 @@ import "math"
 // Cholesky factor L (a = L·Lᵀ), stored by rows. A thousand players is a
 // 1,000 × 1,000 matrix, a third of a billion multiply-adds to factor.
 
-// squareMatrix is an n × n matrix of zeros.
-func squareMatrix(n int) [][]float64 {
-	m := make([][]float64, n)
-	for i := range m {
-		m[i] = make([]float64, n)
-	}
-	return m
-}
-
 // lowerMatrix is a lower-triangular n × n matrix of zeros, by rows.
 func lowerMatrix(n int) [][]float64 {
 	m := make([][]float64, n)
@@ -24,7 +15,8 @@ func lowerMatrix(n int) [][]float64 {
 	return m
 }
 
-// choleskyInto factors a into l (from lowerMatrix) and returns l. A pivot
+// choleskyInto factors a (of which it reads the lower triangle: a lowerMatrix
+// will do) into l (from lowerMatrix) and returns l. A pivot
 // that is not positive (a matrix singular to rounding) is replaced by a
 // tiny one, so the factor always exists.
 func choleskyInto(a, l [][]float64) [][]float64 {
@@ -69,9 +61,9 @@ func cholSolve(l [][]float64, b []float64) []float64 {
 	return x
 }
 
-// invertInto writes into out (n × n, and free to overwrite) the inverse of
-// the matrix whose Cholesky factor is l, via L⁻¹: a⁻¹ = L⁻ᵀ·L⁻¹.
-func invertInto(l, out [][]float64) [][]float64 {
+// invertLower overwrites l, the Cholesky factor of a matrix a, with the
+// lower triangle of a⁻¹ (which is symmetric), via L⁻¹: a⁻¹ = L⁻ᵀ·L⁻¹.
+func invertLower(l [][]float64) [][]float64 {
 	n := len(l)
 	m := lowerMatrix(n) // L⁻¹, column by column
 	for j := range n {
@@ -84,14 +76,14 @@ func invertInto(l, out [][]float64) [][]float64 {
 			m[i][j] = sum / l[i][i]
 		}
 	}
-	inv := out
+	inv := l // l is read no more: m holds all of it that is needed
 	for i := range n {
 		for j := 0; j <= i; j++ {
 			sum := 0.0
 			for k := i; k < n; k++ { // (L⁻ᵀL⁻¹)_ij = Σ_k m[k][i]·m[k][j], k ≥ max(i,j)
 				sum += m[k][i] * m[k][j]
 			}
-			inv[i][j], inv[j][i] = sum, sum
+			inv[i][j] = sum
 		}
 	}
 	return inv

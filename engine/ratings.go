@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"cmp"
+	"iter"
 	"math"
 	"slices"
 )
@@ -56,8 +56,8 @@ type Ratings struct {
 	Games   int            // games counted
 	Prior   bool           // virtual draws were needed for finite ratings
 	index   map[string]int
-	rated   []int       // Players index -> row of cov, -1 if unrated
-	cov     [][]float64 // covariance of the mean-0 ratings, natural units
+	rated   []int      // Players index -> row of cov, -1 if unrated
+	cov     covariance // of the mean-0 ratings, natural units
 }
 
 // Rating returns one player's rating.
@@ -79,7 +79,7 @@ func (r *Ratings) LOS(a, b string) float64 {
 		return 0.5
 	}
 	x, y := r.rated[i], r.rated[j]
-	variance := r.cov[x][x] + r.cov[y][y] - 2*r.cov[x][y]
+	variance := r.cov.at(x, x) + r.cov.at(y, y) - 2*r.cov.at(x, y)
 	diff := (r.Players[i].Elo - r.Players[j].Elo) / eloPerNatural
 	if variance <= 0 {
 		return 0.5 + math.Copysign(0.5, diff)
@@ -95,7 +95,7 @@ func (r *Ratings) DifferenceSE(a, b string) float64 {
 		return math.Inf(1)
 	}
 	x, y := r.rated[i], r.rated[j]
-	return eloPerNatural * math.Sqrt(max(r.cov[x][x]+r.cov[y][y]-2*r.cov[x][y], 0))
+	return eloPerNatural * math.Sqrt(max(r.cov.at(x, x)+r.cov.at(y, y)-2*r.cov.at(x, y), 0))
 }
 
 func normalCDF(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
@@ -106,27 +106,22 @@ func EloExpected(d float64) float64 { return 1 / (1 + math.Pow(10, -d/400)) }
 // EloFromScore is the rating lead that expects score s (0 < s < 1).
 func EloFromScore(s float64) float64 { return 400 * math.Log10(s/(1-s)) }
 
-// pairGames is what two rated players (by fit index, a < b) scored
-// against each other: n games, a scoring s of them.
-type pairGames struct {
-	a, b int
-	n, s float64
-}
-
 // FitRatings fits the ratings of players from results. Players met in a
 // result but not listed are added after them. It is deterministic: the
 // same players and results (in any order) give the same ratings.
 func FitRatings(players []string, results []Result, opts RatingOptions) *Ratings {
-	return fitRatings(players, len(results), func(i int) Result { return results[i] }, opts)
+	return fitRatings(players, slices.Values(results), opts)
 }
 
 // FitRecorded is FitRatings over the results a League recorded (see
 // League.RecordedResults), made one at a time rather than all at once.
 func FitRecorded(players []string, results ResultList, opts RatingOptions) *Ratings {
-	return fitRatings(players, results.Len(), results.At, opts)
+	return fitRatings(players, results.scores, opts)
 }
 
-func fitRatings(players []string, count int, result func(int) Result, opts RatingOptions) *Ratings {
+// fitRatings reads the results twice, in the same order both times: once
+// to count every player's games, once to file them in a pairTable.
+func fitRatings(players []string, results iter.Seq[Result], opts RatingOptions) *Ratings {
 	r := &Ratings{index: make(map[string]int, len(players))}
 	add := func(id string) int {
 		if i, ok := r.index[id]; ok {
@@ -139,44 +134,126 @@ func fitRatings(players []string, count int, result func(int) Result, opts Ratin
 	for _, p := range players {
 		add(p)
 	}
-	pairs := make([]pairGames, 0, count) // one per game, merged per pair below: no map of half a million pairs
-	for i := range count {
-		res := result(i)
-		scoreA, ok := gameScore(res, opts)
+	var firstOf []int32 // games per player as the lower index of its pair
+	for res := range results {
+		a, b, scoreA, ok := r.countedGame(res, opts, add)
 		if !ok {
 			continue
 		}
-		a, b := add(res.PlayerA), add(res.PlayerB)
-		if a == b {
-			continue
-		}
-		if a > b {
-			a, b, scoreA = b, a, 1-scoreA
-		}
-		pairs = append(pairs, pairGames{a: a, b: b, n: 1, s: scoreA})
 		r.Games++
 		r.Players[a].Games++
 		r.Players[b].Games++
 		r.Players[a].Score += scoreA
 		r.Players[b].Score += 1 - scoreA
+		for len(firstOf) <= a {
+			firstOf = append(firstOf, 0)
+		}
+		firstOf[a]++
 	}
-	r.fit(mergePairs(pairs))
+	table := newPairTable(len(r.Players), firstOf)
+	for res := range results {
+		if a, b, scoreA, ok := r.countedGame(res, opts, add); ok {
+			table.add(a, b, scoreA)
+		}
+	}
+	table.sort()
+	r.fit(table)
 	return r
 }
 
-// mergePairs sorts games by pair and adds up each pair's games in place.
-func mergePairs(games []pairGames) []pairGames {
-	slices.SortFunc(games, func(x, y pairGames) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
-	out := games[:0]
-	for _, g := range games {
-		if last := len(out) - 1; last >= 0 && out[last].a == g.a && out[last].b == g.b {
-			out[last].n += g.n
-			out[last].s += g.s
-			continue
-		}
-		out = append(out, g)
+// countedGame is a result as a game of the fit: its players' indexes, the
+// lower first, and the first one's score; ok is false for a result the fit
+// does not count.
+func (r *Ratings) countedGame(res Result, opts RatingOptions, add func(string) int) (a, b int, scoreA float64, ok bool) {
+	scoreA, ok = gameScore(res, opts)
+	if !ok {
+		return 0, 0, 0, false
 	}
-	return out
+	a, b = add(res.PlayerA), add(res.PlayerB)
+	if a == b {
+		return 0, 0, 0, false
+	}
+	if a > b {
+		a, b, scoreA = b, a, 1-scoreA
+	}
+	return a, b, scoreA, true
+}
+
+// pairTable is the fit's games, 4 bytes each, filed by the lower-indexed
+// player of each pair and sorted by the other: games[start[a]:start[a+1]]
+// are a's, each the other player's index << 2 | a's score in half points.
+// A pair's games are then adjacent and the pairs in (a, b) order, which is
+// the order the fit adds them up in. At 1,000 players a round robin has
+// half a million games: 2 MB here, where a pair record per game took 16.
+type pairTable struct {
+	start []int32
+	games []uint32
+	next  []int32 // while filling: where a's next game goes
+}
+
+// newPairTable makes room for the games counted per lower-indexed player
+// (firstOf may be shorter than players: the rest have none).
+func newPairTable(players int, firstOf []int32) *pairTable {
+	t := &pairTable{start: make([]int32, players+1)}
+	for a, n := range firstOf {
+		t.start[a+1] = n
+	}
+	for a := range players {
+		t.start[a+1] += t.start[a]
+	}
+	t.games = make([]uint32, t.start[players])
+	t.next = slices.Clone(t.start[:players])
+	return t
+}
+
+// add files one game of a against b (a < b), a scoring scoreA.
+func (t *pairTable) add(a, b int, scoreA float64) {
+	t.games[t.next[a]] = uint32(b)<<2 | uint32(2*scoreA)
+	t.next[a]++
+}
+
+// sort puts each player's games in the order of their opponents.
+func (t *pairTable) sort() {
+	t.next = nil
+	for a := range len(t.start) - 1 {
+		slices.Sort(t.games[t.start[a]:t.start[a+1]])
+	}
+}
+
+// renumber maps the players to the fit's rows (to[i] for player i; every
+// player with a game has a row, and the rows keep the players' order, so
+// the games stay sorted).
+func (t *pairTable) renumber(to []int, rows int) {
+	start := make([]int32, rows+1)
+	for i, row := range to {
+		if row >= 0 {
+			start[row+1] = t.start[i+1] - t.start[i]
+		}
+	}
+	for row := range rows {
+		start[row+1] += start[row]
+	}
+	for k, g := range t.games {
+		t.games[k] = uint32(to[g>>2])<<2 | g&3
+	}
+	t.start = start
+}
+
+// pairs calls yield for every pair that played, in (a, b) order: a < b,
+// n games between them, a scoring s of them. The sums are of whole and half
+// points, exact in any order.
+func (t *pairTable) pairs(yield func(a, b int, n, s float64)) {
+	for a := range len(t.start) - 1 {
+		games := t.games[t.start[a]:t.start[a+1]]
+		for i := 0; i < len(games); {
+			b, count, halves := games[i]>>2, 0, uint32(0)
+			for ; i < len(games) && games[i]>>2 == b; i++ {
+				count++
+				halves += games[i] & 3
+			}
+			yield(a, int(b), float64(count), float64(halves)/2)
+		}
+	}
 }
 
 // gameScore is the first-named player's score in a result, and whether the
@@ -199,7 +276,7 @@ func gameScore(res Result, opts RatingOptions) (float64, bool) {
 // fit finds the ratings of the players with games by Newton's method on
 // the log-likelihood (concave, so each step is safe once its size is
 // bounded), then keeps the inverse information matrix as the covariance.
-func (r *Ratings) fit(all []pairGames) {
+func (r *Ratings) fit(pairs *pairTable) {
 	r.rated = make([]int, len(r.Players))
 	var ids []int // fit index -> Players index
 	for i, p := range r.Players {
@@ -213,10 +290,7 @@ func (r *Ratings) fit(all []pairGames) {
 	if n == 0 {
 		return
 	}
-	pairs := all // renumbered in place: the caller's own merged copy, half a million at 1,000 players
-	for k, pg := range all {
-		pairs[k].a, pairs[k].b = r.rated[pg.a], r.rated[pg.b]
-	}
+	pairs.renumber(r.rated, n)
 	score := make([]float64, n)
 	for k, i := range ids {
 		score[k] = r.Players[i].Score
@@ -227,7 +301,10 @@ func (r *Ratings) fit(all []pairGames) {
 		prior = VirtualDraws
 	}
 	theta := make([]float64, n)
-	info, factor := squareMatrix(n), lowerMatrix(n) // reused by every step: 8 MB each at 1,000 players
+	// The information matrix is symmetric and its factor lower-triangular:
+	// both are kept as lower triangles (4 MB each at 1,000 players),
+	// reused by every step.
+	info, factor := lowerMatrix(n), lowerMatrix(n)
 	grad := make([]float64, n)
 	for range 200 {
 		clear(grad)
@@ -261,17 +338,18 @@ func (r *Ratings) fit(all []pairGames) {
 	for k, i := range ids {
 		r.Players[i].Rated = true
 		r.Players[i].Elo = (theta[k] - mean) * eloPerNatural
-		r.Players[i].CI95 = z95 * eloPerNatural * math.Sqrt(max(r.cov[k][k], 0))
+		r.Players[i].CI95 = z95 * eloPerNatural * math.Sqrt(max(r.cov.at(k, k), 0))
 	}
 }
 
-// informationMatrix writes the Fisher information at theta into info and
+// informationMatrix writes the Fisher information at theta into info (its
+// lower triangle: the matrix is symmetric) and
 // subtracts every player's expected score from grad (which the caller then
 // adds the actual scores to). With prior > 0 each player also plays prior
 // games against a fixed opponent at 0. Without a prior the matrix is
 // singular (only differences are identified), and 1/n is added to every
 // entry, which fixes the mean and changes no difference.
-func informationMatrix(theta []float64, pairs []pairGames, prior float64, grad []float64, info [][]float64) {
+func informationMatrix(theta []float64, pairs *pairTable, prior float64, grad []float64, info [][]float64) {
 	n := len(theta)
 	fill := 0.0
 	if prior == 0 {
@@ -287,58 +365,73 @@ func informationMatrix(theta []float64, pairs []pairGames, prior float64, grad [
 			info[k][k] += prior * p * (1 - p)
 		}
 	}
-	for _, pg := range pairs {
-		p := logistic(theta[pg.a] - theta[pg.b])
-		w := pg.n * p * (1 - p)
-		grad[pg.a] -= pg.n * p
-		grad[pg.b] -= pg.n * (1 - p)
-		info[pg.a][pg.a] += w
-		info[pg.b][pg.b] += w
-		info[pg.a][pg.b] -= w
-		info[pg.b][pg.a] -= w
-	}
+	pairs.pairs(func(a, b int, n, _ float64) {
+		p := logistic(theta[a] - theta[b])
+		w := n * p * (1 - p)
+		grad[a] -= n * p
+		grad[b] -= n * (1 - p)
+		info[a][a] += w
+		info[b][b] += w
+		info[b][a] -= w // a < b: the lower triangle's
+	})
 }
 
 func logistic(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
-// centredCovariance inverts info (factor is room for its Cholesky factor)
-// and returns the covariance of the ratings with their mean removed.
-// filled says info had 1/n added to every entry, whose inverse then holds
-// 1/n too, taken away here.
-func centredCovariance(info, factor [][]float64, filled bool) [][]float64 {
+// centredCovariance inverts info (factor is room for its Cholesky factor,
+// and then for the inverse's lower triangle, which is what the fit keeps:
+// 4 MB at 1,000 players, where the whole matrix took 8) and returns the
+// covariance of the ratings with their mean removed. filled says info had
+// 1/n added to every entry, whose inverse then holds 1/n too, taken away.
+func centredCovariance(info, factor [][]float64, filled bool) covariance {
 	n := len(info)
-	inv := invertInto(choleskyInto(info, factor), info)
+	c := covariance{inv: invertLower(choleskyInto(info, factor)), filled: filled}
 	if filled {
-		for i := range inv {
-			for j := range inv[i] {
-				inv[i][j] -= 1 / float64(n)
-			}
-		}
-		return inv
+		return c
 	}
 	// C·inv·C with C = I - J/n.
-	rowMean := make([]float64, n)
-	all := 0.0
-	for i := range inv {
-		for _, v := range inv[i] {
-			rowMean[i] += v
+	c.rowMean = make([]float64, n)
+	for i := range n {
+		for j := range n {
+			c.rowMean[i] += c.symmetric(i, j)
 		}
-		all += rowMean[i]
-		rowMean[i] /= float64(n)
+		c.all += c.rowMean[i]
+		c.rowMean[i] /= float64(n)
 	}
-	all /= float64(n * n)
-	for i := range inv {
-		for j := range inv[i] {
-			inv[i][j] += all - rowMean[i] - rowMean[j] // inv is symmetric: column means are row means
-		}
+	c.all /= float64(n * n)
+	return c
+}
+
+// covariance is the ratings' covariance matrix, kept as the lower triangle
+// of the inverse information matrix and what centring it takes; at gives
+// each entry as the whole centred matrix held it.
+type covariance struct {
+	inv     [][]float64 // lower triangle
+	filled  bool        // 1/n to take from every entry
+	rowMean []float64   // otherwise, C·inv·C with C = I - J/n: row means
+	all     float64     // and the mean of all
+}
+
+// symmetric is entry (i, j) of the inverse, from its lower triangle.
+func (c *covariance) symmetric(i, j int) float64 {
+	if j > i {
+		return c.inv[j][i]
 	}
-	return inv
+	return c.inv[i][j]
+}
+
+// at is entry (i, j) of the covariance.
+func (c *covariance) at(i, j int) float64 {
+	if c.filled {
+		return c.symmetric(i, j) - 1/float64(len(c.inv))
+	}
+	return c.symmetric(i, j) + (c.all - c.rowMean[i] - c.rowMean[j]) // inv is symmetric: column means are row means
 }
 
 // linkedBothWays reports whether every player can be reached from every
 // other along "scored at least a draw against" edges: the condition for a
 // finite maximum likelihood.
-func linkedBothWays(n int, pairs []pairGames) bool {
+func linkedBothWays(n int, pairs *pairTable) bool {
 	return reachesAll(n, pairs, false) && reachesAll(n, pairs, true)
 }
 
@@ -347,20 +440,19 @@ func linkedBothWays(n int, pairs []pairGames) bool {
 // are one array of int32 indexed by player (a compressed adjacency list):
 // at 1,000 players a round robin has a million of them, and a slice per
 // player grown by append cost 24 MB a fit.
-func reachesAll(n int, pairs []pairGames, reversed bool) bool {
+func reachesAll(n int, pairs *pairTable, reversed bool) bool {
 	each := func(link func(from, to int)) {
-		for _, pg := range pairs {
-			a, b := pg.a, pg.b
+		pairs.pairs(func(a, b int, games, s float64) {
 			if reversed {
 				a, b = b, a
 			}
-			if pg.s > 0 { // a scored against b
+			if s > 0 { // a scored against b
 				link(a, b)
 			}
-			if pg.s < pg.n {
+			if s < games {
 				link(b, a)
 			}
-		}
+		})
 	}
 	start := make([]int32, n+1) // player v's links are adj[start[v]:start[v+1]]
 	each(func(from, _ int) { start[from+1]++ })

@@ -66,3 +66,41 @@ func syntheticLeague(players, rounds int) ([]string, []Result) {
 	}
 	return ids, res
 }
+
+// BenchmarkFitRecorded is the manager's fit of a 1,000-player round robin
+// with all its 499,500 results: the league's packed results snapshot
+// (RecordedResults) and the fit over it, as the manager runs them. -benchmem
+// gives what the two allocate together.
+//
+//	go test -run '^$' -bench FitRecorded -benchmem ./engine
+func BenchmarkFitRecorded(b *testing.B) {
+	ids, res := syntheticLeague(1000, 0)
+	l := NewLeague("bench", DefaultScoring())
+	for _, id := range ids {
+		if err := l.Apply(Event{Kind: EventAgentRegistered, Agent: &AgentInfo{ID: id, Role: RolePlayer}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := l.Apply(Event{Kind: EventLeagueStarted, Start: &StartInfo{Seed: 1, Players: ids}}); err != nil {
+		b.Fatal(err)
+	}
+	outcome := make(map[[2]string]Result, len(res))
+	for _, r := range res {
+		outcome[[2]string{r.PlayerA, r.PlayerB}] = r
+	}
+	for _, round := range l.Rounds() {
+		for _, p := range round.Matches {
+			r := outcome[[2]string{p.PlayerA, p.PlayerB}]
+			r.MatchID, r.Round = p.MatchID, p.Round
+			if err := l.Apply(Event{Kind: EventMatchResult, Result: &r}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	clear(outcome)
+	b.ResetTimer()
+	for b.Loop() {
+		FitRecorded(l.PlayerIDs(), l.RecordedResults(), RatingOptions{})
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/fit")
+}

@@ -46,7 +46,7 @@ var statusOf = [...]Status{resultWin: StatusWin, resultDraw: StatusDraw, resultT
 // strings), or reports that it does not fit: an unknown status, a winner
 // or offender not in the match, offenders out of seat order or twice, a
 // round other than the pairing's. Those are kept whole.
-func packResult(r Result, p *Pairing) (st matchState, ok bool) {
+func packResult(r Result, p Pairing) (st matchState, ok bool) {
 	side := func(id string) uint8 {
 		switch id {
 		case p.PlayerA:
@@ -75,7 +75,7 @@ func packResult(r Result, p *Pairing) (st matchState, ok bool) {
 }
 
 // result unpacks a packed result of pairing p.
-func (st matchState) result(p *Pairing) Result {
+func (st matchState) result(p Pairing) Result {
 	r := Result{MatchID: p.MatchID, Round: p.Round, PlayerA: p.PlayerA, PlayerB: p.PlayerB, Status: statusOf[st.status]}
 	for _, s := range []struct {
 		bit uint8
@@ -106,27 +106,8 @@ func parseMatchID(id string) (matchKey, bool) {
 	return matchKey{round: int32(r - 1), board: int32(k - 1)}, true
 }
 
-// find looks a match up by id: at the place the id names, or, for an id
-// of another form (a test's, a journal's from elsewhere), in l.otherIDs.
-func (l *League) find(id string) (matchKey, bool) {
-	if key, ok := parseMatchID(id); ok && l.at(key) != nil && l.at(key).MatchID == id {
-		return key, true
-	}
-	key, ok := l.otherIDs[id]
-	return key, ok
-}
-
-// at is the pairing at a place, or nil.
-func (l *League) at(key matchKey) *Pairing {
-	if key.round < 0 || int(key.round) >= len(l.Rounds) {
-		return nil
-	}
-	matches := l.Rounds[key.round].Matches
-	if key.board < 0 || int(key.board) >= len(matches) {
-		return nil
-	}
-	return &matches[key.board]
-}
+// find looks a match up by id.
+func (l *League) find(id string) (matchKey, bool) { return l.sched.find(id) }
 
 func (l *League) state(key matchKey) *matchState { return &l.states[key.round][key.board] }
 
@@ -142,13 +123,13 @@ func (l *League) resultAt(key matchKey) (Result, bool) {
 	case resultUnusual:
 		return *l.unusual[key], true
 	}
-	return st.result(l.at(key)), true
+	return st.result(l.sched.pairing(key)), true
 }
 
 // storeResult records a compacted result of the match at key.
 func (l *League) storeResult(key matchKey, r Result) {
 	st := l.state(key)
-	packed, ok := packResult(r, l.at(key))
+	packed, ok := packResult(r, l.sched.seating(key))
 	if !ok {
 		l.unusual[key] = &r
 		packed = matchState{status: resultUnusual}
@@ -188,7 +169,7 @@ func (l *League) stepOf(key matchKey) string {
 
 // record makes the public record of a match.
 func (l *League) record(key matchKey) MatchRecord {
-	rec := MatchRecord{Pairing: l.at(key), Referee: l.refereeOf(key), Step: l.stepOf(key)}
+	rec := MatchRecord{Pairing: l.sched.pairing(key), Referee: l.refereeOf(key), Step: l.stepOf(key)}
 	if r, ok := l.resultAt(key); ok {
 		rec.Result = &r
 	}
@@ -200,9 +181,10 @@ func (l *League) record(key matchKey) MatchRecord {
 // change once recorded, so a snapshot may be read without the league's
 // guard.
 type ResultList struct {
-	pairings []*Pairing
-	states   []matchState
-	unusual  map[int]*Result // by index, the results kept whole
+	sched   schedule // a snapshot
+	keys    []matchKey
+	states  []matchState
+	unusual map[int]*Result // by index, the results kept whole
 }
 
 // Len is the number of results.
@@ -213,5 +195,21 @@ func (rl ResultList) At(i int) Result {
 	if r, ok := rl.unusual[i]; ok {
 		return *r
 	}
-	return rl.states[i].result(rl.pairings[i])
+	return rl.states[i].result(rl.sched.pairing(rl.keys[i]))
+}
+
+// scores yields every result in order, as the ratings fit reads them:
+// without their match ids, which would be an allocation each.
+func (rl ResultList) scores(yield func(Result) bool) {
+	for i, st := range rl.states {
+		var r Result
+		if whole, ok := rl.unusual[i]; ok {
+			r = *whole
+		} else {
+			r = st.result(rl.sched.seating(rl.keys[i]))
+		}
+		if !yield(r) {
+			return
+		}
+	}
 }

@@ -48,7 +48,7 @@ func TestPackedResults(t *testing.T) {
 		res(p(0, 0), StatusTechnicalLoss, "", p(0, 0).PlayerA, p(0, 0).PlayerA), // twice
 		{MatchID: p(0, 0).MatchID, Round: 7, PlayerA: p(0, 0).PlayerA, PlayerB: p(0, 0).PlayerB, Status: StatusDraw},
 	} {
-		if _, ok := packResult(odd, &rounds[0].Matches[0]); ok {
+		if _, ok := packResult(odd, rounds[0].Matches[0]); ok {
 			t.Errorf("%+v packed: it would not come back as given", odd)
 		}
 	}
@@ -69,7 +69,7 @@ func TestMatchIDsOfAnotherForm(t *testing.T) {
 	mustApply(t, l, Event{Kind: EventLeagueStarted, Start: &StartInfo{Players: []string{"A", "B", "C", "D"}, LegacyRounds: rounds}})
 	for _, want := range rounds[0].Matches {
 		rec, ok := l.Match(want.MatchID)
-		if !ok || *rec.Pairing != want {
+		if !ok || rec.Pairing != want {
 			t.Errorf("match %s found as %+v (%v)", want.MatchID, rec.Pairing, ok)
 		}
 	}
@@ -110,8 +110,8 @@ func TestStartRebuildsTheSchedule(t *testing.T) {
 			leagues[i] = l
 		}
 		name := fmt.Sprintf("%+v", spec)
-		if !reflect.DeepEqual(leagues[0].Rounds, leagues[1].Rounds) || !reflect.DeepEqual(leagues[1].Rounds, carried) {
-			t.Errorf("%s: rebuilt %v, carried %v", name, leagues[1].Rounds, leagues[0].Rounds)
+		if !reflect.DeepEqual(leagues[0].Rounds(), leagues[1].Rounds()) || !reflect.DeepEqual(leagues[1].Rounds(), carried) {
+			t.Errorf("%s: rebuilt %v, carried %v", name, leagues[1].Rounds(), leagues[0].Rounds())
 		}
 		if leagues[0].PlannedRounds() != leagues[1].PlannedRounds() {
 			t.Errorf("%s: %d rounds planned rebuilt, %d carried", name, leagues[1].PlannedRounds(), leagues[0].PlannedRounds())
@@ -144,8 +144,8 @@ func TestNewStartInfo(t *testing.T) {
 		}
 		l := NewLeague("L", DefaultScoring())
 		mustApply(t, l, ev)
-		if !reflect.DeepEqual(l.Rounds, made) {
-			t.Errorf("%+v: read back with rounds %v, made with %v", spec, l.Rounds, made)
+		if !reflect.DeepEqual(l.Rounds(), made) {
+			t.Errorf("%+v: read back with rounds %v, made with %v", spec, l.Rounds(), made)
 		}
 	}
 	if _, err := NewStartInfo(FormatSpec{Format: FormatGauntlet, Challengers: []string{"P99"}}, "even_odd", ids, 5); err == nil {

@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // Pairing is one scheduled match.
 type Pairing struct {
@@ -41,23 +44,46 @@ func RoundRobin(players []string) ([]Round, error) {
 	if err := validatePlayers(players); err != nil {
 		return nil, err
 	}
-	circle := make([]int, len(players))
+	s := newSchedule(players)
+	s.addCycles(1)
+	return s.all(), nil
+}
+
+// circleRounds is the round robin of n players by seeding index, in the
+// order the rounds are played (see RoundRobin).
+func circleRounds(n int) [][]seats {
+	circle := make([]int, n)
 	for i := range circle {
 		circle[i] = i
 	}
 	if len(circle)%2 == 1 {
 		circle = append(circle, bye)
 	}
-	generated := make([][][2]int, 0, len(circle)-1)
-	for range len(circle) - 1 {
-		generated = append(generated, circlePairs(circle))
+	rounds := make([][]seats, len(circle)-1)
+	for i := range rounds {
+		rounds[len(rounds)-1-i] = circlePairs(circle)
 		rotate(circle)
 	}
-	rounds := make([]Round, 0, len(generated))
-	for i := len(generated) - 1; i >= 0; i-- {
-		rounds = append(rounds, newRound(len(rounds)+1, generated[i], players))
+	return rounds
+}
+
+// addCycles adds the round robin of the schedule's players played n times,
+// seats swapped in every other cycle and the rounds numbered on. The
+// cycles that keep the seats share their rounds' seats.
+func (s *schedule) addCycles(n int) {
+	single := circleRounds(len(s.players))
+	for c := range n {
+		for _, r := range single {
+			if c%2 == 1 {
+				swapped := make([]seats, len(r))
+				for k, p := range r {
+					swapped[k] = seats{a: p.b, b: p.a}
+				}
+				r = swapped
+			}
+			s.addSeats(len(s.rounds)+1, r)
+		}
 	}
-	return rounds, nil
 }
 
 // validatePlayers reports why players cannot be scheduled, if they cannot.
@@ -80,15 +106,15 @@ func validatePlayers(players []string) error {
 
 // circlePairs pairs position i with position n-1-i, as seeding indexes with
 // the better seed first, leaving out the pair that holds the bye.
-func circlePairs(circle []int) [][2]int {
+func circlePairs(circle []int) []seats {
 	n := len(circle)
-	pairs := make([][2]int, 0, n/2)
+	pairs := make([]seats, 0, n/2)
 	for i := range n / 2 {
 		a, b := circle[i], circle[n-1-i]
 		if a == bye || b == bye {
 			continue
 		}
-		pairs = append(pairs, [2]int{min(a, b), max(a, b)})
+		pairs = append(pairs, seats{a: int32(min(a, b)), b: int32(max(a, b))})
 	}
 	return pairs
 }
@@ -101,22 +127,8 @@ func rotate(circle []int) {
 	circle[1] = last
 }
 
-// newRound turns seeding-index pairs into numbered pairings.
-func newRound(number int, pairs [][2]int, players []string) Round {
-	r := Round{Number: number, Matches: make([]Pairing, 0, len(pairs))}
-	for k, p := range pairs {
-		r.Matches = append(r.Matches, Pairing{
-			MatchID: MatchID(number, k+1),
-			Round:   number,
-			PlayerA: players[p[0]],
-			PlayerB: players[p[1]],
-		})
-	}
-	return r
-}
-
 // MatchID formats the wire id of match k (1-based) in round r (1-based),
 // e.g. "R1M1".
 func MatchID(round, k int) string {
-	return fmt.Sprintf("R%dM%d", round, k)
+	return "R" + strconv.Itoa(round) + "M" + strconv.Itoa(k)
 }

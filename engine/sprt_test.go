@@ -115,7 +115,7 @@ func TestSPRTLeague(t *testing.T) {
 	}
 	mustApply(t, l, Event{Kind: EventLeagueStarted, Start: &StartInfo{Seed: 1, Players: pair, LegacyRounds: rounds, Format: &spec, RoundsPlanned: planned}})
 	for n := 1; ; n++ {
-		p := l.Rounds[n-1].Matches[0]
+		p := l.Round(n).Matches[0]
 		if first := [2]string{"P02", "P01"}[(n+1)%2]; p.PlayerA != first {
 			t.Errorf("game %d: %s sits first, want %s", n, p.PlayerA, first)
 		}

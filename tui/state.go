@@ -502,9 +502,9 @@ func (s *leagueState) register(ev engine.Event) {
 func (s *leagueState) start(ev engine.Event) {
 	s.Started = ev.Time
 	s.Seed, s.GameType = s.league.Seed, s.league.GameType
-	s.Rounds = make([]*roundInfo, 0, len(s.league.Rounds))
-	for _, r := range s.league.Rounds {
-		s.addRound(r)
+	s.Rounds = make([]*roundInfo, 0, s.league.RoundCount())
+	for n := 1; n <= s.league.RoundCount(); n++ {
+		s.addRound(s.league.Round(n))
 	}
 	s.Log(ev.Time, levelInfo, "league started: %s, seed %d, %s, %s, %s", s.GameType, s.Seed,
 		plural(len(ev.Start.Players), "player"), plural(len(s.Rounds), "round"), plural(len(s.matches), "match"))

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -19,6 +21,57 @@ func TestBenchCommand(t *testing.T) {
 	t.Run("tiny league", func(t *testing.T) { testTinyLeague(t, bin) })
 	t.Run("help", func(t *testing.T) { testHelp(t, bin) })
 	t.Run("swiss progress", func(t *testing.T) { testSwissProgress(t, bin) })
+	t.Run("SIGTERM", func(t *testing.T) { testSIGTERM(t, bin) })
+}
+
+// testSIGTERM: SIGTERM while the bench starts its agents stops every agent
+// it started and ends the bench, which says why.
+func testSIGTERM(t *testing.T, bin string) {
+	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
+		t.Skip("no /proc to list the agents")
+	}
+	stderrPath := filepath.Join(t.TempDir(), "stderr")
+	stderr, err := os.Create(stderrPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stderr.Close()
+	cmd := exec.Command(bin, "bench", "--players", "16", "--referees", "2", "--raw-duration", "100ms")
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	defer func() {
+		_ = cmd.Process.Kill() // only if the test failed before it ended
+		<-exited
+	}()
+	// Wait (at most two minutes) until the manager and two more agents run:
+	// the bench starts them one at a time, 19 in all.
+	for deadline := time.Now().Add(2 * time.Minute); len(processesOf(bin)) < 4; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			out, _ := os.ReadFile(stderrPath)
+			t.Fatalf("fewer than 3 agents started after two minutes:\n%s", out)
+		}
+	}
+	if err := syscall.Kill(cmd.Process.Pid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err = <-exited:
+		exited <- err
+	case <-time.After(time.Minute):
+		t.Fatal("bench still running a minute after SIGTERM")
+	}
+	out, _ := os.ReadFile(stderrPath)
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(string(out), "bench stopped before it finished") {
+		t.Errorf("bench ended with %v after SIGTERM, stderr:\n%s", err, out)
+	}
+	if left := processesOf(bin); len(left) > 0 {
+		t.Errorf("agents left running after SIGTERM: %v", left)
+	}
 }
 
 // testSwissProgress: a Swiss league's progress lines count every round,

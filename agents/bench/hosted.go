@@ -33,6 +33,9 @@ func hostPlayers(ctx context.Context, opts headless.Options, managerURL string, 
 	slots := make(chan struct{}, registeringAtOnce)
 	var wg sync.WaitGroup
 	for i := range n {
+		if ctx.Err() != nil {
+			break // stopped while they start: start no more
+		}
 		p, err := player.New(player.Options{Config: opts.Config, DataDir: opts.DataDir, ManagerURL: managerURL,
 			Name: fmt.Sprintf("P%04d", i+1), Strategy: strategies[i%len(strategies)], Seed: opts.Seed})
 		if err != nil {
@@ -50,6 +53,10 @@ func hostPlayers(ctx context.Context, opts headless.Options, managerURL string, 
 		}()
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		players.stop()
+		return nil, err
+	}
 	for i, err := range errs {
 		if err != nil {
 			players.stop()
@@ -67,15 +74,18 @@ func (h hostedPlayers) endpoints() []string {
 	return out
 }
 
-// stop shuts every player down, which also writes their history files.
+// stop shuts every player down at once, which also writes their history
+// files.
 func (h hostedPlayers) stop() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	var stopping sync.WaitGroup
 	for _, p := range h {
 		if p != nil {
-			_ = p.Shutdown(ctx)
+			stopping.Go(func() { _ = p.Shutdown(ctx) })
 		}
 	}
+	stopping.Wait()
 }
 
 // cpu is the CPU time of this process, where the hosted players run.

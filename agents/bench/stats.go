@@ -65,14 +65,14 @@ func (t *Tally) Add(ev engine.Event) bool {
 	case engine.EventLeagueStarted:
 		t.Started = ev.Time
 		if ev.Start != nil {
-			rounds, _ := ev.Start.Schedule()
+			sizes, _ := ev.Start.RoundSizes() // not the rounds themselves: half a million matches at 1,000 players
 			t.Total = 0
-			for _, r := range rounds {
-				t.Total += len(r.Matches)
+			for _, n := range sizes {
+				t.Total += n
 			}
 			t.Expected = t.Total
-			if n := len(rounds); n > 0 && ev.Start.RoundsPlanned > n {
-				t.Expected += (ev.Start.RoundsPlanned - n) * len(rounds[0].Matches)
+			if n := len(sizes); n > 0 && ev.Start.RoundsPlanned > n {
+				t.Expected += (ev.Start.RoundsPlanned - n) * sizes[0]
 			}
 		}
 	case engine.EventRoundScheduled: // a Swiss round, paired when the one before ended

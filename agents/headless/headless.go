@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/control"
@@ -83,18 +84,29 @@ func (l *League) Children() []*launch.Child {
 }
 
 // Stop ends every child: the manager first, so that it delivers what it
-// still has queued for the others, then the referees and players.
+// still has queued for the others, then the referees, which end their
+// matches with the players still there, then the players. The referees
+// stop all at once, and so do the players: one after the other, a
+// thousand players took minutes to stop.
 func (l *League) Stop() {
 	if l.Manager != nil {
 		_ = l.Manager.Stop(10 * time.Second)
 	}
-	for _, c := range append(append([]*launch.Child{}, l.Referees...), l.Players...) {
-		_ = c.Stop(5 * time.Second)
-	}
+	stopAll(l.Referees)
+	stopAll(l.Players)
 	if l.Pages != nil {
 		_ = l.Pages.Stop(5 * time.Second)
 	}
 	_ = l.lock.Release()
+}
+
+// stopAll stops children all at once and waits for them.
+func stopAll(children []*launch.Child) {
+	var stopping sync.WaitGroup
+	for _, c := range children {
+		stopping.Go(func() { _ = c.Stop(5 * time.Second) })
+	}
+	stopping.Wait()
 }
 
 // Run plays a whole league, or resumes the one the data folder holds, and
@@ -517,13 +529,13 @@ func (p *progress) apply(ev engine.Event) (finished bool, err error) {
 		if game != "" {
 			game += ", "
 		}
-		if known := len(p.league.Rounds); ev.Start.RoundsPlanned > known {
+		if known := p.league.RoundCount(); ev.Start.RoundsPlanned > known {
 			fmt.Fprintf(p.out, "league started: %s%s, %s, each paired when the one before ends\n", game,
 				control.Plural(len(ev.Start.Players), "player"), control.Plural(ev.Start.RoundsPlanned, "round"))
 			break
 		}
 		fmt.Fprintf(p.out, "league started: %s%s, %s, %s\n", game, control.Plural(len(ev.Start.Players), "player"),
-			control.Plural(len(p.league.Rounds), "round"), control.Plural(total, "match"))
+			control.Plural(p.league.RoundCount(), "round"), control.Plural(total, "match"))
 	case engine.EventRoundScheduled:
 		fmt.Fprintf(p.out, "round %d paired: %s\n", ev.Round, control.Plural(len(ev.Schedule.Matches), "match"))
 	case engine.EventMatchResult:

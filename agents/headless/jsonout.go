@@ -95,7 +95,7 @@ func jsonEvent(ev engine.Event) JSONEvent {
 		out.Agent = &JSONAgent{ID: a.ID, Role: a.Role, DisplayName: a.DisplayName, Endpoint: a.Endpoint}
 	}
 	if s := ev.Start; s != nil {
-		rounds, _ := s.Schedule() // the league that applied the event made it already
+		rounds, _ := s.Schedule() // the league that applied the event checked that it can be made
 		out.Start = &JSONStart{Seed: s.Seed, GameType: s.GameType, Players: s.Players, Rounds: make([]JSONRound, len(rounds))}
 		for i, r := range rounds {
 			out.Start.Rounds[i] = jsonRound(r)

@@ -167,7 +167,7 @@ func (m *Manager) broadcastLeagueCompleted() {
 	m.mu.Lock()
 	everyone := append(m.league.Players(), m.league.Referees()...)
 	rows := standingRows(m.league.Table.Rows())
-	rounds := len(m.league.Rounds)
+	rounds := m.league.RoundCount()
 	_, total := m.league.Progress()
 	m.mu.Unlock()
 	var champion protocol.Champion

@@ -96,7 +96,7 @@ func (m *Manager) Schedule() protocol.RoundsFile {
 	m.mu.Lock()
 	doc := protocol.RoundsFile{SchemaVersion: protocol.FileSchemaVersion, LeagueID: m.league.ID, LastUpdated: protocol.FormatTime(time.Now()),
 		Rounds: []protocol.RoundEntry{}}
-	rounds := len(m.league.Rounds)
+	rounds := m.league.RoundCount()
 	m.mu.Unlock()
 	for i := range rounds {
 		doc.Rounds = append(doc.Rounds, m.roundEntry(i+1))
@@ -111,7 +111,7 @@ func (m *Manager) Schedule() protocol.RoundsFile {
 // of Schedule() writes; each round is as it was when it was written.
 func (m *Manager) encodeRounds(w io.Writer) error {
 	m.mu.Lock()
-	leagueID, rounds := m.league.ID, len(m.league.Rounds)
+	leagueID, rounds := m.league.ID, m.league.RoundCount()
 	m.mu.Unlock()
 	head, err := json.Marshal(leagueID)
 	if err != nil {
@@ -148,9 +148,9 @@ func (m *Manager) encodeRounds(w io.Writer) error {
 func (m *Manager) roundEntry(round int) protocol.RoundEntry {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	r := m.league.Rounds[round-1]
+	r := m.league.Round(round)
 	current := m.league.RoundsCompleted() + 1 // CurrentRound, in O(1)
-	if current > len(m.league.Rounds) {
+	if current > m.league.RoundCount() {
 		current = 0
 	}
 	entry := protocol.RoundEntry{RoundID: r.Number, Status: roundStatus(r.Number, current, m.league.RoundDone(r.Number))}

@@ -44,7 +44,7 @@ func (m *Manager) answer(q protocol.LeagueQuery, asker engine.AgentInfo) (any, e
 	case protocol.QueryStandings:
 		return map[string]any{"standings": standingRows(m.league.Table.Rows())}, nil
 	case protocol.QuerySchedule:
-		return map[string]any{"rounds": m.league.Rounds}, nil
+		return map[string]any{"rounds": m.league.Rounds()}, nil
 	case protocol.QueryNextMatch:
 		return map[string]any{"next_match": m.nextMatchOf(asker.ID)}, nil
 	case protocol.QueryPlayerStats:
@@ -73,8 +73,8 @@ func (m *Manager) answer(q protocol.LeagueQuery, asker engine.AgentInfo) (any, e
 
 // nextMatchOf finds a player's first match without a result, or nil.
 func (m *Manager) nextMatchOf(playerID string) map[string]any {
-	for _, r := range m.league.Rounds {
-		for _, p := range r.Matches {
+	for n := 1; n <= m.league.RoundCount(); n++ {
+		for _, p := range m.league.Round(n).Matches {
 			rec, _ := m.league.Match(p.MatchID)
 			if rec.Result != nil || (p.PlayerA != playerID && p.PlayerB != playerID) {
 				continue

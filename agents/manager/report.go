@@ -36,11 +36,11 @@ func (m *Manager) handleReport(_ context.Context, in protocol.Inbound) (any, err
 	case match.Result != nil:
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "match %s already has a result", rep.MatchID)
 	}
-	result, err := resultFromReport(*match.Pairing, rep.Result)
+	result, err := resultFromReport(match.Pairing, rep.Result)
 	if err != nil {
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "%v", err)
 	}
-	if err := m.recordResult(result, referee.ID, matchFacts(*match.Pairing, rep.Result.Details)); err != nil {
+	if err := m.recordResult(result, referee.ID, matchFacts(match.Pairing, rep.Result.Details)); err != nil {
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "%v", err)
 	}
 	return &protocol.Ack{Envelope: m.reply(protocol.TypeMatchResultAck, rep.Envelope), Status: "RECEIVED"}, nil

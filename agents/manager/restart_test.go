@@ -152,8 +152,8 @@ func TestLeagueStartedJournalsNoSchedule(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer again.journal.Close()
-			if !reflect.DeepEqual(again.league.Rounds, rounds) {
-				t.Errorf("restarted with rounds %v, want %v", again.league.Rounds, rounds)
+			if !reflect.DeepEqual(again.league.Rounds(), rounds) {
+				t.Errorf("restarted with rounds %v, want %v", again.league.Rounds(), rounds)
 			}
 		})
 	}
@@ -172,8 +172,8 @@ func startedLeague(t *testing.T, dir string, cfg config.Config) (*Manager, []eng
 	if err := m.startLeague(); err != nil {
 		t.Fatal(err)
 	}
-	if len(m.league.Rounds) != 6 {
-		t.Fatalf("a double round robin of 4 started with %d rounds, want 6", len(m.league.Rounds))
+	if m.league.RoundCount() != 6 {
+		t.Fatalf("a double round robin of 4 started with %d rounds, want 6", m.league.RoundCount())
 	}
-	return m, m.league.Rounds
+	return m, m.league.Rounds()
 }

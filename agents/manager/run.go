@@ -111,7 +111,7 @@ func (m *Manager) run(ctx context.Context) error {
 // referee running at most its max_concurrent_matches at a time.
 func (m *Manager) playRound(ctx context.Context, round int) error {
 	m.mu.Lock()
-	pairings := m.league.Rounds[round-1].Matches
+	pairings := m.league.Round(round).Matches
 	referees := m.league.Referees()
 	m.mu.Unlock()
 	if len(referees) == 0 {

@@ -107,7 +107,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stderr, "bench: raw measure, %d exchanges in flight for %s\n", *concurrency, *rawDuration)
 	raw, err := bench.Raw(ctx, bench.RawOptions{Concurrency: *concurrency, Duration: *rawDuration})
 	if err != nil {
-		return err
+		return stoppedOr(ctx, err)
 	}
 	fmt.Fprintf(stderr, "bench: raw: %.0f exchanges/s\n", raw.PerSecond())
 	league, err := bench.League(ctx, bench.LeagueOptions{PlayersInProcess: *inProcess, Options: headless.Options{
@@ -115,13 +115,23 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		DataDir: dir, Players: *players, Referees: *referees, Seed: *seed, SeedSet: true, FreePorts: true,
 		Stdout: io.Discard, Stderr: stderr}})
 	if err != nil {
-		return err
+		return stoppedOr(ctx, err)
 	}
 	report := bench.Report{Raw: raw, League: league, CPUs: runtime.NumCPU()}
 	if *asJSON {
 		return report.JSON(stdout)
 	}
 	return report.Table(stdout)
+}
+
+// stoppedOr is err, or, when a signal (SIGTERM, Ctrl-C) stopped the bench,
+// that: whatever call the signal cut short is not the reason. The agents
+// the bench started are stopped by then.
+func stoppedOr(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("bench stopped before it finished (%v); the agents it started are stopped", context.Cause(ctx))
+	}
+	return err
 }
 
 // benchDataDir gives the league's data folder and what to do after. A
