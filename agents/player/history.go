@@ -172,8 +172,12 @@ func (h *History) clone() History {
 }
 
 // historyEvery bounds how often history.json is rewritten while matches
-// finish quickly.
-const historyEvery = 500 * time.Millisecond
+// finish quickly. Nothing reads the file while the league runs (the player
+// itself reads it when it starts, and a resumed league rebuilds it from the
+// journal), and LEAGUE_COMPLETED and shutdown write it at once, so the
+// lag costs nothing; each rewrite costs a file creation and two fsyncs,
+// which were most of what the file cost a player in the bench at 500 ms.
+const historyEvery = 2 * time.Second
 
 // unsavedShare is how far history.json may fall behind: it is rewritten
 // once the matches missing from it are an eighth of those in it.
