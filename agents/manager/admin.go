@@ -31,15 +31,18 @@ func (m *Manager) adminRequest(in protocol.Inbound) (protocol.Envelope, error) {
 
 // handleStartLeague is the admin's start: it fixes the seed and the
 // schedule, then plays the league in the background.
-func (m *Manager) handleStartLeague(ctx context.Context, in protocol.Inbound) (any, error) {
+func (m *Manager) handleStartLeague(_ context.Context, in protocol.Inbound) (any, error) {
 	env, err := m.adminRequest(in)
 	if err != nil {
 		return nil, err
 	}
+	if m.ShuttingDown() {
+		return nil, protocol.NewRPCError(protocol.CodeInvalidRequest, "", "the manager is shutting down")
+	}
 	if err := m.startLeague(); err != nil {
 		return nil, protocol.NewRPCError(protocol.CodeInvalidRequest, "", "%v", err)
 	}
-	m.startRunning(context.WithoutCancel(ctx))
+	m.startRunning(m.Lifetime()) // the run outlives this request; Shutdown ends it
 	return &protocol.Ack{Envelope: m.reply("LEAGUE_STARTED", env), Status: "started"}, nil
 }
 

@@ -84,6 +84,8 @@ type Manager struct {
 	stalled       bool   // no referee could take a match, and none has been played since
 }
 
+var _ node.Agent = (*Manager)(nil) // its lifecycle is every agent's
+
 // New opens (or resumes from) the league's journal in the data folder.
 func New(opts Options) (*Manager, error) {
 	cfg := opts.Config
@@ -104,11 +106,13 @@ func New(opts Options) (*Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := node.New(cfg, protocol.ManagerRole, string(protocol.ManagerRole), opts.DataDir)
+	// The specification's place for the manager's log is the league's log.
+	n, err := node.New(cfg, protocol.ManagerRole, protocol.SenderManager, opts.DataDir, node.LogAt(store.Layout.LeagueLog))
 	if err != nil {
 		lock.Release()
 		return nil, err
 	}
+	n.SetIdentity(protocol.SenderManager, "") // it issues ids and tokens: its own is fixed
 	store.Redact(opts.AdminToken)
 	store.Redact(opts.RefereeKey)
 	secret, err := managerSecret(n.Layout)
@@ -197,16 +201,16 @@ func (m *Manager) Start(ctx context.Context) error {
 			}
 		}
 	}
+	m.SetState(protocol.StateActive) // the manager needs no registration: it serves at once
 	if err := m.Listen(m.opts.Port); err != nil {
 		return err
 	}
-	m.SetState(protocol.StateActive) // the manager needs no registration: it serves at once
 	m.servePprof()
 	if !resume {
 		return nil
 	}
 	fmt.Fprintf(m.Stdout, "leaguetui: resumed league %s from its journal: %d of %d matches done\n", m.league.ID, done, total)
-	m.startRunning(ctx)
+	m.startRunning(m.Lifetime())
 	return nil
 }
 
@@ -245,32 +249,30 @@ func (m *Manager) holdResumedLeague(done, total int) error {
 	return err
 }
 
-// Wait blocks until the league run ends (completed or stopped) or ctx ends.
-func (m *Manager) Wait(ctx context.Context) {
-	select {
-	case <-m.runDone:
-	case <-ctx.Done():
+// Shutdown ends the manager (node.Agent). Its lifetime's end cancels the
+// league run, which it waits for, so that a league that has just completed
+// finishes writing its files and posting LEAGUE_COMPLETED (one still
+// playing resumes from the journal); then it delivers what is still queued
+// for the agents, stops serving, and closes its files, the journal and the
+// data folder's lock.
+func (m *Manager) Shutdown(ctx context.Context) error {
+	return m.Stop(ctx, node.Stopping{Finish: m.awaitRun, Deliver: m.post.Drain, Close: m.closeAll})
+}
+
+// awaitRun waits for the league run, if one was started, to end.
+func (m *Manager) awaitRun(ctx context.Context) {
+	m.mu.Lock()
+	running := m.running
+	m.mu.Unlock()
+	if running {
+		node.AwaitDone(ctx, m.runDone)
 	}
 }
 
-// Close ends the league run and waits for it, so that a league that has just
-// completed finishes writing its files and posting LEAGUE_COMPLETED (one
-// still playing resumes from the journal), then delivers what is still
-// queued for the agents, then stops serving.
-func (m *Manager) Close(ctx context.Context) error {
-	m.mu.Lock()
-	running, cancel := m.running, m.cancelRun
-	m.mu.Unlock()
-	if running {
-		cancel()
-		m.Wait(ctx)
-	}
-	m.post.Drain(ctx)
-	err := m.Shutdown(ctx)
+// closeAll closes what the manager writes, once it serves no more.
+func (m *Manager) closeAll() error {
 	m.closeFiles()
-	if jerr := m.journal.Close(); err == nil {
-		err = jerr
-	}
+	err := m.journal.Close()
 	m.lock.Release()
 	return err
 }

@@ -74,7 +74,7 @@ func TestRestartEndsInterruptedMatches(t *testing.T) {
 	if err := m.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	defer m.Close(context.Background())
+	defer m.Shutdown(context.Background())
 	if m.league.RunningCount() != 0 || m.league.State != engine.LeaguePaused {
 		t.Fatalf("after the restart: %d running, state %s", m.league.RunningCount(), m.league.State)
 	}

@@ -60,7 +60,7 @@ func (m *Manager) startLeague() error {
 func (m *Manager) startRunning(ctx context.Context) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.running {
+	if m.running || ctx.Err() != nil { // a manager shutting down starts no run: its journal resumes it
 		return
 	}
 	m.running = true

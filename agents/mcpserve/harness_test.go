@@ -14,6 +14,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/manager"
 	"github.com/leaguetui/leaguetui/agents/mcpserve"
+	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/player"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/referee"
@@ -47,10 +48,7 @@ func startManager(t *testing.T, dataDir string) *manager.Manager {
 		t.Fatal(err)
 	}
 	m.Stdout = io.Discard
-	if err := m.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = m.Close(shutdownContext(t)) })
+	serveAgent(t, m)
 	return m
 }
 
@@ -62,10 +60,7 @@ func startReferee(t *testing.T, dataDir, managerURL, name string) *referee.Refer
 		t.Fatal(err)
 	}
 	r.Stdout = io.Discard
-	if err := r.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Wait(); _ = r.Shutdown(shutdownContext(t)) })
+	serveAgent(t, r)
 	return r
 }
 
@@ -77,11 +72,17 @@ func startPlayer(t *testing.T, dataDir, managerURL, name string) *player.Player 
 		t.Fatal(err)
 	}
 	p.Stdout = io.Discard
-	if err := p.Start(context.Background()); err != nil {
+	serveAgent(t, p)
+	return p
+}
+
+// serveAgent starts an agent and shuts it down when the test ends.
+func serveAgent(t *testing.T, a node.Agent) {
+	t.Helper()
+	if err := a.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = p.Shutdown(shutdownContext(t)) })
-	return p
+	t.Cleanup(func() { _ = a.Shutdown(shutdownContext(t)) })
 }
 
 func shutdownContext(t *testing.T) context.Context {

@@ -21,7 +21,7 @@ func listeningNode(t *testing.T, host, advertise string) *Node {
 	if err := n.Listen(0); err != nil {
 		t.Skipf("cannot listen on %s here: %v", host, err)
 	}
-	t.Cleanup(func() { _ = n.Shutdown(t.Context()) })
+	t.Cleanup(func() { _ = n.Stop(t.Context(), Stopping{}) })
 	return n
 }
 

@@ -1,6 +1,13 @@
 // Package node is what every agent process shares: its logger, its /mcp
 // server and HTTP client, its identity once registered, its health route, and
 // the lines it prints so that a parent process knows it is up.
+//
+// It also holds, once for every role, the agent's lifecycle (Agent: Start,
+// then Shutdown, whose order is Stop's, with work on the context Lifetime
+// gives) and its registration, first or again after a restart (Join and
+// Register). A role supplies only what differs: its Registration, its
+// Stopping steps, and what it keeps of the answer (Admitted). Roles are
+// typed values, engine.Role, which agents/protocol names protocol.Role.
 package node
 
 import (
@@ -66,6 +73,11 @@ type Node struct {
 	// advertised is the endpoint registered (ContactEndpoint); "" before.
 	advertised string
 	logFile    io.Closer
+	// life is the agent's lifetime (see Lifetime); Stop ends it.
+	life     context.Context
+	endLife  context.CancelFunc
+	stopOnce sync.Once
+	stopErr  error
 }
 
 // ParentPIDEnv carries the PID of the leaguetui that started an agent.
@@ -86,8 +98,25 @@ func CheckParent() error {
 	return nil
 }
 
+// Option is what one role's node differs in from the others'.
+type Option func(*options)
+
+type options struct {
+	logPath func(store.Layout) string
+}
+
+// LogAt puts the agent's log where path says rather than with the other
+// agents' (store.Layout.AgentLog): the manager's is the league's log.
+func LogAt(path func(store.Layout) string) Option {
+	return func(o *options) { o.logPath = path }
+}
+
 // New prepares a node; it does not listen yet.
-func New(cfg config.Config, role protocol.Role, name, dataDir string) (*Node, error) {
+func New(cfg config.Config, role protocol.Role, name, dataDir string, opts ...Option) (*Node, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if err := CheckParent(); err != nil {
 		return nil, err
 	}
@@ -103,8 +132,8 @@ func New(cfg config.Config, role protocol.Role, name, dataDir string) (*Node, er
 		return nil, err
 	}
 	component := protocol.RoleSender(role, name)
-	if role == protocol.ManagerRole {
-		logPath = layout.LeagueLog() // the specification's place for the manager's log
+	if o.logPath != nil {
+		logPath = o.logPath(layout)
 	}
 	logger, closer, err := store.NewLogger(logPath, component, name, slog.LevelInfo)
 	if err != nil {
@@ -112,6 +141,7 @@ func New(cfg config.Config, role protocol.Role, name, dataDir string) (*Node, er
 	}
 	n := &Node{Cfg: cfg, Role: role, Name: name, Log: logger, Layout: layout, Stdout: os.Stdout,
 		state: protocol.StateInit, logFile: closer}
+	n.life, n.endLife = context.WithCancel(context.Background())
 	n.Client = rpc.NewClient(rpc.Options{Retry: cfg.Retry, Breaker: cfg.Breaker, Log: logger})
 	n.Server = rpc.NewServer(logger, n.Sender)
 	n.Server.SetReadTimeout(cfg.Timeouts.Generic) // a request slower to arrive than any reply would be is cut off
@@ -236,10 +266,7 @@ func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Mes
 		}
 		return nil, fmt.Errorf("registration rejected by %s: %s", managerURL, reason)
 	}
-	id := resp.PlayerID
-	if id == "" {
-		id = resp.RefereeID
-	}
+	id := resp.AgentID()
 	if err := n.joinLeague(resp.LeagueID, id); err != nil {
 		return nil, fmt.Errorf("registration with %s: %w", managerURL, err)
 	}
@@ -373,9 +400,6 @@ func (n *Node) ReportModelCost(cost func() *protocol.ModelCost) { n.modelCost = 
 
 func (n *Node) serveHealth(w http.ResponseWriter, _ *http.Request) {
 	id, _ := n.Identity()
-	if n.Role == protocol.ManagerRole {
-		id = protocol.SenderManager
-	}
 	writes, bytes := store.WriteStats()
 	health := protocol.Health{ID: id, Role: n.Role, DisplayName: n.Name, State: n.State(),
 		LeagueID: n.Cfg.LeagueID, Endpoint: n.healthEndpoint(), Served: n.Server.Served(), Turns: n.turns.Load(),
@@ -395,17 +419,4 @@ func (n *Node) healthEndpoint() string {
 		return advertised
 	}
 	return n.Endpoint()
-}
-
-// Shutdown stops serving, waiting for requests in flight, and closes the log.
-func (n *Node) Shutdown(ctx context.Context) error {
-	n.mu.RLock()
-	l := n.listening
-	n.mu.RUnlock()
-	var err error
-	if l != nil {
-		err = l.Shutdown(ctx)
-	}
-	n.Log.Info("stopped", "event_type", "SYSTEM_SHUTDOWN")
-	return errors.Join(err, n.logFile.Close())
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/engine"
@@ -299,13 +300,20 @@ func (p *Player) flushHistory() {
 	}
 }
 
-// Shutdown writes what history.json still lacks, then stops serving.
+// Shutdown ends the player (node.Agent): it stops serving, then writes
+// what history.json still lacks and closes it, so that a GAME_OVER
+// answered before the end is in the file.
 func (p *Player) Shutdown(ctx context.Context) error {
+	return p.Stop(ctx, node.Stopping{Close: p.closeHistory})
+}
+
+// closeHistory writes history.json a last time, if the player registered.
+func (p *Player) closeHistory() error {
 	p.mu.Lock()
 	file := p.historyFile
 	p.mu.Unlock()
 	if file != nil {
 		file.Close()
 	}
-	return p.Node.Shutdown(ctx)
+	return nil
 }

@@ -46,6 +46,8 @@ type Player struct {
 	llm         *modelPlayer // the llm strategy's model; nil for a scripted strategy
 }
 
+var _ node.Agent = (*Player)(nil) // its lifecycle is every agent's
+
 // New prepares a player with its strategy, which must be one of the
 // league's game.
 func New(opts Options) (*Player, error) {
@@ -78,24 +80,17 @@ func New(opts Options) (*Player, error) {
 	return p, nil
 }
 
-// Start listens and registers with the manager.
+// Start listens and registers with the manager (node.Agent), then takes
+// up the history it kept of its matches.
 func (p *Player) Start(ctx context.Context) error {
-	if err := p.Listen(p.opts.Port); err != nil {
-		return err
-	}
-	endpoint, err := p.ContactEndpoint(p.opts.ManagerURL)
+	_, err := p.Join(ctx, node.Registration{ManagerURL: p.opts.ManagerURL, Port: p.opts.Port,
+		Timeout: p.opts.Config.Timeouts.RegisterPlayer, Type: protocol.TypeLeagueRegisterRequest,
+		Meta: protocol.AgentMeta{GameTypes: engine.PlayableGames()},
+		Request: func(env protocol.Envelope, meta protocol.AgentMeta) protocol.Message {
+			return &protocol.LeagueRegisterRequest{Envelope: env, PlayerMeta: meta}
+		},
+	})
 	if err != nil {
-		return err
-	}
-	req := &protocol.LeagueRegisterRequest{
-		Envelope: p.Envelope(protocol.TypeLeagueRegisterRequest, ""),
-		PlayerMeta: protocol.AgentMeta{DisplayName: p.Name, Version: protocol.ProtocolVersion,
-			GameTypes: engine.PlayableGames(), ContactEndpoint: endpoint, ProtocolVersion: protocol.ProtocolVersion},
-	}
-	timeout := p.opts.Config.Timeouts.RegisterPlayer
-	regCtx, cancel := context.WithTimeout(ctx, 3*timeout)
-	defer cancel()
-	if _, err := p.Register(regCtx, p.opts.ManagerURL, req, timeout); err != nil {
 		return err
 	}
 	id, _ := p.Identity()

@@ -8,6 +8,8 @@
 // routing, the MCP tools and test peers derive (table.go, Messages), and the
 // documents served over plain HTTP and written to the data folder
 // (files.go: standings, feed pages, /health, rounds, league and match files).
+// An agent's role is Role, the engine's typed engine.Role under this
+// package's name (table.go), so the wire and the journal compare one type.
 package protocol
 
 import (

@@ -81,6 +81,15 @@ type RegisterResponse struct {
 	MatchTicketKey string `json:"match_ticket_key,omitempty"`
 }
 
+// AgentID is the id the answer gives the agent that registered, whatever
+// its role: each role's answer names it in its own field.
+func (r *RegisterResponse) AgentID() string {
+	if r.PlayerID != "" {
+		return r.PlayerID
+	}
+	return r.RefereeID
+}
+
 // Registration statuses.
 const (
 	StatusAccepted = "ACCEPTED"

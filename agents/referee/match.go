@@ -75,6 +75,12 @@ func (run *matchRun) play(ctx context.Context) {
 			run.forEachPending(ctx, run.askMove)
 		}
 	}
+	if ctx.Err() != nil {
+		// The referee is shutting down: the players' failures were its
+		// own, so the match has no result; the manager plays it again.
+		log.Info("match cancelled: the referee is shutting down", "event_type", "MATCH_CANCELLED")
+		return
+	}
 	outcome := run.match.Outcome()
 	run.step(outcome.Step, outcome.Reason)
 	run.forEachPlayer(ctx, func(ctx context.Context, player string) { run.notifyGameOver(ctx, player, outcome) })

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/leaguetui/leaguetui/agents/mcpserve"
 	"github.com/leaguetui/leaguetui/agents/node"
@@ -50,6 +49,8 @@ type Referee struct {
 	wg      sync.WaitGroup
 }
 
+var _ node.Agent = (*Referee)(nil) // its lifecycle is every agent's
+
 // New prepares a referee.
 func New(opts Options) (*Referee, error) {
 	if opts.MaxConcurrent <= 0 {
@@ -70,29 +71,19 @@ func New(opts Options) (*Referee, error) {
 	return r, nil
 }
 
-// Start listens and registers with the manager.
+// Start listens and registers with the manager (node.Agent), once it has
+// the page server its league's game reads, if it reads pages.
 func (r *Referee) Start(ctx context.Context) error {
-	if err := r.Listen(r.opts.Port); err != nil {
-		return err
-	}
-	endpoint, err := r.ContactEndpoint(r.opts.ManagerURL)
-	if err != nil {
-		return err
-	}
-	req := &protocol.RefereeRegisterRequest{
-		Envelope: r.Envelope(protocol.TypeRefereeRegisterRequest, ""),
-		RefereeMeta: protocol.AgentMeta{DisplayName: r.Name, Version: protocol.ProtocolVersion,
-			GameTypes: engine.GameTypes(), ContactEndpoint: endpoint,
-			MaxConcurrentMatches: r.opts.MaxConcurrent, ProtocolVersion: protocol.ProtocolVersion,
-			RefereeKey: r.opts.Key, MatchTickets: true},
-	}
 	store.Redact(r.opts.Key)
-	if err := r.connectPages(ctx); err != nil {
-		return err
-	}
-	regCtx, cancel := context.WithTimeout(ctx, registrationWindow(r.opts.Config))
-	defer cancel()
-	_, err = r.Register(regCtx, r.opts.ManagerURL, req, r.opts.Config.Timeouts.RegisterReferee)
+	_, err := r.Join(ctx, node.Registration{ManagerURL: r.opts.ManagerURL, Port: r.opts.Port,
+		Timeout: r.opts.Config.Timeouts.RegisterReferee, Type: protocol.TypeRefereeRegisterRequest,
+		Meta: protocol.AgentMeta{GameTypes: engine.GameTypes(), MaxConcurrentMatches: r.opts.MaxConcurrent,
+			RefereeKey: r.opts.Key, MatchTickets: true},
+		Request: func(env protocol.Envelope, meta protocol.AgentMeta) protocol.Message {
+			return &protocol.RefereeRegisterRequest{Envelope: env, RefereeMeta: meta}
+		},
+		Prepare: r.connectPages,
+	})
 	return err
 }
 
@@ -132,22 +123,32 @@ func (r *Referee) matchSetup(start protocol.StartMatch) engine.MatchSetup {
 	return setup
 }
 
-// registrationWindow is how long an agent keeps trying to reach a manager
-// that may still be starting.
-func registrationWindow(cfg config.Config) time.Duration { return 3 * cfg.Timeouts.RegisterReferee }
+// Shutdown ends the referee (node.Agent): the matches in progress are
+// cancelled (they report nothing: the manager plays them again) and waited
+// for, the match steps still queued are delivered, the server stops and
+// then the log is closed.
+func (r *Referee) Shutdown(ctx context.Context) error {
+	return r.Stop(ctx, node.Stopping{
+		Finish:  r.awaitMatches,
+		Deliver: r.steps.flush,
+	})
+}
 
-// Wait blocks until matches in progress have finished and their steps are
-// delivered.
-func (r *Referee) Wait() {
-	r.wg.Wait()
-	ctx, cancel := context.WithTimeout(context.Background(), r.opts.Config.Timeouts.Generic)
-	defer cancel()
-	r.steps.flush(ctx)
+// awaitMatches waits for the matches in progress to end. It takes r.mu
+// first: claim adds a match to r.wg under it and refuses one once the
+// referee is shutting down, so every match is counted before the wait.
+func (r *Referee) awaitMatches(ctx context.Context) {
+	r.mu.Lock()
+	// Nothing to do under the lock: taking it orders the wait after any claim.
+	r.mu.Unlock()
+	done := make(chan struct{})
+	go func() { r.wg.Wait(); close(done) }()
+	node.AwaitDone(ctx, done)
 }
 
 // handleStartMatch accepts a match and runs it in the background; the result
 // goes to the manager with report_match_result.
-func (r *Referee) handleStartMatch(ctx context.Context, in protocol.Inbound) (any, error) {
+func (r *Referee) handleStartMatch(_ context.Context, in protocol.Inbound) (any, error) {
 	var start protocol.StartMatch
 	if err := rpc.DecodeParams(in, &start); err != nil {
 		return nil, err
@@ -173,11 +174,12 @@ func (r *Referee) handleStartMatch(ctx context.Context, in protocol.Inbound) (an
 	r.SetState(protocol.StateActive)
 	run := newMatchRun(r, start, game, file)
 	r.states.record(run, "assigned", "")
-	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
 		defer r.release(start.MatchID) // also when play ends early
-		run.play(context.WithoutCancel(ctx))
+		// On the referee's lifetime, not the request's: the match outlives
+		// the start_match that began it, and ends with the referee.
+		run.play(r.Lifetime())
 	}()
 	return &protocol.Ack{Envelope: r.PeerEnvelope("START_MATCH_ACK", start.ConversationID), Status: "accepted"}, nil
 }
@@ -201,10 +203,15 @@ func (r *Referee) checkStart(start protocol.StartMatch) (file string, err error)
 	return file, nil
 }
 
-// claim refuses a match already running here and more matches than declared.
+// claim refuses a match already running here, more matches than declared
+// and any match once the referee is shutting down; a match it takes is
+// counted in r.wg, which its goroutine's end releases.
 func (r *Referee) claim(matchID string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.ShuttingDown() {
+		return fmt.Errorf("this referee is shutting down")
+	}
 	if r.running[matchID] {
 		return fmt.Errorf("match %s is already running here", matchID)
 	}
@@ -212,6 +219,7 @@ func (r *Referee) claim(matchID string) error {
 		return fmt.Errorf("already running %d matches, the most this referee declared", len(r.running))
 	}
 	r.running[matchID] = true
+	r.wg.Add(1) // under r.mu: see awaitMatches
 	return nil
 }
 

@@ -305,23 +305,28 @@ func addAgentFlags(fs *flag.FlagSet, defaultPort int, defaultName string) agentF
 	}
 }
 
-// serve runs an agent until a signal, then stops it cleanly.
-func serve(ctx context.Context, role string, start func(context.Context) error, wait func(), shutdown func(context.Context) error) error {
+// serve runs an agent until a signal, then stops it cleanly. An agent
+// whose start fails is shut down all the same, so that what it opened is
+// closed.
+func serve(ctx context.Context, role string, agent node.Agent) error {
 	stopProfile, err := profileCPU(role)
 	if err != nil {
 		return err
 	}
 	defer stopProfile()
-	if err := start(ctx); err != nil {
+	if err := agent.Start(ctx); err != nil {
+		_ = shutdown(agent) // what the start opened is closed; its error is the one to report
 		return err
 	}
 	<-ctx.Done()
-	if wait != nil {
-		wait()
-	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	return shutdown(agent)
+}
+
+// shutdown gives an agent's Shutdown a bounded time.
+func shutdown(agent node.Agent) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return shutdown(shutdownCtx)
+	return agent.Shutdown(ctx)
 }
 
 func runManager(ctx context.Context, args []string, stdout io.Writer) error {
@@ -347,7 +352,7 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return serve(ctx, "manager", m.Start, nil, m.Close)
+	return serve(ctx, "manager", m)
 }
 
 func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
@@ -368,7 +373,7 @@ func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return serve(ctx, "referee", r.Start, r.Wait, r.Shutdown)
+	return serve(ctx, "referee", r)
 }
 
 func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
@@ -386,7 +391,7 @@ func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return serve(ctx, "player", p.Start, nil, p.Shutdown)
+	return serve(ctx, "player", p)
 }
 
 const openRefereesUsage = "admit referees without the referee key (LEAGUETUI_REFEREE_KEY or the config's security.referee_key_file), e.g. other implementations'; /health and the console say the league is open"
