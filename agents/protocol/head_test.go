@@ -97,3 +97,41 @@ func FuzzScanRequest(f *testing.F) {
 		}
 	})
 }
+
+var replySamples = []string{
+	`{"jsonrpc":"2.0","result":{"message_type":"GAME_JOIN_ACK","accept":true},"id":1}`,
+	`{"jsonrpc":"2.0","result":{"message_type":"LEAGUE_ERROR","error_code":"E004"},"id":1}`,
+	`{"jsonrpc":"2.0","error":{"code":-32601,"message":"no"},"id":1}`, `{"error":null,"result":null,"status":"ok"}`,
+	`{"status":"ok"}`, `{"message_type":"GAME_OVER_ACK","status":"ok"}`, `{"jsonrpc":"2.0","result":"ok","id":1}`,
+	`{"JSONRPC":"2.0","Result":{"MESSAGE_TYPE":"X"},"result":{"message_type":"Y"}}`, `{"jsonrpc":2,"result":{}}`,
+	`{"result":{"content":[{"type":"text","text":"{\"message_type\":\"A\"}"}],"isError":false}}`,
+	`{"result":{"structuredContent":{"message_type":"A"}}}`, `{"result":{"message":{"message_type":"A"}}}`,
+	`{"result":{"message_type":"A","content":"not a list"}}`, `{"error":{"code":1},"error":null,"result":{"message_type":"A"}}`,
+	`{"error":null,"error":{"code":1}}`, `{"message_type":5}`, `[{"jsonrpc":"2.0"}]`,
+}
+
+// FuzzScanReply: where scanReply reads a reply, it reads what
+// encoding/json reads; where unwrapResult skips encoding/json, unwrapProbe
+// would have given the result back as it is.
+func FuzzScanReply(f *testing.F) {
+	for _, body := range append(replySamples, headSamples...) {
+		f.Add([]byte(body))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if got, ok := scanReply(body); ok {
+			want, err := decodeReply(body)
+			if err != nil {
+				t.Fatalf("%q: scanned as %+v, but encoding/json fails: %v", body, got, err)
+			}
+			if got.JSONRPC != want.JSONRPC || got.MessageType != want.MessageType || want.Error != nil ||
+				string(got.Result) != string(want.Result) || string(got.Status) != string(want.Status) {
+				t.Errorf("%q: scanned %+v, encoding/json reads %+v", body, got, want)
+			}
+		}
+		if h, ok := scanHead(body); ok && h.MessageType != "" && h.MessageType != TypeLeagueError {
+			if raw, err := unwrapProbe(body); err != nil || string(raw) != string(body) {
+				t.Errorf("%q: unwrapProbe gives %q, %v; unwrapResult gives it back as it is", body, raw, err)
+			}
+		}
+	})
+}

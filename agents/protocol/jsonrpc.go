@@ -144,13 +144,23 @@ func withValidID(req *Request) *Request {
 	return req
 }
 
-// EncodeResult frames a successful response.
+// EncodeResult frames a successful response: the bytes json.Marshal makes
+// of the Response, framed by hand around the encoded result when the id
+// is plain, so that the reply every request gets is not scanned and
+// copied a second time. (encoding/json would escape <, > and & in an id;
+// those ids still go through it.)
 func EncodeResult(id json.RawMessage, result any) ([]byte, error) {
 	raw, err := json.Marshal(result)
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(Response{JSONRPC: "2.0", Result: raw, ID: nullID(id)})
+	id = nullID(id)
+	if !plainASCII(id) || bytes.ContainsAny(id, "<>&") {
+		return json.Marshal(Response{JSONRPC: "2.0", Result: raw, ID: id})
+	}
+	out := make([]byte, 0, len(raw)+len(id)+len(`{"jsonrpc":"2.0","result":,"id":}`))
+	out = append(append(append(out, `{"jsonrpc":"2.0","result":`...), raw...), `,"id":`...)
+	return append(append(out, id...), '}'), nil
 }
 
 // EncodeError frames an error response.
@@ -173,15 +183,12 @@ func nullID(id json.RawMessage) json.RawMessage {
 // (structuredContent, else content[0].text holding JSON). A JSON-RPC error
 // comes back as *RPCError, a LEAGUE_ERROR result as *LeagueError.
 func ParseReply(body []byte) (json.RawMessage, error) {
-	var frame struct {
-		JSONRPC     string          `json:"jsonrpc"`
-		Result      json.RawMessage `json:"result"`
-		Error       *RPCError       `json:"error"`
-		MessageType string          `json:"message_type"`
-		Status      json.RawMessage `json:"status"`
-	}
-	if err := json.Unmarshal(body, &frame); err != nil {
-		return nil, fmt.Errorf("reply is not JSON: %w", err)
+	frame, ok := scanReply(body)
+	if !ok {
+		var err error
+		if frame, err = decodeReply(body); err != nil {
+			return nil, err
+		}
 	}
 	switch {
 	case frame.Error != nil:
@@ -197,8 +204,60 @@ func ParseReply(body []byte) (json.RawMessage, error) {
 	return nil, fmt.Errorf("reply has neither result nor error: %s", truncate(body))
 }
 
+// replyFrame is what ParseReply reads of a reply's top level.
+type replyFrame struct {
+	JSONRPC     string          `json:"jsonrpc"`
+	Result      json.RawMessage `json:"result"`
+	Error       *RPCError       `json:"error"`
+	MessageType string          `json:"message_type"`
+	Status      json.RawMessage `json:"status"`
+}
+
+// scanReply reads a reply's frame in one pass (scanObject), the way
+// json.Unmarshal into replyFrame reads it, without encoding/json's
+// reflection on the hot path of every call. It is false for anything
+// unusual, an error reply included: encoding/json then decodes the body.
+func scanReply(body []byte) (frame replyFrame, ok bool) {
+	var rpcErr []byte
+	ok = scanObject(body, func(key, raw []byte) bool {
+		switch {
+		case bytes.EqualFold(key, []byte("jsonrpc")):
+			return readString(raw, &frame.JSONRPC)
+		case bytes.EqualFold(key, []byte("result")):
+			frame.Result = raw
+		case bytes.EqualFold(key, []byte("error")):
+			rpcErr = raw
+		case bytes.EqualFold(key, []byte("message_type")):
+			return readString(raw, &frame.MessageType)
+		case bytes.EqualFold(key, []byte("status")):
+			frame.Status = raw
+		}
+		return true
+	})
+	return frame, ok && (rpcErr == nil || string(rpcErr) == "null")
+}
+
+// decodeReply reads a reply's frame with encoding/json, where scanReply
+// leaves it to it.
+func decodeReply(body []byte) (frame replyFrame, err error) {
+	if err := json.Unmarshal(body, &frame); err != nil {
+		return replyFrame{}, fmt.Errorf("reply is not JSON: %w", err)
+	}
+	return frame, nil
+}
+
 // unwrapResult looks inside an MCP tool result and turns LEAGUE_ERROR into an error.
 func unwrapResult(result json.RawMessage) (json.RawMessage, error) {
+	if h, ok := scanHead(result); ok && h.MessageType != "" && h.MessageType != TypeLeagueError {
+		// A league message as it is, the usual reply: nothing inside to
+		// look at (unwrapProbe would give it back as it is).
+		return result, nil
+	}
+	return unwrapProbe(result)
+}
+
+// unwrapProbe is unwrapResult through encoding/json, for every form.
+func unwrapProbe(result json.RawMessage) (json.RawMessage, error) {
 	var probe struct {
 		MessageType       string          `json:"message_type"`
 		StructuredContent json.RawMessage `json:"structuredContent"`

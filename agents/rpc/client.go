@@ -69,9 +69,24 @@ type Client struct {
 	nextID   atomic.Int64
 	mu       sync.Mutex
 	circuit  map[string]*gobreaker.CircuitBreaker[[]byte]
-	forms    map[string]protocol.Form    // endpoint + "|" + message type -> form that worked
+	forms    map[formKey]protocol.Form   // the form that worked for a message type to an endpoint
 	dialects map[string]protocol.Dialect // endpoint -> the dialect it spoke with us
 	vital    map[string]bool             // endpoints calls go to whatever their breaker says
+	orders   map[formOrder][]protocol.Form
+}
+
+// formKey names one message type sent to one endpoint.
+type formKey struct{ endpoint, messageType string }
+
+// formOrder is all that decides the order formsFor tries a message's forms
+// in. A league's peers mostly speak alike, so there are a few of them
+// whatever the number of peers, and each order is worked out once: every
+// call used to build its list again.
+type formOrder struct {
+	messageType   string
+	known         protocol.Form // the form that worked, if worked
+	dialect       protocol.Dialect
+	worked, spoke bool
 }
 
 // NewClient builds a Client.
@@ -99,9 +114,10 @@ func NewClient(opts Options) *Client {
 		http:     &http.Client{Transport: transport},
 		opts:     opts,
 		circuit:  map[string]*gobreaker.CircuitBreaker[[]byte]{},
-		forms:    map[string]protocol.Form{},
+		forms:    map[formKey]protocol.Form{},
 		dialects: map[string]protocol.Dialect{},
 		vital:    map[string]bool{},
+		orders:   map[formOrder][]protocol.Form{},
 	}
 }
 
@@ -252,23 +268,29 @@ func (c *Client) sendOnce(ctx context.Context, call Call) (json.RawMessage, erro
 // formsFor puts first the form that worked last time for this message,
 // then the form of the dialect the peer spoke with us, then every form
 // in the usual order (protocol.Forms).
+// The list is shared: callers only read it.
 func (c *Client) formsFor(endpoint, messageType string) []protocol.Form {
 	c.mu.Lock()
-	known, worked := c.forms[endpoint+"|"+messageType]
-	dialect, spoke := c.dialects[endpoint]
-	c.mu.Unlock()
-	var forms []protocol.Form
-	if worked {
-		forms = append(forms, known)
+	defer c.mu.Unlock()
+	o := formOrder{messageType: messageType}
+	o.known, o.worked = c.forms[formKey{endpoint, messageType}]
+	o.dialect, o.spoke = c.dialects[endpoint]
+	if forms, ok := c.orders[o]; ok {
+		return forms
 	}
-	if spoke {
-		forms = append(forms, dialect.FormIn(messageType))
+	var forms []protocol.Form
+	if o.worked {
+		forms = append(forms, o.known)
+	}
+	if o.spoke {
+		forms = append(forms, o.dialect.FormIn(messageType))
 	}
 	for _, f := range append(forms, protocol.Forms(messageType)...) {
 		if !slices.Contains(forms, f) {
 			forms = append(forms, f)
 		}
 	}
+	c.orders[o] = forms
 	return forms
 }
 
@@ -277,7 +299,7 @@ func (c *Client) formsFor(endpoint, messageType string) []protocol.Form {
 func (c *Client) remember(endpoint, messageType string, form protocol.Form) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.forms[endpoint+"|"+messageType] = form
+	c.forms[formKey{endpoint, messageType}] = form
 	c.dialects[endpoint] = form.Dialect(messageType)
 }
 

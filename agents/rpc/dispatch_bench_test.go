@@ -2,11 +2,18 @@ package rpc_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/leaguetui/leaguetui/agents/bench"
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
+	"github.com/leaguetui/leaguetui/config"
 )
 
 // BenchmarkDispatch is one CHOOSE_PARITY_CALL, as a referee sends it, through
@@ -26,6 +33,41 @@ func BenchmarkDispatch(b *testing.B) {
 		s.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/mcp", bytes.NewReader(request)))
 		if rec.Code != http.StatusOK {
 			b.Fatalf("HTTP %d %s", rec.Code, rec.Body)
+		}
+	}
+}
+
+// BenchmarkClientSend is one CHOOSE_PARITY_CALL sent by a referee's
+// client to a loopback peer that answers with a canned
+// CHOOSE_PARITY_RESPONSE: framing the request, the HTTP exchange and
+// reading the reply, the client's whole share of a call.
+func BenchmarkClientSend(b *testing.B) {
+	request, response, err := bench.SampleExchange()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var req struct {
+		Params json.RawMessage `json:"params"`
+	}
+	if err := json.Unmarshal(request, &req); err != nil {
+		b.Fatal(err)
+	}
+	var call protocol.ChooseParityCall
+	if err := protocol.Decode(req.Params, &call); err != nil {
+		b.Fatal(err)
+	}
+	peer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(response)
+	}))
+	defer peer.Close()
+	client := rpc.NewClient(rpc.Options{Retry: config.Default().Retry, Breaker: config.Default().Breaker})
+	send := rpc.Call{Endpoint: peer.URL + "/mcp", Message: &call, Timeout: 5 * time.Second, Attempts: 1}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := client.Send(context.Background(), send); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
