@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Format is the league's format and its parameters.
 func (l *League) Format() FormatSpec {
@@ -34,11 +37,7 @@ func (l *League) NextRound() (r Round, ok bool, err error) {
 		r, err = sprtRound(l.format, l.entrants, l.RoundCount()+1)
 		return r, err == nil, err
 	}
-	recorded := l.RecordedResults()
-	results := make([]Result, recorded.Len())
-	for i := range results {
-		results[i] = recorded.At(i)
-	}
+	results := slices.Collect(l.RecordedResults().All())
 	r, err = SwissRound(l.RoundCount()+1, l.entrants, l.Rounds(), results, l.Seed)
 	return r, err == nil, err
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -209,6 +210,47 @@ func TestFitDeterministic(t *testing.T) {
 	for i := range first.Players {
 		if first.Players[i] != second.Players[i] {
 			t.Errorf("%+v != %+v", first.Players[i], second.Players[i])
+		}
+	}
+}
+
+// TestFitRecordedIsFitRatings: the fit the manager runs, over the league's
+// packed results, gives the same table to the bit as a fit of the same
+// results given whole: draws, wins either way, technical losses of one or
+// both, a result kept whole, and matches still without a result.
+func TestFitRecordedIsFitRatings(t *testing.T) {
+	l, rounds := startedLeague(t, 12)
+	rng := rand.New(rand.NewPCG(3, 4))
+	var given []Result
+	for _, round := range rounds {
+		for _, p := range round.Matches {
+			r := Result{MatchID: p.MatchID, Round: p.Round, PlayerA: p.PlayerA, PlayerB: p.PlayerB, Status: StatusWin}
+			switch x := rng.IntN(10); {
+			case x == 0:
+				continue // not played yet
+			case x == 1:
+				r.Status, r.Offenders = StatusTechnicalLoss, []string{p.PlayerA, p.PlayerB}
+			case x == 2:
+				r.Status, r.Winner, r.Offenders = StatusTechnicalLoss, p.PlayerA, []string{p.PlayerB}
+			case x == 3:
+				r.Status = "FORFEIT" // kept whole
+				r.Winner = p.PlayerB
+			case x < 6:
+				r.Status = StatusDraw
+			case x < 8:
+				r.Winner = p.PlayerA
+			default:
+				r.Winner = p.PlayerB
+			}
+			mustApply(t, l, Event{Kind: EventMatchResult, Result: &r})
+			given = append(given, r)
+		}
+	}
+	for _, opts := range []RatingOptions{{}, {ExcludeTechnical: true}} {
+		recorded := FitRecorded(l.PlayerIDs(), l.RecordedResults(), opts)
+		whole := FitRatings(l.PlayerIDs(), given, opts)
+		if !reflect.DeepEqual(recorded, whole) {
+			t.Errorf("%+v: fit of the recorded results\n%+v\nof the results given\n%+v", opts, recorded, whole)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"iter"
 	"strconv"
 	"strings"
 )
@@ -176,40 +177,59 @@ func (l *League) record(key matchKey) MatchRecord {
 	return rec
 }
 
-// ResultList is a snapshot of the league's results in schedule order,
-// packed as the league keeps them; At makes each Result. Results never
+// ResultList is a snapshot of the league's results in schedule order: one
+// byte for each scheduled match (its packed outcome, 0 without a result),
+// half a megabyte at 1,000 players; All makes each Result. Results never
 // change once recorded, so a snapshot may be read without the league's
 // guard.
 type ResultList struct {
-	sched   schedule // a snapshot
-	keys    []matchKey
-	states  []matchState
-	unusual map[int]*Result // by index, the results kept whole
+	sched    schedule // a snapshot
+	outcomes []uint8  // every scheduled match, round after round: matchState.outcome()
+	count    int
+	unusual  map[matchKey]*Result // the results kept whole
 }
 
 // Len is the number of results.
-func (rl ResultList) Len() int { return len(rl.states) }
+func (rl ResultList) Len() int { return rl.count }
 
-// At is result i.
-func (rl ResultList) At(i int) Result {
-	if r, ok := rl.unusual[i]; ok {
-		return *r
-	}
-	return rl.states[i].result(rl.sched.pairing(rl.keys[i]))
-}
+// All yields every result, in schedule order.
+func (rl ResultList) All() iter.Seq[Result] { return rl.each(rl.sched.pairing) }
 
 // scores yields every result in order, as the ratings fit reads them:
 // without their match ids, which would be an allocation each.
-func (rl ResultList) scores(yield func(Result) bool) {
-	for i, st := range rl.states {
-		var r Result
-		if whole, ok := rl.unusual[i]; ok {
-			r = *whole
-		} else {
-			r = st.result(rl.sched.seating(rl.keys[i]))
-		}
-		if !yield(r) {
-			return
+func (rl ResultList) scores(yield func(Result) bool) { rl.each(rl.sched.seating)(yield) }
+
+// each yields the results, each match's pairing made by pairing.
+func (rl ResultList) each(pairing func(matchKey) Pairing) iter.Seq[Result] {
+	return func(yield func(Result) bool) {
+		at := 0
+		for r, round := range rl.sched.rounds {
+			for k := range round.seats {
+				st := stateOf(rl.outcomes[at])
+				at++
+				key := matchKey{round: int32(r), board: int32(k)}
+				var res Result
+				switch st.status {
+				case noResult:
+					continue
+				case resultUnusual:
+					res = *rl.unusual[key]
+				default:
+					res = st.result(pairing(key))
+				}
+				if !yield(res) {
+					return
+				}
+			}
 		}
 	}
+}
+
+// outcome packs how a match ended (its status, winner and offenders) in a
+// byte, for ResultList.
+func (st matchState) outcome() uint8 { return st.status | st.winner<<3 | st.offenders<<5 }
+
+// stateOf unpacks an outcome.
+func stateOf(outcome uint8) matchState {
+	return matchState{status: outcome & 7, winner: outcome >> 3 & 3, offenders: outcome >> 5 & 3}
 }

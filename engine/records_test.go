@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -30,15 +31,16 @@ func TestPackedResults(t *testing.T) {
 		mustApply(t, l, Event{Kind: EventMatchResult, Result: &r})
 	}
 	listed := l.RecordedResults()
-	if listed.Len() != len(given) {
-		t.Fatalf("%d results listed, want %d", listed.Len(), len(given))
+	all := slices.Collect(listed.All())
+	if listed.Len() != len(given) || len(all) != len(given) {
+		t.Fatalf("%d results listed (%d counted), want %d", len(all), listed.Len(), len(given))
 	}
 	for i, want := range given {
 		rec, ok := l.Match(want.MatchID)
 		if !ok || rec.Result == nil || !reflect.DeepEqual(*rec.Result, want) || rec.Referee != "REF01" || rec.Step != "finished" {
 			t.Errorf("match %s: %+v (result %+v), want %+v by REF01", want.MatchID, rec, rec.Result, want)
 		}
-		if got := listed.At(i); !reflect.DeepEqual(got, want) {
+		if got := all[i]; !reflect.DeepEqual(got, want) {
 			t.Errorf("result %d listed as %+v, want %+v", i, got, want)
 		}
 	}
