@@ -302,13 +302,24 @@ func (n *Node) sendRegistration(ctx context.Context, managerURL string, msg prot
 			return nil
 		}}
 	start := time.Now()
+	// The attempt that ctx's end cuts short says only that time ran out;
+	// the one before it says why the manager did not take the agent.
+	var answered error
 	err := retry.Do(ctx, policy, func(int) error {
-		return n.Client.Do(ctx, rpc.Call{Endpoint: managerURL, Message: msg, Timeout: timeout, Attempts: 1}, resp)
+		err := n.Client.Do(ctx, rpc.Call{Endpoint: managerURL, Message: msg, Timeout: timeout, Attempts: 1}, resp)
+		if err != nil && ctx.Err() == nil {
+			answered = err
+		}
+		return err
 	})
 	var interrupted *retry.Interrupted
 	if errors.As(err, &interrupted) {
+		last := interrupted.Last
+		if answered != nil {
+			last = answered
+		}
 		return fmt.Errorf("gave up registering with %s after %d attempts in %s; the last one: %w",
-			managerURL, interrupted.Attempts, time.Since(start).Round(time.Millisecond), interrupted.Last)
+			managerURL, interrupted.Attempts, time.Since(start).Round(time.Millisecond), last)
 	}
 	if err != nil {
 		return registrationFailure(managerURL, err)
