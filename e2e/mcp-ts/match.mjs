@@ -16,6 +16,8 @@
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 
 const EXPECTED_TOOLS = {
   manager: ["register_player", "register_referee", "report_match_result", "league_query",
@@ -73,7 +75,33 @@ async function listTools(role, url) {
   const arrays = tools.flatMap((t) => [...typeArrays(t.inputSchema, `${t.name} inputSchema`),
     ...typeArrays(t.outputSchema, `${t.name} outputSchema`)]);
   check(arrays.length === 0, `${role}'s tool schemas give no type as an array (strict clients want anyOf) ${arrays.join(", ")}`);
+  const complaints = strictComplaints(tools);
+  check(complaints.length === 0, `${role}'s tool schemas compile in Ajv's strict mode without a warning ${complaints.join("; ")}`);
   return client;
+}
+
+// strictComplaints compiles every tool's input and output schema with Ajv
+// in strict mode, the validator strict MCP clients use, and lists what it
+// warns about or refuses: a type given as an array, an unknown keyword or
+// format, a tuple left open, and the like.
+function strictComplaints(tools) {
+  const complaints = [];
+  const note = (...parts) => complaints.push(parts.join(" "));
+  const ajv = new Ajv2020({ strict: true, allErrors: true, logger: { log() {}, warn: note, error: note } });
+  addFormats(ajv);
+  for (const tool of tools) {
+    for (const [which, schema] of [["inputSchema", tool.inputSchema], ["outputSchema", tool.outputSchema]]) {
+      if (!schema) continue;
+      const before = complaints.length;
+      try {
+        ajv.compile(schema);
+      } catch (err) {
+        note(err.message);
+      }
+      for (let i = before; i < complaints.length; i++) complaints[i] = `${tool.name} ${which}: ${complaints[i]}`;
+    }
+  }
+  return complaints;
 }
 
 // typeArrays lists where a schema says "type": [...], at any depth.
