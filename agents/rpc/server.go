@@ -24,6 +24,11 @@ import (
 // MaxBodyBytes bounds a request body; larger ones are refused unread.
 const MaxBodyBytes = 1 << 20
 
+// presizedBodyBytes bounds the buffer made from a request's stated length
+// before its body arrives (see readBody); league messages are a few KB,
+// a 64-player standings update about 10 KB.
+const presizedBodyBytes = 32 << 10
+
 // Handler answers one routed league message. It returns the reply message,
 // or a *protocol.LeagueError (sent back as a LEAGUE_ERROR result), or a
 // *protocol.RPCError (sent back as a JSON-RPC error).
@@ -139,10 +144,13 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 // readBody reads a request's body, at most MaxBodyBytes of it. A body of
 // a stated length (every league peer's) is read into one buffer of that
 // size: io.ReadAll grows its buffer from 512 bytes, which cost each
-// request a few allocations and copies.
+// request a few allocations and copies. Only up to presizedBodyBytes,
+// though: a stated length is a claim, and a hostile peer could claim a
+// megabyte on each of many connections and send nothing; above it the
+// buffer grows with what actually arrives.
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	body := http.MaxBytesReader(w, r.Body, MaxBodyBytes)
-	if n := r.ContentLength; n > 0 && n <= MaxBodyBytes {
+	if n := r.ContentLength; n > 0 && n <= presizedBodyBytes {
 		buf := make([]byte, n)
 		if _, err := io.ReadFull(body, buf); err != nil {
 			return nil, err
