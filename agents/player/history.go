@@ -1,7 +1,6 @@
 package player
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -224,11 +223,6 @@ type historyJSON struct {
 	count   int    // matches in it
 }
 
-// matchesKey is where the matches stand in an indented History whose
-// matches are null: raw newlines are only ever indentation, so this is
-// the top-level key and nothing inside a value.
-var matchesKey = []byte("\n  \"matches\": null")
-
 func (e *historyJSON) write(w io.Writer, head History, null bool, from int, fresh []HistoryEntry) error {
 	if from < e.count {
 		e.matches, e.count = e.matches[:0], 0
@@ -248,11 +242,10 @@ func (e *historyJSON) write(w io.Writer, head History, null bool, from int, fres
 	if err != nil {
 		return fmt.Errorf("encode: %w", err)
 	}
-	at := bytes.Index(data, matchesKey)
-	if at < 0 {
-		return errors.New("encode: no matches in the history's head")
+	before, after, err := protocol.NullFieldSlot(data, "matches")
+	if err != nil {
+		return fmt.Errorf("encode: %w", err)
 	}
-	at += len(matchesKey) - len("null")
 	var pieces [][]byte
 	switch {
 	case null && e.count == 0:
@@ -262,7 +255,7 @@ func (e *historyJSON) write(w io.Writer, head History, null bool, from int, fres
 	default:
 		pieces = [][]byte{[]byte("["), e.matches, []byte("\n  ]")}
 	}
-	pieces = slices.Concat([][]byte{data[:at]}, pieces, [][]byte{data[at+len("null"):], []byte("\n")})
+	pieces = slices.Concat([][]byte{before}, pieces, [][]byte{after, []byte("\n")})
 	for _, piece := range pieces {
 		if _, err := w.Write(piece); err != nil {
 			return err

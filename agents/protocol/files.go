@@ -170,12 +170,19 @@ type Lifecycle struct {
 // TranscriptEntry is one exchange of a match, as the referee recorded it
 // (without tokens).
 type TranscriptEntry struct {
-	Seq         int            `json:"seq"`
-	Timestamp   string         `json:"timestamp"`
-	MessageType string         `json:"message_type"`
-	From        string         `json:"from"`
-	To          string         `json:"to"`
-	Content     map[string]any `json:"content"`
+	TranscriptHead
+	Content map[string]any `json:"content"`
+}
+
+// TranscriptHead is what a transcript says of an exchange besides its
+// content: the one declaration of those fields, for the entries a reader
+// decodes and the records a referee writes.
+type TranscriptHead struct {
+	Seq         int    `json:"seq"`
+	Timestamp   string `json:"timestamp"`
+	MessageType string `json:"message_type"`
+	From        string `json:"from"`
+	To          string `json:"to"`
 }
 
 // MatchResult is GAME_OVER's game_result plus the points each player got.
@@ -245,18 +252,25 @@ const (
 // EncodeMatchFile splices the content in; encoding a record on its own
 // leaves it out.
 type TranscriptRecord struct {
-	Seq         int             `json:"seq"`
-	Timestamp   string          `json:"timestamp"`
-	MessageType string          `json:"message_type"`
-	From        string          `json:"from"`
-	To          string          `json:"to"`
-	Content     json.RawMessage `json:"-"` // a compact JSON value
+	TranscriptHead
+	Content json.RawMessage `json:"-"` // a compact JSON value
 }
 
-// transcriptSlot is where EncodeMatchFile's indented head has the
-// transcript it leaves out: a JSON string holds no raw newline, so the
-// slot cannot be found anywhere else.
-const transcriptSlot = "\n  \"transcript\": null,\n"
+// NullFieldSlot splits indented, an object encoded by json.MarshalIndent
+// with the indent "  ", around the null value of its top-level field:
+// indented is before + "null" + after. Writers of a file whose largest
+// part is encoded apart (a match's transcript, a player's matches) encode
+// the rest with that field nil and put the part in its place. A JSON
+// string holds no raw newline, so the field is found nowhere else.
+func NullFieldSlot(indented []byte, field string) (before, after []byte, err error) {
+	key := "\n  \"" + field + "\": "
+	at := bytes.Index(indented, []byte(key+"null"))
+	if at < 0 {
+		return nil, nil, fmt.Errorf("no null %q at the top of %.80q", field, indented)
+	}
+	at += len(key)
+	return indented[:at], indented[at+len("null"):], nil
+}
 
 // EncodeMatchFile encodes f, indented, with transcript as its transcript
 // (f.Transcript is not read), one exchange a line. The transcript's
@@ -271,12 +285,12 @@ func EncodeMatchFile(f MatchFile, transcript []TranscriptRecord) ([]byte, error)
 	if len(transcript) == 0 {
 		return append(head, '\n'), nil
 	}
-	slot := bytes.Index(head, []byte(transcriptSlot))
-	if slot < 0 {
-		return nil, fmt.Errorf("encode match file: no place for the transcript in %.80q", head)
+	before, after, err := NullFieldSlot(head, "transcript")
+	if err != nil {
+		return nil, fmt.Errorf("encode match file: no place for the transcript: %w", err)
 	}
-	out := append(make([]byte, 0, len(head)+transcriptSize(transcript)), head[:slot]...)
-	out = append(out, "\n  \"transcript\": ["...)
+	out := append(make([]byte, 0, len(head)+transcriptSize(transcript)), before...)
+	out = append(out, '[')
 	for i, e := range transcript {
 		line, err := json.Marshal(e)
 		if err != nil {
@@ -293,8 +307,8 @@ func EncodeMatchFile(f MatchFile, transcript []TranscriptRecord) ([]byte, error)
 			out = append(out, ',')
 		}
 	}
-	out = append(out, "\n  ],\n"...)
-	return append(append(out, head[slot+len(transcriptSlot):]...), '\n'), nil
+	out = append(out, "\n  ]"...)
+	return append(append(out, after...), '\n'), nil
 }
 
 // transcriptSize is about the room the transcript takes in the file.

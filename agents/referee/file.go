@@ -36,8 +36,9 @@ func (t *transcript) addRaw(from, to string, raw json.RawMessage) {
 	content, messageType := withoutTokens(raw)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.entries = append(t.entries, protocol.TranscriptRecord{Seq: len(t.entries) + 1, Timestamp: protocol.FormatTime(time.Now()),
-		MessageType: messageType, From: from, To: to, Content: content})
+	head := protocol.TranscriptHead{Seq: len(t.entries) + 1, Timestamp: protocol.FormatTime(time.Now()),
+		MessageType: messageType, From: from, To: to}
+	t.entries = append(t.entries, protocol.TranscriptRecord{TranscriptHead: head, Content: content})
 }
 
 // withoutTokens is raw, compact, without any token field at any depth,

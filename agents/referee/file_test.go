@@ -98,8 +98,8 @@ func decodedTranscript(exchanges []exchange, records []protocol.TranscriptRecord
 		}
 		protocol.DeleteKeys(content, store.SecretKey)
 		messageType, _ := content["message_type"].(string)
-		entries[i] = protocol.TranscriptEntry{Seq: i + 1, Timestamp: records[i].Timestamp, MessageType: messageType,
-			From: e.from, To: e.to, Content: content}
+		entries[i] = protocol.TranscriptEntry{TranscriptHead: protocol.TranscriptHead{Seq: i + 1, Timestamp: records[i].Timestamp,
+			MessageType: messageType, From: e.from, To: e.to}, Content: content}
 	}
 	return entries
 }
