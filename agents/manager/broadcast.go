@@ -208,7 +208,7 @@ type listBroadcast struct {
 }
 
 func newListBroadcast[T any](msg protocol.Message, items []T) (*listBroadcast, error) {
-	empty, err := json.Marshal(msg)
+	empty, err := protocol.Marshal(msg)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", msg.Header().MessageType, err)
 	}
@@ -217,7 +217,7 @@ func newListBroadcast[T any](msg protocol.Message, items []T) (*listBroadcast, e
 	}
 	b := &listBroadcast{header: *msg.Header(), head: empty[:len(empty)-2], items: make([]json.RawMessage, len(items))}
 	for i, item := range items {
-		if b.items[i], err = json.Marshal(item); err != nil {
+		if b.items[i], err = protocol.Marshal(item); err != nil {
 			return nil, fmt.Errorf("encode %s: %w", msg.Header().MessageType, err)
 		}
 	}

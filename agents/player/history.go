@@ -2,7 +2,6 @@ package player
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -228,7 +227,7 @@ func (e *historyJSON) write(w io.Writer, head History, null bool, from int, fres
 		e.matches, e.count = e.matches[:0], 0
 	}
 	for _, m := range fresh {
-		data, err := json.MarshalIndent(m, "    ", "  ")
+		data, err := protocol.MarshalIndent(m, "    ", "  ")
 		if err != nil {
 			return fmt.Errorf("encode: %w", err)
 		}
@@ -238,7 +237,7 @@ func (e *historyJSON) write(w io.Writer, head History, null bool, from int, fres
 		e.matches = append(append(e.matches, "\n    "...), data...)
 		e.count++
 	}
-	data, err := json.MarshalIndent(head, "", "  ")
+	data, err := protocol.MarshalIndent(head, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode: %w", err)
 	}

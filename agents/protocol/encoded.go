@@ -18,7 +18,7 @@ type Encoded struct {
 
 // Encode encodes msg once for many sends.
 func Encode(msg Message) (*Encoded, error) {
-	data, err := json.Marshal(msg)
+	data, err := Marshal(msg)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", msg.Header().MessageType, err)
 	}
@@ -31,7 +31,7 @@ func (e *Encoded) MarshalJSON() ([]byte, error) { return e.JSON, nil }
 // request frames the message as EncodeRequest frames params, copying its
 // bytes instead of checking them again: they are encoding/json's own.
 func (e *Encoded) request(method string, id int64) ([]byte, error) {
-	quoted, err := json.Marshal(method)
+	quoted, err := Marshal(method)
 	if err != nil {
 		return nil, err
 	}

@@ -194,32 +194,32 @@ type MatchResult struct {
 
 // MarshalJSON keeps the game's details flat, as GAME_OVER has them.
 func (r MatchResult) MarshalJSON() ([]byte, error) {
-	base, err := json.Marshal(r.GameResult)
+	base, err := Marshal(r.GameResult)
 	if err != nil {
 		return nil, err
 	}
 	var fields map[string]any
-	if err := json.Unmarshal(base, &fields); err != nil {
+	if err := Unmarshal(base, &fields); err != nil {
 		return nil, err
 	}
 	fields["score"] = r.Score
 	if len(r.Offenders) > 0 {
 		fields["offending_players"] = r.Offenders
 	}
-	return json.Marshal(fields)
+	return Marshal(fields)
 }
 
 // UnmarshalJSON reads what MarshalJSON writes: the game's details stay in
 // Details, the score and the offenders in their own fields.
 func (r *MatchResult) UnmarshalJSON(data []byte) error {
-	if err := json.Unmarshal(data, &r.GameResult); err != nil {
+	if err := Unmarshal(data, &r.GameResult); err != nil {
 		return err
 	}
 	var own struct {
 		Score     map[string]int `json:"score"`
 		Offenders []string       `json:"offending_players"`
 	}
-	if err := json.Unmarshal(data, &own); err != nil {
+	if err := Unmarshal(data, &own); err != nil {
 		return err
 	}
 	r.Score, r.Offenders = own.Score, own.Offenders
@@ -278,7 +278,7 @@ func NullFieldSlot(indented []byte, field string) (before, after []byte, err err
 // match's file costs its referee one pass over its messages.
 func EncodeMatchFile(f MatchFile, transcript []TranscriptRecord) ([]byte, error) {
 	f.Transcript = nil
-	head, err := json.MarshalIndent(f, "", "  ")
+	head, err := MarshalIndent(f, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encode match file: %w", err)
 	}
@@ -292,7 +292,7 @@ func EncodeMatchFile(f MatchFile, transcript []TranscriptRecord) ([]byte, error)
 	out := append(make([]byte, 0, len(head)+transcriptSize(transcript)), before...)
 	out = append(out, '[')
 	for i, e := range transcript {
-		line, err := json.Marshal(e)
+		line, err := Marshal(e)
 		if err != nil {
 			return nil, fmt.Errorf("encode match file: %w", err)
 		}

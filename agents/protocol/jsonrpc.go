@@ -42,7 +42,7 @@ func EncodeRequest(method string, params any, id int64) ([]byte, error) {
 	if encoded, ok := params.(*Encoded); ok {
 		return encoded.request(method, id)
 	}
-	return json.Marshal(outgoingRequest{JSONRPC: "2.0", Method: method, Params: params, ID: id})
+	return Marshal(outgoingRequest{JSONRPC: "2.0", Method: method, Params: params, ID: id})
 }
 
 // ParseRequest checks the JSON-RPC framing of a request body. It is the one
@@ -150,13 +150,13 @@ func withValidID(req *Request) *Request {
 // copied a second time. (encoding/json would escape <, > and & in an id;
 // those ids still go through it.)
 func EncodeResult(id json.RawMessage, result any) ([]byte, error) {
-	raw, err := json.Marshal(result)
+	raw, err := Marshal(result)
 	if err != nil {
 		return nil, err
 	}
 	id = nullID(id)
 	if !plainASCII(id) || bytes.ContainsAny(id, "<>&") {
-		return json.Marshal(Response{JSONRPC: "2.0", Result: raw, ID: id})
+		return Marshal(Response{JSONRPC: "2.0", Result: raw, ID: id})
 	}
 	out := make([]byte, 0, len(raw)+len(id)+len(`{"jsonrpc":"2.0","result":,"id":}`))
 	out = append(append(append(out, `{"jsonrpc":"2.0","result":`...), raw...), `,"id":`...)

@@ -91,7 +91,7 @@ func mayHoldAlias(data []byte, tables []*aliasTable) bool {
 // its first present alias, and data's fields.
 func withAliases(data []byte, tables ...*aliasTable) ([]byte, map[string]json.RawMessage, error) {
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil {
+	if err := Unmarshal(data, &fields); err != nil {
 		return nil, nil, err
 	}
 	if fields == nil {
@@ -115,7 +115,7 @@ func withAliases(data []byte, tables ...*aliasTable) ([]byte, map[string]json.Ra
 	if !changed {
 		return data, fields, nil
 	}
-	out, err := json.Marshal(fields)
+	out, err := Marshal(fields)
 	return out, fields, err
 }
 
@@ -148,7 +148,7 @@ func Decode(data []byte, msg Message) error {
 	if err != nil {
 		return err
 	}
-	return json.Unmarshal(normalized, msg)
+	return Unmarshal(normalized, msg)
 }
 
 // decodeChoice also reads the generic GAME_MOVE_RESPONSE form
@@ -161,7 +161,7 @@ func decodeChoice(data []byte, resp *ChooseParityResponse) error {
 		return err
 	}
 	type plain ChooseParityResponse
-	if err := json.Unmarshal(normalized, (*plain)(resp)); err != nil {
+	if err := Unmarshal(normalized, (*plain)(resp)); err != nil {
 		return err
 	}
 	if resp.ParityChoice != "" {
@@ -171,7 +171,7 @@ func decodeChoice(data []byte, resp *ChooseParityResponse) error {
 	var generic struct {
 		MoveData *MoveData `json:"move_data"`
 	}
-	if json.Unmarshal(data, &generic) == nil && generic.MoveData != nil {
+	if Unmarshal(data, &generic) == nil && generic.MoveData != nil {
 		resp.HasMoveData, resp.MoveType = true, generic.MoveData.MoveType
 		resp.ParityChoice = strings.TrimSpace(generic.MoveData.Choice)
 	}
@@ -186,7 +186,7 @@ func (m *AgentMeta) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	type plain AgentMeta
-	return json.Unmarshal(normalized, (*plain)(m))
+	return Unmarshal(normalized, (*plain)(m))
 }
 
 // UnmarshalJSON accepts the player_a_id family of spellings.
@@ -196,7 +196,7 @@ func (m *AnnouncedMatch) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	type plain AnnouncedMatch
-	return json.Unmarshal(normalized, (*plain)(m))
+	return Unmarshal(normalized, (*plain)(m))
 }
 
 // UnmarshalJSON treats a missing accept as true, as the volo10 referee does:
@@ -208,7 +208,7 @@ func (a *GameJoinAck) UnmarshalJSON(data []byte) error {
 	}
 	type plain GameJoinAck
 	p := plain{Accept: true}
-	if err := json.Unmarshal(normalized, &p); err != nil {
+	if err := Unmarshal(normalized, &p); err != nil {
 		return err
 	}
 	*a = GameJoinAck(p)
@@ -230,7 +230,7 @@ func (r *GameResult) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	type plain GameResult
-	if err := json.Unmarshal(normalized, (*plain)(r)); err != nil {
+	if err := Unmarshal(normalized, (*plain)(r)); err != nil {
 		return err
 	}
 	r.Details = extras(fields, append(gameResultKeys, "winner", "winner_id"))
@@ -249,11 +249,11 @@ func (d ReportDetails) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps every field it does not know as a game fact.
 func (d *ReportDetails) UnmarshalJSON(data []byte) error {
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil {
+	if err := Unmarshal(data, &fields); err != nil {
 		return err
 	}
 	type plain ReportDetails
-	if err := json.Unmarshal(data, (*plain)(d)); err != nil {
+	if err := Unmarshal(data, (*plain)(d)); err != nil {
 		return err
 	}
 	d.Game = extras(fields, reportDetailKeys)
@@ -267,7 +267,7 @@ func (r *ReportResult) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	type plain ReportResult
-	if err := json.Unmarshal(normalized, (*plain)(r)); err != nil {
+	if err := Unmarshal(normalized, (*plain)(r)); err != nil {
 		return err
 	}
 	r.Winner = winnerOrNil(r.Winner)
@@ -286,12 +286,12 @@ func winnerOrNil(winner *string) *string {
 // flatten marshals v and merges extra's keys into the object, without
 // overwriting v's own fields.
 func flatten(v any, extra map[string]any) ([]byte, error) {
-	base, err := json.Marshal(v)
+	base, err := Marshal(v)
 	if err != nil || len(extra) == 0 {
 		return base, err
 	}
 	var fields map[string]any
-	if err := json.Unmarshal(base, &fields); err != nil {
+	if err := Unmarshal(base, &fields); err != nil {
 		return nil, err
 	}
 	for k, val := range extra {
@@ -299,7 +299,7 @@ func flatten(v any, extra map[string]any) ([]byte, error) {
 			fields[k] = val
 		}
 	}
-	return json.Marshal(fields)
+	return Marshal(fields)
 }
 
 // extras decodes the fields not named in known.
@@ -310,7 +310,7 @@ func extras(fields map[string]json.RawMessage, known []string) map[string]any {
 			continue
 		}
 		var v any
-		if json.Unmarshal(raw, &v) == nil {
+		if Unmarshal(raw, &v) == nil {
 			out[k] = v
 		}
 	}

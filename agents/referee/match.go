@@ -192,13 +192,13 @@ func (run *matchRun) invite(ctx context.Context, player string) {
 // {"status":"joined"} that promises a GAME_JOIN_ACK later.
 func holdsJoin(raw json.RawMessage) bool {
 	var probe map[string]json.RawMessage
-	if json.Unmarshal(raw, &probe) != nil {
+	if protocol.Unmarshal(raw, &probe) != nil {
 		return false
 	}
 	_, accept := probe["accept"]
 	_, accepted := probe["accepted"]
 	var mt string
-	_ = json.Unmarshal(probe["message_type"], &mt)
+	_ = protocol.Unmarshal(probe["message_type"], &mt)
 	return accept || accepted || mt == protocol.TypeGameJoinAck
 }
 

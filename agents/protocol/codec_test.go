@@ -1,0 +1,228 @@
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// A match's messages as leaguetui's agents send them, for the codec's
+// benchmarks and the seeds of its fuzzers.
+func matchMessages() map[string]Message {
+	env := func(messageType string) Envelope {
+		return Envelope{Protocol: Version, MessageType: messageType, Sender: RefereeSender("REF03"),
+			Timestamp: "2026-11-23T20:21:10Z", ConversationID: "conv-R3M12", AuthToken: "mt-" + strings.Repeat("9f", 32),
+			LeagueID: "league_2025_even_odd", RoundID: 3, MatchID: "R3M12"}
+	}
+	player := func(messageType string) Envelope {
+		e := env(messageType)
+		e.Sender, e.AuthToken = PlayerSender("P05"), ""
+		return e
+	}
+	winner := "P05"
+	moves := map[string]string{"P05": "even", "P17": "odd"}
+	facts := map[string]any{"drawn_number": 8, "number_parity": "even"}
+	move := ParityMoveRequest()
+	return map[string]Message{
+		"invitation": &GameInvitation{Envelope: env(TypeGameInvitation), GameType: "even_odd",
+			RoleInMatch: RolePlayerA, OpponentID: "P17", PlayerID: "P05"},
+		"parity_call": &ChooseParityCall{Envelope: env(TypeChooseParityCall), PlayerID: "P05", GameType: "even_odd",
+			Context:  MoveContext{OpponentID: "P17", RoundID: 3, YourStandings: Standing{Wins: 1, Losses: 1}},
+			Deadline: "2026-11-23T20:21:40Z", MoveRequest: &move},
+		"game_over": &GameOver{Envelope: env(TypeGameOver), GameType: "even_odd",
+			GameResult: GameResult{Status: "WIN", WinnerPlayerID: &winner, Choices: moves,
+				Reason: "P05 chose even, P17 chose odd, 8 is even", Details: facts}},
+		"join_ack": &GameJoinAck{Envelope: player(TypeGameJoinAck), PlayerID: "P05",
+			ArrivalTimestamp: "2026-11-23T20:21:10Z", Accept: true},
+		"parity_response": &ChooseParityResponse{Envelope: player(TypeChooseParityResponse), PlayerID: "P05", ParityChoice: "even"},
+		"ack":             &Ack{Envelope: player(TypeGameOver), Status: "ok"},
+		"report": &MatchResultReport{Envelope: env(TypeMatchResultReport), GameType: "even_odd",
+			Result: ReportResult{Winner: &winner, Score: map[string]int{"P05": 3, "P17": 0}, Status: "WIN",
+				Details: ReportDetails{Choices: moves, Game: facts, Reason: "P05 chose even, P17 chose odd, 8 is even"}}},
+	}
+}
+
+// codecs are the implementations the benchmarks compare.
+var codecs = []struct {
+	name  string
+	codec jsonCodec
+}{{"encoding_json", stdCodec}, {"segmentio", fastCodec}}
+
+// withCodec runs f with c as the codec of Marshal and Unmarshal.
+func withCodec(c jsonCodec, f func()) {
+	saved := codec
+	codec = c
+	defer func() { codec = saved }()
+	f()
+}
+
+// BenchmarkCodecDecode decodes each message as its receiver does
+// (Decode: a player's invitation, move call and result, the referee's
+// answers, the manager's report), with each codec.
+func BenchmarkCodecDecode(b *testing.B) {
+	for name, msg := range matchMessages() {
+		wire, err := json.Marshal(msg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, c := range codecs {
+			b.Run(name+"/"+c.name, func(b *testing.B) {
+				withCodec(c.codec, func() {
+					b.ReportAllocs()
+					for b.Loop() {
+						if err := Decode(wire, newOfSameType(msg)); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			})
+		}
+	}
+}
+
+// BenchmarkCodecEncode encodes each message as its sender does (Encode:
+// the referee's messages; EncodeResult: a player's replies), with each
+// codec.
+func BenchmarkCodecEncode(b *testing.B) {
+	for name, msg := range matchMessages() {
+		for _, c := range codecs {
+			b.Run(name+"/"+c.name, func(b *testing.B) {
+				withCodec(c.codec, func() {
+					b.ReportAllocs()
+					for b.Loop() {
+						if _, err := EncodeResult(json.RawMessage("7"), msg); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			})
+		}
+	}
+}
+
+// newOfSameType is a zero message of msg's type.
+func newOfSameType(msg Message) Message {
+	return reflect.New(reflect.TypeOf(msg).Elem()).Interface().(Message)
+}
+
+// hotTypes are the messages the hot paths decode and encode.
+func hotTypes() []Message {
+	return []Message{&GameInvitation{}, &ChooseParityCall{}, &GameOver{}, &GameJoinAck{}, &ChooseParityResponse{},
+		&Ack{}, &MatchResultReport{}, &StartMatch{}, &RoundAnnouncement{}, &StandingsUpdate{}, &RoundCompleted{},
+		&LeagueCompleted{}, &MatchStep{}, &GameError{}, &GameMoveResponse{}}
+}
+
+var hostileSamples = []string{
+	"{\"player_id\":\"a\xffb\",\"accept\":false}", "{\"player_\u212aid\":\"x\",\"ſtatus\":\"ok\"}", `{"PLAYER_ID":"x","Accept":false}`,
+	`{"player_id":"a","player_id":"b","game_result":{"status":"WIN","status":"DRAW","drawn_number":1e400}}`,
+	`{"player_id":"\ud800x","reason":"\u003c\u2028"}`, `{"round_id":99999999999999999999}`, `{"round_id":"7"}`,
+	`{"context":{"round_id":"","your_standings":{"wins":1.5}}}`, `{"player_id":"a"} x`, `{"player_id":"a"`,
+	"{\"player_id\":\"a\x01\"}", `{"accept":tru}`, `{"accept":null,"game_result":null}`, `null`, `[]`, `"s"`,
+	`{"result":{"winner":"DRAW","score":{"P01":1e3},"details":{"choices":{"P01":7},"extra":[1,{"a":null}]}}}`,
+	`{"game_result":{"winner":"P01","choices":{"P01":"even"},"drawn_number":-0.0,"number_parity":"odd","x":{"y":[true]}}}`,
+	`{"matches":[{"player_a":"P1","player_B_id":"P2"}],"standings":[{"rank":"1"}]}`, `{"steps":[{"round_id":"x"}]}`,
+	`{"move_data":{"choice":" Even "},"move_request":{"context":{"k":1}}}`, `{"next_round_id":3.0}`, `{"model":{}}`,
+}
+
+// FuzzCodecDecode: Unmarshal and Decode read any body into each hot
+// message as encoding/json does: the same value and the same error.
+func FuzzCodecDecode(f *testing.F) {
+	for _, msg := range matchMessages() {
+		wire, _ := json.Marshal(msg)
+		f.Add(wire)
+	}
+	for _, body := range append(hostileSamples, headSamples...) {
+		f.Add([]byte(body))
+	}
+	unmarshal := func(body []byte, msg Message) error { return Unmarshal(body, msg) }
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, proto := range hotTypes() {
+			checkDecodedAlike(t, "Unmarshal", body, proto, unmarshal, func(body []byte, msg Message) error { return json.Unmarshal(body, msg) })
+			checkDecodedAlike(t, "Decode", body, proto, Decode, Decode)
+		}
+	})
+}
+
+// checkDecodedAlike decodes body into a fresh message of proto's type
+// with decode, and again with oracle under encoding/json alone.
+func checkDecodedAlike(t *testing.T, name string, body []byte, proto Message, decode, oracle func([]byte, Message) error) {
+	got, want := newOfSameType(proto), newOfSameType(proto)
+	gotErr := decode(body, got)
+	var wantErr error
+	withCodec(stdCodec, func() { wantErr = oracle(body, want) })
+	if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+		t.Errorf("%s %.100q into %T: %+v, %v; encoding/json: %+v, %v", name, body, proto, got, gotErr, want, wantErr)
+	}
+}
+
+// FuzzCodecEncode: Marshal, MarshalIndent, Encode and EncodeResult write
+// each hot message as encoding/json does, byte for byte: messages decoded
+// from any body, and a match's messages with any string (invalid UTF-8,
+// HTML, control characters) in their text fields and keys.
+func FuzzCodecEncode(f *testing.F) {
+	for _, msg := range matchMessages() {
+		wire, _ := json.Marshal(msg)
+		f.Add(wire, "P05")
+	}
+	for _, body := range hostileSamples {
+		f.Add([]byte(body), "<a&b>\xff\u2028\x00\"\\")
+	}
+	f.Fuzz(func(t *testing.T, body []byte, text string) {
+		for _, proto := range hotTypes() {
+			msg := newOfSameType(proto)
+			if json.Unmarshal(body, msg) == nil {
+				checkEncodedAlike(t, msg)
+			}
+		}
+		for _, msg := range matchMessages() {
+			checkEncodedAlike(t, withText(msg, text))
+		}
+	})
+}
+
+// withText puts text in msg's text fields and the keys of its maps.
+func withText(msg Message, text string) Message {
+	msg.Header().Sender, msg.Header().ConversationID = text, text+text
+	switch m := msg.(type) {
+	case *GameInvitation:
+		m.OpponentID = text
+	case *ChooseParityCall:
+		m.Context.OpponentID, m.MoveRequest.ValidOptions = text, []string{text}
+		m.MoveRequest.Context = map[string]any{text: text, "n": len(text)}
+	case *GameOver:
+		m.GameResult.Reason, m.GameResult.WinnerPlayerID = text, &text
+		m.GameResult.Choices = map[string]string{text: text, "P17": "odd"}
+		m.GameResult.Details = map[string]any{text: text, "drawn_number": float64(len(text)) / 3, "status": text}
+	case *ChooseParityResponse:
+		m.ParityChoice = text
+	case *MatchResultReport:
+		m.Result.Winner, m.Result.Score = &text, map[string]int{text: 3}
+		m.Result.Details.Game = map[string]any{text: []any{text, nil, true}, "choices": 1}
+		m.Result.Details.Offenders = []string{text}
+	}
+	return msg
+}
+
+// checkEncodedAlike encodes msg every way the hot paths do, and with
+// encoding/json alone, and wants the same bytes.
+func checkEncodedAlike(t *testing.T, msg Message) {
+	encode := func() (out [4]string) {
+		plain, err := Marshal(msg)
+		indented, err2 := MarshalIndent(msg, "", "  ")
+		encoded, err3 := Encode(msg)
+		framed, err4 := EncodeResult(json.RawMessage(`"id"`), msg)
+		if err != nil || err2 != nil || err3 != nil || err4 != nil {
+			t.Fatalf("%+v: %v, %v, %v, %v", msg, err, err2, err3, err4)
+		}
+		return [4]string{string(plain), string(indented), string(encoded.JSON), string(framed)}
+	}
+	got := encode()
+	var want [4]string
+	withCodec(stdCodec, func() { want = encode() })
+	std, err := json.Marshal(msg)
+	if got != want || string(std) != want[0] || err != nil {
+		t.Errorf("%T %+v: encoded\n%q\nencoding/json:\n%q\n%s", msg, msg, got, want, std)
+	}
+}
