@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"reflect"
+	"sync"
 	"unicode/utf8"
 
 	fastjson "github.com/segmentio/encoding/json"
@@ -39,6 +40,9 @@ var (
 
 // Marshal encodes v as json.Marshal does, byte for byte.
 func Marshal(v any) ([]byte, error) {
+	if _, generic := v.(map[string]any); generic {
+		return json.Marshal(v)
+	}
 	if data, err := codec.marshal(v); err == nil {
 		return data, nil
 	}
@@ -62,7 +66,7 @@ func MarshalIndent(v any, prefix, indent string) ([]byte, error) {
 // messages cannot.
 func Unmarshal(data []byte, v any) error {
 	target := reflect.ValueOf(v)
-	if !fastDecodable(data) || target.Kind() != reflect.Pointer || target.IsNil() {
+	if !fastDecodable(data) || generic(v) || target.Kind() != reflect.Pointer || target.IsNil() {
 		return json.Unmarshal(data, v) // and a v that is no pointer gets its InvalidUnmarshalError
 	}
 	value := target.Elem()
@@ -108,4 +112,58 @@ func fastDecodable(data []byte) bool {
 		}
 	}
 	return true
+}
+
+// generic reports what the fast library decodes more slowly than
+// encoding/json: the generic forms (a map of raw fields or of any value,
+// an any), which the games' facts beside a result go through, and a
+// struct with a map of strings among its own fields (a result's
+// choices), which it makes room for 64 entries in (4.7 KB for two).
+func generic(v any) bool {
+	switch v.(type) {
+	case *map[string]any, *map[string]json.RawMessage, *any:
+		return true
+	}
+	t := reflect.TypeOf(v).Elem()
+	if known, ok := holdsStringMap.Load(t); ok {
+		return known.(bool)
+	}
+	holds := ownsStringMap(t)
+	holdsStringMap.Store(t, holds)
+	return holds
+}
+
+// holdsStringMap caches ownsStringMap by type.
+var holdsStringMap sync.Map
+
+// ownsStringMap reports a struct with a map of string keys to strings,
+// any values, raw fields, booleans or lists of strings among its own
+// fields or those of the structs it embeds or holds by value, skipping
+// those that decode themselves.
+func ownsStringMap(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct || reflect.PointerTo(t).Implements(unmarshalerType) {
+		return false
+	}
+	for i := range t.NumField() {
+		switch f := t.Field(i).Type; {
+		case f.Kind() == reflect.Map && f.Key().Kind() == reflect.String && presized(f.Elem()):
+			return true
+		case ownsStringMap(f):
+			return true
+		}
+	}
+	return false
+}
+
+var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+// presized: the map values the fast library makes room for 64 of.
+func presized(elem reflect.Type) bool {
+	switch {
+	case elem.Kind() == reflect.String, elem.Kind() == reflect.Bool, elem.Kind() == reflect.Interface && elem.NumMethod() == 0:
+		return true
+	case elem == reflect.TypeFor[json.RawMessage](), elem == reflect.TypeFor[[]string]():
+		return true
+	}
+	return false
 }
