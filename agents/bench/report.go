@@ -63,7 +63,10 @@ func (r Report) Table(w io.Writer) error {
 	for _, row := range rows {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", row[0], row[1], row[3], row[2])
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil || lg.Breakdown == nil {
+		return err
+	}
+	return lg.Breakdown.table(w, lg)
 }
 
 func (r Report) game() string {
@@ -141,6 +144,8 @@ type (
 		// Targets are the targets that apply to this run, each with
 		// its verdict.
 		Targets []Verdict `json:"targets"`
+		// CPUBreakdown is where the agents' CPU went, with --cpu-profile.
+		CPUBreakdown *jsonBreakdown `json:"cpu_breakdown,omitempty"`
 	}
 	jsonRaw struct {
 		Concurrency        int     `json:"concurrency"`
@@ -195,6 +200,7 @@ func (r Report) JSON(w io.Writer) error {
 		CPUs:    r.CPUs,
 		Targets: r.Verdicts(),
 	}
+	out.CPUBreakdown = lg.Breakdown.json(lg)
 	out.League.StartUpSeconds, out.League.Processes = lg.StartUp.Seconds(), lg.Processes
 	if lg.AgentsMemoryKnown {
 		out.League.AgentsMemoryBytes = &lg.AgentsMemoryBytes
