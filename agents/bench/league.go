@@ -91,6 +91,14 @@ func (r LeagueResult) TurnsPerSecond() float64 { return Rate(int64(r.Turns), r.W
 // ExchangesPerSecond is HTTP exchanges per second of wall time.
 func (r LeagueResult) ExchangesPerSecond() float64 { return Rate(r.Exchanges, r.Wall) }
 
+// CPUPerMatch is the agents' CPU time per match, 0 when unknown.
+func (r LeagueResult) CPUPerMatch() time.Duration {
+	if !r.CPUKnown || r.Matches == 0 {
+		return 0
+	}
+	return r.CPU.Total() / time.Duration(r.Matches)
+}
+
 // ExchangesPerMatch is how many exchanges one match costs, all agents
 // together, the manager's share included.
 func (r LeagueResult) ExchangesPerMatch() float64 {

@@ -97,27 +97,34 @@ func NewClient(opts Options) *Client {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	transport := &http.Transport{
-		Proxy:               nil, // agents talk to each other directly, never through a proxy
-		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-		MaxIdleConns:        1024,
-		MaxIdleConnsPerHost: opts.MaxConnsPerHost,
-		MaxConnsPerHost:     opts.MaxConnsPerHost,
-		IdleConnTimeout:     90 * time.Second,
-		TLSClientConfig:     tlsconf.Client(),
-		TLSHandshakeTimeout: 5 * time.Second,
-	}
 	return &Client{
 		// Plain net/http: a league exchange needs no more, and each call
 		// is on the hot path of every match. Each attempt's deadline is
 		// its context's, so the client itself has no timeout.
-		http:     &http.Client{Transport: transport},
+		http:     &http.Client{Transport: NewTransport(opts.MaxConnsPerHost)},
 		opts:     opts,
 		circuit:  map[string]*gobreaker.CircuitBreaker[[]byte]{},
 		forms:    map[formKey]protocol.Form{},
 		dialects: map[string]protocol.Dialect{},
 		vital:    map[string]bool{},
 		orders:   map[formOrder][]protocol.Form{},
+	}
+}
+
+// NewTransport is the HTTP transport of every agent's client: keep-alive
+// connections, at most maxConnsPerHost to each peer, never through a
+// proxy. The bench's floor measure posts through it too, so that it pays
+// what an agent's exchange pays.
+func NewTransport(maxConnsPerHost int) *http.Transport {
+	return &http.Transport{
+		Proxy:               nil, // agents talk to each other directly, never through a proxy
+		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConns:        1024,
+		MaxIdleConnsPerHost: maxConnsPerHost,
+		MaxConnsPerHost:     maxConnsPerHost,
+		IdleConnTimeout:     90 * time.Second,
+		TLSClientConfig:     tlsconf.Client(),
+		TLSHandshakeTimeout: 5 * time.Second,
 	}
 }
 
