@@ -63,7 +63,9 @@ func testFloor(t *testing.T, bin string) {
 	leaguePerMatch := figure(t, table, `league CPU per match ([0-9.]+) ms = x[0-9.]+ the floor`)
 	floorMatches := figure(t, table, `floor matches/s +([0-9.]+) `)
 	leagueMatches := figure(t, table, `league matches/s ([0-9.]+) = x[0-9.]+ below the floor's`)
-	figure(t, table, `HTTP alone between processes \(floor\) makes ([0-9.]+)`)
+	if ratio := figure(t, table, `at the floor \(HTTP alone between processes\), which would make ([0-9.]+)`); ratio <= 0 {
+		t.Errorf("the floor's ratio %v is not positive:\n%s", ratio, table)
+	}
 	if perExchange <= 0 || exchangesPerMatch <= 0 || floorMatches <= 0 || leagueMatches <= 0 {
 		t.Errorf("floor figures not all positive:\n%s", table)
 	}
@@ -235,7 +237,7 @@ func testTinyLeague(t *testing.T, bin string) {
 			t.Errorf("cpu_seconds = %v with /proc present", lookup(report, "league.cpu_seconds"))
 		}
 		for _, path := range []string{"floor.exchanges", "floor.cpu_per_exchange_us", "floor.cpu_per_match_ms",
-			"floor.matches_per_second", "floor.league_cpu_per_match_ms", "floor.ratio_to_raw"} {
+			"floor.matches_per_second", "floor.league_cpu_per_match_ms", "floor.ratio_to_raw", "raw.cpu_per_exchange_us"} {
 			if v, ok := number(report, path); !ok || v <= 0 {
 				t.Errorf("%s = %v, want a number > 0", path, lookup(report, path))
 			}
