@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,6 +28,108 @@ func TestBenchCommand(t *testing.T) {
 	t.Run("SIGTERM", func(t *testing.T) { testSIGTERM(t, bin) })
 	t.Run("floor", func(t *testing.T) { testFloor(t, bin) })
 	t.Run("SIGTERM in the floor measure", func(t *testing.T) { testSIGTERMInFloor(t, bin) })
+	t.Run("cpu profile", func(t *testing.T) { testCPUProfile(t, bin) })
+	t.Run("cpu profile from the environment", func(t *testing.T) { testCPUProfileEnv(t, bin) })
+}
+
+// testCPUProfile: with --cpu-profile every agent writes its profile of
+// the league, and the bench prints where the CPU went, by kind of work,
+// each role's shares adding up to 100%.
+func testCPUProfile(t *testing.T, bin string) {
+	dir := filepath.Join(t.TempDir(), "profiles") // made by the bench
+	stdout := runBench(t, bin, nil, "--players", "10", "--referees", "3", "--raw-duration", "200ms", "--cpu-profile", dir)
+	for role, want := range map[string]int{"manager": 1, "referee": 3, "player": 10} {
+		if got, _ := filepath.Glob(filepath.Join(dir, role+"-*.pprof")); len(got) != want {
+			t.Errorf("%d %s profiles in %s, want %d: %v", len(got), role, dir, want, got)
+		}
+	}
+	_, table, found := strings.Cut(stdout, "CPU by kind of work")
+	if !found {
+		t.Fatalf("no CPU breakdown after the figures:\n%s", stdout)
+	}
+	header, headed := "kind of work µs per exchange ms per match player referee manager", false
+	sums, rows := [3]int{}, 0
+	for _, line := range strings.Split(table, "\n") {
+		fields := strings.Fields(line)
+		headed = headed || strings.Join(fields, " ") == header
+		if len(fields) < 6 || !strings.HasSuffix(fields[len(fields)-1], "%") && fields[len(fields)-1] != "n/a" {
+			continue
+		}
+		shares := fields[len(fields)-3:]
+		if fields[0] == "all" {
+			for _, s := range shares {
+				if s != "100%" && s != "n/a" {
+					t.Errorf("the \"all\" row's share %s, want 100%%:\n%s", s, table)
+				}
+			}
+			continue
+		}
+		rows++
+		for i, s := range shares {
+			var pct int
+			if _, err := fmt.Sscanf(s, "%d%%", &pct); err == nil {
+				sums[i] += pct
+			}
+		}
+	}
+	if !headed || rows == 0 {
+		t.Fatalf("no rows under %q:\n%s", header, table)
+	}
+	// Each row is rounded to a whole percent: the sum may be off by half a
+	// point a row.
+	for i, role := range []string{"player", "referee", "manager"} {
+		if sums[i] != 0 && (sums[i] < 100-rows/2-1 || sums[i] > 100+rows/2+1) {
+			t.Errorf("%s shares add up to %d%% over %d rows:\n%s", role, sums[i], rows, table)
+		}
+	}
+	if sums == [3]int{} {
+		t.Errorf("no role has a share:\n%s", table)
+	}
+}
+
+// testCPUProfileEnv: LEAGUETUI_CPUPROFILE still profiles the agents, and
+// --json carries the breakdown, each role's shares adding up to 1.
+func testCPUProfileEnv(t *testing.T, bin string) {
+	dir := t.TempDir()
+	stdout := runBench(t, bin, []string{"LEAGUETUI_CPUPROFILE=" + dir}, "--players", "4", "--referees", "2", "--raw-duration", "200ms", "--json")
+	var report map[string]any
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
+	}
+	if n, _ := number(report, "cpu_breakdown.profiles"); n != 7 {
+		t.Errorf("cpu_breakdown.profiles = %v, want 7 (the manager, 2 referees, 4 players)", lookup(report, "cpu_breakdown.profiles"))
+	}
+	kinds, _ := lookup(report, "cpu_breakdown.kinds").([]any)
+	if len(kinds) == 0 {
+		t.Fatalf("no cpu_breakdown.kinds:\n%s", stdout)
+	}
+	for _, role := range []string{"manager", "referees", "players"} {
+		sum, known := 0.0, false
+		for _, k := range kinds {
+			if share, ok := number(k.(map[string]any), "share."+role); ok {
+				sum, known = sum+share, true
+			}
+		}
+		if known && math.Abs(sum-1) > 1e-6 {
+			t.Errorf("%s shares add up to %v, want 1", role, sum)
+		}
+	}
+}
+
+// runBench runs leaguetui bench with args and env added and returns its
+// stdout.
+func runBench(t *testing.T, bin string, env []string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append([]string{"bench"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("leaguetui bench: %v\nstderr:\n%s", err, stderr.String())
+	}
+	return stdout.String()
 }
 
 // testSIGTERMInFloor: SIGTERM while the floor measure's processes run
@@ -258,7 +362,7 @@ func testHelp(t *testing.T, bin string) {
 		t.Fatalf("bench --help: %v\n%s", err, out)
 	}
 	for _, want := range []string{"raw HTTP exchanges/s", "league matches/s", "match duration p50", "VmHWM", "league CPU",
-		"Reading the ratio", "floor CPU per exchange", "concurrency", "raw-duration", "keep-data", "move-timeout"} {
+		"Reading the ratio", "floor CPU per exchange", "concurrency", "raw-duration", "keep-data", "move-timeout", "cpu-profile"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("--help lacks %q", want)
 		}

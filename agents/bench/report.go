@@ -65,7 +65,10 @@ func (r Report) Table(w io.Writer) error {
 	for _, row := range rows {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", row[0], row[1], row[3], row[2])
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil || lg.Breakdown == nil {
+		return err
+	}
+	return lg.Breakdown.table(w, lg)
 }
 
 func (r Report) game() string {
@@ -140,6 +143,8 @@ type (
 		// its verdict.
 		Targets []Verdict  `json:"targets"`
 		Floor   *jsonFloor `json:"floor"`
+		// CPUBreakdown is where the agents' CPU went, with --cpu-profile.
+		CPUBreakdown *jsonBreakdown `json:"cpu_breakdown,omitempty"`
 	}
 	jsonRaw struct {
 		Concurrency        int     `json:"concurrency"`
@@ -197,6 +202,7 @@ func (r Report) JSON(w io.Writer) error {
 		Targets: r.Verdicts(),
 		Floor:   r.jsonFloor(),
 	}
+	out.CPUBreakdown = lg.Breakdown.json(lg)
 	out.League.StartUpSeconds, out.League.Processes = lg.StartUp.Seconds(), lg.Processes
 	if lg.AgentsMemoryKnown {
 		out.League.AgentsMemoryBytes = &lg.AgentsMemoryBytes
