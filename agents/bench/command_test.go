@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/google/pprof/profile"
 )
 
 // TestBenchCommand builds leaguetui once and runs `leaguetui bench` as a
@@ -151,7 +153,8 @@ func testFloor(t *testing.T, bin string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "bench", "--players", "10", "--referees", "2", "--raw-duration", "500ms")
+	profiles := t.TempDir()
+	cmd := exec.CommandContext(ctx, bin, "bench", "--players", "10", "--referees", "2", "--raw-duration", "500ms", "--cpu-profile", profiles)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -184,6 +187,21 @@ func testFloor(t *testing.T, bin string) {
 	}
 	if left := processesOf(bin); len(left) > 0 {
 		t.Errorf("processes left running after bench: %v", left)
+	}
+	for kind, want := range map[string]int{"floor-server": 10, "floor-client": 2} {
+		paths, _ := filepath.Glob(filepath.Join(profiles, kind+"-*.pprof"))
+		if len(paths) != want {
+			t.Errorf("%d %s profiles in --cpu-profile's folder, want %d", len(paths), kind, want)
+		}
+		for _, path := range paths {
+			data, err := os.ReadFile(path)
+			if err == nil {
+				_, err = profile.ParseData(data)
+			}
+			if err != nil {
+				t.Errorf("%s is no CPU profile: %v", path, err)
+			}
+		}
 	}
 }
 
