@@ -188,6 +188,10 @@ func testFloor(t *testing.T, bin string) {
 	if left := processesOf(bin); len(left) > 0 {
 		t.Errorf("processes left running after bench: %v", left)
 	}
+	if !regexp.MustCompile(`The floor by kind of work, from its 12 CPU profiles`).MatchString(table) ||
+		!regexp.MustCompile(`\nall +[0-9]+ +[0-9]+ +[-+][0-9]+\n`).MatchString(table[strings.Index(table, "The floor by kind"):]) {
+		t.Errorf("no floor by kind of work after the league's:\n%s", table)
+	}
 	for kind, want := range map[string]int{"floor-server": 10, "floor-client": 2} {
 		paths, _ := filepath.Glob(filepath.Join(profiles, kind+"-*.pprof"))
 		if len(paths) != want {
