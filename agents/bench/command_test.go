@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/google/pprof/profile"
 )
 
 // TestBenchCommand builds leaguetui once and runs `leaguetui bench` as a
@@ -26,6 +30,127 @@ func TestBenchCommand(t *testing.T) {
 	t.Run("SIGTERM", func(t *testing.T) { testSIGTERM(t, bin) })
 	t.Run("floor", func(t *testing.T) { testFloor(t, bin) })
 	t.Run("SIGTERM in the floor measure", func(t *testing.T) { testSIGTERMInFloor(t, bin) })
+	t.Run("cpu profile", func(t *testing.T) { testCPUProfile(t, bin) })
+	t.Run("cpu profile from the environment", func(t *testing.T) { testCPUProfileEnv(t, bin) })
+	t.Run("cpu profile with players in process", func(t *testing.T) { testCPUProfileHosted(t, bin) })
+}
+
+// testCPUProfile: with --cpu-profile every agent writes its profile of
+// the league, and the bench prints where the CPU went, by kind of work,
+// each role's shares adding up to 100%.
+func testCPUProfile(t *testing.T, bin string) {
+	dir := filepath.Join(t.TempDir(), "profiles") // made by the bench
+	stdout := runBench(t, bin, nil, "--players", "10", "--referees", "3", "--raw-duration", "200ms", "--cpu-profile", dir)
+	for role, want := range map[string]int{"manager": 1, "referee": 3, "player": 10} {
+		if got, _ := filepath.Glob(filepath.Join(dir, role+"-*.pprof")); len(got) != want {
+			t.Errorf("%d %s profiles in %s, want %d: %v", len(got), role, dir, want, got)
+		}
+	}
+	_, table, found := strings.Cut(stdout, "CPU by kind of work")
+	if !found {
+		t.Fatalf("no CPU breakdown after the figures:\n%s", stdout)
+	}
+	header, headed := "kind of work µs per exchange ms per match player referee manager", false
+	sums, rows := [3]int{}, 0
+	for _, line := range strings.Split(table, "\n") {
+		fields := strings.Fields(line)
+		headed = headed || strings.Join(fields, " ") == header
+		if len(fields) < 6 || !strings.HasSuffix(fields[len(fields)-1], "%") && fields[len(fields)-1] != "n/a" {
+			continue
+		}
+		shares := fields[len(fields)-3:]
+		if fields[0] == "all" {
+			for _, s := range shares {
+				if s != "100%" && s != "n/a" {
+					t.Errorf("the \"all\" row's share %s, want 100%%:\n%s", s, table)
+				}
+			}
+			continue
+		}
+		rows++
+		for i, s := range shares {
+			var pct int
+			if _, err := fmt.Sscanf(s, "%d%%", &pct); err == nil {
+				sums[i] += pct
+			}
+		}
+	}
+	if !headed || rows == 0 {
+		t.Fatalf("no rows under %q:\n%s", header, table)
+	}
+	// Each row is rounded to a whole percent: the sum may be off by half a
+	// point a row.
+	for i, role := range []string{"player", "referee", "manager"} {
+		if sums[i] != 0 && (sums[i] < 100-rows/2-1 || sums[i] > 100+rows/2+1) {
+			t.Errorf("%s shares add up to %d%% over %d rows:\n%s", role, sums[i], rows, table)
+		}
+	}
+	if sums == [3]int{} {
+		t.Errorf("no role has a share:\n%s", table)
+	}
+}
+
+// testCPUProfileEnv: LEAGUETUI_CPUPROFILE still profiles the agents, and
+// --json carries the breakdown, each role's shares adding up to 1.
+func testCPUProfileEnv(t *testing.T, bin string) {
+	dir := t.TempDir()
+	stdout := runBench(t, bin, []string{"LEAGUETUI_CPUPROFILE=" + dir}, "--players", "4", "--referees", "2", "--raw-duration", "200ms", "--json")
+	var report map[string]any
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
+	}
+	if n, _ := number(report, "cpu_breakdown.profiles"); n != 7 {
+		t.Errorf("cpu_breakdown.profiles = %v, want 7 (the manager, 2 referees, 4 players)", lookup(report, "cpu_breakdown.profiles"))
+	}
+	kinds, _ := lookup(report, "cpu_breakdown.kinds").([]any)
+	if len(kinds) == 0 {
+		t.Fatalf("no cpu_breakdown.kinds:\n%s", stdout)
+	}
+	for _, role := range []string{"manager", "referees", "players"} {
+		sum, known := 0.0, false
+		for _, k := range kinds {
+			if share, ok := number(k.(map[string]any), "share."+role); ok {
+				sum, known = sum+share, true
+			}
+		}
+		if known && math.Abs(sum-1) > 1e-6 {
+			t.Errorf("%s shares add up to %v, want 1", role, sum)
+		}
+	}
+}
+
+// testCPUProfileHosted: with --players-in-process the players' profile is
+// the bench process's own, read beside the manager's and the referees'.
+func testCPUProfileHosted(t *testing.T, bin string) {
+	dir := t.TempDir()
+	stdout := runBench(t, bin, nil, "--players", "4", "--referees", "2", "--raw-duration", "200ms",
+		"--players-in-process", "--cpu-profile", dir, "--json")
+	var report map[string]any
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
+	}
+	if n, _ := number(report, "cpu_breakdown.profiles"); n != 4 {
+		t.Errorf("cpu_breakdown.profiles = %v, want 4 (the manager, 2 referees, the bench's players)", lookup(report, "cpu_breakdown.profiles"))
+	}
+	if found, _ := filepath.Glob(filepath.Join(dir, "bench-players-*.pprof")); len(found) != 1 {
+		t.Errorf("the bench's players' profiles: %v, want one bench-players-<pid>.pprof", found)
+	}
+}
+
+// runBench runs leaguetui bench with args and env added and returns its
+// stdout.
+func runBench(t *testing.T, bin string, env []string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append([]string{"bench"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("leaguetui bench: %v\nstderr:\n%s", err, stderr.String())
+	}
+	return stdout.String()
 }
 
 // testSIGTERMInFloor: SIGTERM while the floor measure's processes run
@@ -47,7 +172,8 @@ func testFloor(t *testing.T, bin string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "bench", "--players", "10", "--referees", "2", "--raw-duration", "500ms")
+	profiles := t.TempDir()
+	cmd := exec.CommandContext(ctx, bin, "bench", "--players", "10", "--referees", "2", "--raw-duration", "500ms", "--cpu-profile", profiles)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -63,7 +189,9 @@ func testFloor(t *testing.T, bin string) {
 	leaguePerMatch := figure(t, table, `league CPU per match ([0-9.]+) ms = x[0-9.]+ the floor`)
 	floorMatches := figure(t, table, `floor matches/s +([0-9.]+) `)
 	leagueMatches := figure(t, table, `league matches/s ([0-9.]+) = x[0-9.]+ below the floor's`)
-	figure(t, table, `HTTP alone between processes \(floor\) makes ([0-9.]+)`)
+	if ratio := figure(t, table, `at the floor \(HTTP alone between processes\), which would make ([0-9.]+)`); ratio <= 0 {
+		t.Errorf("the floor's ratio %v is not positive:\n%s", ratio, table)
+	}
 	if perExchange <= 0 || exchangesPerMatch <= 0 || floorMatches <= 0 || leagueMatches <= 0 {
 		t.Errorf("floor figures not all positive:\n%s", table)
 	}
@@ -78,6 +206,25 @@ func testFloor(t *testing.T, bin string) {
 	}
 	if left := processesOf(bin); len(left) > 0 {
 		t.Errorf("processes left running after bench: %v", left)
+	}
+	if !regexp.MustCompile(`The floor by kind of work, from its 12 CPU profiles`).MatchString(table) ||
+		!regexp.MustCompile(`\nall +[0-9]+ +[0-9]+ +[-+][0-9]+\n`).MatchString(table[strings.Index(table, "The floor by kind"):]) {
+		t.Errorf("no floor by kind of work after the league's:\n%s", table)
+	}
+	for kind, want := range map[string]int{"floor-server": 10, "floor-client": 2} {
+		paths, _ := filepath.Glob(filepath.Join(profiles, kind+"-*.pprof"))
+		if len(paths) != want {
+			t.Errorf("%d %s profiles in --cpu-profile's folder, want %d", len(paths), kind, want)
+		}
+		for _, path := range paths {
+			data, err := os.ReadFile(path)
+			if err == nil {
+				_, err = profile.ParseData(data)
+			}
+			if err != nil {
+				t.Errorf("%s is no CPU profile: %v", path, err)
+			}
+		}
 	}
 }
 
@@ -235,7 +382,7 @@ func testTinyLeague(t *testing.T, bin string) {
 			t.Errorf("cpu_seconds = %v with /proc present", lookup(report, "league.cpu_seconds"))
 		}
 		for _, path := range []string{"floor.exchanges", "floor.cpu_per_exchange_us", "floor.cpu_per_match_ms",
-			"floor.matches_per_second", "floor.league_cpu_per_match_ms", "floor.ratio_to_raw"} {
+			"floor.matches_per_second", "floor.league_cpu_per_match_ms", "floor.ratio_to_raw", "raw.cpu_per_exchange_us"} {
 			if v, ok := number(report, path); !ok || v <= 0 {
 				t.Errorf("%s = %v, want a number > 0", path, lookup(report, path))
 			}
@@ -256,7 +403,7 @@ func testHelp(t *testing.T, bin string) {
 		t.Fatalf("bench --help: %v\n%s", err, out)
 	}
 	for _, want := range []string{"raw HTTP exchanges/s", "league matches/s", "match duration p50", "VmHWM", "league CPU",
-		"Reading the ratio", "floor CPU per exchange", "concurrency", "raw-duration", "keep-data", "move-timeout"} {
+		"Reading the ratio", "floor CPU per exchange", "concurrency", "raw-duration", "keep-data", "move-timeout", "cpu-profile"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("--help lacks %q", want)
 		}

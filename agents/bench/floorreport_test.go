@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 // 20,000 exchanges in 2 s using 2 s of CPU.
 func sampleFloor() Report {
 	r := sampleReport()
+	r.Raw.CPU, r.Raw.CPUKnown = 3*time.Second, true // 20 µs an exchange
 	r.Floor = FloorResult{Servers: 64, Clients: 8, InFlight: 32, Elapsed: 2 * time.Second, Exchanges: 20000,
 		CPU: 2 * time.Second, CPUKnown: true}
 	return r
@@ -25,10 +27,10 @@ func TestFloorFigures(t *testing.T) {
 		t.Errorf("floor CPU per match %s, want %s", got, perMatch)
 	}
 	for name, got := range map[string][2]float64{
-		"floor matches/s":                       {r.FloorMatchesPerSecond(), 2 / perMatch.Seconds()},
-		"league CPU ÷ floor":                    {r.LeagueToFloorCPU(), (27.0 / 2016) / perMatch.Seconds()},
-		"floor matches/s ÷ league's":            {r.FloorToLeagueMatches(), 2 / perMatch.Seconds() / 126},
-		"floor exchanges/s ÷ raw's (10k ÷ 50k)": {r.FloorRatio(), 0.2},
+		"floor matches/s":                      {r.FloorMatchesPerSecond(), 2 / perMatch.Seconds()},
+		"league CPU ÷ floor":                   {r.LeagueToFloorCPU(), (27.0 / 2016) / perMatch.Seconds()},
+		"floor matches/s ÷ league's":           {r.FloorToLeagueMatches(), 2 / perMatch.Seconds() / 126},
+		"raw's CPU per exchange ÷ the floor's": {r.FloorRatio(), 0.2},
 	} {
 		if math.Abs(got[0]-got[1]) > 1e-6*got[1] { // durations are whole nanoseconds
 			t.Errorf("%s = %v, want %v", name, got[0], got[1])
@@ -45,7 +47,7 @@ func TestFloorTable(t *testing.T) {
 		"floor CPU per exchange   100 µs", "64 server and 8 client processes, one P each, 32 in flight", "20000 exchanges in 2s used 2.0 s of 2 CPUs x 2.0 s",
 		"floor CPU per match      1.98 ms", "x 19.8 exchanges per match; league CPU per match 13.39 ms = x6.75 the floor",
 		"floor matches/s          1008.0", "league matches/s 126.0 = x8.00 below the floor's",
-		"raw being both ends in one process without JSON; HTTP alone between processes (floor) makes 0.200",
+		"raw being both ends in one process without JSON; an exchange used 20 µs of CPU in raw, 100 µs at the floor (HTTP alone between processes), which would make 0.200",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
@@ -141,5 +143,39 @@ func TestFloorPeerArguments(t *testing.T) {
 		if _, err := NewFloorPeer(args, &bytes.Buffer{}); err != nil {
 			t.Errorf("NewFloorPeer(%q): %v", args, err)
 		}
+	}
+}
+
+// TestFloorKinds: with both profiled, the floor's CPU by kind of work sits
+// beside the league's, per exchange, with what the league spends above it.
+func TestFloorKinds(t *testing.T) {
+	r := sampleFloor() // the league: 40,000 exchanges; the floor: 20,000
+	http, json := kindIndex(t, "HTTP: net/http server and client, sockets, syscalls"), kindIndex(t, "JSON: encoding and decoding")
+	r.League.Breakdown = &Breakdown{Profiles: 73, Kinds: make([]KindCPU, len(WorkKinds))}
+	for k, kind := range WorkKinds {
+		r.League.Breakdown.Kinds[k].Kind = kind.Name
+	}
+	r.League.Breakdown.Kinds[http].CPU = CPU{Players: 6 * time.Second}  // 150 µs an exchange
+	r.League.Breakdown.Kinds[json].CPU = CPU{Referees: 2 * time.Second} // 50
+	r.Floor.Kinds, r.Floor.Profiles = make([]time.Duration, len(WorkKinds)), 72
+	r.Floor.Kinds[http] = 1600 * time.Millisecond // 80 µs an exchange
+	var out bytes.Buffer
+	if err := r.Table(&out); err != nil {
+		t.Fatal(err)
+	}
+	table := out.String()[strings.Index(out.String(), "The floor by kind of work"):]
+	for _, want := range []string{`from its 72 CPU profiles`, `20000 exchanges`,
+		`\nHTTP: net/http[^\n]* +80 +150 +\+70\n`, `\nJSON: encoding[^\n]* +0 +50 +\+50\n`, `\nall +80 +200 +\+120\n`} {
+		if !regexp.MustCompile(want).MatchString(table) {
+			t.Errorf("floor by kind lacks %s:\n%s", want, table)
+		}
+	}
+	kinds := r.jsonFloor().Kinds
+	if last := kinds[len(kinds)-1]; len(kinds) != 3 || last.Kind != "all" || last.Floor != 80 || last.League != 200 {
+		t.Errorf("floor.kinds = %+v, want HTTP, JSON and all (80 and 200 µs)", kinds)
+	}
+	r.League.Breakdown = nil
+	if r.floorKinds() != nil {
+		t.Error("floor kinds without the league's breakdown")
 	}
 }

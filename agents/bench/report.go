@@ -65,7 +65,13 @@ func (r Report) Table(w io.Writer) error {
 	for _, row := range rows {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", row[0], row[1], row[3], row[2])
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil || lg.Breakdown == nil {
+		return err
+	}
+	if err := lg.Breakdown.table(w, lg); err != nil {
+		return err
+	}
+	return r.floorKindsTable(w)
 }
 
 func (r Report) game() string {
@@ -140,6 +146,8 @@ type (
 		// its verdict.
 		Targets []Verdict  `json:"targets"`
 		Floor   *jsonFloor `json:"floor"`
+		// CPUBreakdown is where the agents' CPU went, with --cpu-profile.
+		CPUBreakdown *jsonBreakdown `json:"cpu_breakdown,omitempty"`
 	}
 	jsonRaw struct {
 		Concurrency        int     `json:"concurrency"`
@@ -148,6 +156,7 @@ type (
 		ExchangesPerSecond float64 `json:"exchanges_per_second"`
 		RequestBytes       int     `json:"request_bytes"`
 		ResponseBytes      int     `json:"response_bytes"`
+		CPUPerExchangeUs   float64 `json:"cpu_per_exchange_us"` // 0 where /proc is missing
 	}
 	jsonLeague struct {
 		Players            int      `json:"players"`
@@ -183,7 +192,8 @@ func (r Report) JSON(w io.Writer) error {
 	raw, lg := r.Raw, r.League
 	out := jsonReport{
 		Raw: jsonRaw{Concurrency: raw.Concurrency, Seconds: raw.Elapsed.Seconds(), Exchanges: raw.Exchanges,
-			ExchangesPerSecond: raw.PerSecond(), RequestBytes: raw.RequestBytes, ResponseBytes: raw.ResponseBytes},
+			ExchangesPerSecond: raw.PerSecond(), RequestBytes: raw.RequestBytes, ResponseBytes: raw.ResponseBytes,
+			CPUPerExchangeUs: micros(raw.CPUPerExchange())},
 		League: jsonLeague{Players: lg.Players, Referees: lg.Referees, Matches: lg.Matches,
 			WallSeconds: lg.Wall.Seconds(), MatchesPerSecond: lg.MatchesPerSecond(),
 			Turns: lg.Turns, TurnsPerSecond: lg.TurnsPerSecond(),
@@ -195,6 +205,7 @@ func (r Report) JSON(w io.Writer) error {
 		Targets: r.Verdicts(),
 		Floor:   r.jsonFloor(),
 	}
+	out.CPUBreakdown = lg.Breakdown.json(lg)
 	out.League.StartUpSeconds, out.League.Processes = lg.StartUp.Seconds(), lg.Processes
 	if lg.AgentsMemoryKnown {
 		out.League.AgentsMemoryBytes = &lg.AgentsMemoryBytes

@@ -69,16 +69,27 @@ faster. Well below 1, the time goes elsewhere: JSON, logs, the journal's
 fsyncs, waiting between steps, or too few matches running at once to keep the
 machine busy. Both measures share this machine's CPUs, but the league runs
 one process per agent while the raw measure runs in one process, without the
-scheduler and socket work of crossing processes: the ratio's row also says
-what HTTP alone between processes (the floor) makes of it, and the floor's
-rows how far the league is from what its design allows.
+scheduler and socket work of crossing processes: the ratio's row also says,
+from the CPU of an exchange in each, the ratio a league whose exchanges cost
+only the floor's would make, and the floor's rows how far the league is from
+what its design allows.
 Targets: >= 1000 matches/s with 64 players and 8 referees, ratio >= 0.5, the
 last tenth at least 0.8 x the first, and under 200 MB of manager peak memory
 for 1,000 players. The verdict column says "met" or "short by ×N" beside each
 target that applies to the run; --json lists them under "targets".
 
-LEAGUETUI_CPUPROFILE=DIR makes every agent the bench starts write a CPU
-profile of its run to DIR (<role>-<pid>.pprof) when it stops.
+--cpu-profile DIR (or LEAGUETUI_CPUPROFILE=DIR) makes every agent write a CPU
+profile of the league, from its start to league_completed, to DIR
+(<role>-<pid>.pprof, for go tool pprof; with --players-in-process the players'
+is the bench's own, bench-players-<pid>.pprof), and prints after the figures
+where that CPU went: per kind of work (JSON, HTTP, data files, journal,
+logging, garbage collection...), its µs per exchange, ms per match and share
+of each role's CPU. Each sample counts once, under the first kind in
+agents/bench/kinds.go's ordered list that a function on its stack shows.
+The floor measure's processes write a profile of the measure there too
+(floor-server-<pid>.pprof, floor-client-<pid>.pprof), counted apart: a last
+table sets the floor's µs per exchange of each kind beside the league's, so
+that it shows what the league spends above HTTP alone between processes.
 
 Progress goes to stderr; the result to stdout, as a table or, with --json,
 as JSON (durations in ms or s as named, memory in bytes, null when n/a).
@@ -103,9 +114,19 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	asJSON := fs.Bool("json", false, "print the result as JSON instead of a table")
 	inProcess := fs.Bool("players-in-process", false, "run the players inside the bench process (each still its own HTTP\n"+
 		"listener and player) instead of one process each: for leagues of hundreds of players")
+	cpuProfile := fs.String("cpu-profile", os.Getenv(node.CPUProfileEnv), "write every agent's CPU profile of the league to this `folder` and print where\n"+
+		"the CPU went, by kind of work (default $"+node.CPUProfileEnv+")")
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		if err := os.MkdirAll(*cpuProfile, 0o755); err != nil {
+			return fmt.Errorf("--cpu-profile: %w", err)
+		}
+		if *cpuProfile, err = filepath.Abs(*cpuProfile); err != nil { // the agents may run elsewhere
+			return fmt.Errorf("--cpu-profile: %w", err)
+		}
 	}
 	if *players < 2 || *referees < 1 {
 		return fmt.Errorf("a league needs at least 2 players and 1 referee (got --players %d --referees %d)", *players, *referees)
@@ -132,7 +153,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return stoppedOr(ctx, err)
 	}
 	fmt.Fprintf(stderr, "bench: raw: %.0f exchanges/s\n", raw.PerSecond())
-	league, err := bench.League(ctx, bench.LeagueOptions{PlayersInProcess: *inProcess, Options: headless.Options{
+	league, err := bench.League(ctx, bench.LeagueOptions{PlayersInProcess: *inProcess, CPUProfileDir: *cpuProfile, Options: headless.Options{
 		Config: cfg, ConfigArgs: cf.Args(), Executable: exe,
 		DataDir: dir, Players: *players, Referees: *referees, Seed: *seed, SeedSet: true, FreePorts: true,
 		Stdout: io.Discard, Stderr: stderr}})
@@ -143,7 +164,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// player (at most the headline league's 64) and a client for each
 	// referee, as many exchanges in flight as the raw measure.
 	floorOpts := bench.FloorOptions{Executable: exe, Dir: filepath.Join(dir, "floor"), Duration: *rawDuration,
-		Servers: min(*players, 64), Clients: *referees, InFlight: *concurrency}
+		Servers: min(*players, 64), Clients: *referees, InFlight: *concurrency, CPUProfileDir: *cpuProfile}
 	fmt.Fprintf(stderr, "bench: floor measure, %d server and %d client processes, %d exchanges in flight for %s\n",
 		floorOpts.Servers, min(floorOpts.Clients, floorOpts.InFlight), floorOpts.InFlight, floorOpts.Duration)
 	floor, err := bench.Floor(ctx, floorOpts)
@@ -160,7 +181,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // runFloorPeer runs one process of the bench's floor measure, which the
 // bench starts itself (a hidden subcommand): on one P, like a player or a
-// referee, and profiled like them under LEAGUETUI_CPUPROFILE.
+// referee, and profiled like them under --cpu-profile.
 func runFloorPeer(ctx context.Context, args []string, stdout io.Writer) error {
 	peer, err := bench.NewFloorPeer(args, stdout)
 	if err != nil {
