@@ -5,9 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,11 +26,194 @@ func TestBenchCommand(t *testing.T) {
 	t.Run("help", func(t *testing.T) { testHelp(t, bin) })
 	t.Run("swiss progress", func(t *testing.T) { testSwissProgress(t, bin) })
 	t.Run("SIGTERM", func(t *testing.T) { testSIGTERM(t, bin) })
+	t.Run("floor", func(t *testing.T) { testFloor(t, bin) })
+	t.Run("SIGTERM in the floor measure", func(t *testing.T) { testSIGTERMInFloor(t, bin) })
+	t.Run("cpu profile", func(t *testing.T) { testCPUProfile(t, bin) })
+	t.Run("cpu profile from the environment", func(t *testing.T) { testCPUProfileEnv(t, bin) })
+}
+
+// testCPUProfile: with --cpu-profile every agent writes its profile of
+// the league, and the bench prints where the CPU went, by kind of work,
+// each role's shares adding up to 100%.
+func testCPUProfile(t *testing.T, bin string) {
+	dir := filepath.Join(t.TempDir(), "profiles") // made by the bench
+	stdout := runBench(t, bin, nil, "--players", "10", "--referees", "3", "--raw-duration", "200ms", "--cpu-profile", dir)
+	for role, want := range map[string]int{"manager": 1, "referee": 3, "player": 10} {
+		if got, _ := filepath.Glob(filepath.Join(dir, role+"-*.pprof")); len(got) != want {
+			t.Errorf("%d %s profiles in %s, want %d: %v", len(got), role, dir, want, got)
+		}
+	}
+	_, table, found := strings.Cut(stdout, "CPU by kind of work")
+	if !found {
+		t.Fatalf("no CPU breakdown after the figures:\n%s", stdout)
+	}
+	header, headed := "kind of work µs per exchange ms per match player referee manager", false
+	sums, rows := [3]int{}, 0
+	for _, line := range strings.Split(table, "\n") {
+		fields := strings.Fields(line)
+		headed = headed || strings.Join(fields, " ") == header
+		if len(fields) < 6 || !strings.HasSuffix(fields[len(fields)-1], "%") && fields[len(fields)-1] != "n/a" {
+			continue
+		}
+		shares := fields[len(fields)-3:]
+		if fields[0] == "all" {
+			for _, s := range shares {
+				if s != "100%" && s != "n/a" {
+					t.Errorf("the \"all\" row's share %s, want 100%%:\n%s", s, table)
+				}
+			}
+			continue
+		}
+		rows++
+		for i, s := range shares {
+			var pct int
+			if _, err := fmt.Sscanf(s, "%d%%", &pct); err == nil {
+				sums[i] += pct
+			}
+		}
+	}
+	if !headed || rows == 0 {
+		t.Fatalf("no rows under %q:\n%s", header, table)
+	}
+	// Each row is rounded to a whole percent: the sum may be off by half a
+	// point a row.
+	for i, role := range []string{"player", "referee", "manager"} {
+		if sums[i] != 0 && (sums[i] < 100-rows/2-1 || sums[i] > 100+rows/2+1) {
+			t.Errorf("%s shares add up to %d%% over %d rows:\n%s", role, sums[i], rows, table)
+		}
+	}
+	if sums == [3]int{} {
+		t.Errorf("no role has a share:\n%s", table)
+	}
+}
+
+// testCPUProfileEnv: LEAGUETUI_CPUPROFILE still profiles the agents, and
+// --json carries the breakdown, each role's shares adding up to 1.
+func testCPUProfileEnv(t *testing.T, bin string) {
+	dir := t.TempDir()
+	stdout := runBench(t, bin, []string{"LEAGUETUI_CPUPROFILE=" + dir}, "--players", "4", "--referees", "2", "--raw-duration", "200ms", "--json")
+	var report map[string]any
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
+	}
+	if n, _ := number(report, "cpu_breakdown.profiles"); n != 7 {
+		t.Errorf("cpu_breakdown.profiles = %v, want 7 (the manager, 2 referees, 4 players)", lookup(report, "cpu_breakdown.profiles"))
+	}
+	kinds, _ := lookup(report, "cpu_breakdown.kinds").([]any)
+	if len(kinds) == 0 {
+		t.Fatalf("no cpu_breakdown.kinds:\n%s", stdout)
+	}
+	for _, role := range []string{"manager", "referees", "players"} {
+		sum, known := 0.0, false
+		for _, k := range kinds {
+			if share, ok := number(k.(map[string]any), "share."+role); ok {
+				sum, known = sum+share, true
+			}
+		}
+		if known && math.Abs(sum-1) > 1e-6 {
+			t.Errorf("%s shares add up to %v, want 1", role, sum)
+		}
+	}
+}
+
+// runBench runs leaguetui bench with args and env added and returns its
+// stdout.
+func runBench(t *testing.T, bin string, env []string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append([]string{"bench"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("leaguetui bench: %v\nstderr:\n%s", err, stderr.String())
+	}
+	return stdout.String()
+}
+
+// testSIGTERMInFloor: SIGTERM while the floor measure's processes run
+// stops them all and ends the bench, which says why.
+func testSIGTERMInFloor(t *testing.T, bin string) {
+	sigtermWhen(t, bin, []string{"bench", "--players", "4", "--referees", "2", "--raw-duration", "3s"},
+		"the floor measure's processes", func(stderr string) bool {
+			return strings.Contains(stderr, "bench: floor measure") && len(processesOf(bin)) >= 4
+		})
+}
+
+// testFloor: the table's floor rows, from a league big enough (45
+// matches) that its CPU per match is measured well, set the floor beside
+// the league: positive figures, consistent with each other, the floor's
+// CPU per match under the league's. Nothing about speed.
+func testFloor(t *testing.T, bin string) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc for the processes' CPU")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "bench", "--players", "10", "--referees", "2", "--raw-duration", "500ms")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("leaguetui bench: %v\nstderr:\n%s", err, stderr.String())
+	}
+	table := stdout.String()
+	if !strings.Contains(stderr.String(), "bench: floor measure, 10 server and 2 client processes, 8 exchanges in flight for 500ms") {
+		t.Errorf("no floor progress on stderr:\n%s", stderr.String())
+	}
+	perExchange := figure(t, table, `floor CPU per exchange +([0-9.]+) µs +HTTP alone between processes: 10 server and 2 client processes, one P each, 8 in flight`)
+	perMatch := figure(t, table, `floor CPU per match +([0-9.]+) ms`)
+	exchangesPerMatch := figure(t, table, `x ([0-9.]+) exchanges per match; league CPU per match`)
+	leaguePerMatch := figure(t, table, `league CPU per match ([0-9.]+) ms = x[0-9.]+ the floor`)
+	floorMatches := figure(t, table, `floor matches/s +([0-9.]+) `)
+	leagueMatches := figure(t, table, `league matches/s ([0-9.]+) = x[0-9.]+ below the floor's`)
+	figure(t, table, `HTTP alone between processes \(floor\) makes ([0-9.]+)`)
+	if perExchange <= 0 || exchangesPerMatch <= 0 || floorMatches <= 0 || leagueMatches <= 0 {
+		t.Errorf("floor figures not all positive:\n%s", table)
+	}
+	if want := perExchange * exchangesPerMatch / 1000; perMatch < want*0.9-0.01 || perMatch > want*1.1+0.01 {
+		t.Errorf("floor CPU per match %v ms, want %v µs x %v exchanges:\n%s", perMatch, perExchange, exchangesPerMatch, table)
+	}
+	if perMatch >= leaguePerMatch {
+		t.Errorf("the floor's CPU per match %v ms is not under the league's %v ms:\n%s", perMatch, leaguePerMatch, table)
+	}
+	if floorMatches <= leagueMatches {
+		t.Errorf("floor matches/s %v not above the league's %v:\n%s", floorMatches, leagueMatches, table)
+	}
+	if left := processesOf(bin); len(left) > 0 {
+		t.Errorf("processes left running after bench: %v", left)
+	}
+}
+
+// figure is the number the first group of pattern matches in the table.
+func figure(t *testing.T, table, pattern string) float64 {
+	t.Helper()
+	m := regexp.MustCompile(pattern).FindStringSubmatch(table)
+	if m == nil {
+		t.Errorf("table lacks %s:\n%s", pattern, table)
+		return 0
+	}
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		t.Errorf("%s: %v", pattern, err)
+	}
+	return v
 }
 
 // testSIGTERM: SIGTERM while the bench starts its agents stops every agent
 // it started and ends the bench, which says why.
 func testSIGTERM(t *testing.T, bin string) {
+	// The manager and two more agents run: the bench starts them one at a
+	// time, 19 in all.
+	sigtermWhen(t, bin, []string{"bench", "--players", "16", "--referees", "2", "--raw-duration", "100ms"},
+		"3 agents", func(string) bool { return len(processesOf(bin)) >= 4 })
+}
+
+// sigtermWhen runs bin with args, sends it SIGTERM once ready (given what
+// it wrote on stderr so far) says so, waiting at most two minutes for
+// what, and checks that it ends as a stopped bench and leaves no process
+// of bin running.
+func sigtermWhen(t *testing.T, bin string, args []string, what string, ready func(stderr string) bool) {
 	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
 		t.Skip("no /proc to list the agents")
 	}
@@ -36,7 +223,7 @@ func testSIGTERM(t *testing.T, bin string) {
 		t.Fatal(err)
 	}
 	defer stderr.Close()
-	cmd := exec.Command(bin, "bench", "--players", "16", "--referees", "2", "--raw-duration", "100ms")
+	cmd := exec.Command(bin, args...)
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -47,12 +234,13 @@ func testSIGTERM(t *testing.T, bin string) {
 		_ = cmd.Process.Kill() // only if the test failed before it ended
 		<-exited
 	}()
-	// Wait (at most two minutes) until the manager and two more agents run:
-	// the bench starts them one at a time, 19 in all.
-	for deadline := time.Now().Add(2 * time.Minute); len(processesOf(bin)) < 4; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		out, _ := os.ReadFile(stderrPath)
+		if ready(string(out)) {
+			break
+		}
 		if time.Now().After(deadline) {
-			out, _ := os.ReadFile(stderrPath)
-			t.Fatalf("fewer than 3 agents started after two minutes:\n%s", out)
+			t.Fatalf("no %s after two minutes:\n%s", what, out)
 		}
 	}
 	if err := syscall.Kill(cmd.Process.Pid, syscall.SIGTERM); err != nil {
@@ -70,7 +258,7 @@ func testSIGTERM(t *testing.T, bin string) {
 		t.Errorf("bench ended with %v after SIGTERM, stderr:\n%s", err, out)
 	}
 	if left := processesOf(bin); len(left) > 0 {
-		t.Errorf("agents left running after SIGTERM: %v", left)
+		t.Errorf("processes left running after SIGTERM: %v", left)
 	}
 }
 
@@ -150,6 +338,15 @@ func testTinyLeague(t *testing.T, bin string) {
 		if _, ok := lookup(report, "league.cpu_seconds").(map[string]any); !ok {
 			t.Errorf("cpu_seconds = %v with /proc present", lookup(report, "league.cpu_seconds"))
 		}
+		for _, path := range []string{"floor.exchanges", "floor.cpu_per_exchange_us", "floor.cpu_per_match_ms",
+			"floor.matches_per_second", "floor.league_cpu_per_match_ms", "floor.ratio_to_raw"} {
+			if v, ok := number(report, path); !ok || v <= 0 {
+				t.Errorf("%s = %v, want a number > 0", path, lookup(report, path))
+			}
+		}
+		if v, _ := number(report, "floor.servers"); v != 4 {
+			t.Errorf("floor.servers = %v, want one for each of the 4 players", v)
+		}
 		if left := processesOf(bin); len(left) > 0 {
 			t.Errorf("agents left running after bench: %v", left)
 		}
@@ -163,7 +360,7 @@ func testHelp(t *testing.T, bin string) {
 		t.Fatalf("bench --help: %v\n%s", err, out)
 	}
 	for _, want := range []string{"raw HTTP exchanges/s", "league matches/s", "match duration p50", "VmHWM", "league CPU",
-		"Reading the ratio", "concurrency", "raw-duration", "keep-data", "move-timeout"} {
+		"Reading the ratio", "floor CPU per exchange", "concurrency", "raw-duration", "keep-data", "move-timeout", "cpu-profile"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("--help lacks %q", want)
 		}

@@ -50,6 +50,9 @@ type LeagueResult struct {
 	// users. AgentsMemoryKnown is false where /proc is missing.
 	AgentsMemoryBytes int64
 	AgentsMemoryKnown bool
+	// Breakdown is where the agents' CPU went during the league, from
+	// their CPU profiles; nil unless LeagueOptions.CPUProfileDir is set.
+	Breakdown *Breakdown
 }
 
 // TenthsRatio is the last tenth's matches/s ÷ the first tenth's: near 1, a
@@ -61,6 +64,10 @@ func (r LeagueResult) TenthsRatio() float64 { return Ratio(r.LastTenth, r.FirstT
 type LeagueOptions struct {
 	headless.Options
 	PlayersInProcess bool
+	// CPUProfileDir, when set, is where every agent writes a CPU profile
+	// of the league (from its start to its end), which the result's
+	// Breakdown classifies.
+	CPUProfileDir string
 }
 
 // CPU is CPU time (user + system) by role.
@@ -84,6 +91,14 @@ func (r LeagueResult) TurnsPerSecond() float64 { return Rate(int64(r.Turns), r.W
 // ExchangesPerSecond is HTTP exchanges per second of wall time.
 func (r LeagueResult) ExchangesPerSecond() float64 { return Rate(r.Exchanges, r.Wall) }
 
+// CPUPerMatch is the agents' CPU time per match, 0 when unknown.
+func (r LeagueResult) CPUPerMatch() time.Duration {
+	if !r.CPUKnown || r.Matches == 0 {
+		return 0
+	}
+	return r.CPU.Total() / time.Duration(r.Matches)
+}
+
 // ExchangesPerMatch is how many exchanges one match costs, all agents
 // together, the manager's share included.
 func (r LeagueResult) ExchangesPerMatch() float64 {
@@ -97,8 +112,18 @@ func (r LeagueResult) ExchangesPerMatch() float64 {
 // plays it to the end and measures it; every process it started is stopped
 // before it returns. Progress goes to opts.Stderr.
 func League(ctx context.Context, opts LeagueOptions) (LeagueResult, error) {
+	result, profiles, err := runLeague(ctx, opts)
+	if err == nil && profiles != nil { // the agents have exited: their profiles are whole
+		result.Breakdown, err = profiles.read()
+	}
+	return result, err
+}
+
+// runLeague is League but for reading the agents' CPU profiles, which it
+// has them write when opts.CPUProfileDir asks.
+func runLeague(ctx context.Context, opts LeagueOptions) (LeagueResult, *cpuProfiles, error) {
 	if opts.Players < 2 || opts.Referees < 1 {
-		return LeagueResult{}, fmt.Errorf("a league needs at least 2 players and 1 referee (got %d and %d)", opts.Players, opts.Referees)
+		return LeagueResult{}, nil, fmt.Errorf("a league needs at least 2 players and 1 referee (got %d and %d)", opts.Players, opts.Referees)
 	}
 	progress := opts.Stderr
 	if progress == nil {
@@ -109,6 +134,9 @@ func League(ctx context.Context, opts LeagueOptions) (LeagueResult, error) {
 	if opts.PlayersInProcess {
 		where, launched.Players = "inside this process", 0
 	}
+	if opts.CPUProfileDir != "" {
+		launched.Env = append(launched.Env, profileEnv(opts.CPUProfileDir)...)
+	}
 	fmt.Fprintf(progress, "bench: launching the manager, %d referees and %d players (%s)\n", opts.Referees, opts.Players, where)
 	began := time.Now()
 	league, err := headless.Launch(ctx, launched)
@@ -116,48 +144,59 @@ func League(ctx context.Context, opts LeagueOptions) (LeagueResult, error) {
 		defer league.Stop()
 	}
 	if err != nil {
-		return LeagueResult{}, err
+		return LeagueResult{}, nil, err
 	}
 	var hosted hostedPlayers
 	if opts.PlayersInProcess {
 		if hosted, err = hostPlayers(ctx, opts.Options, league.Manager.Endpoint, opts.Players); err != nil {
-			return LeagueResult{}, err
+			return LeagueResult{}, nil, err
 		}
 		defer hosted.stop()
 	}
 	startUp := time.Since(began)
 	fmt.Fprintf(progress, "bench: %d agent processes started and registered in %s\n", len(league.Children()), startUp.Round(time.Millisecond))
-	result, err := play(ctx, league, hosted, progress)
+	result, profiles, err := play(ctx, league, hosted, opts.CPUProfileDir, progress)
 	result.Game = opts.Config.GameType
 	result.StartUp, result.Processes = startUp, len(league.Children())
-	return result, err
+	return result, profiles, err
 }
 
 // play starts a launched league, follows it to the end and takes the
 // figures that need the processes alive: requests served, turns played
-// and peak memory.
-func play(ctx context.Context, league *headless.League, hosted hostedPlayers, progress io.Writer) (LeagueResult, error) {
+// and peak memory. With a profile folder, the agents profile their CPU
+// from just before the start to the end.
+func play(ctx context.Context, league *headless.League, hosted hostedPlayers, profileDir string, progress io.Writer) (LeagueResult, *cpuProfiles, error) {
 	endpoints := append(endpointsOf(league.Children()), hosted.endpoints()...)
 	cpuOf := func() (CPU, bool) { return cpuOf(league, hosted) }
+	var profiles *cpuProfiles
+	if profileDir != "" {
+		var err error
+		profiles, err = openProfiles(profileDir, league, hosted)
+		defer profiles.close()
+		if err != nil {
+			return LeagueResult{}, nil, err
+		}
+	}
 	cpuBefore, _ := cpuOf()
 	before, err := HealthCounts(ctx, endpoints)
 	if err != nil {
-		return LeagueResult{}, err
+		return LeagueResult{}, nil, err
 	}
 	fmt.Fprintln(progress, "bench: starting the league")
 	if err := league.Control.Start(ctx); err != nil {
-		return LeagueResult{}, err
+		return LeagueResult{}, nil, err
 	}
 	tally, err := follow(ctx, league.Control, progress)
 	if err != nil {
-		return LeagueResult{}, err
+		return LeagueResult{}, nil, err
 	}
+	profiles.close()
 	peak, known := PeakMemory(league.Manager.PID())
 	agentsMemory, agentsKnown := agentsMemory(league, hosted)
 	cpuAfter, cpuKnown := cpuOf()
 	after, err := HealthCounts(ctx, endpoints)
 	if err != nil {
-		return LeagueResult{}, err
+		return LeagueResult{}, nil, err
 	}
 	fmt.Fprintln(progress, "bench: league completed; stopping the agents")
 	first, last := tally.Tenths()
@@ -166,7 +205,7 @@ func play(ctx context.Context, league *headless.League, hosted hostedPlayers, pr
 		Matches: tally.Matches, Turns: int(after.Turns - before.Turns), Wall: tally.Wall(), Exchanges: after.Served - before.Served,
 		MatchP50: Percentile(tally.Durations, 50), MatchP99: Percentile(tally.Durations, 99),
 		ManagerPeakBytes: peak, ManagerPeakKnown: known, AgentsMemoryBytes: agentsMemory, AgentsMemoryKnown: agentsKnown,
-		CPU: cpuAfter.sub(cpuBefore), CPUKnown: cpuKnown}, nil
+		CPU: cpuAfter.sub(cpuBefore), CPUKnown: cpuKnown}, profiles, nil
 }
 
 // agentsMemory sums the proportional set size of the league's processes,

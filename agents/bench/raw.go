@@ -52,10 +52,19 @@ func Raw(ctx context.Context, opts RawOptions) (RawResult, error) {
 		return RawResult{}, err
 	}
 	defer srv.close()
-	client := newRawClient(srv.url, request, opts.Concurrency)
+	client := newRawClient(request, opts.Concurrency)
 	defer client.close()
 
-	count, elapsed, err := client.run(ctx, opts.Concurrency, opts.Duration)
+	d := driver{servers: []string{srv.url}, exchange: client.exchange}
+	err = d.warm(ctx, opts.Concurrency)
+	var count int64
+	var elapsed time.Duration
+	if err == nil {
+		count, elapsed, err = d.measure(ctx, opts.Concurrency, opts.Duration)
+	}
+	if err != nil && ctx.Err() == nil {
+		err = fmt.Errorf("raw measure: %w", err)
+	}
 	return RawResult{Concurrency: opts.Concurrency, Elapsed: elapsed, Exchanges: count,
 		RequestBytes: len(request), ResponseBytes: len(response)}, err
 }
@@ -102,12 +111,11 @@ func (s *rawServer) close() {
 // rawClient posts the request over a pool of keep-alive connections, one
 // per concurrent exchange, as an agent's client does.
 type rawClient struct {
-	url     string
 	request []byte
 	http    *http.Client
 }
 
-func newRawClient(url string, request []byte, concurrency int) *rawClient {
+func newRawClient(request []byte, concurrency int) *rawClient {
 	transport := &http.Transport{
 		Proxy:               nil,
 		MaxIdleConns:        concurrency,
@@ -116,14 +124,14 @@ func newRawClient(url string, request []byte, concurrency int) *rawClient {
 		IdleConnTimeout:     90 * time.Second,
 		DisableCompression:  true,
 	}
-	return &rawClient{url: url, request: request, http: &http.Client{Transport: transport}}
+	return &rawClient{request: request, http: &http.Client{Transport: transport}}
 }
 
 func (c *rawClient) close() { c.http.CloseIdleConnections() }
 
-// exchange posts the request once and reads the whole reply.
-func (c *rawClient) exchange(ctx context.Context) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(c.request))
+// exchange posts the request once to url and reads the whole reply.
+func (c *rawClient) exchange(ctx context.Context, url string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(c.request))
 	if err != nil {
 		return err
 	}
@@ -137,44 +145,59 @@ func (c *rawClient) exchange(ctx context.Context) error {
 		return err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("raw measure: HTTP %d", resp.StatusCode)
+		return fmt.Errorf("HTTP %d", resp.StatusCode)
 	}
 	return nil
 }
 
-// run keeps concurrency exchanges in flight for duration and counts those
-// completed. Each worker first makes one exchange untimed, so connections
-// are open before the clock starts; then all start together.
-func (c *rawClient) run(ctx context.Context, concurrency int, duration time.Duration) (int64, time.Duration, error) {
-	var warm, done sync.WaitGroup
+// driver keeps exchanges in flight, spread over servers, and counts those
+// completed: the raw measure's one server, or the floor's server processes.
+type driver struct {
+	servers  []string
+	exchange func(ctx context.Context, url string) error
+}
+
+// warm makes, from concurrency goroutines at once, one exchange each with
+// every server, so that the connections the measure uses are open before
+// its clock starts.
+func (d driver) warm(ctx context.Context, concurrency int) error {
+	var done sync.WaitGroup
+	errs := make(chan error, concurrency)
+	for range concurrency {
+		done.Go(func() {
+			for _, url := range d.servers {
+				if err := d.exchange(ctx, url); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	done.Wait()
+	close(errs)
+	return firstError(ctx, errs)
+}
+
+// measure keeps concurrency exchanges in flight for duration and counts
+// those completed. The workers start together, each at its own server.
+func (d driver) measure(ctx context.Context, concurrency int, duration time.Duration) (int64, time.Duration, error) {
+	var done sync.WaitGroup
 	start := make(chan struct{})
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var count atomic.Int64
 	errs := make(chan error, concurrency)
-
-	for range concurrency {
-		warm.Add(1)
-		done.Add(1)
-		go func() {
-			defer done.Done()
-			err := c.exchange(runCtx)
-			warm.Done()
-			if err != nil {
-				errs <- err
-				cancel()
-				return
-			}
+	for worker := range concurrency {
+		done.Go(func() {
 			<-start
-			n, err := c.loop(runCtx)
+			n, err := d.loop(runCtx, worker)
 			count.Add(n)
 			if err != nil {
 				errs <- err
 				cancel()
 			}
-		}()
+		})
 	}
-	warm.Wait()
 	began := time.Now()
 	stop := time.AfterFunc(duration, cancel)
 	defer stop.Stop()
@@ -185,12 +208,12 @@ func (c *rawClient) run(ctx context.Context, concurrency int, duration time.Dura
 	return count.Load(), elapsed, firstError(ctx, errs)
 }
 
-// loop exchanges until ctx ends; an exchange cut short by the end is not
-// counted and not an error.
-func (c *rawClient) loop(ctx context.Context) (int64, error) {
+// loop exchanges with one server after another until ctx ends; an
+// exchange cut short by the end is not counted and not an error.
+func (d driver) loop(ctx context.Context, worker int) (int64, error) {
 	var n int64
-	for {
-		if err := c.exchange(ctx); err != nil {
+	for i := worker; ; i++ {
+		if err := d.exchange(ctx, d.servers[i%len(d.servers)]); err != nil {
 			if ctx.Err() != nil {
 				return n, nil
 			}
@@ -200,14 +223,15 @@ func (c *rawClient) loop(ctx context.Context) (int64, error) {
 	}
 }
 
-// firstError is the first worker failure, or the caller's cancellation.
+// firstError is the caller's cancellation, or else the first worker
+// failure.
 func firstError(ctx context.Context, errs <-chan error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	for err := range errs {
 		if err != nil && !errors.Is(err, context.Canceled) {
-			return fmt.Errorf("raw measure: %w", err)
+			return err
 		}
 	}
 	return nil

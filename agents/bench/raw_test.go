@@ -72,14 +72,14 @@ func BenchmarkRawExchange(b *testing.B) {
 	}
 	defer srv.close()
 	const concurrency = 32
-	client := newRawClient(srv.url, request, concurrency)
+	client := newRawClient(request, concurrency)
 	defer client.close()
 	b.SetBytes(int64(len(request) + len(response)))
 	b.SetParallelism(max(1, concurrency/runtime.GOMAXPROCS(0)))
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			if err := client.exchange(context.Background()); err != nil {
+			if err := client.exchange(context.Background(), srv.url); err != nil {
 				b.Error(err)
 				return
 			}

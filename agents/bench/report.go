@@ -21,7 +21,8 @@ const (
 type Report struct {
 	Raw    RawResult
 	League LeagueResult
-	CPUs   int // the CPUs this process may use (runtime.NumCPU)
+	Floor  FloorResult // HTTP alone between processes (floor.go)
+	CPUs   int         // the CPUs this process may use (runtime.NumCPU)
 }
 
 // Ratio is the league's exchanges per second ÷ the raw exchanges per
@@ -56,14 +57,18 @@ func (r Report) Table(w io.Writer) error {
 		{"league CPU", r.cpuUsed(), r.cpuDetail(), ""},
 		{"start-up", fmt.Sprintf("%.1f s", lg.StartUp.Seconds()), fmt.Sprintf("%d agent processes started, each registered before the next", lg.Processes), ""},
 		{"agents' memory", r.agentsMemory(), "proportional set size of every agent process at the end" + r.hosted(), ""},
-		{"ratio league/raw", fmt.Sprintf("%.3f", r.Ratio()), fmt.Sprintf("league exchanges/s ÷ raw exchanges/s (target >= %.1f)", TargetRatio), verdictOf(verdicts, "ratio")},
+		{"ratio league/raw", fmt.Sprintf("%.3f", r.Ratio()), fmt.Sprintf("league exchanges/s ÷ raw exchanges/s, raw being both ends in one process without JSON%s (target >= %.1f)", r.floorRatioNote(), TargetRatio), verdictOf(verdicts, "ratio")},
 	}
+	rows = append(rows, r.floorRows()...)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "figure\tvalue\tverdict\tmeasured over")
 	for _, row := range rows {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", row[0], row[1], row[3], row[2])
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil || lg.Breakdown == nil {
+		return err
+	}
+	return lg.Breakdown.table(w, lg)
 }
 
 func (r Report) game() string {
@@ -117,13 +122,9 @@ func (r Report) cpuDetail() string {
 	if !lg.CPUKnown {
 		return "no /proc"
 	}
-	var perMatch time.Duration
-	if lg.Matches > 0 {
-		perMatch = lg.CPU.Total() / time.Duration(lg.Matches)
-	}
 	available := time.Duration(r.CPUs) * lg.Wall
 	return fmt.Sprintf("manager %.1f s, referees %.1f s, players %.1f s; %s per match; %d CPUs x wall = %.1f s",
-		lg.CPU.Manager.Seconds(), lg.CPU.Referees.Seconds(), lg.CPU.Players.Seconds(), ms(perMatch), r.CPUs, available.Seconds())
+		lg.CPU.Manager.Seconds(), lg.CPU.Referees.Seconds(), lg.CPU.Players.Seconds(), ms(lg.CPUPerMatch()), r.CPUs, available.Seconds())
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", millis(d)) }
@@ -140,7 +141,10 @@ type (
 		CPUs   int        `json:"cpus"`
 		// Targets are the targets that apply to this run, each with
 		// its verdict.
-		Targets []Verdict `json:"targets"`
+		Targets []Verdict  `json:"targets"`
+		Floor   *jsonFloor `json:"floor"`
+		// CPUBreakdown is where the agents' CPU went, with --cpu-profile.
+		CPUBreakdown *jsonBreakdown `json:"cpu_breakdown,omitempty"`
 	}
 	jsonRaw struct {
 		Concurrency        int     `json:"concurrency"`
@@ -194,7 +198,9 @@ func (r Report) JSON(w io.Writer) error {
 		Ratio:   r.Ratio(),
 		CPUs:    r.CPUs,
 		Targets: r.Verdicts(),
+		Floor:   r.jsonFloor(),
 	}
+	out.CPUBreakdown = lg.Breakdown.json(lg)
 	out.League.StartUpSeconds, out.League.Processes = lg.StartUp.Seconds(), lg.Processes
 	if lg.AgentsMemoryKnown {
 		out.League.AgentsMemoryBytes = &lg.AgentsMemoryBytes

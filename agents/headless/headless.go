@@ -51,6 +51,9 @@ type Options struct {
 	// OpenReferees admits referees without the referee key (the manager's
 	// --open-referees); ours get the key all the same.
 	OpenReferees bool
+	// Env is added to the environment of every agent it starts (the
+	// bench's profiling asks for a window this way).
+	Env []string
 	// Interrupts are the Ctrl-C presses: the first drains the league (no
 	// new match starts, running ones finish, the state is saved), the
 	// second stops it at once. Nil: only ctx ends a run early.
@@ -250,7 +253,7 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	manager, err := launch.Start(ctx, opts.Executable, launch.Spec{
 		Name: "manager", OutputPath: output("league_manager"),
 		Args:     append(managerArgs, common...),
-		Env:      []string{"LEAGUETUI_ADMIN_TOKEN=" + league.AdminToken, keyEnv},
+		Env:      append([]string{"LEAGUETUI_ADMIN_TOKEN=" + league.AdminToken, keyEnv}, opts.Env...),
 		DataLock: lock.File(),
 	}, ready)
 	if err != nil {
@@ -272,7 +275,7 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 			Name: "referee " + name, OutputPath: output(name), Register: true,
 			Args: append([]string{"referee", "--port", port(opts, cfg.Network.RefereePortFirst, i),
 				"--manager", manager.Endpoint, "--name", name}, refereeArgs...),
-			Env: []string{keyEnv},
+			Env: append([]string{keyEnv}, opts.Env...),
 		}, ready)
 		if err != nil {
 			return league, err
@@ -290,6 +293,7 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 			Args: append([]string{"player", "--port", port(opts, cfg.Network.PlayerPortFirst, i),
 				"--manager", manager.Endpoint, "--name", name, "--strategy", strategies[i%len(strategies)],
 				"--seed", strconv.FormatInt(opts.Seed, 10)}, common...),
+			Env: opts.Env,
 		}, ready)
 		if err != nil {
 			return league, err

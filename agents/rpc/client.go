@@ -98,27 +98,13 @@ func NewClient(opts Options) *Client {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	transport := &http.Transport{
-		Proxy:               nil, // agents talk to each other directly, never through a proxy
-		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-		MaxIdleConns:        1024,
-		MaxIdleConnsPerHost: opts.MaxConnsPerHost,
-		MaxConnsPerHost:     opts.MaxConnsPerHost,
-		IdleConnTimeout:     90 * time.Second,
-		TLSClientConfig:     tlsconf.Client(),
-		TLSHandshakeTimeout: 5 * time.Second,
-		// No Accept-Encoding: gzip on every request and no gunzipping
-		// reader on every reply: league messages are a few hundred bytes
-		// over loopback or a LAN.
-		DisableCompression: true,
-	}
 	return &Client{
 		// Plain net/http, and its Transport directly: http.Client adds
 		// redirects (which a peer has no business sending us to), cookies
 		// and timeouts (an attempt's deadline is its context's), and
 		// copies every request's headers for them, on the hot path of
 		// every match.
-		http:     transport,
+		http:     NewTransport(opts.MaxConnsPerHost),
 		header:   requestHeader(),
 		opts:     opts,
 		circuit:  map[string]*gobreaker.CircuitBreaker[[]byte]{},
@@ -126,6 +112,27 @@ func NewClient(opts Options) *Client {
 		dialects: map[string]protocol.Dialect{},
 		vital:    map[string]bool{},
 		orders:   map[formOrder][]protocol.Form{},
+	}
+}
+
+// NewTransport is the HTTP transport of every agent's client: keep-alive
+// connections, at most maxConnsPerHost to each peer, never through a
+// proxy. The bench's floor measure posts through it too, so that it pays
+// what an agent's exchange pays.
+func NewTransport(maxConnsPerHost int) *http.Transport {
+	return &http.Transport{
+		Proxy:               nil, // agents talk to each other directly, never through a proxy
+		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConns:        1024,
+		MaxIdleConnsPerHost: maxConnsPerHost,
+		MaxConnsPerHost:     maxConnsPerHost,
+		IdleConnTimeout:     90 * time.Second,
+		TLSClientConfig:     tlsconf.Client(),
+		TLSHandshakeTimeout: 5 * time.Second,
+		// No Accept-Encoding: gzip on every request and no gunzipping
+		// reader on every reply: league messages are a few hundred bytes
+		// over loopback or a LAN.
+		DisableCompression: true,
 	}
 }
 

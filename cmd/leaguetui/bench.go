@@ -6,16 +6,18 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/bench"
 	"github.com/leaguetui/leaguetui/agents/headless"
+	"github.com/leaguetui/leaguetui/agents/node"
 )
 
 const benchUsage = `leaguetui bench: measure how close a league runs to the machine's limit.
 
-It takes two measures on this machine, one after the other:
+It takes three measures on this machine, one after the other:
 
   raw     a minimal Go HTTP server and client on 127.0.0.1 exchanging a real
           CHOOSE_PARITY_CALL and its response (JSON-RPC, about 600 and 400
@@ -24,6 +26,13 @@ It takes two measures on this machine, one after the other:
           of HTTP on loopback for league-shaped traffic.
   league  a real league: the manager, --referees referees and --players
           players as separate processes on free ports, played to the end.
+  floor   HTTP alone between separate processes, in the league's shape: a
+          server process for each player (at most 64) and a client process
+          for each referee, each on one P like them, --concurrency exchanges
+          in flight for --raw-duration. Servers answer POST /mcp with an
+          agent's HTTP server and a canned reply, clients post through an
+          agent's transport; no JSON, no logs, no files. Its CPU per
+          exchange is what no league of separate processes can go under.
 
 Figures:
   raw HTTP exchanges/s     request/response pairs per second in the raw measure
@@ -45,6 +54,13 @@ Figures:
                            time the machine had: near it, the league is short
                            of CPU; far below, it waits (n/a without /proc)
   ratio league/raw         league exchanges/s / raw exchanges/s
+  floor CPU per exchange   CPU time (user + system) of every floor process /
+                           the exchanges they made (n/a without /proc)
+  floor CPU per match      that x the league's exchanges per match, beside the
+                           league's CPU per match (x N the floor)
+  floor matches/s          CPUs / floor CPU per match: what the machine would
+                           play if a match cost only its HTTP, beside the
+                           league's matches/s (x N below it)
 
 Reading the ratio: it is the share of the machine's HTTP capacity the league
 turns into league traffic. Near 1, the agents cost little beyond HTTP itself
@@ -52,14 +68,23 @@ and only a faster machine or fewer exchanges per match make the league
 faster. Well below 1, the time goes elsewhere: JSON, logs, the journal's
 fsyncs, waiting between steps, or too few matches running at once to keep the
 machine busy. Both measures share this machine's CPUs, but the league runs
-one process per agent while the raw measure runs in one process.
+one process per agent while the raw measure runs in one process, without the
+scheduler and socket work of crossing processes: the ratio's row also says
+what HTTP alone between processes (the floor) makes of it, and the floor's
+rows how far the league is from what its design allows.
 Targets: >= 1000 matches/s with 64 players and 8 referees, ratio >= 0.5, the
 last tenth at least 0.8 x the first, and under 200 MB of manager peak memory
 for 1,000 players. The verdict column says "met" or "short by ×N" beside each
 target that applies to the run; --json lists them under "targets".
 
-LEAGUETUI_CPUPROFILE=DIR makes every agent the bench starts write a CPU
-profile of its run to DIR (<role>-<pid>.pprof) when it stops.
+--cpu-profile DIR (or LEAGUETUI_CPUPROFILE=DIR) makes every agent write a CPU
+profile of the league, from its start to league_completed, to DIR
+(<role>-<pid>.pprof, for go tool pprof; with --players-in-process the players'
+is the bench's own, bench-players-<pid>.pprof), and prints after the figures
+where that CPU went: per kind of work (JSON, HTTP, data files, journal,
+logging, garbage collection...), its µs per exchange, ms per match and share
+of each role's CPU. Each sample counts once, under the first kind in
+agents/bench/kinds.go's ordered list that a function on its stack shows.
 
 Progress goes to stderr; the result to stdout, as a table or, with --json,
 as JSON (durations in ms or s as named, memory in bytes, null when n/a).
@@ -69,21 +94,34 @@ Flags:
 
 // runBench measures the league's throughput against the machine's.
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && bench.IsFloorPeer(args[0]) {
+		return runFloorPeer(ctx, args, stdout)
+	}
 	fs, cf := newFlagSet("leaguetui bench", benchUsage, stdout)
 	players := fs.Int("players", 64, "players in the league")
 	referees := fs.Int("referees", 8, "referees in the league")
 	concurrency := fs.Int("concurrency", 0, "exchanges in flight in the raw measure (default referees x each referee's\n"+
 		"max concurrent matches x 2, as both players of a running match may be asked at once)")
-	rawDuration := fs.Duration("raw-duration", 3*time.Second, "how long the raw measure runs")
+	rawDuration := fs.Duration("raw-duration", 3*time.Second, "how long the raw measure runs, and the floor measure")
 	seed := fs.Int64("seed", 1, "the league's seed (fixed, so that runs compare)")
 	data := fs.String("data", "", "data `folder` for the league, empty or new (default a temporary folder,\nremoved after unless --keep-data; a folder given here is always kept)")
 	keepData := fs.Bool("keep-data", false, "keep the temporary data folder and print where it is")
 	asJSON := fs.Bool("json", false, "print the result as JSON instead of a table")
 	inProcess := fs.Bool("players-in-process", false, "run the players inside the bench process (each still its own HTTP\n"+
 		"listener and player) instead of one process each: for leagues of hundreds of players")
+	cpuProfile := fs.String("cpu-profile", os.Getenv(node.CPUProfileEnv), "write every agent's CPU profile of the league to this `folder` and print where\n"+
+		"the CPU went, by kind of work (default $"+node.CPUProfileEnv+")")
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		if err := os.MkdirAll(*cpuProfile, 0o755); err != nil {
+			return fmt.Errorf("--cpu-profile: %w", err)
+		}
+		if *cpuProfile, err = filepath.Abs(*cpuProfile); err != nil { // the agents may run elsewhere
+			return fmt.Errorf("--cpu-profile: %w", err)
+		}
 	}
 	if *players < 2 || *referees < 1 {
 		return fmt.Errorf("a league needs at least 2 players and 1 referee (got --players %d --referees %d)", *players, *referees)
@@ -110,18 +148,42 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return stoppedOr(ctx, err)
 	}
 	fmt.Fprintf(stderr, "bench: raw: %.0f exchanges/s\n", raw.PerSecond())
-	league, err := bench.League(ctx, bench.LeagueOptions{PlayersInProcess: *inProcess, Options: headless.Options{
+	league, err := bench.League(ctx, bench.LeagueOptions{PlayersInProcess: *inProcess, CPUProfileDir: *cpuProfile, Options: headless.Options{
 		Config: cfg, ConfigArgs: cf.Args(), Executable: exe,
 		DataDir: dir, Players: *players, Referees: *referees, Seed: *seed, SeedSet: true, FreePorts: true,
 		Stdout: io.Discard, Stderr: stderr}})
 	if err != nil {
 		return stoppedOr(ctx, err)
 	}
-	report := bench.Report{Raw: raw, League: league, CPUs: runtime.NumCPU()}
+	// The floor's processes in the league's shape: a server for each
+	// player (at most the headline league's 64) and a client for each
+	// referee, as many exchanges in flight as the raw measure.
+	floorOpts := bench.FloorOptions{Executable: exe, Dir: filepath.Join(dir, "floor"), Duration: *rawDuration,
+		Servers: min(*players, 64), Clients: *referees, InFlight: *concurrency}
+	fmt.Fprintf(stderr, "bench: floor measure, %d server and %d client processes, %d exchanges in flight for %s\n",
+		floorOpts.Servers, min(floorOpts.Clients, floorOpts.InFlight), floorOpts.InFlight, floorOpts.Duration)
+	floor, err := bench.Floor(ctx, floorOpts)
+	if err != nil {
+		return stoppedOr(ctx, err)
+	}
+	fmt.Fprintf(stderr, "bench: floor: %.0f µs of CPU per exchange\n", float64(floor.CPUPerExchange())/float64(time.Microsecond))
+	report := bench.Report{Raw: raw, League: league, Floor: floor, CPUs: runtime.NumCPU()}
 	if *asJSON {
 		return report.JSON(stdout)
 	}
 	return report.Table(stdout)
+}
+
+// runFloorPeer runs one process of the bench's floor measure, which the
+// bench starts itself (a hidden subcommand): on one P, like a player or a
+// referee, and profiled like them under LEAGUETUI_CPUPROFILE.
+func runFloorPeer(ctx context.Context, args []string, stdout io.Writer) error {
+	peer, err := bench.NewFloorPeer(args, stdout)
+	if err != nil {
+		return err
+	}
+	node.OneProcessor()
+	return serve(ctx, args[0], peer)
 }
 
 // stoppedOr is err, or, when a signal (SIGTERM, Ctrl-C) stopped the bench,

@@ -309,7 +309,7 @@ func addAgentFlags(fs *flag.FlagSet, defaultPort int, defaultName string) agentF
 // whose start fails is shut down all the same, so that what it opened is
 // closed.
 func serve(ctx context.Context, role string, agent node.Agent) error {
-	stopProfile, err := profileCPU(role)
+	stopProfile, err := node.ProfileCPU(role)
 	if err != nil {
 		return err
 	}

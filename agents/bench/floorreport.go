@@ -1,0 +1,116 @@
+package bench
+
+import (
+	"fmt"
+	"time"
+)
+
+// The floor set against the league: what a match would cost, and how many
+// the machine's CPUs would play a second, if its exchanges cost only what
+// HTTP between processes costs (Floor).
+
+// FloorCPUPerMatch is the floor's CPU per exchange times the league's
+// exchanges per match; 0 when either is unknown.
+func (r Report) FloorCPUPerMatch() time.Duration {
+	return time.Duration(float64(r.Floor.CPUPerExchange()) * r.League.ExchangesPerMatch())
+}
+
+// FloorMatchesPerSecond is the matches per second the machine's CPUs would
+// play at the floor: CPUs ÷ the floor's CPU per match.
+func (r Report) FloorMatchesPerSecond() float64 {
+	perMatch := r.FloorCPUPerMatch()
+	if perMatch <= 0 {
+		return 0
+	}
+	return float64(r.CPUs) / perMatch.Seconds()
+}
+
+// floorKnown says the floor and the league's CPU were both measured.
+func (r Report) floorKnown() bool {
+	return r.FloorCPUPerMatch() > 0 && r.League.CPUKnown && r.League.Matches > 0
+}
+
+// LeagueToFloorCPU is the league's CPU per match ÷ the floor's: how many
+// times what HTTP between processes needs a match costs.
+func (r Report) LeagueToFloorCPU() float64 {
+	return Ratio(float64(r.League.CPUPerMatch()), float64(r.FloorCPUPerMatch()))
+}
+
+// FloorToLeagueMatches is the floor's matches/s ÷ the league's: how many
+// times faster the league would play at the floor.
+func (r Report) FloorToLeagueMatches() float64 {
+	return Ratio(r.FloorMatchesPerSecond(), r.League.MatchesPerSecond())
+}
+
+// floorRows are the floor's rows of the table.
+func (r Report) floorRows() [][4]string {
+	f := r.Floor
+	if !r.floorKnown() {
+		return [][4]string{{"floor CPU per exchange", "n/a", "needs /proc for the CPU of the measure's processes and of the league", ""}}
+	}
+	lg := r.League
+	reach := ""
+	if r.FloorMatchesPerSecond() < TargetMatchesPerSecond {
+		reach = fmt.Sprintf(" (target >= %d: out of reach even at the floor)", TargetMatchesPerSecond)
+	}
+	return [][4]string{
+		{"floor CPU per exchange", fmt.Sprintf("%.0f µs", micros(f.CPUPerExchange())),
+			fmt.Sprintf("HTTP alone between processes: %d server and %d client processes, one P each, %d in flight, agents' server and transport, no JSON; %d exchanges in %s used %.1f s of %d CPUs x %.1f s",
+				f.Servers, f.Clients, f.InFlight, f.Exchanges, f.Elapsed.Round(time.Millisecond), f.CPU.Seconds(), r.CPUs, f.Elapsed.Seconds()), ""},
+		{"floor CPU per match", ms(r.FloorCPUPerMatch()),
+			fmt.Sprintf("floor per exchange x %.1f exchanges per match; league CPU per match %s = x%.2f the floor",
+				lg.ExchangesPerMatch(), ms(lg.CPUPerMatch()), r.LeagueToFloorCPU()), ""},
+		{"floor matches/s", fmt.Sprintf("%.1f", r.FloorMatchesPerSecond()),
+			fmt.Sprintf("%d CPUs ÷ floor CPU per match; league matches/s %.1f = x%.2f below the floor's%s",
+				r.CPUs, lg.MatchesPerSecond(), r.FloorToLeagueMatches(), reach), ""},
+	}
+}
+
+// FloorRatio is the floor's exchanges/s ÷ the raw measure's: what HTTP
+// alone makes of the league/raw ratio once it crosses processes.
+func (r Report) FloorRatio() float64 { return Ratio(r.Floor.PerSecond(), r.Raw.PerSecond()) }
+
+// floorRatioNote puts the floor's own ratio beside the league's.
+func (r Report) floorRatioNote() string {
+	if r.Floor.Exchanges == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; HTTP alone between processes (floor) makes %.3f", r.FloorRatio())
+}
+
+func micros(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
+
+// jsonFloor is the floor in --json: null where /proc is missing.
+type jsonFloor struct {
+	Servers            int     `json:"servers"`
+	Clients            int     `json:"clients"`
+	InFlight           int     `json:"in_flight"`
+	Seconds            float64 `json:"seconds"`
+	Exchanges          int64   `json:"exchanges"`
+	ExchangesPerSecond float64 `json:"exchanges_per_second"`
+	// RatioToRaw is ExchangesPerSecond ÷ the raw exchanges/s.
+	RatioToRaw       float64 `json:"ratio_to_raw"`
+	CPUSeconds       float64 `json:"cpu_seconds"`
+	CPUPerExchangeUs float64 `json:"cpu_per_exchange_us"`
+	CPUPerMatchMs    float64 `json:"cpu_per_match_ms"`
+	MatchesPerSecond float64 `json:"matches_per_second"`
+	// LeagueCPUPerMatchMs and the two distances set the league against
+	// the floor: its CPU per match is LeagueCPUToFloor times the floor's,
+	// its matches/s the floor's ÷ FloorToLeagueMatches.
+	LeagueCPUPerMatchMs  float64 `json:"league_cpu_per_match_ms"`
+	LeagueCPUToFloor     float64 `json:"league_cpu_to_floor"`
+	FloorToLeagueMatches float64 `json:"floor_to_league_matches_per_second"`
+}
+
+func (r Report) jsonFloor() *jsonFloor {
+	if !r.floorKnown() {
+		return nil
+	}
+	f := r.Floor
+	return &jsonFloor{Servers: f.Servers, Clients: f.Clients, InFlight: f.InFlight,
+		Seconds: f.Elapsed.Seconds(), Exchanges: f.Exchanges, ExchangesPerSecond: f.PerSecond(), RatioToRaw: r.FloorRatio(),
+		CPUSeconds: f.CPU.Seconds(), CPUPerExchangeUs: micros(f.CPUPerExchange()),
+		CPUPerMatchMs: millis(r.FloorCPUPerMatch()), MatchesPerSecond: r.FloorMatchesPerSecond(),
+		LeagueCPUPerMatchMs: millis(r.League.CPUPerMatch()), LeagueCPUToFloor: r.LeagueToFloorCPU(),
+		FloorToLeagueMatches: r.FloorToLeagueMatches()}
+}

@@ -1,0 +1,145 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sampleFloor is sampleReport with a floor of 100 µs of CPU per exchange:
+// 20,000 exchanges in 2 s using 2 s of CPU.
+func sampleFloor() Report {
+	r := sampleReport()
+	r.Floor = FloorResult{Servers: 64, Clients: 8, InFlight: 32, Elapsed: 2 * time.Second, Exchanges: 20000,
+		CPU: 2 * time.Second, CPUKnown: true}
+	return r
+}
+
+func TestFloorFigures(t *testing.T) {
+	r := sampleFloor()
+	perMatch := 100 * time.Microsecond * 40000 / 2016 // the league's 19.84 exchanges per match
+	if got := r.FloorCPUPerMatch(); got != perMatch {
+		t.Errorf("floor CPU per match %s, want %s", got, perMatch)
+	}
+	for name, got := range map[string][2]float64{
+		"floor matches/s":                       {r.FloorMatchesPerSecond(), 2 / perMatch.Seconds()},
+		"league CPU ÷ floor":                    {r.LeagueToFloorCPU(), (27.0 / 2016) / perMatch.Seconds()},
+		"floor matches/s ÷ league's":            {r.FloorToLeagueMatches(), 2 / perMatch.Seconds() / 126},
+		"floor exchanges/s ÷ raw's (10k ÷ 50k)": {r.FloorRatio(), 0.2},
+	} {
+		if math.Abs(got[0]-got[1]) > 1e-6*got[1] { // durations are whole nanoseconds
+			t.Errorf("%s = %v, want %v", name, got[0], got[1])
+		}
+	}
+}
+
+func TestFloorTable(t *testing.T) {
+	var out bytes.Buffer
+	if err := sampleFloor().Table(&out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"floor CPU per exchange   100 µs", "64 server and 8 client processes, one P each, 32 in flight", "20000 exchanges in 2s used 2.0 s of 2 CPUs x 2.0 s",
+		"floor CPU per match      1.98 ms", "x 19.8 exchanges per match; league CPU per match 13.39 ms = x6.75 the floor",
+		"floor matches/s          1008.0", "league matches/s 126.0 = x8.00 below the floor's",
+		"raw being both ends in one process without JSON; HTTP alone between processes (floor) makes 0.200",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "out of reach") {
+		t.Errorf("a floor above the target is said to be out of reach:\n%s", out.String())
+	}
+	r := sampleFloor()
+	r.Floor.CPU *= 2 // 200 µs an exchange: 504 matches/s at the floor
+	out.Reset()
+	if err := r.Table(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "(target >= 1000: out of reach even at the floor)") {
+		t.Errorf("a floor under the target is not said to be:\n%s", out.String())
+	}
+}
+
+func TestFloorWithoutProc(t *testing.T) {
+	for name, r := range map[string]Report{"floor": sampleFloor(), "league": sampleFloor()} {
+		if name == "floor" {
+			r.Floor.CPUKnown = false
+		} else {
+			r.League.CPUKnown = false
+		}
+		var table, doc bytes.Buffer
+		if err := r.Table(&table); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.JSON(&doc); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(table.String(), "floor CPU per exchange   n/a") || strings.Contains(table.String(), "floor matches/s") {
+			t.Errorf("without the %s's CPU the floor should read n/a:\n%s", name, table.String())
+		}
+		if !strings.Contains(doc.String(), `"floor": null`) {
+			t.Errorf("without the %s's CPU the floor should be null:\n%s", name, doc.String())
+		}
+	}
+}
+
+func TestFloorJSON(t *testing.T) {
+	var out bytes.Buffer
+	if err := sampleFloor().JSON(&out); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Floor map[string]float64 `json:"floor"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	want := map[string]float64{"servers": 64, "clients": 8, "in_flight": 32, "seconds": 2, "exchanges": 20000,
+		"exchanges_per_second": 10000, "ratio_to_raw": 0.2, "cpu_seconds": 2, "cpu_per_exchange_us": 100}
+	for k, v := range want {
+		if got.Floor[k] != v {
+			t.Errorf("floor.%s = %v, want %v", k, got.Floor[k], v)
+		}
+	}
+	for _, k := range []string{"cpu_per_match_ms", "matches_per_second", "league_cpu_per_match_ms", "league_cpu_to_floor", "floor_to_league_matches_per_second"} {
+		if got.Floor[k] <= 0 {
+			t.Errorf("floor.%s = %v, want > 0", k, got.Floor[k])
+		}
+	}
+}
+
+func TestFloorShare(t *testing.T) {
+	total := 0
+	for i := range 3 {
+		part := share(32, 3, i)
+		if part < 10 || part > 11 {
+			t.Errorf("client %d of 3 gets %d of 32 in flight", i, part)
+		}
+		total += part
+	}
+	if total != 32 {
+		t.Errorf("3 clients get %d in flight in all, want 32", total)
+	}
+}
+
+func TestFloorPeerArguments(t *testing.T) {
+	for _, args := range [][]string{
+		{}, {"player"}, {FloorServerCommand, "extra"},
+		{FloorClientCommand}, {FloorClientCommand, "--in-flight", "0", "http://127.0.0.1:1/mcp"},
+		{FloorClientCommand, "--duration", "-1s", "http://127.0.0.1:1/mcp"}, {FloorClientCommand, "--bogus"},
+	} {
+		if _, err := NewFloorPeer(args, &bytes.Buffer{}); err == nil {
+			t.Errorf("NewFloorPeer(%q) takes them", args)
+		}
+	}
+	for _, args := range [][]string{{FloorServerCommand}, {FloorClientCommand, "--in-flight", "4", "http://127.0.0.1:1/mcp"}} {
+		if _, err := NewFloorPeer(args, &bytes.Buffer{}); err != nil {
+			t.Errorf("NewFloorPeer(%q): %v", args, err)
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package node
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/pprof"
+	"sync"
+	"syscall"
+)
+
+// CPUProfileEnv names a folder: an agent started with it set writes a CPU
+// profile there as <role>-<pid>.pprof, for go tool pprof. The bench's
+// children inherit it, so one bench run profiles the manager, every
+// referee and every player.
+const CPUProfileEnv = "LEAGUETUI_CPUPROFILE"
+
+// CPUProfileWindowEnv, set to CPUProfileOnSignal beside CPUProfileEnv,
+// makes the profile cover a window its parent chooses instead of the
+// agent's whole life: the agent starts profiling on CPUProfileStart and
+// writes the profile on CPUProfileStop (or when it stops, if still
+// profiling). The bench opens the window at the league's start and closes
+// it at its end, so that start-up (registration, the MCP tool list encoded
+// once) and shutdown do not count.
+const (
+	CPUProfileWindowEnv = "LEAGUETUI_CPUPROFILE_WINDOW"
+	CPUProfileOnSignal  = "signal"
+)
+
+// The signals that open and close the profiled window. Only an agent
+// started with CPUProfileWindowEnv listens for them; any other takes
+// their default action (it ends), so they are sent to the bench's own
+// children only.
+var (
+	CPUProfileStart os.Signal = syscall.SIGUSR1
+	CPUProfileStop  os.Signal = syscall.SIGUSR2
+)
+
+// ProfileCPU starts the CPU profile CPUProfileEnv asks for, or, with
+// CPUProfileWindowEnv, waits for the signals that open and close it. It
+// returns what stops it and writes what is left; without the variable it
+// does nothing.
+func ProfileCPU(role string) (stop func(), err error) {
+	dir := os.Getenv(CPUProfileEnv)
+	if dir == "" {
+		return func() {}, nil
+	}
+	p := &cpuProfile{path: filepath.Join(dir, fmt.Sprintf("%s-%d.pprof", role, os.Getpid()))}
+	if os.Getenv(CPUProfileWindowEnv) != CPUProfileOnSignal {
+		if err := p.start(); err != nil {
+			return nil, err
+		}
+		return p.stop, nil
+	}
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, CPUProfileStart, CPUProfileStop)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for sig := range signals {
+			if sig == CPUProfileStart {
+				_ = p.start() // a profile already running is kept; a folder that cannot be written leaves no file, which the bench reports
+			} else {
+				p.stop()
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(signals)
+		close(signals)
+		<-done
+		p.stop()
+	}, nil
+}
+
+// cpuProfile is one process's CPU profile, started and stopped at most
+// once at a time.
+type cpuProfile struct {
+	path string
+	mu   sync.Mutex
+	file *os.File // nil when not profiling
+}
+
+func (p *cpuProfile) start() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.file != nil {
+		return nil
+	}
+	f, err := os.Create(p.path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", CPUProfileEnv, err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", CPUProfileEnv, err)
+	}
+	p.file = f
+	return nil
+}
+
+func (p *cpuProfile) stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.file == nil {
+		return
+	}
+	pprof.StopCPUProfile()
+	p.file.Close()
+	p.file = nil
+}
