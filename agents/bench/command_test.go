@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/google/pprof/profile"
 )
 
 // TestBenchCommand builds leaguetui once and runs `leaguetui bench` as a
@@ -151,7 +153,8 @@ func testFloor(t *testing.T, bin string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "bench", "--players", "10", "--referees", "2", "--raw-duration", "500ms")
+	profiles := t.TempDir()
+	cmd := exec.CommandContext(ctx, bin, "bench", "--players", "10", "--referees", "2", "--raw-duration", "500ms", "--cpu-profile", profiles)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -167,7 +170,9 @@ func testFloor(t *testing.T, bin string) {
 	leaguePerMatch := figure(t, table, `league CPU per match ([0-9.]+) ms = x[0-9.]+ the floor`)
 	floorMatches := figure(t, table, `floor matches/s +([0-9.]+) `)
 	leagueMatches := figure(t, table, `league matches/s ([0-9.]+) = x[0-9.]+ below the floor's`)
-	figure(t, table, `HTTP alone between processes \(floor\) makes ([0-9.]+)`)
+	if ratio := figure(t, table, `at the floor \(HTTP alone between processes\), which would make ([0-9.]+)`); ratio <= 0 {
+		t.Errorf("the floor's ratio %v is not positive:\n%s", ratio, table)
+	}
 	if perExchange <= 0 || exchangesPerMatch <= 0 || floorMatches <= 0 || leagueMatches <= 0 {
 		t.Errorf("floor figures not all positive:\n%s", table)
 	}
@@ -182,6 +187,21 @@ func testFloor(t *testing.T, bin string) {
 	}
 	if left := processesOf(bin); len(left) > 0 {
 		t.Errorf("processes left running after bench: %v", left)
+	}
+	for kind, want := range map[string]int{"floor-server": 10, "floor-client": 2} {
+		paths, _ := filepath.Glob(filepath.Join(profiles, kind+"-*.pprof"))
+		if len(paths) != want {
+			t.Errorf("%d %s profiles in --cpu-profile's folder, want %d", len(paths), kind, want)
+		}
+		for _, path := range paths {
+			data, err := os.ReadFile(path)
+			if err == nil {
+				_, err = profile.ParseData(data)
+			}
+			if err != nil {
+				t.Errorf("%s is no CPU profile: %v", path, err)
+			}
+		}
 	}
 }
 
@@ -339,7 +359,7 @@ func testTinyLeague(t *testing.T, bin string) {
 			t.Errorf("cpu_seconds = %v with /proc present", lookup(report, "league.cpu_seconds"))
 		}
 		for _, path := range []string{"floor.exchanges", "floor.cpu_per_exchange_us", "floor.cpu_per_match_ms",
-			"floor.matches_per_second", "floor.league_cpu_per_match_ms", "floor.ratio_to_raw"} {
+			"floor.matches_per_second", "floor.league_cpu_per_match_ms", "floor.ratio_to_raw", "raw.cpu_per_exchange_us"} {
 			if v, ok := number(report, path); !ok || v <= 0 {
 				t.Errorf("%s = %v, want a number > 0", path, lookup(report, path))
 			}

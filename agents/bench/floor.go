@@ -60,6 +60,10 @@ type FloorOptions struct {
 	// InFlight the exchanges kept in flight, spread over the clients.
 	Servers, Clients, InFlight int
 	Duration                   time.Duration // how long to measure; 0 means 3s
+	// CPUProfileDir, when set, is where every process of the measure
+	// writes a CPU profile of the measure, as floor-server-<pid>.pprof
+	// and floor-client-<pid>.pprof.
+	CPUProfileDir string
 }
 
 func (o FloorOptions) withDefaults() FloorOptions {
@@ -107,14 +111,14 @@ func Floor(ctx context.Context, opts FloorOptions) (result FloorResult, err erro
 	var servers, clients []*launch.Child
 	defer func() { stopChildren(append(clients, servers...)) }()
 	servers, err = startChildren(ctx, opts.Executable, opts.Servers, func(i int) launch.Spec {
-		return floorSpec(opts.Dir, FloorServerCommand, i)
+		return floorSpec(opts, FloorServerCommand, i)
 	})
 	if err != nil {
 		return result, err
 	}
 	urls := endpointsOf(servers)
 	clients, err = startChildren(ctx, opts.Executable, opts.Clients, func(i int) launch.Spec {
-		spec := floorSpec(opts.Dir, FloorClientCommand, i)
+		spec := floorSpec(opts, FloorClientCommand, i)
 		// Each client's workers start at other servers than the others'.
 		first := i * opts.InFlight / opts.Clients % len(urls)
 		spec.Args = append(spec.Args, "--in-flight", strconv.Itoa(share(opts.InFlight, opts.Clients, i)),
@@ -126,11 +130,21 @@ func Floor(ctx context.Context, opts FloorOptions) (result FloorResult, err erro
 		return result, err
 	}
 	all := append(append([]*launch.Child(nil), servers...), clients...)
+	profiles := &cpuProfiles{}
+	if opts.CPUProfileDir != "" {
+		for _, c := range all {
+			profiles.agents = append(profiles.agents, c.PID())
+		}
+		if err := profiles.signal(node.CPUProfileStart); err != nil {
+			return result, err
+		}
+	}
 	before, knownBefore := sumCPU(all)
 	began := time.Now()
 	result.Exchanges, err = runClients(ctx, clients, opts.Duration)
 	result.Elapsed = time.Since(began)
 	after, knownAfter := sumCPU(all)
+	profiles.close() // written after the CPU is read: writing is not the measure's
 	result.CPU, result.CPUKnown = after-before, knownBefore && knownAfter
 	return result, err
 }
@@ -144,10 +158,14 @@ func share(total, n, i int) int {
 	return part
 }
 
-func floorSpec(dir, command string, i int) launch.Spec {
+func floorSpec(opts FloorOptions, command string, i int) launch.Spec {
 	name := fmt.Sprintf("%s-%d", command, i+1)
-	return launch.Spec{Name: "floor measure's " + name, Args: []string{"bench", command},
-		OutputPath: filepath.Join(dir, name+".log")}
+	spec := launch.Spec{Name: "floor measure's " + name, Args: []string{"bench", command},
+		OutputPath: filepath.Join(opts.Dir, name+".log")}
+	if opts.CPUProfileDir != "" {
+		spec.Env = profileEnv(opts.CPUProfileDir)
+	}
+	return spec
 }
 
 // childrenAtOnce bounds the processes starting at once.

@@ -66,16 +66,23 @@ func (r Report) floorRows() [][4]string {
 	}
 }
 
-// FloorRatio is the floor's exchanges/s ÷ the raw measure's: what HTTP
-// alone makes of the league/raw ratio once it crosses processes.
-func (r Report) FloorRatio() float64 { return Ratio(r.Floor.PerSecond(), r.Raw.PerSecond()) }
+// FloorRatio is what the league/raw ratio would be for a league whose
+// exchanges cost only the floor's CPU, on a machine both measures keep
+// busy: the raw measure's CPU per exchange ÷ the floor's. Set from CPU
+// rather than from exchanges/s, it holds on a loaded machine, where the
+// raw measure, one process among many, gets less of the CPUs than the
+// floor's 72. 0 when either is unknown.
+func (r Report) FloorRatio() float64 {
+	return Ratio(float64(r.Raw.CPUPerExchange()), float64(r.Floor.CPUPerExchange()))
+}
 
-// floorRatioNote puts the floor's own ratio beside the league's.
+// floorRatioNote puts the floor's ratio beside the league's.
 func (r Report) floorRatioNote() string {
-	if r.Floor.Exchanges == 0 {
+	if r.FloorRatio() == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; HTTP alone between processes (floor) makes %.3f", r.FloorRatio())
+	return fmt.Sprintf("; an exchange used %.0f µs of CPU in raw, %.0f µs at the floor (HTTP alone between processes), which would make %.3f",
+		micros(r.Raw.CPUPerExchange()), micros(r.Floor.CPUPerExchange()), r.FloorRatio())
 }
 
 func micros(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
@@ -88,7 +95,8 @@ type jsonFloor struct {
 	Seconds            float64 `json:"seconds"`
 	Exchanges          int64   `json:"exchanges"`
 	ExchangesPerSecond float64 `json:"exchanges_per_second"`
-	// RatioToRaw is ExchangesPerSecond ÷ the raw exchanges/s.
+	// RatioToRaw is the raw measure's CPU per exchange ÷ the floor's
+	// (Report.FloorRatio), 0 when the raw's is unknown.
 	RatioToRaw       float64 `json:"ratio_to_raw"`
 	CPUSeconds       float64 `json:"cpu_seconds"`
 	CPUPerExchangeUs float64 `json:"cpu_per_exchange_us"`

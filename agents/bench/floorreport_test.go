@@ -13,6 +13,7 @@ import (
 // 20,000 exchanges in 2 s using 2 s of CPU.
 func sampleFloor() Report {
 	r := sampleReport()
+	r.Raw.CPU, r.Raw.CPUKnown = 3*time.Second, true // 20 µs an exchange
 	r.Floor = FloorResult{Servers: 64, Clients: 8, InFlight: 32, Elapsed: 2 * time.Second, Exchanges: 20000,
 		CPU: 2 * time.Second, CPUKnown: true}
 	return r
@@ -25,10 +26,10 @@ func TestFloorFigures(t *testing.T) {
 		t.Errorf("floor CPU per match %s, want %s", got, perMatch)
 	}
 	for name, got := range map[string][2]float64{
-		"floor matches/s":                       {r.FloorMatchesPerSecond(), 2 / perMatch.Seconds()},
-		"league CPU ÷ floor":                    {r.LeagueToFloorCPU(), (27.0 / 2016) / perMatch.Seconds()},
-		"floor matches/s ÷ league's":            {r.FloorToLeagueMatches(), 2 / perMatch.Seconds() / 126},
-		"floor exchanges/s ÷ raw's (10k ÷ 50k)": {r.FloorRatio(), 0.2},
+		"floor matches/s":                      {r.FloorMatchesPerSecond(), 2 / perMatch.Seconds()},
+		"league CPU ÷ floor":                   {r.LeagueToFloorCPU(), (27.0 / 2016) / perMatch.Seconds()},
+		"floor matches/s ÷ league's":           {r.FloorToLeagueMatches(), 2 / perMatch.Seconds() / 126},
+		"raw's CPU per exchange ÷ the floor's": {r.FloorRatio(), 0.2},
 	} {
 		if math.Abs(got[0]-got[1]) > 1e-6*got[1] { // durations are whole nanoseconds
 			t.Errorf("%s = %v, want %v", name, got[0], got[1])
@@ -45,7 +46,7 @@ func TestFloorTable(t *testing.T) {
 		"floor CPU per exchange   100 µs", "64 server and 8 client processes, one P each, 32 in flight", "20000 exchanges in 2s used 2.0 s of 2 CPUs x 2.0 s",
 		"floor CPU per match      1.98 ms", "x 19.8 exchanges per match; league CPU per match 13.39 ms = x6.75 the floor",
 		"floor matches/s          1008.0", "league matches/s 126.0 = x8.00 below the floor's",
-		"raw being both ends in one process without JSON; HTTP alone between processes (floor) makes 0.200",
+		"raw being both ends in one process without JSON; an exchange used 20 µs of CPU in raw, 100 µs at the floor (HTTP alone between processes), which would make 0.200",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())

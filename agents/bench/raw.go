@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,10 +31,22 @@ type RawResult struct {
 	Exchanges     int64 // request/response pairs completed within Elapsed
 	RequestBytes  int
 	ResponseBytes int
+	// CPU is this process's CPU time over Elapsed, both ends of every
+	// exchange; CPUKnown is false where /proc is missing.
+	CPU      time.Duration
+	CPUKnown bool
 }
 
 // PerSecond is exchanges per second.
 func (r RawResult) PerSecond() float64 { return Rate(r.Exchanges, r.Elapsed) }
+
+// CPUPerExchange is the CPU of both ends of one exchange, 0 when unknown.
+func (r RawResult) CPUPerExchange() time.Duration {
+	if !r.CPUKnown || r.Exchanges == 0 {
+		return 0
+	}
+	return r.CPU / time.Duration(r.Exchanges)
+}
 
 // Raw measures exchanges per second between a minimal HTTP server and
 // client on 127.0.0.1 in this process, with keep-alive connections, each
@@ -57,16 +70,17 @@ func Raw(ctx context.Context, opts RawOptions) (RawResult, error) {
 
 	d := driver{servers: []string{srv.url}, exchange: client.exchange}
 	err = d.warm(ctx, opts.Concurrency)
-	var count int64
-	var elapsed time.Duration
+	result := RawResult{Concurrency: opts.Concurrency, RequestBytes: len(request), ResponseBytes: len(response)}
 	if err == nil {
-		count, elapsed, err = d.measure(ctx, opts.Concurrency, opts.Duration)
+		cpuBefore, knownBefore := CPUTime(os.Getpid())
+		result.Exchanges, result.Elapsed, err = d.measure(ctx, opts.Concurrency, opts.Duration)
+		cpuAfter, knownAfter := CPUTime(os.Getpid())
+		result.CPU, result.CPUKnown = cpuAfter-cpuBefore, knownBefore && knownAfter
 	}
 	if err != nil && ctx.Err() == nil {
 		err = fmt.Errorf("raw measure: %w", err)
 	}
-	return RawResult{Concurrency: opts.Concurrency, Elapsed: elapsed, Exchanges: count,
-		RequestBytes: len(request), ResponseBytes: len(response)}, err
+	return result, err
 }
 
 func (o RawOptions) withDefaults() RawOptions {

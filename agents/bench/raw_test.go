@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"errors"
+	"os"
 	"runtime"
 	"testing"
 	"time"
@@ -47,6 +48,9 @@ func TestRaw(t *testing.T) {
 	}
 	if res.Concurrency != 4 || res.RequestBytes == 0 || res.ResponseBytes == 0 {
 		t.Errorf("result does not describe the measure: %+v", res)
+	}
+	if _, err := os.Stat("/proc/self/stat"); err == nil && !res.CPUKnown {
+		t.Errorf("the raw measure's CPU is unknown with /proc present: %+v", res)
 	}
 }
 

@@ -153,6 +153,7 @@ type (
 		ExchangesPerSecond float64 `json:"exchanges_per_second"`
 		RequestBytes       int     `json:"request_bytes"`
 		ResponseBytes      int     `json:"response_bytes"`
+		CPUPerExchangeUs   float64 `json:"cpu_per_exchange_us"` // 0 where /proc is missing
 	}
 	jsonLeague struct {
 		Players            int      `json:"players"`
@@ -188,7 +189,8 @@ func (r Report) JSON(w io.Writer) error {
 	raw, lg := r.Raw, r.League
 	out := jsonReport{
 		Raw: jsonRaw{Concurrency: raw.Concurrency, Seconds: raw.Elapsed.Seconds(), Exchanges: raw.Exchanges,
-			ExchangesPerSecond: raw.PerSecond(), RequestBytes: raw.RequestBytes, ResponseBytes: raw.ResponseBytes},
+			ExchangesPerSecond: raw.PerSecond(), RequestBytes: raw.RequestBytes, ResponseBytes: raw.ResponseBytes,
+			CPUPerExchangeUs: micros(raw.CPUPerExchange())},
 		League: jsonLeague{Players: lg.Players, Referees: lg.Referees, Matches: lg.Matches,
 			WallSeconds: lg.Wall.Seconds(), MatchesPerSecond: lg.MatchesPerSecond(),
 			Turns: lg.Turns, TurnsPerSecond: lg.TurnsPerSecond(),

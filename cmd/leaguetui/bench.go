@@ -69,9 +69,10 @@ faster. Well below 1, the time goes elsewhere: JSON, logs, the journal's
 fsyncs, waiting between steps, or too few matches running at once to keep the
 machine busy. Both measures share this machine's CPUs, but the league runs
 one process per agent while the raw measure runs in one process, without the
-scheduler and socket work of crossing processes: the ratio's row also says
-what HTTP alone between processes (the floor) makes of it, and the floor's
-rows how far the league is from what its design allows.
+scheduler and socket work of crossing processes: the ratio's row also says,
+from the CPU of an exchange in each, the ratio a league whose exchanges cost
+only the floor's would make, and the floor's rows how far the league is from
+what its design allows.
 Targets: >= 1000 matches/s with 64 players and 8 referees, ratio >= 0.5, the
 last tenth at least 0.8 x the first, and under 200 MB of manager peak memory
 for 1,000 players. The verdict column says "met" or "short by ×N" beside each
@@ -85,6 +86,8 @@ where that CPU went: per kind of work (JSON, HTTP, data files, journal,
 logging, garbage collection...), its µs per exchange, ms per match and share
 of each role's CPU. Each sample counts once, under the first kind in
 agents/bench/kinds.go's ordered list that a function on its stack shows.
+The floor measure's processes write a profile of the measure there too
+(floor-server-<pid>.pprof, floor-client-<pid>.pprof), outside that count.
 
 Progress goes to stderr; the result to stdout, as a table or, with --json,
 as JSON (durations in ms or s as named, memory in bytes, null when n/a).
@@ -159,7 +162,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// player (at most the headline league's 64) and a client for each
 	// referee, as many exchanges in flight as the raw measure.
 	floorOpts := bench.FloorOptions{Executable: exe, Dir: filepath.Join(dir, "floor"), Duration: *rawDuration,
-		Servers: min(*players, 64), Clients: *referees, InFlight: *concurrency}
+		Servers: min(*players, 64), Clients: *referees, InFlight: *concurrency, CPUProfileDir: *cpuProfile}
 	fmt.Fprintf(stderr, "bench: floor measure, %d server and %d client processes, %d exchanges in flight for %s\n",
 		floorOpts.Servers, min(floorOpts.Clients, floorOpts.InFlight), floorOpts.InFlight, floorOpts.Duration)
 	floor, err := bench.Floor(ctx, floorOpts)
@@ -176,7 +179,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // runFloorPeer runs one process of the bench's floor measure, which the
 // bench starts itself (a hidden subcommand): on one P, like a player or a
-// referee, and profiled like them under LEAGUETUI_CPUPROFILE.
+// referee, and profiled like them under --cpu-profile.
 func runFloorPeer(ctx context.Context, args []string, stdout io.Writer) error {
 	peer, err := bench.NewFloorPeer(args, stdout)
 	if err != nil {
