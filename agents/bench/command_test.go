@@ -32,6 +32,7 @@ func TestBenchCommand(t *testing.T) {
 	t.Run("SIGTERM in the floor measure", func(t *testing.T) { testSIGTERMInFloor(t, bin) })
 	t.Run("cpu profile", func(t *testing.T) { testCPUProfile(t, bin) })
 	t.Run("cpu profile from the environment", func(t *testing.T) { testCPUProfileEnv(t, bin) })
+	t.Run("cpu profile with players in process", func(t *testing.T) { testCPUProfileHosted(t, bin) })
 }
 
 // testCPUProfile: with --cpu-profile every agent writes its profile of
@@ -118,6 +119,24 @@ func testCPUProfileEnv(t *testing.T, bin string) {
 	}
 }
 
+// testCPUProfileHosted: with --players-in-process the players' profile is
+// the bench process's own, read beside the manager's and the referees'.
+func testCPUProfileHosted(t *testing.T, bin string) {
+	dir := t.TempDir()
+	stdout := runBench(t, bin, nil, "--players", "4", "--referees", "2", "--raw-duration", "200ms",
+		"--players-in-process", "--cpu-profile", dir, "--json")
+	var report map[string]any
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
+	}
+	if n, _ := number(report, "cpu_breakdown.profiles"); n != 4 {
+		t.Errorf("cpu_breakdown.profiles = %v, want 4 (the manager, 2 referees, the bench's players)", lookup(report, "cpu_breakdown.profiles"))
+	}
+	if found, _ := filepath.Glob(filepath.Join(dir, "bench-players-*.pprof")); len(found) != 1 {
+		t.Errorf("the bench's players' profiles: %v, want one bench-players-<pid>.pprof", found)
+	}
+}
+
 // runBench runs leaguetui bench with args and env added and returns its
 // stdout.
 func runBench(t *testing.T, bin string, env []string, args ...string) string {
@@ -187,6 +206,10 @@ func testFloor(t *testing.T, bin string) {
 	}
 	if left := processesOf(bin); len(left) > 0 {
 		t.Errorf("processes left running after bench: %v", left)
+	}
+	if !regexp.MustCompile(`The floor by kind of work, from its 12 CPU profiles`).MatchString(table) ||
+		!regexp.MustCompile(`\nall +[0-9]+ +[0-9]+ +[-+][0-9]+\n`).MatchString(table[strings.Index(table, "The floor by kind"):]) {
+		t.Errorf("no floor by kind of work after the league's:\n%s", table)
 	}
 	for kind, want := range map[string]int{"floor-server": 10, "floor-client": 2} {
 		paths, _ := filepath.Glob(filepath.Join(profiles, kind+"-*.pprof"))

@@ -85,6 +85,11 @@ type FloorResult struct {
 	// used over Elapsed; CPUKnown is false where /proc is missing.
 	CPU      time.Duration
 	CPUKnown bool
+	// Kinds is the CPU the measure's profiles hold by kind of work (an
+	// index in WorkKinds), from Profiles profiles; nil unless
+	// FloorOptions.CPUProfileDir asked for them.
+	Kinds    []time.Duration
+	Profiles int
 }
 
 // PerSecond is exchanges per second.
@@ -100,13 +105,24 @@ func (f FloorResult) CPUPerExchange() time.Duration {
 
 // Floor starts opts.Servers server processes and opts.Clients client
 // processes, lets the clients exchange with every server for
-// opts.Duration, and counts the exchanges and the CPU of all of them. Every
-// process it started is stopped before it returns.
-func Floor(ctx context.Context, opts FloorOptions) (result FloorResult, err error) {
+// opts.Duration, and counts the exchanges and the CPU of all of them, and
+// with opts.CPUProfileDir the CPU their profiles hold by kind of work.
+// Every process it started is stopped before it returns.
+func Floor(ctx context.Context, opts FloorOptions) (FloorResult, error) {
+	result, profiles, err := runFloor(ctx, opts)
+	if err == nil && profiles != nil { // the processes have exited: their profiles are whole
+		result.Kinds, result.Profiles, err = profiles.byKind()
+	}
+	return result, err
+}
+
+// runFloor is Floor but for reading the profiles, which it has the
+// processes write when opts.CPUProfileDir asks.
+func runFloor(ctx context.Context, opts FloorOptions) (result FloorResult, _ *cpuProfiles, err error) {
 	opts = opts.withDefaults()
 	result = FloorResult{Servers: opts.Servers, Clients: opts.Clients, InFlight: opts.InFlight}
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
-		return result, fmt.Errorf("floor measure: %w", err)
+		return result, nil, fmt.Errorf("floor measure: %w", err)
 	}
 	var servers, clients []*launch.Child
 	defer func() { stopChildren(append(clients, servers...)) }()
@@ -114,7 +130,7 @@ func Floor(ctx context.Context, opts FloorOptions) (result FloorResult, err erro
 		return floorSpec(opts, FloorServerCommand, i)
 	})
 	if err != nil {
-		return result, err
+		return result, nil, err
 	}
 	urls := endpointsOf(servers)
 	clients, err = startChildren(ctx, opts.Executable, opts.Clients, func(i int) launch.Spec {
@@ -127,16 +143,22 @@ func Floor(ctx context.Context, opts FloorOptions) (result FloorResult, err erro
 		return spec
 	})
 	if err != nil {
-		return result, err
+		return result, nil, err
 	}
 	all := append(append([]*launch.Child(nil), servers...), clients...)
-	profiles := &cpuProfiles{}
+	var profiles *cpuProfiles
 	if opts.CPUProfileDir != "" {
-		for _, c := range all {
+		profiles = &cpuProfiles{roles: map[string]string{}}
+		for i, c := range all {
+			role := FloorServerCommand
+			if i >= len(servers) {
+				role = FloorClientCommand
+			}
 			profiles.agents = append(profiles.agents, c.PID())
+			profiles.roles[filepath.Join(opts.CPUProfileDir, fmt.Sprintf("%s-%d.pprof", role, c.PID()))] = role
 		}
 		if err := profiles.signal(node.CPUProfileStart); err != nil {
-			return result, err
+			return result, nil, err
 		}
 	}
 	before, knownBefore := sumCPU(all)
@@ -146,7 +168,7 @@ func Floor(ctx context.Context, opts FloorOptions) (result FloorResult, err erro
 	after, knownAfter := sumCPU(all)
 	profiles.close() // written after the CPU is read: writing is not the measure's
 	result.CPU, result.CPUKnown = after-before, knownBefore && knownAfter
-	return result, err
+	return result, profiles, err
 }
 
 // share is client i's part of total in-flight exchanges over n clients.

@@ -2,6 +2,8 @@ package bench
 
 import (
 	"fmt"
+	"io"
+	"text/tabwriter"
 	"time"
 )
 
@@ -108,6 +110,9 @@ type jsonFloor struct {
 	LeagueCPUPerMatchMs  float64 `json:"league_cpu_per_match_ms"`
 	LeagueCPUToFloor     float64 `json:"league_cpu_to_floor"`
 	FloorToLeagueMatches float64 `json:"floor_to_league_matches_per_second"`
+	// Kinds, with --cpu-profile, is the profiled CPU per exchange by kind
+	// of work at the floor and in the league, "all" last.
+	Kinds []floorKind `json:"kinds,omitempty"`
 }
 
 func (r Report) jsonFloor() *jsonFloor {
@@ -120,5 +125,68 @@ func (r Report) jsonFloor() *jsonFloor {
 		CPUSeconds: f.CPU.Seconds(), CPUPerExchangeUs: micros(f.CPUPerExchange()),
 		CPUPerMatchMs: millis(r.FloorCPUPerMatch()), MatchesPerSecond: r.FloorMatchesPerSecond(),
 		LeagueCPUPerMatchMs: millis(r.League.CPUPerMatch()), LeagueCPUToFloor: r.LeagueToFloorCPU(),
-		FloorToLeagueMatches: r.FloorToLeagueMatches()}
+		FloorToLeagueMatches: r.FloorToLeagueMatches(), Kinds: r.floorKinds()}
+}
+
+// byKind adds up the profiles' CPU by kind of work (an index in
+// WorkKinds), whatever their role, once the processes that wrote them
+// have exited.
+func (p *cpuProfiles) byKind() ([]time.Duration, int, error) {
+	total := make([]time.Duration, len(WorkKinds))
+	for path := range p.roles {
+		kinds, err := readProfile(path)
+		if err != nil {
+			return nil, 0, err
+		}
+		for k, cpu := range kinds {
+			total[k] += cpu
+		}
+	}
+	return total, len(p.roles), nil
+}
+
+// floorKind is one kind of work's CPU per exchange at the floor and in the
+// league, in µs.
+type floorKind struct {
+	Kind   string  `json:"kind"`
+	Floor  float64 `json:"floor_us_per_exchange"`
+	League float64 `json:"league_us_per_exchange"`
+}
+
+// floorKinds set the floor's profiles against the league's, kind by kind,
+// with the total of each last ("all"); nil unless both were profiled.
+func (r Report) floorKinds() []floorKind {
+	f, b := r.Floor, r.League.Breakdown
+	if f.Kinds == nil || b == nil || f.Exchanges == 0 {
+		return nil
+	}
+	var out []floorKind
+	var all floorKind
+	for k, kind := range WorkKinds {
+		row := floorKind{Kind: kind.Name, Floor: micros(f.Kinds[k]) / float64(f.Exchanges), League: perExchange(b.Kinds[k].CPU, r.League)}
+		all.Floor, all.League = all.Floor+row.Floor, all.League+row.League
+		if row.Floor > 0 || row.League > 0 {
+			out = append(out, row)
+		}
+	}
+	all.Kind = "all"
+	return append(out, all)
+}
+
+// floorKindsTable writes floorKinds for people, after the league's
+// breakdown: what is left above the floor, kind by kind.
+func (r Report) floorKindsTable(w io.Writer) error {
+	kinds := r.floorKinds()
+	if kinds == nil {
+		return nil
+	}
+	fmt.Fprintf(w, "\nThe floor by kind of work, from its %d CPU profiles (floor-server-<pid>.pprof, floor-client-<pid>.pprof)\n"+
+		"of the measure, %d exchanges, beside the league's: µs of profiled CPU per exchange, each sample counted as above.\n\n",
+		r.Floor.Profiles, r.Floor.Exchanges)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "kind of work\tat the floor\tin the league\tleague above the floor")
+	for _, k := range kinds {
+		fmt.Fprintf(tw, "%s\t%.0f\t%.0f\t%+.0f\n", k.Kind, k.Floor, k.League, k.League-k.Floor)
+	}
+	return tw.Flush()
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -142,5 +143,39 @@ func TestFloorPeerArguments(t *testing.T) {
 		if _, err := NewFloorPeer(args, &bytes.Buffer{}); err != nil {
 			t.Errorf("NewFloorPeer(%q): %v", args, err)
 		}
+	}
+}
+
+// TestFloorKinds: with both profiled, the floor's CPU by kind of work sits
+// beside the league's, per exchange, with what the league spends above it.
+func TestFloorKinds(t *testing.T) {
+	r := sampleFloor() // the league: 40,000 exchanges; the floor: 20,000
+	http, json := kindIndex(t, "HTTP: net/http server and client, sockets, syscalls"), kindIndex(t, "JSON: encoding and decoding")
+	r.League.Breakdown = &Breakdown{Profiles: 73, Kinds: make([]KindCPU, len(WorkKinds))}
+	for k, kind := range WorkKinds {
+		r.League.Breakdown.Kinds[k].Kind = kind.Name
+	}
+	r.League.Breakdown.Kinds[http].CPU = CPU{Players: 6 * time.Second}  // 150 µs an exchange
+	r.League.Breakdown.Kinds[json].CPU = CPU{Referees: 2 * time.Second} // 50
+	r.Floor.Kinds, r.Floor.Profiles = make([]time.Duration, len(WorkKinds)), 72
+	r.Floor.Kinds[http] = 1600 * time.Millisecond // 80 µs an exchange
+	var out bytes.Buffer
+	if err := r.Table(&out); err != nil {
+		t.Fatal(err)
+	}
+	table := out.String()[strings.Index(out.String(), "The floor by kind of work"):]
+	for _, want := range []string{`from its 72 CPU profiles`, `20000 exchanges`,
+		`\nHTTP: net/http[^\n]* +80 +150 +\+70\n`, `\nJSON: encoding[^\n]* +0 +50 +\+50\n`, `\nall +80 +200 +\+120\n`} {
+		if !regexp.MustCompile(want).MatchString(table) {
+			t.Errorf("floor by kind lacks %s:\n%s", want, table)
+		}
+	}
+	kinds := r.jsonFloor().Kinds
+	if last := kinds[len(kinds)-1]; len(kinds) != 3 || last.Kind != "all" || last.Floor != 80 || last.League != 200 {
+		t.Errorf("floor.kinds = %+v, want HTTP, JSON and all (80 and 200 µs)", kinds)
+	}
+	r.League.Breakdown = nil
+	if r.floorKinds() != nil {
+		t.Error("floor kinds without the league's breakdown")
 	}
 }

@@ -56,7 +56,7 @@ var WorkKinds = []WorkKind{
 		`leaguetui/agents/player\.\(\*doorman\)`, `^github\.com/google/jsonschema-go/`)},
 	{"league and game logic (engine)", pattern(`^leaguetui/engine\.`)},
 	// Execute runs the request itself: only the breaker's own steps count.
-	{"circuit breakers", pattern(`^github\.com/sony/gobreaker/v2\.\(\*CircuitBreaker\[[^]]*\]\)\.(beforeRequest|afterRequest|currentState|setState|onSuccess|onFailure|toNewGeneration)`)},
+	{"circuit breakers", pattern(`^github\.com/sony/gobreaker/v2\.\(\*CircuitBreaker\[.*\]\)\.(beforeRequest|afterRequest|currentState|setState|onSuccess|onFailure|toNewGeneration)`)},
 	{"timers and contexts", pattern(`^context\.`,
 		`^time\.(\(\*Timer\)|\(\*Ticker\)|NewTimer|NewTicker|AfterFunc|After|Sleep|newTimer|stopTimer|resetTimer|sendTime)`,
 		`^runtime\.(\(\*(timer|timers|timeTimer)\)|checkTimers|timeSleep|newTimer|stopTimer|resetTimer|timerchandrain|blockTimerChan|unblockTimerChan)`)},

@@ -107,6 +107,9 @@ func TestClassifyProfile(t *testing.T) {
 		// The circuit breaker's Execute runs the request: the request is HTTP.
 		{http, 90 * time.Millisecond, frames("net/http.(*Client).Do", mod+"agents/rpc.(*Client).postBody",
 			"github.com/sony/gobreaker/v2.(*CircuitBreaker[go.shape.[]uint8]).Execute", mod+"agents/rpc.(*Client).guarded")},
+		// ...and its own steps are the breaker's.
+		{"circuit breakers", 95 * time.Millisecond, frames("github.com/sony/gobreaker/v2.(*CircuitBreaker[go.shape.[]uint8]).beforeRequest",
+			"github.com/sony/gobreaker/v2.(*CircuitBreaker[go.shape.[]uint8]).Execute", mod+"agents/rpc.(*Client).guarded")},
 		// The scheduler's own stack.
 		{sched, 100 * time.Millisecond, frames("runtime.futex", "runtime.findRunnable", "runtime.schedule", "runtime.park_m", "runtime.mcall")},
 		{routing, 110 * time.Millisecond, frames("runtime.mapaccess1_faststr", mod+"agents/rpc.(*Server).handler", mod+"agents/rpc.(*Server).respond")},

@@ -190,10 +190,10 @@ func play(ctx context.Context, league *headless.League, hosted hostedPlayers, pr
 	if err != nil {
 		return LeagueResult{}, nil, err
 	}
+	cpuAfter, cpuKnown := cpuOf() // before the agents write their profiles, which is no work of the league's
 	profiles.close()
 	peak, known := PeakMemory(league.Manager.PID())
 	agentsMemory, agentsKnown := agentsMemory(league, hosted)
-	cpuAfter, cpuKnown := cpuOf()
 	after, err := HealthCounts(ctx, endpoints)
 	if err != nil {
 		return LeagueResult{}, nil, err

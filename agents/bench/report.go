@@ -68,7 +68,10 @@ func (r Report) Table(w io.Writer) error {
 	if err := tw.Flush(); err != nil || lg.Breakdown == nil {
 		return err
 	}
-	return lg.Breakdown.table(w, lg)
+	if err := lg.Breakdown.table(w, lg); err != nil {
+		return err
+	}
+	return r.floorKindsTable(w)
 }
 
 func (r Report) game() string {

@@ -87,7 +87,9 @@ logging, garbage collection...), its µs per exchange, ms per match and share
 of each role's CPU. Each sample counts once, under the first kind in
 agents/bench/kinds.go's ordered list that a function on its stack shows.
 The floor measure's processes write a profile of the measure there too
-(floor-server-<pid>.pprof, floor-client-<pid>.pprof), outside that count.
+(floor-server-<pid>.pprof, floor-client-<pid>.pprof), counted apart: a last
+table sets the floor's µs per exchange of each kind beside the league's, so
+that it shows what the league spends above HTTP alone between processes.
 
 Progress goes to stderr; the result to stdout, as a table or, with --json,
 as JSON (durations in ms or s as named, memory in bytes, null when n/a).

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/pprof/profile"
+
 	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
@@ -118,9 +120,67 @@ func TestAgentWritesCPUProfile(t *testing.T) {
 	}
 }
 
+// TestAgentProfilesWindowOnSignal: an agent started with
+// LEAGUETUI_CPUPROFILE_WINDOW=signal profiles from SIGUSR1 to SIGUSR2
+// only (the window the bench opens at the league's start and closes at
+// its end): no profile before the first, a whole one after the second
+// while the agent still runs.
+func TestAgentProfilesWindowOnSignal(t *testing.T) {
+	dir := t.TempDir()
+	profiles := func() []string {
+		found, _ := filepath.Glob(filepath.Join(dir, "manager-*.pprof"))
+		return found
+	}
+	window := func(manager *os.Process) {
+		if found := profiles(); len(found) != 0 {
+			t.Errorf("profiles before SIGUSR1: %v", found)
+		}
+		if err := manager.Signal(node.CPUProfileStart); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the profile to start", func() bool { return len(profiles()) == 1 })
+		if err := manager.Signal(node.CPUProfileStop); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the profile to be written", func() bool {
+			f, err := os.Open(profiles()[0])
+			if err != nil {
+				return false
+			}
+			defer f.Close()
+			_, err = profile.Parse(f)
+			return err == nil
+		})
+	}
+	if got := stopManagerAfter(t, window, syscall.SIGTERM, node.CPUProfileEnv+"="+dir,
+		node.CPUProfileWindowEnv+"="+node.CPUProfileOnSignal); got != 0 {
+		t.Errorf("exit status %d after SIGTERM, want 0", got)
+	}
+	if found := profiles(); len(found) != 1 {
+		t.Errorf("profiles written: %v, want one manager-<pid>.pprof", found)
+	}
+}
+
+// waitFor polls done for up to 30 s.
+func waitFor(t *testing.T, what string, done func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !done(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
 // stopManager starts a manager with env added, waits until it listens,
 // sends it sig and returns its exit status.
 func stopManager(t *testing.T, sig os.Signal, env ...string) int {
+	t.Helper()
+	return stopManagerAfter(t, nil, sig, env...)
+}
+
+// stopManagerAfter is stopManager, running whileUp (when not nil) once
+// the manager listens, before sig.
+func stopManagerAfter(t *testing.T, whileUp func(*os.Process), sig os.Signal, env ...string) int {
 	t.Helper()
 	dir := t.TempDir()
 	cmd := exec.Command(leaguetest.Binary(t), "manager", "--port", "0", "--data", dir)
@@ -153,6 +213,10 @@ func stopManager(t *testing.T, sig os.Signal, env ...string) int {
 	case <-time.After(leaguetest.ReadyTimeout):
 		_ = cmd.Process.Kill()
 		t.Fatal("the manager did not listen in time")
+	}
+	if whileUp != nil {
+		t.Cleanup(func() { _ = cmd.Process.Kill() }) // if whileUp failed the test; a no-op once it has exited
+		whileUp(cmd.Process)
 	}
 	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
