@@ -64,7 +64,8 @@ type Options struct {
 // connections alive, one circuit breaker per endpoint, and remembers per
 // endpoint the dialect a peer speaks and the form each message took.
 type Client struct {
-	http     *http.Client
+	http     *http.Transport
+	header   http.Header // every request's headers, shared: read only
 	opts     Options
 	nextID   atomic.Int64
 	mu       sync.Mutex
@@ -98,10 +99,13 @@ func NewClient(opts Options) *Client {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	return &Client{
-		// Plain net/http: a league exchange needs no more, and each call
-		// is on the hot path of every match. Each attempt's deadline is
-		// its context's, so the client itself has no timeout.
-		http:     &http.Client{Transport: NewTransport(opts.MaxConnsPerHost)},
+		// Plain net/http, and its Transport directly: http.Client adds
+		// redirects (which a peer has no business sending us to), cookies
+		// and timeouts (an attempt's deadline is its context's), and
+		// copies every request's headers for them, on the hot path of
+		// every match.
+		http:     NewTransport(opts.MaxConnsPerHost),
+		header:   requestHeader(),
 		opts:     opts,
 		circuit:  map[string]*gobreaker.CircuitBreaker[[]byte]{},
 		forms:    map[formKey]protocol.Form{},
@@ -125,6 +129,10 @@ func NewTransport(maxConnsPerHost int) *http.Transport {
 		IdleConnTimeout:     90 * time.Second,
 		TLSClientConfig:     tlsconf.Client(),
 		TLSHandshakeTimeout: 5 * time.Second,
+		// No Accept-Encoding: gzip on every request and no gunzipping
+		// reader on every reply: league messages are a few hundred bytes
+		// over loopback or a LAN.
+		DisableCompression: true,
 	}
 }
 
@@ -341,7 +349,7 @@ func (c *Client) roundTrip(ctx context.Context, call Call, body []byte) ([]byte,
 		}
 		return nil, &CallError{Code: code, Endpoint: call.Endpoint, Err: err}
 	}
-	if len(respBody) == 0 && status >= 400 {
+	if len(respBody) == 0 && status >= 300 {
 		return nil, &CallError{Code: protocol.ErrConnection, Endpoint: call.Endpoint,
 			Err: fmt.Errorf("HTTP %d with no body", status)}
 	}
@@ -351,17 +359,28 @@ func (c *Client) roundTrip(ctx context.Context, call Call, body []byte) ([]byte,
 	return respBody, nil
 }
 
-// postBody POSTs body as JSON and reads the whole reply.
+// requestHeader is what every request carries besides its length: JSON,
+// and an Accept that MCP peers insist on. No User-Agent: nobody reads it,
+// and every header is one more line for the peer to parse.
+func requestHeader() http.Header {
+	return http.Header{
+		"Content-Type": {"application/json"},
+		"Accept":       {"application/json, text/event-stream"},
+		"User-Agent":   {""}, // net/http sends none when it is empty
+	}
+}
+
+// postBody POSTs body as JSON and reads the whole reply. A redirect is
+// not followed: it comes back as its status.
 func (c *Client) postBody(ctx context.Context, endpoint string, body []byte) (status int, reply []byte, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
 		return 0, nil, err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := c.http.Do(req)
+	req.Header = c.header // RoundTrip never changes a request
+	resp, err := c.http.RoundTrip(req)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, err // CallError names the endpoint
 	}
 	defer resp.Body.Close()
 	reply, err = io.ReadAll(resp.Body)

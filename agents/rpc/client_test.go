@@ -511,3 +511,58 @@ func TestClientToolsCallForAnyMessageType(t *testing.T) {
 		t.Errorf("tool name %q, want GAME_JOIN_ACK", toolName)
 	}
 }
+
+// TestClientRequestHeaders: a call carries JSON, the Accept MCP peers
+// insist on and its length, and nothing else a peer would have to parse:
+// no gzip (no Accept-Encoding) and no User-Agent.
+func TestClientRequestHeaders(t *testing.T) {
+	headers := make(chan http.Header, 1)
+	p := newPeer(t, func(r *http.Request, _ string, _ map[string]any) (int, string) {
+		headers <- r.Header.Clone()
+		return 200, result(joinAck)
+	})
+	c := newClient(fastRetry, config.Breaker{})
+	if _, err := c.Send(context.Background(), rpc.Call{Endpoint: p.endpoint(), Message: invitationMsg(), Timeout: time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	h := <-headers
+	want := http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json, text/event-stream"}}
+	h.Del("Content-Length") // its value is the body's length
+	if !equalHeaders(h, want) {
+		t.Errorf("request headers %v, want %v and Content-Length", h, want)
+	}
+}
+
+func equalHeaders(a, b http.Header) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if !slices.Equal(v, b[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestClientDoesNotFollowRedirects: a peer that answers with a redirect
+// does not get the call sent on elsewhere (with the match ticket it
+// carries): the redirect is a failed call to that peer.
+func TestClientDoesNotFollowRedirects(t *testing.T) {
+	elsewhere := newPeer(t, func(*http.Request, string, map[string]any) (int, string) { return 200, result(joinAck) })
+	for _, status := range []int{http.StatusFound, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		redirecting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, elsewhere.endpoint(), status)
+		}))
+		c := newClient(fastRetry, config.Breaker{})
+		_, err := c.Send(context.Background(), rpc.Call{Endpoint: redirecting.URL + "/mcp", Message: invitationMsg(),
+			Timeout: time.Second, Attempts: 1})
+		redirecting.Close()
+		if err == nil {
+			t.Errorf("HTTP %d: the call succeeded, want an error", status)
+		}
+	}
+	if n := elsewhere.hits(); n != 0 {
+		t.Errorf("the redirect's target got %d requests, want none", n)
+	}
+}

@@ -42,6 +42,19 @@ func BenchmarkDispatch(b *testing.B) {
 // CHOOSE_PARITY_RESPONSE: framing the request, the HTTP exchange and
 // reading the reply, the client's whole share of a call.
 func BenchmarkClientSend(b *testing.B) {
+	call, response := sampleCall(b)
+	peer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(response)
+	}))
+	defer peer.Close()
+	sendAll(b, peer.URL+"/mcp", call)
+}
+
+// sampleCall is the CHOOSE_PARITY_CALL of bench.SampleExchange, decoded,
+// and the response a player sends to it.
+func sampleCall(b *testing.B) (*protocol.ChooseParityCall, []byte) {
 	request, response, err := bench.SampleExchange()
 	if err != nil {
 		b.Fatal(err)
@@ -56,18 +69,29 @@ func BenchmarkClientSend(b *testing.B) {
 	if err := protocol.Decode(req.Params, &call); err != nil {
 		b.Fatal(err)
 	}
-	peer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(response)
-	}))
-	defer peer.Close()
+	return &call, response
+}
+
+// sendAll sends call to endpoint b.N times with a referee's client.
+func sendAll(b *testing.B, endpoint string, call *protocol.ChooseParityCall) {
 	client := rpc.NewClient(rpc.Options{Retry: config.Default().Retry, Breaker: config.Default().Breaker})
-	send := rpc.Call{Endpoint: peer.URL + "/mcp", Message: &call, Timeout: 5 * time.Second, Attempts: 1}
+	send := rpc.Call{Endpoint: endpoint, Message: call, Timeout: 5 * time.Second, Attempts: 1}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := client.Send(context.Background(), send); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkExchange is one CHOOSE_PARITY_CALL from a referee's client to a
+// player-like rpc.Server over loopback HTTP, both ends in this process:
+// what net/http and the framing cost an exchange, on both sides.
+func BenchmarkExchange(b *testing.B) {
+	call, _ := sampleCall(b)
+	s := newTestServer()
+	s.MountMCP(http.NotFoundHandler())
+	peer := httptest.NewServer(s)
+	defer peer.Close()
+	sendAll(b, peer.URL+"/mcp", call)
 }

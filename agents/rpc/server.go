@@ -268,8 +268,22 @@ func (s *Server) stampLeagueError(e *protocol.LeagueError, in protocol.Inbound) 
 	e.OriginalMessageType = in.MessageType
 }
 
+// jsonContentType is every JSON reply's Content-Type, shared: net/http
+// copies a reply's headers before it writes them and never changes the
+// values a handler set.
+var jsonContentType = []string{"application/json"}
+
+// chunkedAbove is the size above which net/http would send a reply in
+// chunks unless it is told its length: it buffers this much of a reply
+// before it writes the headers.
+const chunkedAbove = 2048
+
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", "application/json")
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	if len(body) > chunkedAbove {
+		h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	}
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }

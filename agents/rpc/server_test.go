@@ -308,6 +308,15 @@ func TestServeHTTP(t *testing.T) {
 			t.Errorf("Content-Type = %q", ct)
 		}
 	})
+	t.Run("a reply states its length, whatever its size", func(t *testing.T) {
+		for _, method := range []string{"short", strings.Repeat("m", 3000)} { // "method not found" quotes it
+			resp, out := post([]byte(`{"jsonrpc":"2.0","method":"` + method + `","id":1}`))
+			if resp.ContentLength != int64(len(out)) || len(resp.TransferEncoding) != 0 {
+				t.Errorf("a reply of %d bytes: Content-Length %d, Transfer-Encoding %v; want its length, not chunks",
+					len(out), resp.ContentLength, resp.TransferEncoding)
+			}
+		}
+	})
 	t.Run("GET is not allowed", func(t *testing.T) {
 		resp, err := http.Get(srv.URL + "/mcp")
 		if err != nil {

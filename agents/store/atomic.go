@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // filePerm and dirPerm are the modes of everything the store creates: the data
@@ -66,10 +67,7 @@ func WriteAtomic(path string, encode func(io.Writer) error) error {
 // it creates.
 func writeAtomic(path string, encode func(io.Writer) error, perm, folderPerm os.FileMode) (err error) {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, folderPerm); err != nil {
-		return fmt.Errorf("store: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := createTemp(dir, path, folderPerm)
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
@@ -99,7 +97,7 @@ func writeAtomic(path string, encode func(io.Writer) error, perm, folderPerm os.
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
 	// The rename is only durable once the folder entry is; a failure here
@@ -109,6 +107,22 @@ func writeAtomic(path string, encode func(io.Writer) error, perm, folderPerm os.
 	}
 	countWrite(int(out.n))
 	return nil
+}
+
+// createTemp creates the temp file that will become path, and its folder
+// if it is missing. The folder is made only when the file cannot be: most
+// writes go to a folder that exists, and asking first cost each of them a
+// stat.
+func createTemp(dir, path string, folderPerm os.FileMode) (*os.File, error) {
+	pattern := "." + filepath.Base(path) + ".tmp-*"
+	tmp, err := os.CreateTemp(dir, pattern)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return tmp, err
+	}
+	if err := os.MkdirAll(dir, folderPerm); err != nil {
+		return nil, err
+	}
+	return os.CreateTemp(dir, pattern)
 }
 
 // writeBuffers keeps the buffers writes go through: a referee writes a
@@ -177,4 +191,20 @@ func RemoveTempFiles(root string) error {
 		}
 		return nil
 	})
+}
+
+// rename moves a temp file over its target with rename(2) alone. os.Rename
+// first stats the target to refuse replacing a folder, which rename(2)
+// refuses by itself when the file moved is not a folder (EISDIR): that
+// stat of a name in a folder of thousands of match files was most of
+// what a rename cost a referee.
+func rename(from, to string) error {
+	err := syscall.Rename(from, to)
+	for errors.Is(err, syscall.EINTR) {
+		err = syscall.Rename(from, to)
+	}
+	if err != nil {
+		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
+	}
+	return nil
 }

@@ -183,3 +183,57 @@ func TestRemoveTempFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteAtomicMakesMissingFolders: the folder is made when the temp
+// file cannot be created in it, and a write into an existing folder
+// needs no more than the file.
+func TestWriteAtomicMakesMissingFolders(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, "a", "b", "match.json")
+	for _, content := range []string{"first\n", "second\n"} {
+		if err := WriteFileAtomic(path, []byte(content)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || string(got) != content {
+			t.Fatalf("read %q, %v; want %q", got, err, content)
+		}
+	}
+	blocked := filepath.Join(root, "file")
+	if err := os.WriteFile(blocked, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileAtomic(filepath.Join(blocked, "x.json"), []byte("{}")); err == nil {
+		t.Error("a write under a file (not a folder) succeeded")
+	}
+}
+
+// TestWriteAtomicNeverReplacesAFolder: a file is never moved over a
+// folder of the same name, empty or not, and the temp file goes.
+func TestWriteAtomicNeverReplacesAFolder(t *testing.T) {
+	root := t.TempDir()
+	for _, name := range []string{"empty", "full"} {
+		path := filepath.Join(root, name)
+		if err := os.Mkdir(path, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if name == "full" {
+			if err := os.WriteFile(filepath.Join(path, "inside"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := WriteFileAtomic(path, []byte("{}")); err == nil {
+			t.Errorf("%s folder: the write succeeded", name)
+		}
+		if info, err := os.Stat(path); err != nil || !info.IsDir() {
+			t.Errorf("%s folder: %v, %v after the write; want it still a folder", name, info, err)
+		}
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 2 {
+		t.Errorf("%d entries left, want the 2 folders and no temp file: %v", len(entries), entries)
+	}
+}
