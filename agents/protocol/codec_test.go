@@ -174,10 +174,12 @@ func FuzzCodecEncode(f *testing.F) {
 			msg := newOfSameType(proto)
 			if json.Unmarshal(body, msg) == nil {
 				checkEncodedAlike(t, msg)
+				checkFlattened(t, msg)
 			}
 		}
 		for _, msg := range matchMessages() {
 			checkEncodedAlike(t, withText(msg, text))
+			checkFlattened(t, msg)
 		}
 	})
 }
@@ -224,5 +226,33 @@ func checkEncodedAlike(t *testing.T, msg Message) {
 	std, err := json.Marshal(msg)
 	if got != want || string(std) != want[0] || err != nil {
 		t.Errorf("%T %+v: encoded\n%q\nencoding/json:\n%q\n%s", msg, msg, got, want, std)
+	}
+}
+
+// checkFlattened: flatten writes a result's facts beside its fields as
+// encoding/json writes them through a map[string]any.
+func checkFlattened(t *testing.T, msg Message) {
+	type plainResult GameResult
+	type plainDetails ReportDetails
+	var v any
+	var extra map[string]any
+	switch m := msg.(type) {
+	case *GameOver:
+		v, extra = plainResult(m.GameResult), m.GameResult.Details
+	case *MatchResultReport:
+		v, extra = plainDetails(m.Result.Details), m.Result.Details.Game
+	default:
+		return
+	}
+	got, err := flatten(v, extra)
+	var want []byte
+	var wantErr error
+	withCodec(stdCodec, func() {
+		if want, _ = json.Marshal(v); len(extra) > 0 {
+			want, wantErr = flattenThroughMap(want, extra)
+		}
+	})
+	if string(got) != string(want) || (err == nil) != (wantErr == nil) {
+		t.Errorf("flatten(%+v, %v) = %s, %v; through a map: %s, %v", v, extra, got, err, want, wantErr)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -284,12 +285,84 @@ func winnerOrNil(winner *string) *string {
 }
 
 // flatten marshals v and merges extra's keys into the object, without
-// overwriting v's own fields.
+// overwriting v's own fields: the bytes json.Marshal makes of the merged
+// fields as a map[string]any (flattenThroughMap), spliced from v's members
+// and each extra value's encoding where they are the same bytes.
 func flatten(v any, extra map[string]any) ([]byte, error) {
 	base, err := Marshal(v)
 	if err != nil || len(extra) == 0 {
 		return base, err
 	}
+	if !reencodesAsIs(base) {
+		return flattenThroughMap(base, extra)
+	}
+	// Each member as its name, its key as encoded and its value as encoded.
+	// A key scanObject takes is plain ASCII without escapes, so its name
+	// in quotes is what encoding/json writes of it.
+	type member struct {
+		name     string
+		key, raw []byte
+	}
+	var members []member
+	if !scanObject(base, func(key, raw []byte) bool {
+		members = append(members, member{name: string(key), raw: raw})
+		return true
+	}) {
+		return flattenThroughMap(base, extra)
+	}
+	for i := range members {
+		members[i].key = []byte(`"` + members[i].name + `"`)
+	}
+	for name, val := range extra {
+		if slices.ContainsFunc(members, func(m member) bool { return m.name == name }) {
+			continue
+		}
+		key, err := Marshal(name)
+		if err != nil {
+			return nil, err
+		}
+		raw, err := Marshal(val)
+		if err != nil {
+			return nil, err
+		}
+		members = append(members, member{name, key, raw})
+	}
+	slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.name, b.name) })
+	out := append(make([]byte, 0, 2*len(base)), '{')
+	for i, m := range members {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, m.key...), ':'), m.raw...)
+	}
+	return append(out, '}'), nil
+}
+
+// reencodesAsIs reports an encoded object whose values decode into a
+// map[string]any and encode again as the same bytes: no number (it would
+// come back as a float64) and no invalid UTF-8 (encoded as \ufffd, it
+// would come back as the character itself).
+func reencodesAsIs(encoded []byte) bool {
+	if bytes.Contains(encoded, []byte(`\ufffd`)) {
+		return false
+	}
+	inString := false
+	for i := 0; i < len(encoded); i++ {
+		switch c := encoded[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case !inString && (c == '-' || '0' <= c && c <= '9'):
+			return false
+		}
+	}
+	return true
+}
+
+// flattenThroughMap merges extra's keys into base, an encoded object,
+// through a map[string]any, without overwriting base's own fields.
+func flattenThroughMap(base []byte, extra map[string]any) ([]byte, error) {
 	var fields map[string]any
 	if err := Unmarshal(base, &fields); err != nil {
 		return nil, err
