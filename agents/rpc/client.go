@@ -341,6 +341,9 @@ func (c *Client) roundTrip(ctx context.Context, call Call, body []byte) ([]byte,
 	attemptCtx, cancel := context.WithTimeout(ctx, call.Timeout)
 	defer cancel()
 	status, respBody, err := c.postBody(attemptCtx, call.Endpoint, body)
+	if errors.Is(err, errReplyTooLarge) {
+		return nil, fmt.Errorf("%s: %w", call.Endpoint, err) // it answered: no retry, no breaker
+	}
 	if err != nil {
 		code := protocol.ErrConnection
 		var netErr net.Error
@@ -383,12 +386,21 @@ func (c *Client) postBody(ctx context.Context, endpoint string, body []byte) (st
 		return 0, nil, err // CallError names the endpoint
 	}
 	defer resp.Body.Close()
-	reply, err = io.ReadAll(resp.Body)
+	reply, err = io.ReadAll(io.LimitReader(resp.Body, MaxBodyBytes+1))
 	if err != nil {
 		return 0, nil, err
 	}
+	if len(reply) > MaxBodyBytes {
+		return 0, nil, errReplyTooLarge
+	}
 	return resp.StatusCode, reply, nil
 }
+
+// errReplyTooLarge is a reply longer than any request we take: no league
+// reply comes near it, and a hostile peer's endless reply would otherwise
+// fill our memory, and a referee's transcript and match file, until the
+// call's deadline.
+var errReplyTooLarge = fmt.Errorf("reply over %d bytes", MaxBodyBytes)
 
 // notServed reads a client-error status with a body that is not JSON as
 // "method not found", so that the next method name is tried: the official
