@@ -46,7 +46,12 @@ func testCPUProfile(t *testing.T, bin string) {
 			t.Errorf("%d %s profiles in %s, want %d: %v", len(got), role, dir, want, got)
 		}
 	}
-	_, table, found := strings.Cut(stdout, "CPU by kind of work")
+	figures, table, found := strings.Cut(stdout, "CPU by kind of work")
+	for _, row := range []string{"first tenth CPU/match", "last tenth CPU/match"} {
+		if !regexp.MustCompile(regexp.QuoteMeta(row) + `\s+\d+\.\d\d ms\s`).MatchString(figures) {
+			t.Errorf("no %q row with the CPU per match of a 45-match league's tenth (/proc's ticks may make it 0.00):\n%s", row, figures)
+		}
+	}
 	if !found {
 		t.Fatalf("no CPU breakdown after the figures:\n%s", stdout)
 	}

@@ -37,6 +37,15 @@ type LeagueResult struct {
 	// FirstTenth and LastTenth are matches/s over the first and the last
 	// tenth of the matches (Tally.Tenths).
 	FirstTenth, LastTenth float64
+	// FirstTenthCPU and LastTenthCPU are the agents' CPU per match over
+	// the same tenths, read as the bench sees them pass (TenthsCPUKnown
+	// false where /proc is missing or a tenth went unseen). Unlike
+	// matches/s, other work on the machine moves them little, so they say
+	// whether a result costs more late in a league on a machine that is
+	// not quiet. /proc counts CPU in ticks of 10 ms: a tenth of a small
+	// league may read 0.
+	FirstTenthCPU, LastTenthCPU time.Duration
+	TenthsCPUKnown              bool
 	// PlayersInProcess says the players ran inside the bench process
 	// (LeagueOptions.PlayersInProcess); their CPU is that process's.
 	PlayersInProcess bool
@@ -58,6 +67,12 @@ type LeagueResult struct {
 // TenthsRatio is the last tenth's matches/s ÷ the first tenth's: near 1, a
 // result costs the same late in the league as early on.
 func (r LeagueResult) TenthsRatio() float64 { return Ratio(r.LastTenth, r.FirstTenth) }
+
+// TenthsCPURatio is the last tenth's CPU per match ÷ the first tenth's:
+// near 1, a result costs the same CPU late in the league as early on.
+func (r LeagueResult) TenthsCPURatio() float64 {
+	return Ratio(r.LastTenthCPU.Seconds(), r.FirstTenthCPU.Seconds())
+}
 
 // LeagueOptions are the league to measure: headless.Options, and whether
 // the players run as one process each or all inside the bench process.
@@ -186,11 +201,13 @@ func play(ctx context.Context, league *headless.League, hosted hostedPlayers, pr
 	if err := league.Control.Start(ctx); err != nil {
 		return LeagueResult{}, nil, err
 	}
-	tally, err := follow(ctx, league.Control, progress)
+	tenths := tenthsCPU{cpuOf: cpuOf, before: cpuBefore}
+	tally, err := follow(ctx, league.Control, progress, tenths.mark)
 	if err != nil {
 		return LeagueResult{}, nil, err
 	}
 	cpuAfter, cpuKnown := cpuOf() // before the agents write their profiles, which is no work of the league's
+	firstCPU, lastCPU, tenthsKnown := tenths.perMatch(cpuAfter, tally.Matches, cpuKnown)
 	profiles.close()
 	peak, known := PeakMemory(league.Manager.PID())
 	agentsMemory, agentsKnown := agentsMemory(league, hosted)
@@ -201,7 +218,7 @@ func play(ctx context.Context, league *headless.League, hosted hostedPlayers, pr
 	fmt.Fprintln(progress, "bench: league completed; stopping the agents")
 	first, last := tally.Tenths()
 	return LeagueResult{Players: len(league.Players) + len(hosted), Referees: len(league.Referees),
-		FirstTenth: first, LastTenth: last, PlayersInProcess: hosted != nil,
+		FirstTenth: first, LastTenth: last, FirstTenthCPU: firstCPU, LastTenthCPU: lastCPU, TenthsCPUKnown: tenthsKnown, PlayersInProcess: hosted != nil,
 		Matches: tally.Matches, Turns: int(after.Turns - before.Turns), Wall: tally.Wall(), Exchanges: after.Served - before.Served,
 		MatchP50: Percentile(tally.Durations, 50), MatchP99: Percentile(tally.Durations, 99),
 		ManagerPeakBytes: peak, ManagerPeakKnown: known, AgentsMemoryBytes: agentsMemory, AgentsMemoryKnown: agentsKnown,
@@ -261,11 +278,49 @@ func endpointsOf(children []*launch.Child) []string {
 	return endpoints
 }
 
+// tenthsCPU reads the agents' CPU as the first and the ninth tenth of the
+// matches pass, for the CPU per match of the first and the last tenth.
+type tenthsCPU struct {
+	cpuOf        func() (CPU, bool)
+	before       CPU // at the start
+	first, ninth CPU // when the first tenth was done, and the ninth
+	// firstMatches and ninthMatches are the matches done at those reads.
+	firstMatches, ninthMatches int
+	known                      bool
+}
+
+// mark is follow's onTenth: it reads the CPU when the first tenth is done
+// and when the ninth is (a Swiss league's count may skip a tenth).
+func (t *tenthsCPU) mark(tenth, matches int) {
+	switch {
+	case tenth >= 1 && t.firstMatches == 0:
+		cpu, ok := t.cpuOf()
+		t.first, t.firstMatches, t.known = cpu, matches, ok
+	case tenth >= 9 && t.ninthMatches == 0:
+		cpu, ok := t.cpuOf()
+		t.ninth, t.ninthMatches, t.known = cpu, matches, t.known && ok
+	}
+}
+
+// perMatch gives the CPU per match of the first tenth and of the last,
+// from the CPU read at the end (after) and all the matches; known is false
+// unless every read worked and both tenths were seen.
+func (t *tenthsCPU) perMatch(after CPU, matches int, afterKnown bool) (first, last time.Duration, known bool) {
+	lastMatches := matches - t.ninthMatches
+	if !t.known || !afterKnown || t.firstMatches == 0 || t.ninthMatches == 0 || lastMatches <= 0 {
+		return 0, 0, false
+	}
+	first = t.first.sub(t.before).Total() / time.Duration(t.firstMatches)
+	last = after.sub(t.ninth).Total() / time.Duration(lastMatches)
+	return first, last, true
+}
+
 // follow reads the event feed until the league completes, printing a line
 // each time another tenth of the matches is done (of all the league will
 // have, its Swiss rounds still to pair included), so a long league shows
-// that it moves and how fast.
-func follow(ctx context.Context, c *control.Client, progress io.Writer) (*Tally, error) {
+// that it moves and how fast, and calling onTenth with the tenth and the
+// matches done.
+func follow(ctx context.Context, c *control.Client, progress io.Writer, onTenth func(tenth, matches int)) (*Tally, error) {
 	tally := &Tally{}
 	var cursor int64
 	reported := 0
@@ -284,6 +339,7 @@ func follow(ctx context.Context, c *control.Client, progress io.Writer) (*Tally,
 				elapsed := ev.Time.Sub(tally.Started)
 				fmt.Fprintf(progress, "bench: %d/%d matches in %s, %.0f matches/s\n", tally.Matches, tally.Expected,
 					elapsed.Round(time.Millisecond), Rate(int64(tally.Matches), elapsed))
+				onTenth(reported, tally.Matches)
 			}
 			if over && tally.Stopped {
 				return nil, errors.New("the league was stopped before it completed")

@@ -49,6 +49,8 @@ func (r Report) Table(w io.Writer) error {
 		{"last tenth matches/s", fmt.Sprintf("%.1f", lg.LastTenth),
 			fmt.Sprintf("the last tenth, to league_completed: %.2f x the first (target within 20%%)", lg.TenthsRatio()),
 			verdictOf(verdicts, "last_tenth_to_first")},
+		{"first tenth CPU/match", r.tenthCPU(lg.FirstTenthCPU), "the agents' CPU over the first tenth ÷ its matches"},
+		{"last tenth CPU/match", r.tenthCPU(lg.LastTenthCPU), r.lastTenthCPUDetail()},
 		{"league HTTP exchanges/s", fmt.Sprintf("%.0f", lg.ExchangesPerSecond()),
 			fmt.Sprintf("%d exchanges, %.1f per match", lg.Exchanges, lg.ExchangesPerMatch())},
 		{"match duration p50", ms(lg.MatchP50), "match_assigned to match_result"},
@@ -109,6 +111,23 @@ func (r Report) peakDetail() string {
 		return fmt.Sprintf("VmHWM at the end of the league (target < %d MB at %d players)", TargetManagerPeakBytes/1_000_000, TargetManagerPeakAtSize)
 	}
 	return "VmHWM at the end of the league"
+}
+
+func (r Report) tenthCPU(perMatch time.Duration) string {
+	if !r.League.TenthsCPUKnown {
+		return "n/a"
+	}
+	return ms(perMatch)
+}
+
+// lastTenthCPUDetail sets the last tenth's CPU per match against the
+// first's: the cost of a result, which other work on the machine moves
+// far less than it moves matches/s.
+func (r Report) lastTenthCPUDetail() string {
+	if !r.League.TenthsCPUKnown || r.League.FirstTenthCPU <= 0 {
+		return "the agents' CPU over the last tenth ÷ its matches"
+	}
+	return fmt.Sprintf("the agents' CPU over the last tenth ÷ its matches: %.2f x the first", r.League.TenthsCPURatio())
 }
 
 func (r Report) cpuUsed() string {
@@ -173,6 +192,8 @@ type (
 		MatchP99Ms         float64  `json:"match_p99_ms"`
 		FirstTenthPerSec   float64  `json:"first_tenth_matches_per_second"`
 		LastTenthPerSec    float64  `json:"last_tenth_matches_per_second"`
+		FirstTenthCPUMs    *float64 `json:"first_tenth_cpu_per_match_ms"`
+		LastTenthCPUMs     *float64 `json:"last_tenth_cpu_per_match_ms"`
 		PlayersInProcess   bool     `json:"players_in_process"`
 		ManagerPeakBytes   *int64   `json:"manager_peak_memory_bytes"`
 		StartUpSeconds     float64  `json:"startup_seconds"`
@@ -212,6 +233,10 @@ func (r Report) JSON(w io.Writer) error {
 	}
 	if lg.ManagerPeakKnown {
 		out.League.ManagerPeakBytes = &lg.ManagerPeakBytes
+	}
+	if lg.TenthsCPUKnown {
+		first, last := millis(lg.FirstTenthCPU), millis(lg.LastTenthCPU)
+		out.League.FirstTenthCPUMs, out.League.LastTenthCPUMs = &first, &last
 	}
 	if lg.CPUKnown {
 		out.League.CPUSeconds = &jsonCPU{lg.CPU.Manager.Seconds(), lg.CPU.Referees.Seconds(), lg.CPU.Players.Seconds()}
