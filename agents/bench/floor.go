@@ -26,7 +26,7 @@ import (
 // separate processes is all there is to it. Server processes serve POST
 // /mcp with an agent's own HTTP server (rpc.Server, its timeouts and its
 // routes) answering a canned CHOOSE_PARITY_RESPONSE; client processes post
-// a CHOOSE_PARITY_CALL through an agent's own transport (rpc.NewTransport),
+// a CHOOSE_PARITY_CALL the way an agent's client does (rpc.Poster),
 // with an agent's headers and a deadline per exchange, and read the whole
 // reply. No JSON is encoded or decoded, nothing is logged or written: the
 // CPU every process uses per exchange is the floor a league of separate
@@ -346,7 +346,7 @@ type floorClient struct {
 	duration time.Duration
 
 	request []byte
-	http    *http.Client
+	poster  *rpc.Poster
 	control *http.Server
 	done    chan error
 	running sync.Mutex // one run at a time
@@ -358,7 +358,7 @@ func (c *floorClient) Start(ctx context.Context) error {
 		return err
 	}
 	c.request = request
-	c.http = &http.Client{Transport: rpc.NewTransport(0)}
+	c.poster = rpc.NewPoster(0)
 	if err := c.driver().warm(ctx, c.inFlight); err != nil {
 		return fmt.Errorf("opening connections to the floor servers: %w", err)
 	}
@@ -376,8 +376,8 @@ func (c *floorClient) Start(ctx context.Context) error {
 }
 
 func (c *floorClient) Shutdown(ctx context.Context) error {
-	if c.http != nil {
-		c.http.CloseIdleConnections()
+	if c.poster != nil {
+		c.poster.CloseIdleConnections()
 	}
 	if c.control == nil {
 		return nil
@@ -403,26 +403,16 @@ func (c *floorClient) serveRun(w http.ResponseWriter, r *http.Request) {
 }
 
 // exchange is one call as an agent's client makes it (rpc.Client's
-// postBody): its deadline, its headers, the whole reply read.
+// attempt): its deadline, its headers, the whole reply read.
 func (c *floorClient) exchange(ctx context.Context, url string) error {
 	ctx, cancel := context.WithTimeout(ctx, floorExchangeTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(c.request))
+	status, _, err := c.poster.Post(ctx, url, c.request)
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if _, err := io.ReadAll(resp.Body); err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s: HTTP %d", url, resp.StatusCode)
+	if status != http.StatusOK {
+		return fmt.Errorf("%s: HTTP %d", url, status)
 	}
 	return nil
 }

@@ -1,12 +1,10 @@
 package rpc
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -20,7 +18,6 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/retry"
-	"github.com/leaguetui/leaguetui/agents/tlsconf"
 	"github.com/leaguetui/leaguetui/config"
 )
 
@@ -64,8 +61,7 @@ type Options struct {
 // connections alive, one circuit breaker per endpoint, and remembers per
 // endpoint the dialect a peer speaks and the form each message took.
 type Client struct {
-	http     *http.Transport
-	header   http.Header // every request's headers, shared: read only
+	poster   *Poster
 	opts     Options
 	nextID   atomic.Int64
 	mu       sync.Mutex
@@ -99,40 +95,13 @@ func NewClient(opts Options) *Client {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	return &Client{
-		// Plain net/http, and its Transport directly: http.Client adds
-		// redirects (which a peer has no business sending us to), cookies
-		// and timeouts (an attempt's deadline is its context's), and
-		// copies every request's headers for them, on the hot path of
-		// every match.
-		http:     NewTransport(opts.MaxConnsPerHost),
-		header:   requestHeader(),
+		poster:   NewPoster(opts.MaxConnsPerHost),
 		opts:     opts,
 		circuit:  map[string]*gobreaker.CircuitBreaker[[]byte]{},
 		forms:    map[formKey]protocol.Form{},
 		dialects: map[string]protocol.Dialect{},
 		vital:    map[string]bool{},
 		orders:   map[formOrder][]protocol.Form{},
-	}
-}
-
-// NewTransport is the HTTP transport of every agent's client: keep-alive
-// connections, at most maxConnsPerHost to each peer, never through a
-// proxy. The bench's floor measure posts through it too, so that it pays
-// what an agent's exchange pays.
-func NewTransport(maxConnsPerHost int) *http.Transport {
-	return &http.Transport{
-		Proxy:               nil, // agents talk to each other directly, never through a proxy
-		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-		MaxIdleConns:        1024,
-		MaxIdleConnsPerHost: maxConnsPerHost,
-		MaxConnsPerHost:     maxConnsPerHost,
-		IdleConnTimeout:     90 * time.Second,
-		TLSClientConfig:     tlsconf.Client(),
-		TLSHandshakeTimeout: 5 * time.Second,
-		// No Accept-Encoding: gzip on every request and no gunzipping
-		// reader on every reply: league messages are a few hundred bytes
-		// over loopback or a LAN.
-		DisableCompression: true,
 	}
 }
 
@@ -340,7 +309,10 @@ func (c *Client) post(ctx context.Context, call Call, form protocol.Form) (json.
 func (c *Client) roundTrip(ctx context.Context, call Call, body []byte) ([]byte, error) {
 	attemptCtx, cancel := context.WithTimeout(ctx, call.Timeout)
 	defer cancel()
-	status, respBody, err := c.postBody(attemptCtx, call.Endpoint, body)
+	status, respBody, err := c.poster.Post(attemptCtx, call.Endpoint, body)
+	if errors.Is(err, errReplyTooLarge) {
+		return nil, fmt.Errorf("%s: %w", call.Endpoint, err) // it answered: no retry, no breaker
+	}
 	if err != nil {
 		code := protocol.ErrConnection
 		var netErr net.Error
@@ -359,36 +331,11 @@ func (c *Client) roundTrip(ctx context.Context, call Call, body []byte) ([]byte,
 	return respBody, nil
 }
 
-// requestHeader is what every request carries besides its length: JSON,
-// and an Accept that MCP peers insist on. No User-Agent: nobody reads it,
-// and every header is one more line for the peer to parse.
-func requestHeader() http.Header {
-	return http.Header{
-		"Content-Type": {"application/json"},
-		"Accept":       {"application/json, text/event-stream"},
-		"User-Agent":   {""}, // net/http sends none when it is empty
-	}
-}
-
-// postBody POSTs body as JSON and reads the whole reply. A redirect is
-// not followed: it comes back as its status.
-func (c *Client) postBody(ctx context.Context, endpoint string, body []byte) (status int, reply []byte, err error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
-	if err != nil {
-		return 0, nil, err
-	}
-	req.Header = c.header // RoundTrip never changes a request
-	resp, err := c.http.RoundTrip(req)
-	if err != nil {
-		return 0, nil, err // CallError names the endpoint
-	}
-	defer resp.Body.Close()
-	reply, err = io.ReadAll(resp.Body)
-	if err != nil {
-		return 0, nil, err
-	}
-	return resp.StatusCode, reply, nil
-}
+// errReplyTooLarge is a reply longer than any request we take: no league
+// reply comes near it, and a hostile peer's endless reply would otherwise
+// fill our memory, and a referee's transcript and match file, until the
+// call's deadline.
+var errReplyTooLarge = fmt.Errorf("reply over %d bytes", MaxBodyBytes)
 
 // notServed reads a client-error status with a body that is not JSON as
 // "method not found", so that the next method name is tried: the official

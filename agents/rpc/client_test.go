@@ -566,3 +566,20 @@ func TestClientDoesNotFollowRedirects(t *testing.T) {
 		t.Errorf("the redirect's target got %d requests, want none", n)
 	}
 }
+
+// TestClientRefusesAnEndlessReply: a reply is read up to the size of the
+// largest request a server takes; a longer one is an answer we refuse
+// (not retried, not held), not a whole reply in memory.
+func TestClientRefusesAnEndlessReply(t *testing.T) {
+	huge := result(`{"pad":"` + strings.Repeat("x", 2*rpc.MaxBodyBytes) + `"}`)
+	p := newPeer(t, func(*http.Request, string, map[string]any) (int, string) { return 200, huge })
+	c := newClient(fastRetry, config.Breaker{})
+	_, err := c.Send(context.Background(), rpc.Call{Endpoint: p.endpoint(), Message: invitationMsg(), Timeout: 5 * time.Second})
+	var callErr *rpc.CallError
+	if err == nil || errors.As(err, &callErr) || !strings.Contains(err.Error(), "reply over") {
+		t.Errorf("err = %v, want a refused reply, not a transport failure", err)
+	}
+	if n := p.hits(); n != 1 {
+		t.Errorf("%d requests, want 1: a refused reply is not retried", n)
+	}
+}

@@ -1,0 +1,86 @@
+package rpc
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/leaguetui/leaguetui/agents/tlsconf"
+)
+
+// Poster makes the HTTP exchange under every call an agent's Client makes:
+// one POST of a JSON body, the whole reply read. The bench's floor measure
+// posts through one too, so that HTTP alone costs it what it costs an
+// agent.
+//
+// It is plain net/http, through a Transport directly: http.Client adds
+// redirects (which a peer has no business sending us to), cookies and
+// timeouts (an attempt's deadline is its context's), and copies every
+// request's headers for them, on the hot path of every match.
+type Poster struct {
+	transport *http.Transport
+	header    http.Header // every request's headers, shared: read only
+}
+
+// NewPoster keeps connections alive, at most maxConnsPerHost to each peer
+// (0: no limit), never through a proxy.
+func NewPoster(maxConnsPerHost int) *Poster {
+	return &Poster{
+		transport: &http.Transport{
+			Proxy:               nil, // agents talk to each other directly, never through a proxy
+			DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+			MaxIdleConns:        1024,
+			MaxIdleConnsPerHost: maxConnsPerHost,
+			MaxConnsPerHost:     maxConnsPerHost,
+			IdleConnTimeout:     90 * time.Second,
+			TLSClientConfig:     tlsconf.Client(),
+			TLSHandshakeTimeout: 5 * time.Second,
+			// No Accept-Encoding: gzip on every request and no gunzipping
+			// reader on every reply: league messages are a few hundred
+			// bytes over loopback or a LAN.
+			DisableCompression: true,
+		},
+		header: requestHeader(),
+	}
+}
+
+// requestHeader is what every request carries besides its length: JSON,
+// and an Accept that MCP peers insist on. No User-Agent: nobody reads it,
+// and every header is one more line for the peer to parse.
+func requestHeader() http.Header {
+	return http.Header{
+		"Content-Type": {"application/json"},
+		"Accept":       {"application/json, text/event-stream"},
+		"User-Agent":   {""}, // net/http sends none when it is empty
+	}
+}
+
+// Post POSTs body as JSON and reads the whole reply, up to MaxBodyBytes
+// (errReplyTooLarge beyond). A redirect is not followed: it comes back as
+// its status.
+func (p *Poster) Post(ctx context.Context, endpoint string, body []byte) (status int, reply []byte, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header = p.header // RoundTrip never changes a request
+	resp, err := p.transport.RoundTrip(req)
+	if err != nil {
+		return 0, nil, err // CallError names the endpoint
+	}
+	defer resp.Body.Close()
+	reply, err = io.ReadAll(io.LimitReader(resp.Body, MaxBodyBytes+1))
+	if err != nil {
+		return 0, nil, err
+	}
+	if len(reply) > MaxBodyBytes {
+		return 0, nil, errReplyTooLarge
+	}
+	return resp.StatusCode, reply, nil
+}
+
+// CloseIdleConnections closes the connections no exchange is using.
+func (p *Poster) CloseIdleConnections() { p.transport.CloseIdleConnections() }
