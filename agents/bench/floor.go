@@ -76,31 +76,17 @@ func (o FloorOptions) withDefaults() FloorOptions {
 	return o
 }
 
-// FloorResult is what the floor measure counted.
+// FloorResult is what the floor measure counted: the exchanges from the
+// clients' start to the last one's end, and the CPU every server and
+// client process used over them.
 type FloorResult struct {
 	Servers, Clients, InFlight int
-	Elapsed                    time.Duration // from the clients' start to the last one's end
-	Exchanges                  int64         // completed within Elapsed
-	// CPU is the CPU time (user + system) every server and client process
-	// used over Elapsed; CPUKnown is false where /proc is missing.
-	CPU      time.Duration
-	CPUKnown bool
+	ExchangeTally
 	// Kinds is the CPU the measure's profiles hold by kind of work (an
 	// index in WorkKinds), from Profiles profiles; nil unless
 	// FloorOptions.CPUProfileDir asked for them.
 	Kinds    []time.Duration
 	Profiles int
-}
-
-// PerSecond is exchanges per second.
-func (f FloorResult) PerSecond() float64 { return Rate(f.Exchanges, f.Elapsed) }
-
-// CPUPerExchange is the CPU of both ends of one exchange, 0 when unknown.
-func (f FloorResult) CPUPerExchange() time.Duration {
-	if !f.CPUKnown || f.Exchanges == 0 {
-		return 0
-	}
-	return f.CPU / time.Duration(f.Exchanges)
 }
 
 // Floor starts opts.Servers server processes and opts.Clients client

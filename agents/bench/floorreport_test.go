@@ -15,8 +15,8 @@ import (
 func sampleFloor() Report {
 	r := sampleReport()
 	r.Raw.CPU, r.Raw.CPUKnown = 3*time.Second, true // 20 µs an exchange
-	r.Floor = FloorResult{Servers: 64, Clients: 8, InFlight: 32, Elapsed: 2 * time.Second, Exchanges: 20000,
-		CPU: 2 * time.Second, CPUKnown: true}
+	r.Floor = FloorResult{Servers: 64, Clients: 8, InFlight: 32,
+		ExchangeTally: ExchangeTally{Elapsed: 2 * time.Second, Exchanges: 20000, CPU: 2 * time.Second, CPUKnown: true}}
 	return r
 }
 

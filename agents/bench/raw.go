@@ -26,26 +26,31 @@ type RawOptions struct {
 
 // RawResult is the machine's capacity for league-shaped HTTP exchanges.
 type RawResult struct {
-	Concurrency   int
-	Elapsed       time.Duration
-	Exchanges     int64 // request/response pairs completed within Elapsed
+	Concurrency int
+	ExchangeTally
 	RequestBytes  int
 	ResponseBytes int
-	// CPU is this process's CPU time over Elapsed, both ends of every
-	// exchange; CPUKnown is false where /proc is missing.
-	CPU      time.Duration
-	CPUKnown bool
+}
+
+// ExchangeTally is what an HTTP measure counts: the exchanges completed
+// over Elapsed and the CPU (user + system) both ends of them used, CPUKnown
+// false where /proc is missing.
+type ExchangeTally struct {
+	Elapsed   time.Duration
+	Exchanges int64
+	CPU       time.Duration
+	CPUKnown  bool
 }
 
 // PerSecond is exchanges per second.
-func (r RawResult) PerSecond() float64 { return Rate(r.Exchanges, r.Elapsed) }
+func (t ExchangeTally) PerSecond() float64 { return Rate(t.Exchanges, t.Elapsed) }
 
 // CPUPerExchange is the CPU of both ends of one exchange, 0 when unknown.
-func (r RawResult) CPUPerExchange() time.Duration {
-	if !r.CPUKnown || r.Exchanges == 0 {
+func (t ExchangeTally) CPUPerExchange() time.Duration {
+	if !t.CPUKnown || t.Exchanges == 0 {
 		return 0
 	}
-	return r.CPU / time.Duration(r.Exchanges)
+	return t.CPU / time.Duration(t.Exchanges)
 }
 
 // Raw measures exchanges per second between a minimal HTTP server and

@@ -10,7 +10,7 @@ import (
 
 func sampleReport() Report {
 	return Report{
-		Raw: RawResult{Concurrency: 32, Elapsed: 3 * time.Second, Exchanges: 150000, RequestBytes: 627, ResponseBytes: 405},
+		Raw: RawResult{Concurrency: 32, ExchangeTally: ExchangeTally{Elapsed: 3 * time.Second, Exchanges: 150000}, RequestBytes: 627, ResponseBytes: 405},
 		League: LeagueResult{Players: 64, Referees: 8, Matches: 2016, Wall: 16 * time.Second, Exchanges: 40000,
 			MatchP50: 80 * time.Millisecond, MatchP99: 150 * time.Millisecond,
 			ManagerPeakBytes: 32 << 20, ManagerPeakKnown: true,

@@ -89,7 +89,7 @@ func TestLeagueResultRates(t *testing.T) {
 	if got := (LeagueResult{}).ExchangesPerMatch(); got != 0 {
 		t.Errorf("ExchangesPerMatch of nothing = %v, want 0", got)
 	}
-	report := Report{Raw: RawResult{Exchanges: 20000, Elapsed: 2 * time.Second}, League: r}
+	report := Report{Raw: RawResult{ExchangeTally: ExchangeTally{Exchanges: 20000, Elapsed: 2 * time.Second}}, League: r}
 	if got := report.Ratio(); got != 0.25 {
 		t.Errorf("Ratio = %v, want 0.25", got)
 	}
