@@ -151,7 +151,11 @@ func TestLeagueStartedJournalsNoSchedule(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer again.journal.Close()
+			defer func() { // its files' writers too, before the folder is removed
+				again.journal.Close()
+				again.closeFiles()
+				again.lock.Release()
+			}()
 			if !reflect.DeepEqual(again.league.Rounds(), rounds) {
 				t.Errorf("restarted with rounds %v, want %v", again.league.Rounds(), rounds)
 			}
