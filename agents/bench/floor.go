@@ -305,9 +305,7 @@ func (s *floorServer) Start(context.Context) error {
 		if _, err := io.Copy(io.Discard, r.Body); err != nil {
 			return
 		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(response)
+		rpc.WriteEncoded(w, http.StatusOK, response)
 	})
 	if s.listening, err = srv.Listen("127.0.0.1", 0); err != nil {
 		return err

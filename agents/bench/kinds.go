@@ -62,7 +62,7 @@ var WorkKinds = []WorkKind{
 		`^runtime\.(\(\*(timer|timers|timeTimer)\)|checkTimers|timeSleep|newTimer|stopTimer|resetTimer|timerchandrain|blockTimerChan|unblockTimerChan)`)},
 	{"HTTP: net/http server and client, sockets, syscalls", pattern(`^net/http\.`, `^net\.`, `^net/textproto\.`,
 		`^net/url\.`, `^mime`, `^vendor/golang\.org/x/net/`, `^golang\.org/x/net/http`, `^internal/poll\.`, `^syscall\.`, `^bufio\.`,
-		`leaguetui/agents/rpc\.(readBody|writeJSON|\(\*Client\)\.postBody)$`)},
+		`leaguetui/agents/rpc\.(readBody|WriteEncoded|\(\*Poster\)\.Post)$`)},
 	{"garbage collection", pattern(
 		`^runtime\.(gc|GC|markroot|scan|greyobject|shade|findObject|wbBuf|bulkBarrier|bgsweep|bgscavenge|sweepone|deductSweepCredit|forcegchelper|typePointers|stopTheWorld|startTheWorld)`,
 		`^runtime\.\(\*(gcWork|gcControllerState|gcCPULimiterState|sweepLocked|scavengerState|gcBits|wbBuf|mspan\)\.sweep|mheap\)\.(reclaim|scavenge)|pageAlloc\)\.scavenge)`)},

@@ -105,7 +105,7 @@ func TestClassifyProfile(t *testing.T) {
 		// Inlined frames count like any other: the decoder inlined into the handler.
 		{json, 80 * time.Millisecond, [][]string{{mod + "agents/protocol.Decode", mod + "agents/player.(*Player).handleInvitation"}, {"runtime.goexit"}}},
 		// The circuit breaker's Execute runs the request: the request is HTTP.
-		{http, 90 * time.Millisecond, frames("net/http.(*Client).Do", mod+"agents/rpc.(*Client).postBody",
+		{http, 90 * time.Millisecond, frames("net/http.(*Transport).RoundTrip", mod+"agents/rpc.(*Poster).Post",
 			"github.com/sony/gobreaker/v2.(*CircuitBreaker[go.shape.[]uint8]).Execute", mod+"agents/rpc.(*Client).guarded")},
 		// ...and its own steps are the breaker's.
 		{"circuit breakers", 95 * time.Millisecond, frames("github.com/sony/gobreaker/v2.(*CircuitBreaker[go.shape.[]uint8]).beforeRequest",

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
 	"text/tabwriter"
 	"time"
 
@@ -54,7 +53,7 @@ const (
 type cpuProfiles struct {
 	roles  map[string]string // profile path → role of its agent
 	agents []int             // the processes told to profile
-	self   *os.File          // this process's profile, when it hosts the players
+	self   *node.CPUProfile  // this process's profile, when it hosts the players
 	closed bool
 }
 
@@ -83,15 +82,11 @@ func openProfiles(dir string, league *headless.League, hosted hostedPlayers) (*c
 	}
 	if hosted != nil {
 		path := filepath.Join(dir, fmt.Sprintf("bench-players-%d.pprof", os.Getpid()))
-		f, err := os.Create(path)
-		if err != nil {
+		self := node.NewCPUProfile(path)
+		if err := self.Start(); err != nil {
 			return nil, fmt.Errorf("--cpu-profile: %w", err)
 		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("--cpu-profile: %w", err)
-		}
-		p.self, p.roles[path] = f, rolePlayer
+		p.self, p.roles[path] = self, rolePlayer
 	}
 	return p, p.signal(node.CPUProfileStart)
 }
@@ -119,8 +114,7 @@ func (p *cpuProfiles) close() {
 	p.closed = true
 	_ = p.signal(node.CPUProfileStop) // an agent already gone wrote its profile as it stopped
 	if p.self != nil {
-		pprof.StopCPUProfile()
-		p.self.Close()
+		p.self.Stop()
 	}
 }
 

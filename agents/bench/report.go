@@ -239,7 +239,8 @@ func (r Report) JSON(w io.Writer) error {
 		out.League.FirstTenthCPUMs, out.League.LastTenthCPUMs = &first, &last
 	}
 	if lg.CPUKnown {
-		out.League.CPUSeconds = &jsonCPU{lg.CPU.Manager.Seconds(), lg.CPU.Referees.Seconds(), lg.CPU.Players.Seconds()}
+		cpu := secondsOf(lg.CPU)
+		out.League.CPUSeconds = &cpu
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

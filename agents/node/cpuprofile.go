@@ -46,12 +46,12 @@ func ProfileCPU(role string) (stop func(), err error) {
 	if dir == "" {
 		return func() {}, nil
 	}
-	p := &cpuProfile{path: filepath.Join(dir, fmt.Sprintf("%s-%d.pprof", role, os.Getpid()))}
+	p := NewCPUProfile(filepath.Join(dir, fmt.Sprintf("%s-%d.pprof", role, os.Getpid())))
 	if os.Getenv(CPUProfileWindowEnv) != CPUProfileOnSignal {
-		if err := p.start(); err != nil {
-			return nil, err
+		if err := p.Start(); err != nil {
+			return nil, fmt.Errorf("%s: %w", CPUProfileEnv, err)
 		}
-		return p.stop, nil
+		return p.Stop, nil
 	}
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, CPUProfileStart, CPUProfileStop)
@@ -60,9 +60,9 @@ func ProfileCPU(role string) (stop func(), err error) {
 		defer close(done)
 		for sig := range signals {
 			if sig == CPUProfileStart {
-				_ = p.start() // a profile already running is kept; a folder that cannot be written leaves no file, which the bench reports
+				_ = p.Start() // a profile already running is kept; a folder that cannot be written leaves no file, which the bench reports
 			} else {
-				p.stop()
+				p.Stop()
 			}
 		}
 	}()
@@ -70,19 +70,24 @@ func ProfileCPU(role string) (stop func(), err error) {
 		signal.Stop(signals)
 		close(signals)
 		<-done
-		p.stop()
+		p.Stop()
 	}, nil
 }
 
-// cpuProfile is one process's CPU profile, started and stopped at most
-// once at a time.
-type cpuProfile struct {
+// CPUProfile is this process's CPU profile written to one file, started
+// and stopped at most once at a time (Go profiles one per process).
+type CPUProfile struct {
 	path string
 	mu   sync.Mutex
 	file *os.File // nil when not profiling
 }
 
-func (p *cpuProfile) start() error {
+// NewCPUProfile is a profile to be written to path once started.
+func NewCPUProfile(path string) *CPUProfile { return &CPUProfile{path: path} }
+
+// Start creates the file and starts profiling; a profile already running
+// is kept.
+func (p *CPUProfile) Start() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.file != nil {
@@ -90,17 +95,19 @@ func (p *cpuProfile) start() error {
 	}
 	f, err := os.Create(p.path)
 	if err != nil {
-		return fmt.Errorf("%s: %w", CPUProfileEnv, err)
+		return err
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
 		f.Close()
-		return fmt.Errorf("%s: %w", CPUProfileEnv, err)
+		return err
 	}
 	p.file = f
 	return nil
 }
 
-func (p *cpuProfile) stop() {
+// Stop stops profiling and closes the file, whole; nothing when not
+// profiling.
+func (p *CPUProfile) Stop() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.file == nil {

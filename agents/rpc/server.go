@@ -114,11 +114,11 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		s.served.Add(1) // answered, with an error
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			writeJSON(w, http.StatusRequestEntityTooLarge, protocol.EncodeError(nil,
+			WriteEncoded(w, http.StatusRequestEntityTooLarge, protocol.EncodeError(nil,
 				protocol.NewRPCError(protocol.CodeInvalidRequest, "", "request body over %d bytes", MaxBodyBytes)))
 			return
 		}
-		writeJSON(w, http.StatusBadRequest, protocol.EncodeError(nil,
+		WriteEncoded(w, http.StatusBadRequest, protocol.EncodeError(nil,
 			protocol.NewRPCError(protocol.CodeParseError, "", "could not read the body: %v", err)))
 		return
 	}
@@ -138,7 +138,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if rpcErr != nil && speaksMCP(r) {
 		status = http.StatusBadRequest // what the MCP transport answers a message it cannot take
 	}
-	writeJSON(w, status, reply)
+	WriteEncoded(w, status, reply)
 }
 
 // readBody reads a request's body, at most MaxBodyBytes of it. A body of
@@ -278,7 +278,9 @@ var jsonContentType = []string{"application/json"}
 // before it writes the headers.
 const chunkedAbove = 2048
 
-func writeJSON(w http.ResponseWriter, status int, body []byte) {
+// WriteEncoded answers with body, JSON already encoded, the way every
+// league reply is written.
+func WriteEncoded(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
 	if len(body) > chunkedAbove {
@@ -295,7 +297,7 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	writeJSON(w, status, body)
+	WriteEncoded(w, status, body)
 }
 
 // Listening is a server bound to an address.
