@@ -16,12 +16,15 @@ func (n *Node) Ack(_ context.Context, in protocol.Inbound) (any, error) {
 
 // AcknowledgeNotifications routes notifications this agent only needs to
 // acknowledge. LEAGUE_COMPLETED also runs the agent's LeagueCompleted hook,
-// if it has one, and moves the agent to SHUTDOWN.
+// if it has one, and moves the agent to SHUTDOWN. Neither reads the body
+// (routing read its conversation id): they only borrow it, and the
+// server reuses its memory, the round's broadcasts being the largest
+// bodies an agent gets.
 func (n *Node) AcknowledgeNotifications(messageTypes ...string) {
 	for _, t := range messageTypes {
-		n.Server.Handle(t, n.Ack)
+		n.Server.HandleBorrowing(t, n.Ack)
 	}
-	n.Server.Handle(protocol.TypeLeagueCompleted, func(ctx context.Context, in protocol.Inbound) (any, error) {
+	n.Server.HandleBorrowing(protocol.TypeLeagueCompleted, func(ctx context.Context, in protocol.Inbound) (any, error) {
 		if n.LeagueCompleted != nil {
 			n.LeagueCompleted()
 		}

@@ -70,7 +70,7 @@ func (s *Server) routesToMCP(r *http.Request, req *protocol.Request) bool {
 // serves reports whether the league handlers would take this request.
 func (s *Server) serves(method string, params json.RawMessage) bool {
 	in, ok := protocol.Route(method, params)
-	return ok && s.handler(in.MessageType) != nil
+	return ok && s.handler(in.MessageType).handler != nil
 }
 
 // speaksMCP recognises an MCP client by what the transport makes it send:

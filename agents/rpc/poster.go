@@ -72,14 +72,39 @@ func (p *Poster) Post(ctx context.Context, endpoint string, body []byte) (status
 		return 0, nil, err // CallError names the endpoint
 	}
 	defer resp.Body.Close()
-	reply, err = io.ReadAll(io.LimitReader(resp.Body, MaxBodyBytes+1))
+	reply, err = readReply(resp)
 	if err != nil {
 		return 0, nil, err
 	}
-	if len(reply) > MaxBodyBytes {
-		return 0, nil, errReplyTooLarge
-	}
 	return resp.StatusCode, reply, nil
+}
+
+// readReply reads a reply's body, up to MaxBodyBytes. A reply of a
+// stated length (every agent's) is read into one buffer of that size,
+// the caller's to keep (a referee's transcript keeps its replies): no
+// io.ReadAll growing a buffer from 512 bytes, no LimitReader. net/http's
+// body gives no more than the stated length, and hands back io.EOF with
+// its last bytes, so the connection goes back to the pool as before.
+// Above presizedBodyBytes a stated length is a claim not trusted with a
+// buffer: the reply is read as it arrives.
+func readReply(resp *http.Response) ([]byte, error) {
+	if n := resp.ContentLength; n > MaxBodyBytes {
+		return nil, errReplyTooLarge
+	} else if n > 0 && n <= presizedBodyBytes {
+		reply := make([]byte, n)
+		if _, err := io.ReadFull(resp.Body, reply); err != nil {
+			return nil, err
+		}
+		return reply, nil
+	}
+	reply, err := io.ReadAll(io.LimitReader(resp.Body, MaxBodyBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(reply) > MaxBodyBytes {
+		return nil, errReplyTooLarge
+	}
+	return reply, nil
 }
 
 // CloseIdleConnections closes the connections no exchange is using.

@@ -4,6 +4,7 @@
 package rpc
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -11,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/bits"
 	"net"
 	"net/http"
 	"strconv"
@@ -34,13 +36,20 @@ const presizedBodyBytes = 32 << 10
 // *protocol.RPCError (sent back as a JSON-RPC error).
 type Handler func(ctx context.Context, in protocol.Inbound) (any, error)
 
+// route is a message type's handler, and whether it only borrows the
+// request's body (HandleBorrowing).
+type route struct {
+	handler Handler
+	borrows bool
+}
+
 // Server serves POST /mcp for one agent plus any extra routes it adds.
 type Server struct {
 	mux      *http.ServeMux
 	log      *slog.Logger
 	sender   func() string
 	mu       sync.RWMutex
-	handlers map[string]Handler
+	handlers map[string]route
 	served   atomic.Int64
 	mcp      http.Handler // MCP methods go here when set (MountMCP)
 
@@ -70,10 +79,10 @@ func (s *Server) SetTLS(cfg *tls.Config) { s.tls = cfg }
 
 // NewServer makes a server whose LEAGUE_ERROR replies carry sender().
 func NewServer(log *slog.Logger, sender func() string) *Server {
-	s := &Server{mux: http.NewServeMux(), log: log, sender: sender, handlers: map[string]Handler{},
+	s := &Server{mux: http.NewServeMux(), log: log, sender: sender, handlers: map[string]route{},
 		readTimeout: DefaultReadTimeout}
 	s.mux.HandleFunc("/mcp", s.serveMCP)
-	s.Handle(protocol.TypePing, func(context.Context, protocol.Inbound) (any, error) {
+	s.HandleBorrowing(protocol.TypePing, func(context.Context, protocol.Inbound) (any, error) {
 		return map[string]string{"status": "ok"}, nil
 	})
 	return s
@@ -84,13 +93,27 @@ func (s *Server) Served() int64 { return s.served.Load() }
 
 // Handle routes a message type to h. A message type has one handler: a
 // second is a programming error and panics, as net/http's ServeMux does.
-func (s *Server) Handle(messageType string, h Handler) {
+// in.Body is h's own: h may keep it, or hand it on, for as long as it likes.
+func (s *Server) Handle(messageType string, h Handler) { s.add(messageType, route{handler: h}) }
+
+// HandleBorrowing routes a message type to h, which only borrows in.Body:
+// it reads it until it returns and keeps no slice of it, nor starts
+// anything that reads it later (the values it decodes from it are its
+// own: the decoders copy strings and raw fields). The server lends it the
+// buffer the request was read into, and reads a later request into the
+// same memory once the reply is written: a handler that acknowledges a
+// 10 KB standings update allocates nothing for it.
+func (s *Server) HandleBorrowing(messageType string, h Handler) {
+	s.add(messageType, route{handler: h, borrows: true})
+}
+
+func (s *Server) add(messageType string, r route) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, taken := s.handlers[messageType]; taken {
 		panic("rpc: a second handler for " + messageType)
 	}
-	s.handlers[messageType] = h
+	s.handlers[messageType] = r
 }
 
 // HandleHTTP adds a plain HTTP route such as "GET /health".
@@ -109,7 +132,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "POST a JSON-RPC request to /mcp", http.StatusMethodNotAllowed)
 		return
 	}
-	body, err := readBody(w, r)
+	body, pooled, err := readBody(w, r)
 	if err != nil {
 		s.served.Add(1) // answered, with an error
 		var tooLarge *http.MaxBytesError
@@ -124,40 +147,76 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	}
 	req, rpcErr := protocol.ParseRequest(body)
 	if mcpHandler != nil && s.routesToMCP(r, req) {
-		serveBodyTo(mcpHandler, w, r, body)
+		serveBodyTo(mcpHandler, w, r, body) // the SDK's now: never given back
 		return
 	}
-	reply := s.answer(r.Context(), req, rpcErr)
+	reply := s.answer(r.Context(), req, rpcErr, pooled != nil)
 	if reply == nil {
 		// A notification: accepted, and answered with nothing, as the MCP
 		// transport answers one.
 		w.WriteHeader(http.StatusAccepted)
-		return
+	} else {
+		status := http.StatusOK // league peers read the body, whatever the status
+		if rpcErr != nil && speaksMCP(r) {
+			status = http.StatusBadRequest // what the MCP transport answers a message it cannot take
+		}
+		WriteEncoded(w, status, reply)
 	}
-	status := http.StatusOK // league peers read the body, whatever the status
-	if rpcErr != nil && speaksMCP(r) {
-		status = http.StatusBadRequest // what the MCP transport answers a message it cannot take
-	}
-	WriteEncoded(w, status, reply)
+	// The reply is written (net/http copied it) and was encoded from
+	// values of its own; the handler has returned, with its own copy of
+	// the body unless it only borrowed it: nothing reads the buffer now.
+	giveBack(pooled)
 }
 
 // readBody reads a request's body, at most MaxBodyBytes of it. A body of
-// a stated length (every league peer's) is read into one buffer of that
-// size: io.ReadAll grows its buffer from 512 bytes, which cost each
-// request a few allocations and copies. Only up to presizedBodyBytes,
+// a stated length (every league peer's) is read into a buffer of the
+// pool, returned as pooled, which serveMCP gives back once the reply is
+// written: io.ReadAll grows its buffer from 512 bytes, and a fresh buffer
+// of the right size is zeroed before the body is read into it, on every
+// request. net/http's body never gives more than the stated length, so
+// no MaxBytesReader is needed there. Only up to presizedBodyBytes,
 // though: a stated length is a claim, and a hostile peer could claim a
 // megabyte on each of many connections and send nothing; above it the
-// buffer grows with what actually arrives.
-func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	body := http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+// buffer grows with what actually arrives, and is not pooled.
+func readBody(w http.ResponseWriter, r *http.Request) (body []byte, pooled *[]byte, err error) {
 	if n := r.ContentLength; n > 0 && n <= presizedBodyBytes {
-		buf := make([]byte, n)
-		if _, err := io.ReadFull(body, buf); err != nil {
-			return nil, err
+		pooled = borrowBuffer(int(n))
+		if _, err := io.ReadFull(r.Body, *pooled); err != nil {
+			giveBack(pooled)
+			return nil, nil, err
 		}
-		return buf, nil
+		return *pooled, pooled, nil
 	}
-	return io.ReadAll(body)
+	body, err = io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	return body, nil, err
+}
+
+// bodyBuffers holds the buffers requests of a stated length are read
+// into, at least minBodyBuffer and at most presizedBodyBytes each: one
+// per request in flight, reused from one request to the next.
+var bodyBuffers sync.Pool // of *[]byte
+
+const minBodyBuffer = 4 << 10
+
+// borrowBuffer gives a buffer of n bytes from the pool, or a new one
+// sized for this body and those like it. A pooled buffer too small for
+// this body is dropped: the pool keeps to buffers big enough for the
+// largest bodies the agent gets, and a stated length is capped by
+// presizedBodyBytes.
+func borrowBuffer(n int) *[]byte {
+	if buf, ok := bodyBuffers.Get().(*[]byte); ok && cap(*buf) >= n {
+		*buf = (*buf)[:n]
+		return buf
+	}
+	buf := make([]byte, n, max(minBodyBuffer, 1<<bits.Len(uint(n-1))))
+	return &buf
+}
+
+// giveBack returns a buffer to the pool once nothing reads it (nil: none).
+func giveBack(buf *[]byte) {
+	if buf != nil {
+		bodyBuffers.Put(buf)
+	}
 }
 
 // Dispatch answers one JSON-RPC request body and returns the response body,
@@ -165,14 +224,16 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 // takes, whatever carried it.
 func (s *Server) Dispatch(ctx context.Context, body []byte) []byte {
 	req, rpcErr := protocol.ParseRequest(body)
-	return s.answer(ctx, req, rpcErr)
+	return s.answer(ctx, req, rpcErr, false)
 }
 
 // answer frames the reply to a parsed request, or returns nil for a
 // notification (JSON-RPC 2.0: it is acted on, never answered, not even
 // with an error). A request that is not valid JSON-RPC is no notification:
 // its error goes back with the id, or null when the id was not valid.
-func (s *Server) answer(ctx context.Context, req *protocol.Request, rpcErr *protocol.RPCError) []byte {
+// lent says the body is a pooled buffer, lent only until the reply is
+// written (see respond).
+func (s *Server) answer(ctx context.Context, req *protocol.Request, rpcErr *protocol.RPCError, lent bool) []byte {
 	s.served.Add(1)
 	if rpcErr != nil {
 		var id json.RawMessage
@@ -181,7 +242,7 @@ func (s *Server) answer(ctx context.Context, req *protocol.Request, rpcErr *prot
 		}
 		return protocol.EncodeError(id, rpcErr)
 	}
-	reply := s.respond(ctx, req)
+	reply := s.respond(ctx, req, lent)
 	if req.IsNotification() {
 		return nil
 	}
@@ -190,11 +251,13 @@ func (s *Server) answer(ctx context.Context, req *protocol.Request, rpcErr *prot
 
 // respond routes a valid request to its handler and frames the reply. The
 // body was decoded once, by ParseRequest; routing reads the message's head
-// and the handler decodes its typed message from the raw params.
-func (s *Server) respond(ctx context.Context, req *protocol.Request) []byte {
+// and the handler decodes its typed message from the raw params. A body
+// that is only lent (a pooled buffer) is lent on to a handler that only
+// borrows it; any other handler gets a copy of its message to keep.
+func (s *Server) respond(ctx context.Context, req *protocol.Request, lent bool) []byte {
 	in, ok := protocol.Route(req.Method, req.Params)
-	handler := s.handler(in.MessageType)
-	if !ok || handler == nil {
+	target := s.handler(in.MessageType)
+	if !ok || target.handler == nil {
 		return protocol.EncodeError(req.ID, protocol.NewRPCError(protocol.CodeMethodNotFound, "",
 			"method %q not found", req.Method))
 	}
@@ -204,7 +267,10 @@ func (s *Server) respond(ctx context.Context, req *protocol.Request) []byte {
 		return s.encodeFailure(req.ID, in, protocol.Reject(protocol.ErrProtocolVersion,
 			"protocol %q is not %s", in.Protocol, protocol.Version))
 	}
-	reply, err := s.call(ctx, handler, in)
+	if lent && !target.borrows {
+		in.Body = bytes.Clone(in.Body)
+	}
+	reply, err := s.call(ctx, target.handler, in)
 	if err != nil {
 		return s.encodeFailure(req.ID, in, err)
 	}
@@ -222,7 +288,7 @@ func (s *Server) respond(ctx context.Context, req *protocol.Request) []byte {
 	return out
 }
 
-func (s *Server) handler(messageType string) Handler {
+func (s *Server) handler(messageType string) route {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.handlers[messageType]
