@@ -53,8 +53,9 @@ func BenchmarkEncodeResult(b *testing.B) {
 }
 
 // broadcastBodies are the request bodies of a round's broadcasts in a
-// 64-player league with 8 referees, framed as our manager posts them: the
-// 32-match ROUND_ANNOUNCEMENT, the 64-row LEAGUE_STANDINGS_UPDATE and
+// 64-player league with 8 referees, framed as our manager posts them to a
+// player: the 32-match ROUND_ANNOUNCEMENT (a player's copy, with the
+// fields league.v2 requires), the 64-row LEAGUE_STANDINGS_UPDATE and
 // ROUND_COMPLETED. A player only acknowledges them: their inbound parse is
 // all the reading they get.
 func broadcastBodies(tb testing.TB) map[string][]byte {
@@ -67,9 +68,7 @@ func broadcastBodies(tb testing.TB) map[string][]byte {
 	matches := make([]AnnouncedMatch, 32)
 	for i := range matches {
 		matches[i] = AnnouncedMatch{MatchID: fmt.Sprintf("R12M%d", i+1), GameType: "even_odd",
-			PlayerAID: fmt.Sprintf("P%02d", 2*i+1), PlayerBID: fmt.Sprintf("P%02d", 2*i+2),
-			RefereeID: fmt.Sprintf("REF%02d", i%8+1), RefereeEndpoint: endpoint(41000 + i%8),
-			PlayerAEndpoint: endpoint(42000 + 2*i), PlayerBEndpoint: endpoint(42001 + 2*i)}
+			PlayerAID: fmt.Sprintf("P%02d", 2*i+1), PlayerBID: fmt.Sprintf("P%02d", 2*i+2), RefereeEndpoint: endpoint(41000 + i%8)}
 	}
 	rows := make([]StandingRow, 64)
 	for i := range rows {
