@@ -250,12 +250,13 @@ func (s *Server) answer(ctx context.Context, req *protocol.Request, rpcErr *prot
 }
 
 // respond routes a valid request to its handler and frames the reply. The
-// body was decoded once, by ParseRequest; routing reads the message's head
-// and the handler decodes its typed message from the raw params. A body
-// that is only lent (a pooled buffer) is lent on to a handler that only
-// borrows it; any other handler gets a copy of its message to keep.
+// body was scanned once, by ParseRequest, which read the message's head for
+// routing on the way; the handler decodes its typed message from the raw
+// params. A body that is only lent (a pooled buffer) is lent on to a
+// handler that only borrows it; any other handler gets a copy of its
+// message to keep.
 func (s *Server) respond(ctx context.Context, req *protocol.Request, lent bool) []byte {
-	in, ok := protocol.Route(req.Method, req.Params)
+	in, ok := req.Route()
 	target := s.handler(in.MessageType)
 	if !ok || target.handler == nil {
 		return protocol.EncodeError(req.ID, protocol.NewRPCError(protocol.CodeMethodNotFound, "",
