@@ -197,3 +197,47 @@ func FuzzScanReply(f *testing.F) {
 		}
 	})
 }
+
+// plainRunByByte is plainRun as str walked a string before, a byte at a time.
+func plainRunByByte(b []byte) int {
+	n := 0
+	for n < len(b) && b[n] >= 0x20 && b[n] != '"' && b[n] != '\\' {
+		n++
+	}
+	return n
+}
+
+// TestPlainRunEveryPair: plainRun stops where the byte-by-byte walk stops,
+// for every pair of byte values at every pair of places in a word and
+// across two words, the cases where one byte's borrow could hide another.
+func TestPlainRunEveryPair(t *testing.T) {
+	buf := make([]byte, 19)
+	for p := 0; p < 10; p++ {
+		for q := p + 1; q < 11; q += 3 {
+			for c1 := range 256 {
+				for c2 := range 256 {
+					for i := range buf {
+						buf[i] = 'a'
+					}
+					buf[p], buf[q] = byte(c1), byte(c2)
+					for _, b := range [][]byte{buf, buf[1:], buf[:q+1]} {
+						if got, want := plainRun(b), plainRunByByte(b); got != want {
+							t.Fatalf("%q: plainRun %d, byte by byte %d", b, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func FuzzPlainRun(f *testing.F) {
+	for _, body := range headSamples {
+		f.Add([]byte(body))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := plainRun(b), plainRunByByte(b); got != want {
+			t.Errorf("%q: plainRun %d, byte by byte %d", b, got, want)
+		}
+	})
+}
