@@ -57,7 +57,12 @@ func readString(raw []byte, dst *string) bool {
 		*dst = string(inner) // what encoding/json makes of it, without its machinery
 		return true
 	}
-	return json.Unmarshal(raw, dst) == nil
+	var decoded string // not dst: encoding/json would move what dst points into to the heap
+	if json.Unmarshal(raw, &decoded) != nil {
+		return false
+	}
+	*dst = decoded
+	return true
 }
 
 // plainASCII reports the inside of a JSON string that decodes to itself:
