@@ -345,11 +345,13 @@ const (
 )
 
 // stringStops marks with its high bit each byte of w (eight bytes of a
-// string, the first lowest) that is a quote, a backslash or below 0x20: a
-// byte b is x - 1 with its high bit set and x's clear only for x = 0 (x =
-// b^'"', b^'\\'), and b - 0x20 only for b < 0x20 (bytes of 0x80 and above
-// are left out by ^w). A subtraction borrows only from a byte it marks, so
-// the lowest mark is exact; those above it need not be.
+// string, the first lowest) that is a quote, a backslash or below 0x20.
+// For a byte x below 0x80, x - 1 has its high bit set only when x is 0,
+// and x - 0x20 only when x < 0x20: w - 0x20 in each byte marks the control
+// bytes, w xor '"' in each byte, less 1 in each, the quotes, and likewise
+// the backslashes; &^ w drops the bytes of 0x80 and above. A subtraction
+// borrows only from a byte it marks, so the lowest mark is exact; those
+// above it need not be.
 func stringStops(w uint64) uint64 {
 	quote, backslash := w^('"'*eachByte01), w^('\\'*eachByte01)
 	return ((w - 0x20*eachByte01) | (quote - eachByte01) | (backslash - eachByte01)) &^ w & eachByte80
