@@ -41,6 +41,8 @@ func TestScanHeadReadsAsEncodingJSON(t *testing.T) {
 	}
 }
 
+// FuzzScanHead: readHead reads what encoding/json reads, and a string's
+// plain bytes run (plainRun) as far as the byte-by-byte walk takes them.
 func FuzzScanHead(f *testing.F) {
 	for _, body := range headSamples {
 		f.Add([]byte(body))
@@ -48,6 +50,9 @@ func FuzzScanHead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		if got, want := readHead(body), decodeHead(body); got != want {
 			t.Errorf("%q: read %+v, encoding/json reads %+v", body, got, want)
+		}
+		if got, want := plainRun(body), plainRunByByte(body); got != want {
+			t.Errorf("%q: plainRun %d, byte by byte %d", body, got, want)
 		}
 	})
 }
@@ -230,17 +235,6 @@ func TestPlainRunEveryPair(t *testing.T) {
 			}
 		}
 	}
-}
-
-func FuzzPlainRun(f *testing.F) {
-	for _, body := range headSamples {
-		f.Add([]byte(body))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		if got, want := plainRun(b), plainRunByByte(b); got != want {
-			t.Errorf("%q: plainRun %d, byte by byte %d", b, got, want)
-		}
-	})
 }
 
 // BenchmarkPlainRun skips a long string of plain ASCII, eight bytes at a
