@@ -40,7 +40,10 @@ const (
 )
 
 // announceRound sends ROUND_ANNOUNCEMENT to every player and to each referee
-// with matches in it, with the endpoints other referees rely on.
+// with matches in it. Referees get the endpoints that referees of other
+// implementations rely on to find their players; players get the fields
+// league.v2 requires and no more, since they only acknowledge it: at 64
+// players the extras were 40% of the bytes every player read each round.
 func (m *Manager) announceRound(round int, assigned []assignment) {
 	m.mu.Lock()
 	players := m.league.Players()
@@ -58,8 +61,7 @@ func (m *Manager) announceRound(round int, assigned []assignment) {
 		refs[a.Referee.ID] = a.Referee
 	}
 	recipients := append(players, m.refereesIn(refs)...)
-	copies, err := newListBroadcast(&protocol.RoundAnnouncement{Envelope: m.envelopeTo(protocol.TypeRoundAnnouncement, round, ""),
-		Matches: []protocol.AnnouncedMatch{}}, matches)
+	copies, err := newAnnouncement(m.envelopeTo(protocol.TypeRoundAnnouncement, round, ""), matches)
 	if err != nil {
 		m.Log.Error("round announcement not sent", "round", round, "err", err)
 		return
@@ -67,12 +69,46 @@ func (m *Manager) announceRound(round int, assigned []assignment) {
 	m.broadcast(recipients, announcementsFor(matches, len(players), copies))
 }
 
+// announcement is a round announcement encoded twice: with every field
+// of its matches for referees, with the required ones for players.
+type announcement struct {
+	forReferees, forPlayers *listBroadcast
+}
+
+func newAnnouncement(env protocol.Envelope, matches []protocol.AnnouncedMatch) (announcement, error) {
+	empty := &protocol.RoundAnnouncement{Envelope: env, Matches: []protocol.AnnouncedMatch{}}
+	forReferees, err := newListBroadcast(empty, matches)
+	if err != nil {
+		return announcement{}, err
+	}
+	forPlayers, err := newListBroadcast(empty, playersView(matches))
+	return announcement{forReferees: forReferees, forPlayers: forPlayers}, err
+}
+
+// playersView is the matches with the fields league.v2 requires of an
+// announced match, and none of those recommended for referees.
+func playersView(matches []protocol.AnnouncedMatch) []protocol.AnnouncedMatch {
+	out := make([]protocol.AnnouncedMatch, len(matches))
+	for i, am := range matches {
+		out[i] = protocol.AnnouncedMatch{MatchID: am.MatchID, GameType: am.GameType,
+			PlayerAID: am.PlayerAID, PlayerBID: am.PlayerBID, RefereeEndpoint: am.RefereeEndpoint}
+	}
+	return out
+}
+
 // announcementsFor gives each recipient its copy of a round announcement:
 // every match in a league of up to fullListPlayers, otherwise the matches
-// it plays or referees ([] for a player with the bye).
-func announcementsFor(matches []protocol.AnnouncedMatch, players int, copies *listBroadcast) func(engine.AgentInfo) protocol.Message {
+// it plays or referees ([] for a player with the bye); a referee's with
+// every field, a player's with the required ones.
+func announcementsFor(matches []protocol.AnnouncedMatch, players int, copies announcement) func(engine.AgentInfo) protocol.Message {
+	pick := func(a engine.AgentInfo) *listBroadcast {
+		if a.Role == engine.RolePlayer {
+			return copies.forPlayers
+		}
+		return copies.forReferees
+	}
 	if players <= fullListPlayers {
-		return func(engine.AgentInfo) protocol.Message { return copies.whole }
+		return func(a engine.AgentInfo) protocol.Message { return pick(a).whole }
 	}
 	own := map[string][]int{}
 	for i, am := range matches {
@@ -80,7 +116,7 @@ func announcementsFor(matches []protocol.AnnouncedMatch, players int, copies *li
 			own[id] = append(own[id], i)
 		}
 	}
-	return func(a engine.AgentInfo) protocol.Message { return copies.with(own[a.ID]) }
+	return func(a engine.AgentInfo) protocol.Message { return pick(a).with(own[a.ID]) }
 }
 
 // standingsFor gives each player its copy of a message with the standings

@@ -19,7 +19,9 @@ type roundMail struct {
 	mu            sync.Mutex
 	announcements []int
 	standings     []int
-	standingsIn   chan struct{} // a value per standings update
+	extraFields   []string // fields of an announced match beyond those league.v2 requires
+
+	standingsIn chan struct{} // a value per standings update
 }
 
 // recordingPlayers is one fake endpoint for every player that records the
@@ -33,6 +35,9 @@ func recordingPlayers(t *testing.T, mail *roundMail) *leaguetest.Peer {
 			matches, _ := req.Params["matches"].([]any)
 			mail.mu.Lock()
 			mail.announcements = append(mail.announcements, len(matches))
+			for _, m := range matches {
+				mail.extraFields = append(mail.extraFields, beyondRequired(m)...)
+			}
 			mail.mu.Unlock()
 		case "update_standings":
 			rows, _ := req.Params["standings"].([]any)
@@ -43,6 +48,21 @@ func recordingPlayers(t *testing.T, mail *roundMail) *leaguetest.Peer {
 		}
 		return http.StatusOK, leaguetest.ResultReply(req.ID, map[string]any{"status": "ok"})
 	})
+}
+
+// beyondRequired lists the fields of an announced match that league.v2
+// does not require (protocol.md 3.5).
+func beyondRequired(match any) []string {
+	fields, _ := match.(map[string]any)
+	var extra []string
+	for k := range fields {
+		switch k {
+		case "match_id", "game_type", "player_A_id", "player_B_id", "referee_endpoint":
+		default:
+			extra = append(extra, k)
+		}
+	}
+	return extra
 }
 
 // playFirstRound runs a real manager with n fake players and a fake referee
@@ -89,7 +109,8 @@ func playFirstRound(t *testing.T, n int) *roundMail {
 // TestBroadcastsStayPerPlayer: in a league of up to 64 players each player
 // gets the whole round announcement and the whole standings; in a larger
 // one its own match and the leaders plus its own row, so that what a round
-// sends grows with the players, not with their square.
+// sends grows with the players, not with their square. A player's
+// announced matches carry only the fields league.v2 requires.
 func TestBroadcastsStayPerPlayer(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -112,6 +133,9 @@ func TestBroadcastsStayPerPlayer(t *testing.T) {
 					t.Errorf("a round announcement listed %d matches, want %d", n, tt.matchesEach)
 					break
 				}
+			}
+			if len(mail.extraFields) > 0 {
+				t.Errorf("players' round announcements carried %v beyond the required fields", mail.extraFields[0])
 			}
 			leaders, followers := 0, 0
 			for _, n := range mail.standings {

@@ -35,15 +35,19 @@ func sampleRound(n int) (players, referees []engine.AgentInfo, matches []protoco
 }
 
 // ownMatches and ownRows are what each recipient's message carried when
-// every copy was built and encoded on its own.
-func ownMatches(matches []protocol.AnnouncedMatch, players int, id string) []protocol.AnnouncedMatch {
-	if players <= fullListPlayers {
-		return matches
-	}
+// every copy was built and encoded on its own. A player's matches carry
+// only the fields league.v2 requires.
+func ownMatches(matches []protocol.AnnouncedMatch, players int, to engine.AgentInfo) []protocol.AnnouncedMatch {
 	own := []protocol.AnnouncedMatch{}
 	for _, am := range matches {
-		if slices.Contains([]string{am.PlayerAID, am.PlayerBID, am.RefereeID}, id) {
+		if players <= fullListPlayers || slices.Contains([]string{am.PlayerAID, am.PlayerBID, am.RefereeID}, to.ID) {
 			own = append(own, am)
+		}
+	}
+	if to.Role == engine.RolePlayer {
+		for i, am := range own {
+			own[i] = protocol.AnnouncedMatch{MatchID: am.MatchID, GameType: am.GameType,
+				PlayerAID: am.PlayerAID, PlayerBID: am.PlayerBID, RefereeEndpoint: am.RefereeEndpoint}
 		}
 	}
 	return own
@@ -94,13 +98,13 @@ func TestBroadcastCopiesAreEachRecipientsMessage(t *testing.T) {
 			players, referees, matches, rows := sampleRound(n)
 			env := protocol.NewEnvelope(protocol.TypeRoundAnnouncement, protocol.SenderManager, "conv-ROUND_ANNOUNCEMENT-r1")
 			env.LeagueID, env.RoundID = "league_test", 1
-			copies, err := newListBroadcast(&protocol.RoundAnnouncement{Envelope: env, Matches: []protocol.AnnouncedMatch{}}, matches)
+			copies, err := newAnnouncement(env, matches)
 			if err != nil {
 				t.Fatal(err)
 			}
 			copyFor := announcementsFor(matches, n, copies)
 			for _, a := range append(slices.Clone(players), referees...) {
-				sameOnTheWire(t, a.ID, copyFor(a), &protocol.RoundAnnouncement{Envelope: env, Matches: ownMatches(matches, n, a.ID)})
+				sameOnTheWire(t, a.ID, copyFor(a), &protocol.RoundAnnouncement{Envelope: env, Matches: ownMatches(matches, n, a)})
 			}
 
 			env.MessageType = protocol.TypeStandingsUpdate
@@ -157,7 +161,7 @@ func BenchmarkRoundBroadcasts(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			for _, a := range players {
-				frame(&protocol.RoundAnnouncement{Envelope: env, Matches: ownMatches(matches, len(players), a.ID)})
+				frame(&protocol.RoundAnnouncement{Envelope: env, Matches: ownMatches(matches, len(players), a)})
 				frame(&protocol.StandingsUpdate{Envelope: env, Standings: ownRows(rows, a.ID)})
 			}
 		}
@@ -165,7 +169,7 @@ func BenchmarkRoundBroadcasts(b *testing.B) {
 	b.Run("encoded-once", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			announced, _ := newListBroadcast(&protocol.RoundAnnouncement{Envelope: env, Matches: []protocol.AnnouncedMatch{}}, matches)
+			announced, _ := newAnnouncement(env, matches)
 			standings, _ := newListBroadcast(&protocol.StandingsUpdate{Envelope: env, Standings: []protocol.StandingRow{}}, rows)
 			announcementFor, rowsFor := announcementsFor(matches, len(players), announced), standingsFor(rows, standings)
 			for _, a := range players {

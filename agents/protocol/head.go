@@ -8,22 +8,38 @@ import (
 // scanHead reads the head of a JSON object in one pass, skipping every
 // other value without decoding it: routing needs four strings of a message
 // that may carry a whole standings table. It reads the way json.Unmarshal
-// into head does (keys in any case, the last of a repeated key winning, a
-// head field that is neither a string nor null leaving no head at all,
-// invalid JSON no head either). ok is false where it leaves the answer to
-// encoding/json (see scanObject).
+// into head does (see headReader; invalid JSON has no head either). ok is
+// false where it leaves the answer to encoding/json (see scanObject).
 func scanHead(body []byte) (h head, ok bool) {
-	notString := false
+	var r headReader
 	ok = scanObject(body, func(key, raw []byte) bool {
-		if field := h.field(key); field != nil {
-			notString = notString || !readString(raw, field)
-		}
+		r.take(key, raw)
 		return true
 	})
-	if notString {
-		return head{}, ok // json.Unmarshal fails on a head field that is not a string
+	return r.head(), ok
+}
+
+// headReader gathers a message's head from its top-level members as
+// json.Unmarshal into head reads them: keys in any case, the last of a
+// repeated key winning, a head field that is neither a string nor null
+// leaving no head at all. It is the one place these rules are written:
+// scanHead and the request scan (valueWithHead) both feed it.
+type headReader struct {
+	h         head
+	notString bool
+}
+
+func (r *headReader) take(key, raw []byte) {
+	if field := r.h.field(key); field != nil {
+		r.notString = r.notString || !readString(raw, field)
 	}
-	return h, ok
+}
+
+func (r *headReader) head() head {
+	if r.notString {
+		return head{} // json.Unmarshal fails on a head field that is not a string
+	}
+	return r.h
 }
 
 // readString decodes a JSON string into dst; null leaves dst as it was.
@@ -62,36 +78,78 @@ func plainASCII(inner []byte) bool {
 func scanObject(body []byte, take func(key, raw []byte) bool) bool {
 	s := headScanner{b: body}
 	s.space()
+	return s.object(func(key []byte, plain bool) bool {
+		if !plain {
+			return false
+		}
+		raw, ok := s.rawValue()
+		return ok && take(key, raw)
+	}) && s.end()
+}
+
+// object walks the object at s.i, handing member each key, plain or not
+// (see key), with the scanner at the key's value: member skips or reads
+// that value and says whether to go on.
+func (s *headScanner) object(member func(key []byte, plain bool) bool) bool {
 	if !s.eat('{') {
 		return false
 	}
 	s.space()
 	if s.eat('}') {
-		return s.end()
+		return true
 	}
 	for {
 		s.space()
-		key, plain := s.key()
-		if !plain {
+		start := s.i
+		if s.i >= len(s.b) || s.b[s.i] != '"' || !s.str() {
 			return false
 		}
+		key := s.b[start+1 : s.i-1]
 		s.space()
 		if !s.eat(':') {
 			return false
 		}
 		s.space()
-		start := s.i
-		if !s.value() || !take(key, body[start:s.i]) {
+		if !member(key, plainASCII(key)) {
 			return false
 		}
 		s.space()
 		if s.eat('}') {
-			return s.end()
+			return true
 		}
 		if !s.eat(',') {
 			return false
 		}
 	}
+}
+
+// rawValue skips one JSON value and gives it as it stands in the body.
+func (s *headScanner) rawValue() (raw []byte, ok bool) {
+	start := s.i
+	ok = s.value()
+	return s.b[start:s.i], ok
+}
+
+// valueWithHead is rawValue reading, on the same pass, the head of the
+// value when it is an object, as scanHead would read it from raw: headOK is
+// false for any other value, and where scanHead would leave the head to
+// encoding/json.
+func (s *headScanner) valueWithHead() (raw []byte, h head, headOK, ok bool) {
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		raw, ok = s.rawValue()
+		return raw, head{}, false, ok
+	}
+	start := s.i
+	var r headReader
+	plainKeys := true
+	ok = s.object(func(key []byte, plain bool) bool {
+		value, ok := s.rawValue()
+		if plainKeys = plainKeys && plain; plainKeys && ok {
+			r.take(key, value)
+		}
+		return ok
+	})
+	return s.b[start:s.i], r.head(), ok && plainKeys, ok
 }
 
 // field is where the value under key goes, or nil for a key routing does

@@ -79,11 +79,34 @@ var requestSamples = []string{
 	`{"method":"x","params":{"message_type":"GAME_OVER"},"extra":{"deep":[[[]]]}}`, `{"method":"x",}`,
 }
 
+// requestSeeds are requestSamples, then each head sample as the params of
+// a plain method and of the wrappers, then a round's broadcasts.
+func requestSeeds(tb testing.TB) []string {
+	seeds := append([]string(nil), requestSamples...)
+	for _, body := range headSamples {
+		for _, method := range []string{"notify_round", "GAME_OVER", MethodToolsCall, methodMCPMsg, methodLeague} {
+			seeds = append(seeds, `{"jsonrpc":"2.0","method":"`+method+`","params":`+body+`,"id":1}`)
+		}
+	}
+	seeds = append(seeds, `{"method":"GAME_OVER","params":{"message_type":"GAME_OVER"},"Params":{"type":"ROUND_ANNOUNCEMENT"}}`,
+		`{"method":"x","params":{"message_type":"GAME_OVER"},"params":null}`, `{"method":"x","params":{"a":1},"params":[]}`,
+		`{"method":"x","params":{"message_type":"GAME_OVER","\u0074ype":"x"}}`, `{"params":{"protocol":"v1","type":"GAME_OVER"},"method":"x"}`)
+	for _, body := range broadcastBodies(tb) {
+		seeds = append(seeds, string(body))
+	}
+	return append(seeds, headSamples...)
+}
+
+// FuzzScanRequest: where scanRequest reads a request, it reads what
+// encoding/json reads, and the head of its params it read on the way is
+// what encoding/json reads of them; a request routes (Request.Route) as
+// routing its params afresh does.
 func FuzzScanRequest(f *testing.F) {
-	for _, body := range append(requestSamples, headSamples...) {
+	for _, body := range requestSeeds(f) {
 		f.Add([]byte(body))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
+		checkRoutesAsTwoPasses(t, body)
 		got, ok := scanRequest(body)
 		if !ok {
 			return // encoding/json reads it
@@ -95,7 +118,46 @@ func FuzzScanRequest(f *testing.F) {
 		if got.JSONRPC != want.JSONRPC || got.Method != want.Method || string(got.Params) != string(want.Params) || string(got.ID) != string(want.ID) {
 			t.Errorf("%q: scanned %+v, encoding/json reads %+v", body, got, want)
 		}
+		if wantHead := decodeHead(want.Params); got.headRead && got.paramsHead != wantHead {
+			t.Errorf("%q: read the head of params as %+v, encoding/json reads %+v", body, got.paramsHead, wantHead)
+		}
 	})
+}
+
+// checkRoutesAsTwoPasses: a parsed request routes on the head its parse
+// read as it routes when its params are read again.
+func checkRoutesAsTwoPasses(t *testing.T, body []byte) {
+	req, rpcErr := ParseRequest(body)
+	if rpcErr != nil {
+		return
+	}
+	got, gotOK := req.Route()
+	want, wantOK := Route(req.Method, req.Params)
+	if gotOK != wantOK || got.Method != want.Method || got.MessageType != want.MessageType || string(got.Body) != string(want.Body) ||
+		got.ViaTool != want.ViaTool || got.Protocol != want.Protocol || got.ConversationID != want.ConversationID {
+		t.Errorf("%q: routed as %+v, %v; read again, as %+v, %v", body, got, gotOK, want, wantOK)
+	}
+}
+
+// TestRequestHeadReadOnce: the requests a player gets, and their edge
+// cases, route on one pass and as a second pass over their params would.
+func TestRequestHeadReadOnce(t *testing.T) {
+	for name, body := range broadcastBodies(t) {
+		if req, ok := scanRequest(body); !ok || !req.headRead || req.paramsHead.MessageType == "" {
+			t.Errorf("%s: its head should be read with the request (%v, %+v)", name, ok, req.paramsHead)
+		}
+	}
+	for _, body := range requestSeeds(t) {
+		checkRoutesAsTwoPasses(t, []byte(body))
+	}
+	req, _ := ParseRequest([]byte(`{"method":"x","params":{"message_type":"GAME_OVER"},"PARAMS":{"type":"round_announcement","protocol":"v9"}}`))
+	if in, ok := req.Route(); !ok || in.MessageType != TypeRoundAnnouncement || in.Protocol != "v9" {
+		t.Errorf("the last params should be the message: %+v", in)
+	}
+	req, _ = ParseRequest([]byte(`{"method":"x","params":{"message_type":"GAME_OVER","conversation_id":7}}`))
+	if in, ok := req.Route(); ok || in.MessageType != "" {
+		t.Errorf("a head field that is no string leaves no head: %+v", in)
+	}
 }
 
 var replySamples = []string{

@@ -15,6 +15,21 @@ type Request struct {
 	Method  string          `json:"method"`
 	Params  json.RawMessage `json:"params,omitempty"`
 	ID      json.RawMessage `json:"id,omitempty"`
+
+	// paramsHead is the head of Params, read by ParseRequest on its pass
+	// over the body when headRead (see Route).
+	paramsHead head
+	headRead   bool
+}
+
+// Route routes the request as Route(r.Method, r.Params) does, without
+// reading the params a second time when ParseRequest read their head
+// already. (A request whose Params changed since is routed afresh.)
+func (r *Request) Route() (Inbound, bool) {
+	if r.headRead {
+		return route(r.Method, r.Params, &r.paramsHead)
+	}
+	return Route(r.Method, r.Params)
 }
 
 // IsNotification reports a request without an id ("id": null is an id).
@@ -81,24 +96,38 @@ func ParseRequest(body []byte) (*Request, *RPCError) {
 	return &req, nil
 }
 
-// scanRequest reads a request's members in one pass (scanObject), the way
-// json.Unmarshal into Request reads them. It is false for anything
-// unusual, such as a method that is not a string: encoding/json then
-// decodes the body again, so that the error is its own.
+// scanRequest reads a request's members in one pass, the way
+// json.Unmarshal into Request reads them, and the head of its params on
+// that same pass (valueWithHead). It is false for anything unusual, such
+// as a method that is not a string, or a key scanObject would leave to
+// encoding/json: encoding/json then decodes the body again, so that the
+// error is its own.
 func scanRequest(body []byte) (req Request, ok bool) {
-	ok = scanObject(body, func(key, raw []byte) bool {
+	s := headScanner{b: body}
+	s.space()
+	ok = s.object(func(key []byte, plain bool) bool {
+		if !plain {
+			return false
+		}
+		if bytes.EqualFold(key, []byte("params")) {
+			var ok bool
+			req.Params, req.paramsHead, req.headRead, ok = s.valueWithHead()
+			return ok
+		}
+		raw, ok := s.rawValue()
+		if !ok {
+			return false
+		}
 		switch {
 		case bytes.EqualFold(key, []byte("jsonrpc")):
 			return readString(raw, &req.JSONRPC)
 		case bytes.EqualFold(key, []byte("method")):
 			return readString(raw, &req.Method)
-		case bytes.EqualFold(key, []byte("params")):
-			req.Params = raw
 		case bytes.EqualFold(key, []byte("id")):
 			req.ID = raw
 		}
 		return true
-	})
+	}) && s.end()
 	return req, ok
 }
 

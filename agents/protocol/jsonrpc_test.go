@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 )
 
@@ -50,3 +51,67 @@ func BenchmarkEncodeResult(b *testing.B) {
 		}
 	})
 }
+
+// broadcastBodies are the request bodies of a round's broadcasts in a
+// 64-player league with 8 referees, framed as our manager posts them to a
+// player: the 32-match ROUND_ANNOUNCEMENT (a player's copy, with the
+// fields league.v2 requires), the 64-row LEAGUE_STANDINGS_UPDATE and
+// ROUND_COMPLETED. A player only acknowledges them: their inbound parse is
+// all the reading they get.
+func broadcastBodies(tb testing.TB) map[string][]byte {
+	envelope := func(messageType, conv string) Envelope {
+		env := NewEnvelope(messageType, SenderManager, conv)
+		env.LeagueID, env.RoundID = "league_2025_even_odd", 12
+		return env
+	}
+	endpoint := func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/mcp", port) }
+	matches := make([]AnnouncedMatch, 32)
+	for i := range matches {
+		matches[i] = AnnouncedMatch{MatchID: fmt.Sprintf("R12M%d", i+1), GameType: "even_odd",
+			PlayerAID: fmt.Sprintf("P%02d", 2*i+1), PlayerBID: fmt.Sprintf("P%02d", 2*i+2), RefereeEndpoint: endpoint(41000 + i%8)}
+	}
+	rows := make([]StandingRow, 64)
+	for i := range rows {
+		rows[i] = StandingRow{Rank: i + 1, PlayerID: fmt.Sprintf("P%02d", i+1), DisplayName: fmt.Sprintf("Player %02d", i+1),
+			Played: 11, Wins: 11 - i/6, Draws: i % 3, Losses: i / 6, Points: 3*(11-i/6) + i%3}
+	}
+	next := 13
+	messages := map[string]Message{
+		"round_announcement_32": &RoundAnnouncement{Envelope: envelope(TypeRoundAnnouncement, "conv-ROUND_ANNOUNCEMENT-r12"), Matches: matches},
+		"standings_update_64":   &StandingsUpdate{Envelope: envelope(TypeStandingsUpdate, "conv-LEAGUE_STANDINGS_UPDATE-r12"), Standings: rows},
+		"round_completed": &RoundCompleted{Envelope: envelope(TypeRoundCompleted, "conv-ROUND_COMPLETED-r12"),
+			MatchesCompleted: 32, MatchesPlayed: 32, NextRoundID: &next, Summary: RoundSummary{TotalMatches: 32, Wins: 20, Draws: 12}},
+	}
+	bodies := map[string][]byte{}
+	for name, msg := range messages {
+		body, err := EncodeRequest(SendMethods[msg.Header().MessageType][0], msg, 4242)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		bodies[name] = body
+	}
+	return bodies
+}
+
+// BenchmarkInbound is what a server does with a broadcast's body before
+// its handler sees it: ParseRequest, then routing on the message's head.
+func BenchmarkInbound(b *testing.B) {
+	for name, body := range broadcastBodies(b) {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(body)))
+			for b.Loop() {
+				req, rpcErr := ParseRequest(body)
+				if rpcErr != nil {
+					b.Fatal(rpcErr)
+				}
+				if _, ok := routeRequest(req); !ok {
+					b.Fatal("not routed")
+				}
+			}
+		})
+	}
+}
+
+// routeRequest routes a parsed request as the server does.
+func routeRequest(req *Request) (Inbound, bool) { return req.Route() }

@@ -69,6 +69,12 @@ type Inbound struct {
 // dispatch on (protocol.md §8, "Dispatch key order"). ok is false when
 // nothing identifies a message type we know.
 func Route(method string, params json.RawMessage) (Inbound, bool) {
+	return route(method, params, nil)
+}
+
+// route is Route with the head of params when the caller read it already
+// (Request.Route): it serves when params is the message itself.
+func route(method string, params json.RawMessage, paramsHead *head) (Inbound, bool) {
 	in := Inbound{Method: method, Body: params}
 	name := method
 	switch method {
@@ -88,12 +94,21 @@ func Route(method string, params json.RawMessage) (Inbound, bool) {
 		}
 	case methodLeague:
 		in.Body = mergeEnvelopePayload(params)
+	default:
+		if paramsHead != nil { // params is the message, its head read already
+			return routed(in, name, *paramsHead)
+		}
 	}
 	if len(in.Body) == 0 {
 		in.Body = json.RawMessage("{}")
 	}
-	head := readHead(in.Body)
-	in.MessageType, in.Protocol, in.ConversationID = head.messageType(), head.Protocol, head.ConversationID
+	return routed(in, name, readHead(in.Body))
+}
+
+// routed completes the routing of a message whose head is h, sent under
+// the method (or tool) name.
+func routed(in Inbound, name string, h head) (Inbound, bool) {
+	in.MessageType, in.Protocol, in.ConversationID = h.messageType(), h.Protocol, h.ConversationID
 	if in.MessageType == "" {
 		in.MessageType = TypeForMethod(name)
 	}

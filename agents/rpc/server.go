@@ -189,10 +189,11 @@ func (s *Server) answer(ctx context.Context, req *protocol.Request, rpcErr *prot
 }
 
 // respond routes a valid request to its handler and frames the reply. The
-// body was decoded once, by ParseRequest; routing reads the message's head
-// and the handler decodes its typed message from the raw params.
+// body was scanned once, by ParseRequest, which read the message's head for
+// routing on the way; the handler decodes its typed message from the raw
+// params.
 func (s *Server) respond(ctx context.Context, req *protocol.Request) []byte {
-	in, ok := protocol.Route(req.Method, req.Params)
+	in, ok := req.Route()
 	handler := s.handler(in.MessageType)
 	if !ok || handler == nil {
 		return protocol.EncodeError(req.ID, protocol.NewRPCError(protocol.CodeMethodNotFound, "",
