@@ -39,10 +39,9 @@ func newStepsReferee(t *testing.T, managerURL string) *Referee {
 	return r
 }
 
-// TestStepsGoInOneMessage: the steps queued before a flush reach the
-// manager in one MATCH_STEP, in order, the last of them also in the
-// message's own fields for a manager that reads only those.
-func TestStepsGoInOneMessage(t *testing.T) {
+// refereeWithTwoMatchesSteps is a referee that has queued steps of two
+// matches, interleaved, for a fake manager: it returns them too.
+func refereeWithTwoMatchesSteps(t *testing.T) (*Referee, <-chan protocol.MatchStep, []protocol.StepEntry) {
 	manager, got := stepsManager(t)
 	r := newStepsReferee(t, manager.Endpoint)
 	steps := []protocol.StepEntry{
@@ -54,6 +53,14 @@ func TestStepsGoInOneMessage(t *testing.T) {
 	for _, s := range steps {
 		r.steps.post(s)
 	}
+	return r, got, steps
+}
+
+// TestStepsGoInOneMessage: the steps queued before a flush reach the
+// manager in one MATCH_STEP, in order, the last of them also in the
+// message's own fields for a manager that reads only those.
+func TestStepsGoInOneMessage(t *testing.T) {
+	r, got, steps := refereeWithTwoMatchesSteps(t)
 	r.steps.flush(context.Background())
 	select {
 	case msg := <-got:
@@ -84,13 +91,20 @@ func TestStepsGoWithinTheWindow(t *testing.T) {
 	manager, got := stepsManager(t)
 	r := newStepsReferee(t, manager.Endpoint)
 	r.steps.post(protocol.StepEntry{RoundID: 2, MatchID: "R2M1", Step: "turn 3", Detail: "at page 4"})
+	if msg := windowSent(t, got); len(msg.Steps) != 1 || msg.Steps[0].Step != "turn 3" || msg.Steps[0].Detail != "at page 4" {
+		t.Errorf("steps %+v", msg.Steps)
+	}
+}
+
+// windowSent waits for the MATCH_STEP the batching window sends.
+func windowSent(t *testing.T, got <-chan protocol.MatchStep) protocol.MatchStep {
+	t.Helper()
 	select {
 	case msg := <-got:
-		if len(msg.Steps) != 1 || msg.Steps[0].Step != "turn 3" || msg.Steps[0].Detail != "at page 4" {
-			t.Errorf("steps %+v", msg.Steps)
-		}
+		return msg
 	case <-time.After(10 * time.Second):
 		t.Fatal("the step never reached the manager")
+		return protocol.MatchStep{}
 	}
 }
 
@@ -98,28 +112,13 @@ func TestStepsGoWithinTheWindow(t *testing.T) {
 // steps, in order, without a MATCH_STEP; the other matches' steps stay
 // queued and still go when the window ends.
 func TestTakeLeavesOtherMatchesSteps(t *testing.T) {
-	manager, got := stepsManager(t)
-	r := newStepsReferee(t, manager.Endpoint)
-	steps := []protocol.StepEntry{
-		{RoundID: 1, MatchID: "R1M1", Step: "invited"},
-		{RoundID: 1, MatchID: "R1M2", Step: "invited"},
-		{RoundID: 1, MatchID: "R1M1", Step: "joined"},
-		{RoundID: 1, MatchID: "R1M1", Step: "drawn 8", Detail: "P01 wins"},
-	}
-	for _, s := range steps {
-		r.steps.post(s)
-	}
+	r, got, steps := refereeWithTwoMatchesSteps(t)
 	own := r.steps.take(context.Background(), "R1M1")
 	if want := []protocol.StepEntry{steps[0], steps[2], steps[3]}; !slices.Equal(own, want) {
 		t.Errorf("take gave %+v, want %+v", own, want)
 	}
-	select {
-	case msg := <-got:
-		if len(msg.Steps) != 1 || msg.Steps[0] != steps[1] {
-			t.Errorf("the window sent %+v, want only R1M2's step", msg.Steps)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the other match's step never reached the manager")
+	if msg := windowSent(t, got); len(msg.Steps) != 1 || msg.Steps[0] != steps[1] {
+		t.Errorf("the window sent %+v, want only R1M2's step", msg.Steps)
 	}
 }
 
