@@ -61,7 +61,8 @@ type HistoryDetails = map[string]any
 // opponent comes from the invitation: after a technical loss the choices
 // may not name it.
 func (h *History) record(self, opponent string, over protocol.GameOver) (entry HistoryEntry, fresh bool) {
-	if i, ok := h.recorded[historyKey(over.LeagueID, over.MatchID)]; ok {
+	key := historyKey(over.LeagueID, over.MatchID)
+	if i, ok := h.recorded[key]; ok {
 		return h.Matches[i], false
 	}
 	gr := over.GameResult
@@ -81,7 +82,7 @@ func (h *History) record(self, opponent string, over protocol.GameOver) (entry H
 	if h.recorded == nil {
 		h.recorded = map[string]int{}
 	}
-	h.recorded[historyKey(entry.LeagueID, entry.MatchID)] = len(h.Matches)
+	h.recorded[key] = len(h.Matches)
 	h.Matches = append(h.Matches, entry)
 	h.count(entry.Result)
 	h.LastUpdated = entry.Timestamp

@@ -298,6 +298,7 @@ func (p *Player) handleGameOver(ctx context.Context, in protocol.Inbound) (any, 
 	file := p.historyFile
 	save := fresh && p.history.due()
 	p.mu.Unlock()
+	p.door.forget(over.MatchID)
 	if save && file != nil {
 		file.Request()
 	}

@@ -1,6 +1,7 @@
 package player
 
 import (
+	"crypto/hmac"
 	"sync"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
@@ -20,7 +21,23 @@ type doorman struct {
 	mu         sync.Mutex
 	registered bool
 	key        string
+	// vouched is, by match id, the ticket last found valid and what for.
+	// A match's ticket comes again with each move call and with the result:
+	// finding it equal to the one already checked for the same key, league,
+	// match and referee says what recomputing its HMAC would.
+	vouched map[string]vouch
 }
+
+// vouch is a ticket found valid, and what it was valid for.
+type vouch struct {
+	key, leagueID, refereeID, ticket string
+}
+
+// maxVouched bounds the matches the doorman remembers a ticket of: a
+// player plays a few matches at a time, and each is forgotten once its
+// result is taken (forget); one whose result never came is forgotten when
+// the doorman starts over past this many.
+const maxVouched = 256
 
 // admitted keeps what registration said; a player registering again gets
 // the same key, so a match under way goes on.
@@ -28,6 +45,7 @@ func (d *doorman) admitted(resp *protocol.RegisterResponse) {
 	store.Redact(resp.MatchTicketKey)
 	d.mu.Lock()
 	d.registered, d.key = true, resp.MatchTicketKey
+	d.vouched = nil
 	d.mu.Unlock()
 }
 
@@ -52,9 +70,40 @@ func (d *doorman) check(env protocol.Envelope, leagueID string) error {
 	if env.LeagueID != "" {
 		leagueID = env.LeagueID
 	}
-	if kind != engine.RoleReferee || !ticket.Valid(key, env.AuthToken, leagueID, env.MatchID, referee) {
+	if kind != engine.RoleReferee || !d.valid(vouch{key, leagueID, referee, env.AuthToken}, env.MatchID) {
 		return protocol.Reject(protocol.ErrAuthTokenInvalid,
 			"not the ticket of match %q from %q: this player answers only the referee its manager gave the match", env.MatchID, env.Sender)
 	}
 	return nil
+}
+
+// valid reports whether claim.ticket is the ticket of matchID for the
+// rest of claim: the ticket already found valid for the very same, or the
+// one ticket.Valid recomputes. Tickets are compared in constant time.
+func (d *doorman) valid(claim vouch, matchID string) bool {
+	d.mu.Lock()
+	seen, ok := d.vouched[matchID]
+	d.mu.Unlock()
+	if ok && seen.key == claim.key && seen.leagueID == claim.leagueID && seen.refereeID == claim.refereeID &&
+		hmac.Equal([]byte(seen.ticket), []byte(claim.ticket)) {
+		return true
+	}
+	if !ticket.Valid(claim.key, claim.ticket, claim.leagueID, matchID, claim.refereeID) {
+		return false
+	}
+	d.mu.Lock()
+	if d.vouched == nil || len(d.vouched) >= maxVouched {
+		d.vouched = map[string]vouch{}
+	}
+	d.vouched[matchID] = claim
+	d.mu.Unlock()
+	return true
+}
+
+// forget drops what the doorman remembers of a match whose result was
+// taken; a result sent again has its ticket checked anew.
+func (d *doorman) forget(matchID string) {
+	d.mu.Lock()
+	delete(d.vouched, matchID)
+	d.mu.Unlock()
 }

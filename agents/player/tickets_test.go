@@ -48,25 +48,29 @@ func TestPlayerTakesMatchCallsOnlyWithItsTicket(t *testing.T) {
 		"a forged result, as MCP tools": ticketed("GAME_OVER", "R1M1", "referee:REF03", "REF01", "R1M1", draw),
 	}
 	methods := map[string]string{"CHOOSE_PARITY_CALL": "choose_parity", "GAME_INVITATION": "handle_game_invitation", "GAME_OVER": "notify_match_result"}
-	for name, msg := range forgeries {
-		form := ""
-		if name == "a forged result, as MCP tools" {
-			form = "tools/call"
-		}
-		method, params := wrap(form, methods[msg["message_type"].(string)], msg)
-		reply := leaguetest.Call(t, url, method, params)
-		code := reply.String("error_code")
-		if content, ok := reply.Result["structuredContent"].(map[string]any); ok {
-			code, _ = content["error_code"].(string)
-		}
-		want := "E012"
-		if _, has := msg["auth_token"]; !has {
-			want = "E011"
-		}
-		if code != want {
-			t.Errorf("%s: %s, want refused with %s", name, reply.Body, want)
+	refuseForgeries := func(when string) {
+		t.Helper()
+		for name, msg := range forgeries {
+			form := ""
+			if name == "a forged result, as MCP tools" {
+				form = "tools/call"
+			}
+			method, params := wrap(form, methods[msg["message_type"].(string)], msg)
+			reply := leaguetest.Call(t, url, method, params)
+			code := reply.String("error_code")
+			if content, ok := reply.Result["structuredContent"].(map[string]any); ok {
+				code, _ = content["error_code"].(string)
+			}
+			want := "E012"
+			if _, has := msg["auth_token"]; !has {
+				want = "E011"
+			}
+			if code != want {
+				t.Errorf("%s, %s: %s, want refused with %s", when, name, reply.Body, want)
+			}
 		}
 	}
+	refuseForgeries("before any real call")
 	history := filepath.Join(dir, "players", playerID, "history.json")
 	if _, err := os.Stat(history); !os.IsNotExist(err) {
 		t.Errorf("history.json after refused calls only: %v, want none", err)
@@ -90,6 +94,10 @@ func TestPlayerTakesMatchCallsOnlyWithItsTicket(t *testing.T) {
 			t.Errorf("%s: moved %v, the untouched twin %v", match, got, want)
 		}
 	}
+	// R1M1's real ticket has been taken (the player remembers it, so as not
+	// to recompute it for each call): the forgeries about R1M1 are no
+	// closer to passing.
+	refuseForgeries("after the real calls")
 	over := ticketed("GAME_OVER", "R1M1", "referee:REF01", "REF01", "R1M1", draw)
 	if ack := replyMessage(t, leaguetest.Call(t, url, "notify_match_result", over)); ack["status"] != "ok" {
 		t.Errorf("the real result: %v", ack)

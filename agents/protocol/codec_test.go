@@ -33,7 +33,8 @@ func matchMessages() map[string]Message {
 			Deadline: "2026-11-23T20:21:40Z", MoveRequest: &move},
 		"game_over": &GameOver{Envelope: env(TypeGameOver), GameType: "even_odd",
 			GameResult: GameResult{Status: "WIN", WinnerPlayerID: &winner, Choices: moves,
-				Reason: "P05 chose even, P17 chose odd, 8 is even", Details: facts}},
+				Reason: "P05 chose even, P17 chose odd, 8 is even", Details: facts},
+			Reason: "P05 chose even, P17 chose odd, 8 is even"}, // both places, as the referee sends it
 		"join_ack": &GameJoinAck{Envelope: player(TypeGameJoinAck), PlayerID: "P05",
 			ArrivalTimestamp: "2026-11-23T20:21:10Z", Accept: true},
 		"parity_response": &ChooseParityResponse{Envelope: player(TypeChooseParityResponse), PlayerID: "P05", ParityChoice: "even"},

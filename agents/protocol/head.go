@@ -2,7 +2,9 @@ package protocol
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 )
 
 // scanHead reads the head of a JSON object in one pass, skipping every
@@ -55,7 +57,12 @@ func readString(raw []byte, dst *string) bool {
 		*dst = string(inner) // what encoding/json makes of it, without its machinery
 		return true
 	}
-	return json.Unmarshal(raw, dst) == nil
+	var decoded string // not dst: encoding/json would move what dst points into to the heap
+	if json.Unmarshal(raw, &decoded) != nil {
+		return false
+	}
+	*dst = decoded
+	return true
 }
 
 // plainASCII reports the inside of a JSON string that decodes to itself:
@@ -178,7 +185,12 @@ type headScanner struct {
 // encoding/json, which has its own limit.
 const maxScanDepth = 256
 
+// space skips white space. Our peers' JSON is compact: most calls find
+// none, and return on their first comparison.
 func (s *headScanner) space() {
+	if s.i < len(s.b) && s.b[s.i] > ' ' {
+		return
+	}
 	for s.i < len(s.b) {
 		switch s.b[s.i] {
 		case ' ', '\t', '\r', '\n':
@@ -290,22 +302,59 @@ func (s *headScanner) digits() bool {
 // are taken, as encoding/json takes them.
 func (s *headScanner) str() bool {
 	s.i++ // the opening quote
-	for s.i < len(s.b) {
-		switch c := s.b[s.i]; {
-		case c == '"':
+	for {
+		s.i += plainRun(s.b[s.i:])
+		if s.i >= len(s.b) {
+			return false
+		}
+		switch s.b[s.i] {
+		case '"':
 			s.i++
 			return true
-		case c == '\\':
+		case '\\':
 			if !s.escape() {
 				return false
 			}
-			continue
-		case c < 0x20:
-			return false
+		default:
+			return false // a control byte
 		}
-		s.i++
 	}
-	return false
+}
+
+// plainRun counts the bytes at the start of b that a JSON string holds as
+// they are: up to a quote, a backslash or a control byte (< 0x20). It reads
+// eight bytes at a time while eight are left, which is nearly always: a
+// string is followed by the rest of its message.
+func plainRun(b []byte) int {
+	n := 0
+	for ; n+8 <= len(b); n += 8 {
+		if stops := stringStops(binary.LittleEndian.Uint64(b[n:])); stops != 0 {
+			return n + bits.TrailingZeros64(stops)/8
+		}
+	}
+	for n < len(b) && b[n] >= 0x20 && b[n] != '"' && b[n] != '\\' {
+		n++
+	}
+	return n
+}
+
+// Every byte of a word set to 0x01, and to 0x80.
+const (
+	eachByte01 = 0x0101010101010101
+	eachByte80 = 0x8080808080808080
+)
+
+// stringStops marks with its high bit each byte of w (eight bytes of a
+// string, the first lowest) that is a quote, a backslash or below 0x20.
+// For a byte x below 0x80, x - 1 has its high bit set only when x is 0,
+// and x - 0x20 only when x < 0x20: w - 0x20 in each byte marks the control
+// bytes, w xor '"' in each byte, less 1 in each, the quotes, and likewise
+// the backslashes; &^ w drops the bytes of 0x80 and above. A subtraction
+// borrows only from a byte it marks, so the lowest mark is exact; those
+// above it need not be.
+func stringStops(w uint64) uint64 {
+	quote, backslash := w^('"'*eachByte01), w^('\\'*eachByte01)
+	return ((w - 0x20*eachByte01) | (quote - eachByte01) | (backslash - eachByte01)) &^ w & eachByte80
 }
 
 func (s *headScanner) escape() bool {
@@ -337,7 +386,13 @@ func (s *headScanner) container(closing byte, keyed bool) bool {
 	if s.depth++; s.depth > maxScanDepth {
 		return false
 	}
-	defer func() { s.depth-- }()
+	ok := s.members(closing, keyed)
+	s.depth--
+	return ok
+}
+
+// members skips a container's members and its closing byte.
+func (s *headScanner) members(closing byte, keyed bool) bool {
 	s.space()
 	if s.eat(closing) {
 		return true

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -133,7 +135,7 @@ func Decode(data []byte, msg Message) error {
 	tables := []*aliasTable{envelopeAliases}
 	switch msg := msg.(type) {
 	case *GameJoinAck:
-		tables = append(tables, joinAckAliases)
+		return msg.UnmarshalJSON(data) // it fills in the envelope's aliases and its own, once
 	case *RegisterResponse:
 		tables = append(tables, registerRespAlias)
 	case *GameInvitation:
@@ -226,6 +228,15 @@ func (r GameResult) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON keeps every field it does not know as a game detail.
 func (r *GameResult) UnmarshalJSON(data []byte) error {
+	if readResult(data, r, &gameResultShape) {
+		r.WinnerPlayerID = winnerOrNil(r.WinnerPlayerID)
+		return nil
+	}
+	return r.decodeThroughMap(data)
+}
+
+// decodeThroughMap is UnmarshalJSON for what readResult leaves.
+func (r *GameResult) decodeThroughMap(data []byte) error {
 	normalized, fields, err := withAliases(data, gameResultAliases)
 	if err != nil {
 		return err
@@ -249,6 +260,14 @@ func (d ReportDetails) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON keeps every field it does not know as a game fact.
 func (d *ReportDetails) UnmarshalJSON(data []byte) error {
+	if readResult(data, d, &reportDetailShape) {
+		return nil
+	}
+	return d.decodeThroughMap(data)
+}
+
+// decodeThroughMap is UnmarshalJSON for what readResult leaves.
+func (d *ReportDetails) decodeThroughMap(data []byte) error {
 	var fields map[string]json.RawMessage
 	if err := Unmarshal(data, &fields); err != nil {
 		return err
@@ -263,6 +282,15 @@ func (d *ReportDetails) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON accepts winner_id for winner and the string "DRAW" as no winner.
 func (r *ReportResult) UnmarshalJSON(data []byte) error {
+	if readResult(data, r, &reportResultShape) {
+		r.Winner = winnerOrNil(r.Winner)
+		return nil
+	}
+	return r.decodeThroughMap(data)
+}
+
+// decodeThroughMap is UnmarshalJSON for what readResult leaves.
+func (r *ReportResult) decodeThroughMap(data []byte) error {
 	normalized, err := canonical(data, reportResultAlias)
 	if err != nil {
 		return err
@@ -400,4 +428,265 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// A result in one pass. GAME_OVER's GameResult and MATCH_RESULT_REPORT's
+// ReportResult and ReportDetails were each decoded twice: into a map of
+// raw fields, for the aliases and for the game's facts that lie flat beside
+// the fields, then into the struct (through encoding/json, for their maps
+// of strings). readResult reads one in a single walk of its object
+// (scanObject, which checks that it is valid JSON): each member goes into
+// its field, an alias's value into its field when the field is absent,
+// and any other member, decoded as encoding/json decodes it into an any,
+// among the facts. Where its reading could differ from the map's, it
+// leaves the object to decodeThroughMap (FuzzResultOnePass holds the two
+// to the same values):
+//   - a key that names a field in another case (encoding/json folds case,
+//     and the map kept it as a fact too);
+//   - a field given twice (encoding/json merges a map given twice; the
+//     map, when an alias is filled in, keeps the last);
+//   - a value its field does not take as encoding/json would (a number for
+//     a string, a float for an int, a string with an escaped key...);
+//   - a receiver that already holds something (encoding/json decodes into
+//     what is there);
+//   - anything scanObject does not walk.
+
+// resultShape is how readResult reads one kind of result.
+type resultShape[T any] struct {
+	fields  []resultField[T]
+	aliases *aliasTable              // other spellings of fields; nil for none
+	facts   func(*T) *map[string]any // where the other members go; nil: they are dropped
+}
+
+// resultField reads the value of one field's key into a T, as
+// encoding/json would, or says it cannot.
+type resultField[T any] struct {
+	name string // as the field's json tag spells it
+	read func(into *T, raw []byte) bool
+}
+
+var (
+	gameResultShape = resultShape[GameResult]{
+		fields: []resultField[GameResult]{
+			{"status", func(r *GameResult, raw []byte) bool { return readString(raw, &r.Status) }},
+			{"winner_player_id", func(r *GameResult, raw []byte) bool { return readOptional(raw, &r.WinnerPlayerID) }},
+			{"choices", func(r *GameResult, raw []byte) bool { return readMap(raw, &r.Choices, readString) }},
+			{"reason", func(r *GameResult, raw []byte) bool { return readString(raw, &r.Reason) }},
+		},
+		aliases: gameResultAliases,
+		facts:   func(r *GameResult) *map[string]any { return &r.Details },
+	}
+	reportDetailShape = resultShape[ReportDetails]{
+		fields: []resultField[ReportDetails]{
+			{"choices", func(d *ReportDetails, raw []byte) bool { return readMap(raw, &d.Choices, readString) }},
+			{"technical_loss", func(d *ReportDetails, raw []byte) bool { return readBool(raw, &d.TechnicalLoss) }},
+			{"reason", func(d *ReportDetails, raw []byte) bool { return readString(raw, &d.Reason) }},
+			{"offending_player", func(d *ReportDetails, raw []byte) bool { return readString(raw, &d.OffendingPlayer) }},
+			{"offending_players", func(d *ReportDetails, raw []byte) bool { return json.Unmarshal(raw, &d.Offenders) == nil }},
+		},
+		facts: func(d *ReportDetails) *map[string]any { return &d.Game },
+	}
+	reportResultShape = resultShape[ReportResult]{
+		fields: []resultField[ReportResult]{
+			{"winner", func(r *ReportResult, raw []byte) bool { return readOptional(raw, &r.Winner) }},
+			{"score", func(r *ReportResult, raw []byte) bool { return readMap(raw, &r.Score, readInt) }},
+			{"details", func(r *ReportResult, raw []byte) bool { return readResult(raw, &r.Details, &reportDetailShape) }},
+			{"status", func(r *ReportResult, raw []byte) bool { return readString(raw, &r.Status) }},
+		},
+		aliases: reportResultAlias,
+	}
+)
+
+// readResult decodes data into *into in one pass, as its decodeThroughMap
+// would, and is true; or it is false and leaves *into as it was.
+func readResult[T any](data []byte, into *T, shape *resultShape[T]) bool {
+	if !reflect.ValueOf(into).Elem().IsZero() {
+		return false
+	}
+	var got T
+	var present uint64 // bit i: fields[i] is in data
+	var spelled []aliasValue
+	ok := scanObject(data, func(key, raw []byte) bool {
+		for i, f := range shape.fields {
+			switch {
+			case string(key) == f.name:
+				if present&(1<<i) != 0 {
+					return false
+				}
+				present |= 1 << i
+				return f.read(&got, raw)
+			case asciiEqualFold(key, f.name):
+				return false
+			}
+		}
+		if shape.aliases != nil && shape.aliases.spells(key) {
+			spelled = append(spelled, aliasValue{string(key), raw}) // the last of a repeated one wins, as in the map
+			return true
+		}
+		if shape.facts == nil {
+			return true
+		}
+		return readFact(shape.facts(&got), key, raw)
+	})
+	if !ok {
+		return false
+	}
+	for i, f := range shape.fields {
+		if present&(1<<i) != 0 || shape.aliases == nil {
+			continue
+		}
+		if raw := firstSpelled(shape.aliases.spellings[f.name], spelled); raw != nil && !f.read(&got, raw) {
+			return false
+		}
+	}
+	*into = got
+	return true
+}
+
+// aliasValue is the value under another spelling of a field.
+type aliasValue struct {
+	key string
+	raw []byte
+}
+
+// spells reports key as one of the table's other spellings.
+func (t *aliasTable) spells(key []byte) bool {
+	for _, list := range t.spellings {
+		if slices.Contains(list, string(key)) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstSpelled is the value of the first of spellings that was present,
+// the last one given of it; nil if none was.
+func firstSpelled(spellings []string, spelled []aliasValue) []byte {
+	for _, s := range spellings {
+		var raw []byte
+		for _, v := range spelled {
+			if v.key == s {
+				raw = v.raw
+			}
+		}
+		if raw != nil {
+			return raw
+		}
+	}
+	return nil
+}
+
+// readFact puts a member that is no field among the facts, decoded as
+// encoding/json decodes it into an any; the last of a repeated key wins.
+func readFact(facts *map[string]any, key, raw []byte) bool {
+	var v any
+	switch raw[0] {
+	case '"':
+		var s string
+		if !readString(raw, &s) {
+			return false
+		}
+		v = s
+	case 't', 'f':
+		v = raw[0] == 't'
+	case 'n':
+		v = nil
+	case '{', '[':
+		if json.Unmarshal(raw, &v) != nil { // the map's decoding of a fact went to encoding/json too
+			return false
+		}
+	default:
+		f, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil {
+			return false // out of range: the map dropped it, silently
+		}
+		v = f
+	}
+	if *facts == nil {
+		*facts = make(map[string]any, 2)
+	}
+	(*facts)[string(key)] = v
+	return true
+}
+
+// readOptional decodes a JSON string into a new *string, null into nil.
+func readOptional(raw []byte, dst **string) bool {
+	if string(raw) == "null" {
+		*dst = nil
+		return true
+	}
+	var s string
+	if raw[0] != '"' || !readString(raw, &s) {
+		return false
+	}
+	*dst = &s
+	return true
+}
+
+func readBool(raw []byte, dst *bool) bool {
+	switch string(raw) {
+	case "true", "false":
+		*dst = raw[0] == 't'
+	case "null": // leaves it, as encoding/json does
+	default:
+		return false
+	}
+	return true
+}
+
+// readInt reads an integer as encoding/json reads it into an int (a
+// float such as 3.0 is an error there); null leaves dst.
+func readInt(raw []byte, dst *int) bool {
+	if string(raw) == "null" {
+		return true
+	}
+	n, err := strconv.Atoi(string(raw))
+	if err != nil {
+		return false
+	}
+	*dst = n
+	return true
+}
+
+// readMap decodes an object into a new map, each value with read, or null
+// into nil. A null value is the zero value, as encoding/json makes it.
+func readMap[V any](raw []byte, dst *map[string]V, read func([]byte, *V) bool) bool {
+	if string(raw) == "null" {
+		*dst = nil
+		return true
+	}
+	if raw[0] != '{' {
+		return false
+	}
+	m := make(map[string]V, 2)
+	*dst = m
+	return scanObject(raw, func(key, value []byte) bool {
+		var v V
+		if !read(value, &v) {
+			return false
+		}
+		m[string(key)] = v
+		return true
+	})
+}
+
+// asciiEqualFold is bytes.EqualFold for an ASCII key (scanObject takes
+// no other) and a field's name.
+func asciiEqualFold(key []byte, name string) bool {
+	if len(key) != len(name) {
+		return false
+	}
+	for i, c := range key {
+		if lower(c) != lower(name[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
