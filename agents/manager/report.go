@@ -12,7 +12,10 @@ import (
 )
 
 // handleReport takes a referee's MATCH_RESULT_REPORT. Only the referee the
-// match is assigned to may report it, once.
+// match is assigned to may report it, once. The match's steps the report
+// carries (ours) are applied with its result, just before it: a report
+// refused for any reason, a retried one included (its match already has
+// the result), applies none of them.
 func (m *Manager) handleReport(_ context.Context, in protocol.Inbound) (any, error) {
 	var rep protocol.MatchResultReport
 	if err := rpc.DecodeParams(in, &rep); err != nil {
@@ -36,33 +39,59 @@ func (m *Manager) handleReport(_ context.Context, in protocol.Inbound) (any, err
 	case match.Result != nil:
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "match %s already has a result", rep.MatchID)
 	}
+	if err := checkReportSteps(rep); err != nil {
+		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "%v", err)
+	}
 	result, err := resultFromReport(match.Pairing, rep.Result)
 	if err != nil {
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "%v", err)
 	}
-	if err := m.recordResult(result, referee.ID, matchFacts(match.Pairing, rep.Result.Details)); err != nil {
+	if err := m.recordResult(result, referee.ID, matchFacts(match.Pairing, rep.Result.Details), rep.Steps); err != nil {
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "%v", err)
 	}
 	return &protocol.Ack{Envelope: m.reply(protocol.TypeMatchResultAck, rep.Envelope), Status: "RECEIVED"}, nil
 }
 
-// recordResult journals a result, wakes whoever waits for the match and
-// marks the standings file stale. Its cost does not grow with the league.
-func (m *Manager) recordResult(r engine.Result, refereeID string, facts *engine.MatchFacts) error {
+// checkReportSteps holds the steps a report carries to what MATCH_STEP's
+// are held to, and more: they must all be of the reported match, which is
+// all our referees put there.
+func checkReportSteps(rep protocol.MatchResultReport) error {
+	if len(rep.Steps) > protocol.MaxStepsPerMessage {
+		return fmt.Errorf("%d steps in one report, at most %d", len(rep.Steps), protocol.MaxStepsPerMessage)
+	}
+	for _, step := range rep.Steps {
+		if step.MatchID != rep.MatchID {
+			return fmt.Errorf("a report of match %s carries a step of match %q", rep.MatchID, step.MatchID)
+		}
+	}
+	return nil
+}
+
+// recordResult journals the match's last steps, then its result, wakes
+// whoever waits for the match and marks the standings file stale. Its cost
+// does not grow with the league.
+func (m *Manager) recordResult(r engine.Result, refereeID string, facts *engine.MatchFacts, steps []protocol.StepEntry) error {
 	m.mu.Lock()
+	var events []staged
 	var ev staged
 	var err error
 	if rec, _ := m.league.Match(r.MatchID); rec.Referee != refereeID {
 		// Checked again under the lock: the match may have been reassigned
 		// since the report was read.
 		err = fmt.Errorf("match %s is not assigned to %s", r.MatchID, refereeID)
-	} else {
+	} else if rec.Result == nil {
+		// Under the same lock as the result: of two copies of a report
+		// (a retry crossing the first), only the one that records the
+		// result brings its steps.
+		events, _, err = m.stageStepsLocked(refereeID, steps)
+	}
+	if err == nil {
 		ev, err = m.stage(engine.Event{Kind: engine.EventMatchResult, Round: r.Round, MatchID: r.MatchID,
 			Referee: refereeID, Result: &r, Facts: facts})
 	}
 	m.mu.Unlock()
 	if err == nil {
-		err = ev.durable()
+		err = waitDurable(append(events, ev))
 	}
 	if err != nil {
 		return err
@@ -205,10 +234,8 @@ func (m *Manager) handleMatchStep(_ context.Context, in protocol.Inbound) (any, 
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "%d steps in one message, at most %d", len(steps), protocol.MaxStepsPerMessage)
 	}
 	events, foreign, err := m.stageSteps(referee.ID, steps)
-	for _, ev := range events { // one group commit holds them all: waiting for each costs nothing more
-		if derr := ev.durable(); derr != nil && err == nil {
-			err = derr
-		}
+	if derr := waitDurable(events); err == nil {
+		err = derr
 	}
 	if err != nil {
 		return nil, err
@@ -226,6 +253,11 @@ func (m *Manager) handleMatchStep(_ context.Context, in protocol.Inbound) (any, 
 func (m *Manager) stageSteps(refereeID string, steps []protocol.StepEntry) (out []staged, foreign string, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	return m.stageStepsLocked(refereeID, steps)
+}
+
+// stageStepsLocked is stageSteps with m.mu held.
+func (m *Manager) stageStepsLocked(refereeID string, steps []protocol.StepEntry) (out []staged, foreign string, err error) {
 	for _, step := range steps {
 		match, ok := m.league.Match(step.MatchID)
 		if !ok || match.Referee != refereeID {
@@ -243,4 +275,17 @@ func (m *Manager) stageSteps(refereeID string, steps []protocol.StepEntry) (out 
 		out = append(out, ev)
 	}
 	return out, foreign, nil
+}
+
+// waitDurable waits until the journal holds every staged event and returns
+// the first error. One group commit holds them all: waiting for each costs
+// nothing more.
+func waitDurable(events []staged) error {
+	var err error
+	for _, ev := range events {
+		if derr := ev.durable(); derr != nil && err == nil {
+			err = derr
+		}
+	}
+	return err
 }

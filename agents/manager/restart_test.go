@@ -106,7 +106,7 @@ func TestResultAfterStopRefused(t *testing.T) {
 	mustRecord(t, m, engine.Event{Kind: engine.EventStopped, Detail: "by the admin"})
 	p := rounds[0].Matches[0]
 	res := engine.Result{MatchID: p.MatchID, Round: 1, PlayerA: p.PlayerA, PlayerB: p.PlayerB, Status: engine.StatusDraw}
-	if err := m.recordResult(res, "REF01", nil); err == nil {
+	if err := m.recordResult(res, "REF01", nil, nil); err == nil {
 		t.Fatal("a result after the stop was recorded")
 	}
 	if done, _ := m.league.Progress(); done != 0 {

@@ -41,7 +41,8 @@ func matchMessages() map[string]Message {
 		"ack":             &Ack{Envelope: player(TypeGameOver), Status: "ok"},
 		"report": &MatchResultReport{Envelope: env(TypeMatchResultReport), GameType: "even_odd",
 			Result: ReportResult{Winner: &winner, Score: map[string]int{"P05": 3, "P17": 0}, Status: "WIN",
-				Details: ReportDetails{Choices: moves, Game: facts, Reason: "P05 chose even, P17 chose odd, 8 is even"}}},
+				Details: ReportDetails{Choices: moves, Game: facts, Reason: "P05 chose even, P17 chose odd, 8 is even"}},
+			Steps: []StepEntry{{RoundID: 3, MatchID: "R3M7", Step: "choosing"}, {RoundID: 3, MatchID: "R3M7", Step: "P05 wins", Detail: "8 is even"}}},
 	}
 }
 
@@ -204,6 +205,7 @@ func withText(msg Message, text string) Message {
 		m.Result.Winner, m.Result.Score = &text, map[string]int{text: 3}
 		m.Result.Details.Game = map[string]any{text: []any{text, nil, true}, "choices": 1}
 		m.Result.Details.Offenders = []string{text}
+		m.Steps = []StepEntry{{MatchID: text, Step: text, Detail: text}}
 	}
 	return msg
 }

@@ -287,6 +287,12 @@ type MatchResultReport struct {
 	Envelope
 	GameType string       `json:"game_type"`
 	Result   ReportResult `json:"result" jsonschema:"the outcome"`
+	// Steps are the match's steps the referee had not yet sent by
+	// MATCH_STEP, in the order they happened (an extra of leaguetui's: a
+	// manager applies them before the result, as if a MATCH_STEP had
+	// brought them first, so a short match costs no exchange for them).
+	// They are of this match only, at most MaxStepsPerMessage.
+	Steps []StepEntry `json:"match_steps,omitempty" jsonschema:"the match's last steps, oldest first (leaguetui's)"`
 }
 
 // StandingRow is one line of the standings on the wire.
@@ -410,10 +416,11 @@ type MatchStep struct {
 	Steps []StepEntry `json:"steps,omitempty"`
 }
 
-// MaxStepsPerMessage bounds the steps one MatchStep may carry.
+// MaxStepsPerMessage bounds the steps one MatchStep or MatchResultReport
+// may carry.
 const MaxStepsPerMessage = 1024
 
-// StepEntry is one step of a batched MatchStep.
+// StepEntry is one step of a batched MatchStep or of a MatchResultReport.
 type StepEntry struct {
 	RoundID RoundID `json:"round_id,omitempty"`
 	MatchID string  `json:"match_id"`

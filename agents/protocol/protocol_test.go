@@ -198,6 +198,15 @@ func TestRoundTrip(t *testing.T) {
 				"result.details.drawn_number": 8.0, "result.details.choices.P01": "even"},
 		},
 		{
+			name: "MATCH_RESULT_REPORT with its match's last steps",
+			msg: &protocol.MatchResultReport{Envelope: env(protocol.TypeMatchResultReport, "referee:REF01", 1, "R1M1"), GameType: "even_odd",
+				Result: protocol.ReportResult{Score: map[string]int{"P01": 1, "P02": 1}, Status: "DRAW"},
+				Steps:  []protocol.StepEntry{{RoundID: 1, MatchID: "R1M1", Step: "choosing"}, {RoundID: 1, MatchID: "R1M1", Step: "draw", Detail: "both chose odd"}}},
+			empty: func() protocol.Message { return &protocol.MatchResultReport{} },
+			wire: map[string]any{"result.status": "DRAW", "match_steps.0.step": "choosing", "match_steps.1.match_id": "R1M1",
+				"match_steps.1.round_id": 1.0, "match_steps.1.step": "draw", "match_steps.1.detail": "both chose odd"},
+		},
+		{
 			name: "MATCH_RESULT_REPORT technical loss",
 			msg: &protocol.MatchResultReport{Envelope: env(protocol.TypeMatchResultReport, "referee:REF01", 1, "R1M1"), GameType: "even_odd",
 				Result: protocol.ReportResult{Winner: &winner, Score: map[string]int{"P01": 3, "P02": 0}, Status: "TECHNICAL_LOSS",

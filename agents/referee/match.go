@@ -88,12 +88,14 @@ func (run *matchRun) play(ctx context.Context) {
 	// The slot is free before the manager hears the result: it hands this
 	// referee its next match as soon as the report arrives.
 	run.r.release(run.start.MatchID)
-	run.r.steps.flush(ctx) // the manager has every step of the match before its result
 	if err != nil {
+		// The match's steps still queued go when the window ends.
 		log.Error("result withheld: its match file cannot be written", "event_type", "REPORT_WITHHELD", "err", err)
 		return
 	}
-	if err := run.report(ctx, outcome); err != nil {
+	// The report carries the steps not yet sent: the manager has every
+	// step of the match before its result.
+	if err := run.report(ctx, outcome, run.r.steps.take(ctx, run.start.MatchID)); err != nil {
 		log.Error("result not reported", "event_type", "REPORT_FAILED", "err", err)
 		return
 	}
@@ -397,15 +399,16 @@ func withStatuses(details map[string]any, statuses map[string]string) map[string
 	return out
 }
 
-// report sends MATCH_RESULT_REPORT to the manager with the retry policy.
-func (run *matchRun) report(ctx context.Context, o engine.Outcome) error {
+// report sends MATCH_RESULT_REPORT, with the match's steps not yet sent,
+// to the manager with the retry policy.
+func (run *matchRun) report(ctx context.Context, o engine.Outcome, steps []protocol.StepEntry) error {
 	cfg := run.r.opts.Config
 	result := run.result(o)
 	msg := &protocol.MatchResultReport{Envelope: run.r.Envelope(protocol.TypeMatchResultReport, run.conv+"-report"),
 		GameType: run.game.Type(), Result: protocol.ReportResult{Winner: result.WinnerPlayerID, Score: result.Score,
 			Status: string(o.Status), Details: protocol.ReportDetails{Choices: o.Moves, Game: withStatuses(o.Details, o.Statuses),
 				Reason: o.Reason}}}
-	msg.RoundID, msg.MatchID = run.start.RoundID, run.start.MatchID
+	msg.RoundID, msg.MatchID, msg.Steps = run.start.RoundID, run.start.MatchID, steps
 	if o.Status == engine.StatusTechnicalLoss {
 		msg.Result.Details.TechnicalLoss = true
 		msg.Result.Details.Offenders = o.Offenders

@@ -17,9 +17,11 @@ import (
 const stepBatchWindow = 100 * time.Millisecond
 
 // stepBatcher sends a referee's match steps to the manager in batches, one
-// MATCH_STEP holding every step queued since the last: when the window
-// ends, and at once before a match's result is reported, so that the
-// manager has all of a match's steps before its result.
+// MATCH_STEP holding every step queued since the last, when the window
+// ends. A match's steps still queued when its result is reported ride in
+// the report itself (take), which the manager applies before the result:
+// it has all of a match's steps before its result, and a match shorter
+// than the window costs no MATCH_STEP at all.
 type stepBatcher struct {
 	r       *Referee
 	mu      sync.Mutex // guards queue and armed
@@ -50,10 +52,44 @@ func (b *stepBatcher) flush(ctx context.Context) {
 	batch := b.queue
 	b.queue, b.armed = nil, false
 	b.mu.Unlock()
-	for len(batch) > 0 {
-		n := min(len(batch), protocol.MaxStepsPerMessage)
-		b.send(ctx, batch[:n])
-		batch = batch[n:]
+	b.sendAll(ctx, batch)
+}
+
+// take removes the match's queued steps, for its result report to carry,
+// once every batch already on the wire has been answered, so that the
+// manager still gets the match's steps in the order they happened. It
+// takes this match's steps only, not the whole queue: the manager drops
+// the steps of a match that has its result, so a retried report cannot
+// bring them twice, which it could for other matches' steps; and other
+// matches' steps keep their window, whatever becomes of this report.
+// Beyond what one message may carry, the oldest go by MATCH_STEP first.
+func (b *stepBatcher) take(ctx context.Context, matchID string) []protocol.StepEntry {
+	b.sending.Lock()
+	defer b.sending.Unlock()
+	b.mu.Lock()
+	var own, others []protocol.StepEntry
+	for _, step := range b.queue {
+		if step.MatchID == matchID {
+			own = append(own, step)
+		} else {
+			others = append(others, step)
+		}
+	}
+	b.queue = others // still armed if not empty: the window sends them
+	b.mu.Unlock()
+	if over := len(own) - protocol.MaxStepsPerMessage; over > 0 {
+		b.sendAll(ctx, own[:over])
+		own = own[over:]
+	}
+	return own
+}
+
+// sendAll sends steps in as few MATCH_STEP messages as they fit in, in order.
+func (b *stepBatcher) sendAll(ctx context.Context, steps []protocol.StepEntry) {
+	for len(steps) > 0 {
+		n := min(len(steps), protocol.MaxStepsPerMessage)
+		b.send(ctx, steps[:n])
+		steps = steps[n:]
 	}
 }
 
