@@ -68,6 +68,7 @@ type Node struct {
 
 	mu        sync.RWMutex
 	id, token string
+	sender    string // from id, once registered: every reply's envelope carries it
 	state     string
 	listening *rpc.Listening
 	// advertised is the endpoint registered (ContactEndpoint); "" before.
@@ -194,6 +195,10 @@ func (n *Node) SetIdentity(id, token string) {
 	store.Redact(token)
 	n.mu.Lock()
 	n.id, n.token, n.state = id, token, protocol.StateRegistered
+	n.sender = ""
+	if id != "" {
+		n.sender = protocol.RoleSender(n.Role, id)
+	}
 	n.mu.Unlock()
 }
 
@@ -214,11 +219,13 @@ func (n *Node) State() string {
 // Sender is this agent's sender value: "referee:REF01", "player:P01", or
 // "role:alpha"-style before registration.
 func (n *Node) Sender() string {
-	id, _ := n.Identity()
-	if id == "" {
-		id = n.Name
+	n.mu.RLock()
+	sender := n.sender
+	n.mu.RUnlock()
+	if sender == "" {
+		return protocol.RoleSender(n.Role, n.Name)
 	}
-	return protocol.RoleSender(n.Role, id)
+	return sender
 }
 
 // Envelope starts a message to the manager: it carries this agent's token,

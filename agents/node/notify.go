@@ -11,8 +11,22 @@ import (
 // strict peers).
 func (n *Node) Ack(_ context.Context, in protocol.Inbound) (any, error) {
 	// Routing read the conversation id already: the body is not parsed again.
-	return &protocol.Ack{Envelope: n.PeerEnvelope(in.MessageType+"_ACK", in.ConversationID), Status: "ok"}, nil
+	ackType, known := ackTypes[in.MessageType]
+	if !known {
+		ackType = in.MessageType + "_ACK"
+	}
+	return &protocol.Ack{Envelope: n.PeerEnvelope(ackType, in.ConversationID), Status: "ok"}, nil
 }
+
+// ackTypes is the message type of Ack's answer to each message type
+// routing knows, made once rather than for every acknowledgement.
+var ackTypes = func() map[string]string {
+	out := make(map[string]string, len(protocol.Messages))
+	for _, m := range protocol.Messages {
+		out[m.Type] = m.Type + "_ACK"
+	}
+	return out
+}()
 
 // AcknowledgeNotifications routes notifications this agent only needs to
 // acknowledge. LEAGUE_COMPLETED also runs the agent's LeagueCompleted hook,
