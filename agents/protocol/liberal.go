@@ -515,7 +515,7 @@ func readResult[T any](data []byte, into *T, shape *resultShape[T]) bool {
 				}
 				present |= 1 << i
 				return f.read(&got, raw)
-			case asciiEqualFold(key, f.name):
+			case bytes.EqualFold(key, []byte(f.name)):
 				return false
 			}
 		}
@@ -668,25 +668,4 @@ func readMap[V any](raw []byte, dst *map[string]V, read func([]byte, *V) bool) b
 		m[string(key)] = v
 		return true
 	})
-}
-
-// asciiEqualFold is bytes.EqualFold for an ASCII key (scanObject takes
-// no other) and a field's name.
-func asciiEqualFold(key []byte, name string) bool {
-	if len(key) != len(name) {
-		return false
-	}
-	for i, c := range key {
-		if lower(c) != lower(name[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func lower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
 }
