@@ -131,6 +131,21 @@ type AgentInfo struct {
 	MaxConcurrentMatches int      `json:"max_concurrent_matches,omitempty"`
 	Version              string   `json:"version,omitempty"`
 	TokenHash            string   `json:"token_hash,omitempty"`
+	// PriorTokenHash is the hash of the token an agent registering again
+	// proved it held; it still lets the agent register again, beside
+	// TokenHash (the token that registration issued), until the agent
+	// uses the new one. The agent saves a new token only after the
+	// manager has journaled it, and a crash in between leaves it holding
+	// the prior one: were that one refused, the agent could never
+	// register as itself again. Empty for a newcomer.
+	PriorTokenHash string `json:"prior_token_hash,omitempty"`
+}
+
+// Public is the agent without its token hashes, as everything but the
+// manager's journal shows it: a hash would let anyone try guesses offline.
+func (a AgentInfo) Public() AgentInfo {
+	a.TokenHash, a.PriorTokenHash = "", ""
+	return a
 }
 
 // StartInfo fixes what a started league plays: the seed, the players in
@@ -364,7 +379,15 @@ func (l *League) register(a *AgentInfo) error {
 		if l.byEndpoint[old.Endpoint] == old { // another agent may have taken the endpoint over
 			delete(l.byEndpoint, old.Endpoint)
 		}
-		*old = *a
+		again := *a
+		if again.PriorTokenHash == "" {
+			// Journals written before PriorTokenHash: the manager took
+			// only the current token then, so that is the one the agent
+			// presented, and the one it holds if it died before saving
+			// the new one.
+			again.PriorTokenHash = old.TokenHash
+		}
+		*old = again
 		l.byEndpoint[a.Endpoint] = old
 		l.reinstate(a.ID)
 		return nil

@@ -468,8 +468,7 @@ func (s *leagueState) syncAgent(id string) {
 	if !ok || !known {
 		return
 	}
-	a.AgentInfo = info
-	a.TokenHash = ""
+	a.AgentInfo = info.Public()
 	a.Suspended = s.league.Suspended(id)
 }
 

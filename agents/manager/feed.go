@@ -131,15 +131,14 @@ func (m *Manager) serveEvents(w http.ResponseWriter, r *http.Request) {
 }
 
 // withoutSecrets blanks what the journal keeps but no reader of the feed
-// may see: an agent's token hash (kept so that a restarted manager can
+// may see: an agent's token hashes (kept so that a restarted manager can
 // check tokens; a hash would let anyone try guesses offline). The events
 // are the page's own copies; the agents they point to are shared, so those
 // are copied before they change.
 func withoutSecrets(events []engine.Event) []engine.Event {
 	for i, ev := range events {
-		if ev.Agent != nil && ev.Agent.TokenHash != "" {
-			agent := *ev.Agent
-			agent.TokenHash = ""
+		if ev.Agent != nil && (ev.Agent.TokenHash != "" || ev.Agent.PriorTokenHash != "") {
+			agent := ev.Agent.Public()
 			events[i].Agent = &agent
 		}
 	}

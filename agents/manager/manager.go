@@ -82,6 +82,12 @@ type Manager struct {
 	storageDetail string
 	secret        string // the manager's own key, see managerSecret
 	stalled       bool   // no referee could take a match, and none has been played since
+	// tokenUsed: the agent has sent a message with the token its last
+	// registration issued, so it holds it, and its prior token opens
+	// nothing any more (see returningAgent). Kept in memory only: after a
+	// restart the prior token is valid again until the agent uses the new
+	// one, which every agent of a resumed league does as it registers.
+	tokenUsed map[string]bool
 }
 
 var _ node.Agent = (*Manager)(nil) // its lifecycle is every agent's
@@ -126,6 +132,7 @@ func New(opts Options) (*Manager, error) {
 		feed:      feedWindow{limit: cmp.Or(opts.feedWindow, defaultFeedWindow)},
 		changed:   make(chan struct{}),
 		reported:  map[string]chan struct{}{},
+		tokenUsed: map[string]bool{},
 		runDone:   make(chan struct{}),
 		resumed:   make(chan struct{}),
 		cancelRun: func() {},
@@ -408,6 +415,11 @@ func (m *Manager) authenticate(env protocol.Envelope, role engine.Role) (engine.
 	if !tokenMatches(env.AuthToken, agent.TokenHash) {
 		return engine.AgentInfo{}, protocol.Reject(protocol.ErrAuthTokenInvalid, "auth_token is not valid for %s", env.Sender)
 	}
+	m.mu.Lock()
+	if current, _ := m.league.Agent(id); current.TokenHash == agent.TokenHash {
+		m.tokenUsed[id] = true
+	}
+	m.mu.Unlock()
 	return agent, nil
 }
 

@@ -183,7 +183,7 @@ func (m *Manager) writeLeagueInfo() {
 	players, referees := m.league.Players(), m.league.Referees()
 	for _, list := range [][]engine.AgentInfo{players, referees} {
 		for i := range list {
-			list[i].TokenHash = "" // league.json is for people: no secrets, not even hashed
+			list[i] = list[i].Public() // league.json is for people: no secrets, not even hashed
 		}
 	}
 	m.writeFile(m.Layout.LeagueInfo(), protocol.LeagueInfoFile{SchemaVersion: protocol.FileSchemaVersion, LeagueID: m.league.ID,

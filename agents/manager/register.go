@@ -115,6 +115,10 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	agent = engine.AgentInfo{ID: agent.ID, Role: role, DisplayName: meta.DisplayName, Endpoint: meta.ContactEndpoint,
 		GameTypes: meta.GameTypes, MaxConcurrentMatches: concurrency(meta, role, m.opts.Config.Referee.MaxConcurrentMatches),
 		Version: meta.Version, TokenHash: hash}
+	if known {
+		agent.PriorTokenHash = hashToken(env.AuthToken)
+	}
+	delete(m.tokenUsed, agent.ID) // the token issued now is not used yet
 	if agent.DisplayName == "" {
 		agent.DisplayName = agent.ID
 	}
@@ -137,17 +141,36 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	return resp, nil
 }
 
-// returningAgent recognises an agent registering again with the token it
+// returningAgent recognises an agent registering again with a token it
 // was issued (a restarted agent, perhaps on a new endpoint). A token that
 // is not the claimed agent's own gives nothing: the request is then an
 // ordinary registration. Call with m.mu held.
+//
+// Its own tokens are two: the one its last registration issued, and the
+// one it presented then (engine.AgentInfo.PriorTokenHash). An agent saves
+// a token only once the manager has journaled it, so an agent killed in
+// between (with its leaguetui, while a resumed league's agents register
+// again) holds the prior one, and a journal and credentials file that
+// disagree so must not lock it out of its own league. We keep the saved
+// token valid rather than make the new one wait for a confirmation: that
+// needs no message other implementations do not send, and a folder
+// already left so by a manager that journaled no prior token resumes too
+// (the engine takes the token before the new one for the prior). The
+// prior token stays valid only until the agent uses the new one: it
+// registers with it (it is then the prior) or sends the manager a message
+// with it (tokenUsed).
 func (m *Manager) returningAgent(env protocol.Envelope, role engine.Role) (engine.AgentInfo, bool) {
 	if env.AuthToken == "" {
 		return engine.AgentInfo{}, false
 	}
 	kind, id := protocol.SplitSender(env.Sender)
 	agent, ok := m.league.Agent(id)
-	if !ok || kind != role || agent.Role != role || !tokenMatches(env.AuthToken, agent.TokenHash) {
+	if !ok || kind != role || agent.Role != role {
+		return engine.AgentInfo{}, false
+	}
+	current := tokenMatches(env.AuthToken, agent.TokenHash)
+	prior := agent.PriorTokenHash != "" && !m.tokenUsed[id] && tokenMatches(env.AuthToken, agent.PriorTokenHash)
+	if !current && !prior {
 		return engine.AgentInfo{}, false
 	}
 	return agent, true

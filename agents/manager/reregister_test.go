@@ -15,9 +15,11 @@ import (
 
 // TestReRegistration runs a real manager whose league has started and
 // tries every way of registering again: an agent presenting its own id and
-// token gets its id back with a fresh token, wherever it now listens;
-// anything else (a wrong token, another agent's, a referee's id, another
-// agent's endpoint) is refused and changes nothing.
+// token gets its id back with a fresh token, wherever it now listens, and
+// so does one presenting the token it had before while it never used the
+// fresh one; anything else (a wrong token, another agent's, a token of
+// before once the new one was used, a referee's id, another agent's
+// endpoint) is refused and changes nothing.
 func TestReRegistration(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -127,6 +129,7 @@ func TestReRegistration(t *testing.T) {
 	// Restarted agents get free ports, and P02 may get the one P01 had:
 	// with its own token it registers from there, and P01 keeps its id
 	// and token.
+	var unsaved string // the token that registration gave P02
 	t.Run("P02's own token from a port P01 had", func(t *testing.T) {
 		meta := map[string]any{"display_name": "P02 restarted"}
 		req := leaguetest.With(registration("player", p1Peer.Endpoint, meta), map[string]any{"sender": p2.sender, "auth_token": p2.token})
@@ -134,11 +137,32 @@ func TestReRegistration(t *testing.T) {
 		if reply.String("status") != "ACCEPTED" || reply.String("player_id") != p2.id {
 			t.Fatalf("reply %s, want ACCEPTED as %s", reply.Body, p2.id)
 		}
+		unsaved = reply.String("auth_token")
 		if registry := registryOf(t, url, p1); registry[p2.id] != p1Peer.Endpoint {
 			t.Errorf("registry %v, want %s at %s", registry, p2.id, p1Peer.Endpoint)
 		}
 		if reply := query(t, url, p1.sender, p1.token, "GET_STATUS"); reply.Result["success"] != true {
 			t.Errorf("%s's token stopped working: %s", p1.id, reply.Body)
+		}
+	})
+
+	// P02 never used (so, perhaps, never saved) the token it was just
+	// given: it may still register again with the one it presented then,
+	// as an agent killed before it saved its new token does.
+	t.Run("P02's token of before, the new one never used", func(t *testing.T) {
+		req := leaguetest.With(registration("player", ackingPeer(t, nil, nil).Endpoint, nil),
+			map[string]any{"sender": p2.sender, "auth_token": p2.token})
+		reply := leaguetest.Call(t, url, "register_player", req)
+		if reply.String("status") != "ACCEPTED" || reply.String("player_id") != p2.id {
+			t.Fatalf("reply %s, want ACCEPTED as %s", reply.Body, p2.id)
+		}
+		// The token it never used opens nothing now; the one just issued does.
+		again := leaguetest.With(registration("player", ackingPeer(t, nil, nil).Endpoint, nil),
+			map[string]any{"sender": p2.sender, "auth_token": unsaved})
+		wantRejected(t, leaguetest.Call(t, url, "register_player", again), "player")
+		p2.token = reply.String("auth_token")
+		if reply := query(t, url, p2.sender, p2.token, "GET_STATUS"); reply.Result["success"] != true {
+			t.Errorf("%s's new token is refused: %s", p2.id, reply.Body)
 		}
 	})
 }
