@@ -58,23 +58,34 @@ func (m *Manager) handleResume(_ context.Context, in protocol.Inbound) (any, err
 
 // handleStop ends the league: matches still running are abandoned and
 // recorded as unfinished (they have no result in the journal).
+// Their files, when their referees have written them, are marked
+// abandoned (see abandonFiles).
 func (m *Manager) handleStop(_ context.Context, in protocol.Inbound) (any, error) {
-	reply, err := m.adminEvent(in, engine.EventStopped, "stopped")
+	var running []string
+	reply, err := m.adminEventAfter(in, engine.EventStopped, "stopped", func() { running = m.league.RunningIDs() })
 	if err == nil {
 		m.mu.Lock()
 		cancel := m.cancelRun
 		m.mu.Unlock()
 		cancel()
+		m.abandonFiles(running)
 	}
 	return reply, err
 }
 
 func (m *Manager) adminEvent(in protocol.Inbound, kind engine.EventKind, status string) (any, error) {
+	return m.adminEventAfter(in, kind, status, func() {})
+}
+
+// adminEventAfter is adminEvent that calls before under m.mu just before
+// the event is applied: to read the league as the event finds it.
+func (m *Manager) adminEventAfter(in protocol.Inbound, kind engine.EventKind, status string, before func()) (any, error) {
 	env, err := m.adminRequest(in)
 	if err != nil {
 		return nil, err
 	}
 	m.mu.Lock()
+	before()
 	ev, err := m.stage(engine.Event{Kind: kind, Detail: "by the admin"})
 	if err == nil && kind == engine.EventResumed {
 		close(m.resumed)

@@ -49,14 +49,23 @@ const maxMatchFile = 8 << 20
 // console reads transcripts over HTTP like everything else. Only the id of
 // a scheduled match reaches a path; a match without a file yet (still
 // running, or played by a referee with a data folder of its own) is 404.
+//
+// A match a stopped league abandoned is served as abandoned, whatever its
+// file says: a referee may have finished it and written its file after the
+// stop, and it was not played as far as the league is concerned.
 func (m *Manager) serveMatchFile(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	m.mu.Lock()
 	_, scheduled := m.league.Match(id)
+	abandoned := m.isAbandoned(id)
 	m.mu.Unlock()
 	path, err := m.Layout.Match(id)
 	if !scheduled || err != nil {
 		http.Error(w, "no such match in this league", http.StatusNotFound)
+		return
+	}
+	if abandoned {
+		m.serveAbandoned(w, id)
 		return
 	}
 	f, err := os.Open(path)
@@ -231,4 +240,23 @@ func (w *feedWindow) after(cursor int64, n int) []engine.Event {
 		return nil
 	}
 	return append([]engine.Event(nil), w.events[from:min(len(w.events), from+n)]...)
+}
+
+// serveAbandoned serves the file of a match the stopped league abandoned,
+// as abandoned.
+func (m *Manager) serveAbandoned(w http.ResponseWriter, id string) {
+	_, data, err := m.readMatchFile(id)
+	if errors.Is(err, fs.ErrNotExist) {
+		http.Error(w, "no match file: the league was stopped before this match was played", http.StatusNotFound)
+		return
+	}
+	if err == nil && !protocol.IsAbandonedMatchFile(data) {
+		data, err = protocol.AbandonMatchFile(data, abandonReason)
+	}
+	if err != nil {
+		http.Error(w, "cannot read the match file", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(data)
 }

@@ -150,6 +150,9 @@ func New(opts Options) (*Manager, error) {
 		m.standingsFile.Request()
 		m.roundsFile.Request()
 	}
+	if m.league.State == engine.LeagueStopped {
+		m.abandonLeftFiles()
+	}
 	m.routes()
 	return m, nil
 }

@@ -3,6 +3,7 @@ package manager
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -47,6 +48,9 @@ func (m *Manager) handleReport(_ context.Context, in protocol.Inbound) (any, err
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "%v", err)
 	}
 	if err := m.recordResult(result, referee.ID, matchFacts(match.Pairing, rep.Result.Details), rep.Steps); err != nil {
+		if errors.Is(err, engine.ErrLeagueStopped) {
+			m.abandonFiles([]string{rep.MatchID}) // its referee wrote the file just before it reported
+		}
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "%v", err)
 	}
 	return &protocol.Ack{Envelope: m.reply(protocol.TypeMatchResultAck, rep.Envelope), Status: "RECEIVED"}, nil

@@ -319,3 +319,52 @@ func transcriptSize(transcript []TranscriptRecord) int {
 	}
 	return n
 }
+
+// MatchAbandoned is the lifecycle state, and the result's status, of a
+// match file whose match the league was stopped before it had a result:
+// whatever its referee saw, it was not played as far as the league is
+// concerned, and it counts for no one. Readers take it as one more status
+// beside WIN, DRAW and TECHNICAL_LOSS.
+const MatchAbandoned = "ABANDONED"
+
+// AbandonMatchFile rewrites a match file (as EncodeMatchFile writes it) as
+// abandoned: its lifecycle's state and its result's status are
+// MatchAbandoned, the result names no winner, no moves and no points, and
+// says why in reason. Its players and its transcript, what happened until
+// the stop, are kept as they were, each exchange still on a line of its own.
+func AbandonMatchFile(data []byte, reason string) ([]byte, error) {
+	var doc struct {
+		MatchFile
+		Transcript []struct {
+			TranscriptHead
+			Content json.RawMessage `json:"content"`
+		} `json:"transcript"`
+		Result json.RawMessage `json:"result"` // replaced, so read liberally: whatever a referee put there
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("abandon match file: %w", err)
+	}
+	f := doc.MatchFile
+	f.Lifecycle.State = MatchAbandoned
+	f.Result = MatchResult{GameResult: GameResult{Status: MatchAbandoned, Choices: map[string]string{}, Reason: reason},
+		Score: map[string]int{}}
+	records := make([]TranscriptRecord, len(doc.Transcript))
+	for i, e := range doc.Transcript {
+		var content bytes.Buffer
+		if len(e.Content) > 0 {
+			if err := json.Compact(&content, e.Content); err != nil {
+				return nil, fmt.Errorf("abandon match file: exchange %d: %w", e.Seq, err)
+			}
+		}
+		records[i] = TranscriptRecord{TranscriptHead: e.TranscriptHead, Content: content.Bytes()}
+	}
+	return EncodeMatchFile(f, records)
+}
+
+// IsAbandonedMatchFile says a match file already says it was abandoned.
+func IsAbandonedMatchFile(data []byte) bool {
+	var head struct {
+		Lifecycle Lifecycle `json:"lifecycle"`
+	}
+	return json.Unmarshal(data, &head) == nil && head.Lifecycle.State == MatchAbandoned
+}
