@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/control"
@@ -143,35 +144,134 @@ func Run(ctx context.Context, opts Options) error {
 		progress, err = begin(startCtx, league, opts, out)
 	}
 	close(started)
+	resume := ResumeCommand(opts.DataDir, opts.FreePorts, "--no-ui")
 	if startCtx.Err() != nil && ctx.Err() == nil {
-		return &InterruptedError{Starting: true, DataDir: opts.DataDir, FreePorts: opts.FreePorts}
+		return &InterruptedError{Starting: true, DataDir: opts.DataDir, FreePorts: opts.FreePorts, Resumable: league.unfinished()}
 	}
-	if err != nil || progress == nil {
+	if err != nil {
+		if league.unfinished() {
+			// A league under way that could not be carried on (an agent
+			// or the manager that died as it started) is saved all the
+			// same: the same command tries again.
+			return league.halted(err, league.Resumed.MatchesDone, league.Resumed.MatchesTotal, resume)
+		}
 		return err
+	}
+	if progress == nil { // completed before this run: its final standings
+		return league.printStandings(ctx, out)
 	}
 	if err := follow(ctx, league.Control, progress, opts.Interrupts); err != nil {
 		var stopped *InterruptedError
-		if errors.As(err, &stopped) {
+		var storage *StorageFailedError
+		var ended *LeagueStoppedError
+		switch {
+		case errors.As(err, &stopped):
 			league.Stop() // the manager saves its state before it exits
 			stopped.DataDir, stopped.FreePorts = opts.DataDir, opts.FreePorts
-		}
-		var storage *StorageFailedError
-		if errors.As(err, &storage) {
-			storage.Resume = ResumeCommand(opts.DataDir, opts.FreePorts, "--no-ui")
+		case errors.As(err, &storage):
+			storage.Resume = resume
+		case errors.As(err, &ended), ctx.Err() != nil:
+			// The admin's stop ends the league for good: nothing resumes it.
+		default:
+			done, total := progress.league.Progress()
+			return league.halted(err, done, total, resume)
 		}
 		return err
 	}
-	standings, err := league.Control.Standings(ctx)
+	return league.printStandings(ctx, out)
+}
+
+// printStandings prints the league's final standings on stdout.
+func (l *League) printStandings(ctx context.Context, out *output) error {
+	standings, err := l.Control.Standings(ctx)
 	if err != nil {
 		return err
 	}
-	out.standings(standings, league.modelCosts(ctx))
+	out.standings(standings, l.modelCosts(ctx))
 	return nil
+}
+
+// unfinished says the data folder holds a league that has started and not
+// ended, which the same command carries on whatever stopped this run.
+func (l *League) unfinished() bool {
+	return l != nil && l.Resumed != nil && !l.Finished()
+}
+
+// managerExitWait bounds how long a run that lost its manager's answers
+// waits to learn whether the manager process has exited: the connection
+// breaks as the process dies, a moment before it is reaped.
+const managerExitWait = 2 * time.Second
+
+// halted is the error that ends a run of a league under way for any
+// reason but Ctrl-C, a storage failure or the admin's stop: the reason,
+// the manager's exit first when it has exited (its answers are gone with
+// it), how far the league got and the command that resumes it. The journal
+// holds every result acknowledged, so nothing of it is lost.
+func (l *League) halted(err error, done, total int, resume string) error {
+	if l.Manager != nil {
+		wait := time.Duration(0)
+		if lostConnection(err) {
+			wait = managerExitWait
+		}
+		if exited, status := l.Manager.Exited(wait); exited {
+			err = &ManagerExitedError{PID: l.Manager.PID(), Status: status, Cause: err}
+		}
+	}
+	return &HaltedError{Err: err, Done: done, Total: total, Resume: resume}
+}
+
+// lostConnection says err is a broken or refused connection: what a
+// client of a process that died meets.
+func lostConnection(err error) bool {
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// HaltedError ends a run whose league stopped short of its end for a
+// reason other than Ctrl-C or a storage failure: an agent or the manager
+// that died, an answer that did not come. Its text says why, how far the
+// league got and how to resume it.
+type HaltedError struct {
+	Err         error
+	Done, Total int // matches journaled
+	Resume      string
+}
+
+func (e *HaltedError) Error() string {
+	return fmt.Sprintf("%v; league at %d of %d matches, state saved; resume with: %s", e.Err, e.Done, e.Total, e.Resume)
+}
+
+func (e *HaltedError) Unwrap() error { return e.Err }
+
+// ManagerExitedError says the manager process leaguetui started has
+// exited under it.
+type ManagerExitedError struct {
+	PID    int
+	Status error // from its wait: "signal: killed", "exit status 1"; nil for status 0
+	Cause  error // what the run met: the manager's answers gone
+}
+
+func (e *ManagerExitedError) Error() string {
+	status := "exit status 0"
+	if e.Status != nil {
+		status = e.Status.Error()
+	}
+	return fmt.Sprintf("the manager (PID %d) exited (%s)", e.PID, status)
+}
+
+func (e *ManagerExitedError) Unwrap() error { return e.Cause }
+
+// LeagueStoppedError ends a run whose league the admin stopped: it cannot
+// go on, so there is nothing to resume.
+type LeagueStoppedError struct{ Done, Total int }
+
+func (e *LeagueStoppedError) Error() string {
+	return fmt.Sprintf("the league was stopped before it completed, at %d of %d matches", e.Done, e.Total)
 }
 
 // begin starts a new league, or resumes the one the journal holds, and
 // says which on stderr. It returns nil progress when there is nothing left
-// to play.
+// to play: the league was completed before this run.
 func begin(ctx context.Context, league *League, opts Options, out *output) (*progress, error) {
 	if health, err := league.Control.Health(ctx); err == nil && health.OpenReferees {
 		fmt.Fprintln(out.progress, "leaguetui: the league is open: its manager admits any referee, without the referee key (--open-referees)")
@@ -181,13 +281,15 @@ func begin(ctx context.Context, league *League, opts Options, out *output) (*pro
 		fmt.Fprintf(out.progress, "leaguetui: seed %d (repeat this league with --seed %d)\n", opts.Seed, opts.Seed)
 		return newProgress(out.progress, out.event), league.Control.Start(ctx)
 	}
-	// A league that ended before this run is not this run's result: no
-	// standings on stdout and no exit status 0 that a CI job would take
-	// for a league it just played.
+	// A league completed before this run has nothing left to play: its
+	// final standings are the answer (a run killed as it completed is
+	// run again to get them), said on stderr to be of an earlier run.
 	switch status.State {
 	case engine.LeagueCompleted:
-		return nil, fmt.Errorf("%s: it was completed before this run, which plays nothing (its standings: %s); "+
-			"for a new league, pass another --data folder", DescribeLeague(opts.DataDir, *status), standingsPath(opts))
+		fmt.Fprintf(out.progress, "leaguetui: %s: it was completed before this run, which plays nothing and writes nothing; "+
+			"its final standings follow (file: %s); for a new league, pass another --data folder\n",
+			DescribeLeague(opts.DataDir, *status), standingsPath(opts))
+		return nil, nil
 	case engine.LeagueStopped:
 		return nil, fmt.Errorf("%s: it was stopped and cannot go on; for a new league, pass another --data folder",
 			DescribeLeague(opts.DataDir, *status))
@@ -230,7 +332,7 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		return nil, err
 	}
 	league := &League{AdminToken: newSecret("adm-"), lock: lock}
-	if err := rebuildDerived(layout); err != nil {
+	if err := removeCutWrites(layout); err != nil {
 		return league, err
 	}
 	common := append([]string{"--data", opts.DataDir}, opts.ConfigArgs...)
@@ -264,6 +366,20 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	if err := league.checkResumed(ctx, &opts); err != nil {
 		return league, err
 	}
+	strategies, err := playerStrategies(cfg)
+	if err != nil {
+		return league, err
+	}
+	strategy := strategyOf(strategies)
+	if err := rebuildDerived(layout, strategy); err != nil {
+		return league, err
+	}
+	if league.Finished() {
+		// Nothing is left to play: no agent is started, so none registers
+		// again in the finished league's journal. The manager alone serves
+		// the league as it ended.
+		return league, nil
+	}
 
 	refereeArgs, err := league.startPages(ctx, opts, output("pages"), common)
 	if err != nil {
@@ -282,16 +398,12 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		}
 		league.Referees = append(league.Referees, child)
 	}
-	strategies, err := playerStrategies(cfg)
-	if err != nil {
-		return league, err
-	}
 	for i := range opts.Players {
 		name := fmt.Sprintf("P%02d", i+1)
 		child, err := launch.Start(ctx, opts.Executable, launch.Spec{
 			Name: "player " + name, OutputPath: output(name), Register: true,
 			Args: append([]string{"player", "--port", port(opts, cfg.Network.PlayerPortFirst, i),
-				"--manager", manager.Endpoint, "--name", name, "--strategy", strategies[i%len(strategies)],
+				"--manager", manager.Endpoint, "--name", name, "--strategy", strategy(name),
 				"--seed", strconv.FormatInt(opts.Seed, 10)}, common...),
 			Env: opts.Env,
 		}, ready)
@@ -301,6 +413,25 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		league.Players = append(league.Players, child)
 	}
 	return league, nil
+}
+
+// strategyOf names the strategy of the player leaguetui starts as id
+// (P01 is the first, named so and given that id): the built-in strategies
+// in turn. "" for an id leaguetui gives none of its players.
+func strategyOf(strategies []string) func(id string) string {
+	return func(id string) string {
+		var n int
+		if _, err := fmt.Sscanf(id, "P%d", &n); err != nil || n < 1 || fmt.Sprintf("P%02d", n) != id {
+			return ""
+		}
+		return strategies[(n-1)%len(strategies)]
+	}
+}
+
+// Finished says the data folder held a league that had ended (completed,
+// or stopped by the admin) before this run.
+func (l *League) Finished() bool {
+	return l.Resumed != nil && (l.Resumed.State == engine.LeagueCompleted || l.Resumed.State == engine.LeagueStopped)
 }
 
 // startPages starts our own page server when the league's game reads pages
@@ -552,7 +683,7 @@ func (p *progress) apply(ev engine.Event) (finished bool, err error) {
 		fmt.Fprintln(p.out, "league completed")
 		return true, nil
 	case engine.EventStopped:
-		return true, fmt.Errorf("the league was stopped before it completed, at %d of %d matches", done, total)
+		return true, &LeagueStoppedError{Done: done, Total: total}
 	case engine.EventStorageFailed: // from a manager that put it on the feed as an event
 		return true, &StorageFailedError{Detail: ev.Detail, Done: done, Total: total}
 	}
@@ -595,6 +726,7 @@ func readFeed(ctx context.Context, c *control.Client, cursor int64) (<-chan feed
 // league got and how to resume it.
 type InterruptedError struct {
 	Starting    bool // while the agents started: nothing was played
+	Resumable   bool // with Starting: the data folder holds a league under way
 	Drained     bool // the running matches finished first
 	Done, Total int
 	Running     int // matches abandoned by a stop at once
@@ -604,6 +736,10 @@ type InterruptedError struct {
 
 func (e *InterruptedError) Error() string {
 	if e.Starting {
+		if e.Resumable {
+			return "interrupted while the agents started; no match was played in this run; resume with: " +
+				ResumeCommand(e.DataDir, e.FreePorts, "--no-ui")
+		}
 		return "interrupted while the agents started; no match was played in this run"
 	}
 	how := "paused"

@@ -112,6 +112,7 @@ type headlessProcess struct {
 	cmd    *exec.Cmd
 	lines  chan string
 	stderr strings.Builder // every line, once wait returns
+	stdout strings.Builder // once wait returns
 	done   chan struct{}
 }
 
@@ -119,6 +120,8 @@ func startHeadless(t *testing.T, args ...string) *headlessProcess {
 	t.Helper()
 	cmd := exec.Command(leaguetest.Binary(t), args...)
 	cmd.Env = append(os.Environ(), leaguetest.ChildEnv()...)
+	p := &headlessProcess{cmd: cmd, lines: make(chan string, 1024), done: make(chan struct{})}
+	cmd.Stdout = &p.stdout
 	pipe, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +129,6 @@ func startHeadless(t *testing.T, args ...string) *headlessProcess {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &headlessProcess{cmd: cmd, lines: make(chan string, 1024), done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
 		scanner := bufio.NewScanner(pipe)

@@ -80,6 +80,12 @@ func compareLeagues(t *testing.T, gotDir, wantDir string, got, want leagueFiles,
 		if !reflect.DeepEqual(g, w) {
 			t.Errorf("%s history differs from an uninterrupted run's:\n got %+v\nwant %+v", playerID(i), g, w)
 		}
+		var gs, ws player.History
+		readJSON(t, filepath.Join(gotDir, "players", playerID(i), "history.json"), &gs)
+		readJSON(t, filepath.Join(wantDir, "players", playerID(i), "history.json"), &ws)
+		if gs.Strategy != ws.Strategy || !reflect.DeepEqual(gs.Stats, ws.Stats) {
+			t.Errorf("%s history: strategy %q, stats %+v; uninterrupted: %q, %+v", playerID(i), gs.Strategy, gs.Stats, ws.Strategy, ws.Stats)
+		}
 	}
 }
 

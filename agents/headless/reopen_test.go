@@ -3,17 +3,19 @@ package headless_test
 import (
 	"errors"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
 
-// TestReopenedDataFolder (issue 14, item 2): run again on a data folder
-// that holds a completed league, leaguetui --no-ui names that league (its
-// state, game, size and the seed it has, not a new one), refuses flags that
-// disagree with it and says the two ways on, and never passes the old
-// standings off as this run's result: nothing on stdout, exit status 1.
+// TestReopenedDataFolder (issue 14, item 2; issue 24, item 4): run again
+// on a data folder that holds a completed league, leaguetui --no-ui names
+// that league (its state, game, size and the seed it has, not a new one),
+// refuses flags that disagree with it and says the two ways on (nothing on
+// stdout, exit status 1); run as it is, it says on stderr that the league
+// was completed before this run, prints its final standings and exits 0.
 func TestReopenedDataFolder(t *testing.T) {
 	first := runHeadless(t, 2, 1, 5)
 	dir := first.dataDir
@@ -22,21 +24,28 @@ func TestReopenedDataFolder(t *testing.T) {
 		name string
 		args []string
 		want []string
+		ok   bool // the league's standings on stdout, exit status 0
 	}{
 		{"more players", []string{"--players", "16"}, []string{described,
-			"--players 16 (it has 2) disagrees", "open it as it is (leave out --players 16)", "--data NEW_FOLDER --players 16"}},
-		{"another seed", []string{"--seed", "9"}, []string{described, "--seed 9 (its seed is 5)"}},
-		{"as it is", nil, []string{described, "completed before this run", "standings.json", "another --data folder"}},
+			"--players 16 (it has 2) disagrees", "open it as it is (leave out --players 16)", "--data NEW_FOLDER --players 16"}, false},
+		{"another seed", []string{"--seed", "9"}, []string{described, "--seed 9 (its seed is 5)"}, false},
+		{"as it is", nil, []string{described, "completed before this run", "standings.json", "another --data folder"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := leaguetest.RunLeaguetui(t, dir, runTimeout, nil,
 				append(leaguetest.Args("--no-ui", "--free-ports", "--data", dir), tt.args...)...)
 			var exit *exec.ExitError
-			if !errors.As(out.Err, &exit) || exit.ExitCode() != 1 {
+			switch {
+			case tt.ok && out.Err != nil:
+				t.Errorf("exit %v, want status 0", out.Err)
+			case tt.ok:
+				var standings standingsFile
+				readJSON(t, filepath.Join(dir, "leagues", leagueID, "standings.json"), &standings)
+				checkPrintsStandings(t, out.Stdout, standings, false)
+			case !errors.As(out.Err, &exit) || exit.ExitCode() != 1:
 				t.Errorf("exit %v, want status 1", out.Err)
-			}
-			if out.Stdout != "" {
+			case out.Stdout != "":
 				t.Errorf("stdout holds a result:\n%s", out.Stdout)
 			}
 			for _, w := range tt.want {

@@ -179,6 +179,26 @@ func (c *Child) Running() bool {
 	}
 }
 
+// Exited waits up to timeout (0: not at all) for the child to exit, and
+// says whether it has and how: the error of its wait ("signal: killed",
+// "exit status 1"), nil for status 0.
+func (c *Child) Exited(timeout time.Duration) (exited bool, status error) {
+	var err error
+	select {
+	case err = <-c.exited:
+	default:
+		timer := time.NewTimer(timeout)
+		defer timer.Stop()
+		select {
+		case err = <-c.exited:
+		case <-timer.C:
+			return false, nil
+		}
+	}
+	c.exited <- err // for Running, Stop and Kill
+	return true, err
+}
+
 // Stop asks the child to end (SIGTERM) and kills it if it has not within grace.
 func (c *Child) Stop(grace time.Duration) error {
 	if !c.Running() {

@@ -1,9 +1,11 @@
 package player
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
@@ -20,8 +22,13 @@ import (
 // again). Its strategy learns from it when it restarts, so a history that
 // differs from the journal would make the resumed league differ from an
 // uninterrupted one. The owner of the data folder calls this before it
-// starts the players of a resumed league.
-func RebuildHistories(layout store.Layout, results []engine.Event) error {
+// starts the players of a resumed league, and on a league that completed
+// before the players could write their last matches.
+//
+// A history that already holds exactly the journal's matches is not
+// written. One the player never wrote gets the strategy strategyOf names
+// for its id ("" when it cannot say), as the player would have written it.
+func RebuildHistories(layout store.Layout, results []engine.Event, strategyOf func(id string) string) error {
 	byPlayer := map[string][]engine.Event{}
 	var order []string
 	for _, ev := range results {
@@ -40,19 +47,19 @@ func RebuildHistories(layout store.Layout, results []engine.Event) error {
 		if err != nil {
 			return fmt.Errorf("journal names player %q: %w", id, err)
 		}
-		if err := rebuildHistory(path, layout.LeagueID, id, byPlayer[id]); err != nil {
+		if err := rebuildHistory(path, layout.LeagueID, id, strategyOf(id), byPlayer[id]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func rebuildHistory(path, leagueID, id string, results []engine.Event) error {
+func rebuildHistory(path, leagueID, id, strategy string, results []engine.Event) error {
 	var kept History
 	if err := store.ReadJSON(path, &kept); err != nil && !errors.Is(err, os.ErrNotExist) {
 		kept = History{} // unreadable: the journal's entries are all it can be sure of
 	}
-	h := History{SchemaVersion: "1.0.0", PlayerID: id, Strategy: kept.Strategy, Matches: []HistoryEntry{}}
+	h := History{SchemaVersion: "1.0.0", PlayerID: id, Strategy: cmp.Or(kept.Strategy, strategy), Matches: []HistoryEntry{}}
 	stamps := map[string]string{}
 	for _, e := range kept.Matches {
 		if e.LeagueID == leagueID {
@@ -76,6 +83,9 @@ func rebuildHistory(path, leagueID, id string, results []engine.Event) error {
 	}
 	if n := len(h.Matches); n > 0 {
 		h.LastUpdated = h.Matches[n-1].Timestamp
+	}
+	if sameMatches(kept, h) {
+		return nil // nothing to repair: a folder that is right is not written
 	}
 	if err := store.WriteJSON(path, h.clone()); err != nil {
 		return fmt.Errorf("rebuild the history of %s: %w", id, err)
@@ -103,4 +113,14 @@ func opponentIn(r engine.Result, id string) string {
 		return r.PlayerB
 	}
 	return r.PlayerA
+}
+
+// sameMatches says two histories of a player hold the same matches with
+// the same results and moves, in the same order, and the same strategy.
+func sameMatches(a, b History) bool {
+	same := func(x, y HistoryEntry) bool {
+		return x.LeagueID == y.LeagueID && x.MatchID == y.MatchID && x.OpponentID == y.OpponentID &&
+			x.Result == y.Result && x.MyChoice == y.MyChoice && x.OpponentChoice == y.OpponentChoice
+	}
+	return a.PlayerID == b.PlayerID && a.Strategy == b.Strategy && slices.EqualFunc(a.Matches, b.Matches, same)
 }
