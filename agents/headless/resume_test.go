@@ -98,7 +98,9 @@ func (p *headlessProcess) awaitJournal(t *testing.T, dir string, ready func([]en
 }
 
 // TestResumeSurvivesKillsAnywhere kills `leaguetui --no-ui` with SIGKILL
-// at one moment after another of a league, its start, its play, the window in which a resumed league's agents register again
+// at one moment after another of a league, its first registrations
+// (just as the journal takes an agent's, when the agent may not have saved
+// its credentials yet), its play, the window in which a resumed league's agents register again
 // (just as the journal takes a player's new token, when the player may not
 // have saved it yet), and just as it completes, and runs it again each
 // time. The league ends with the standings, match files and histories of
@@ -136,11 +138,10 @@ func TestResumeSurvivesKillsAnywhere(t *testing.T) {
 		name string
 		at   func(*headlessProcess)
 	}{
-		{"starting", func(p *headlessProcess) {
-			p.awaitJournal(t, dir, func([]engine.Event) bool {
-				_, err := os.Stat(store.Layout{Root: dir, LeagueID: leagueID}.Journal())
-				return err == nil // the manager has opened the journal
-			})
+		{"registering", func(p *headlessProcess) {
+			// As the journal takes the fourth agent's first registration,
+			// when the agent may not have saved what it was issued yet.
+			p.awaitJournal(t, dir, func(events []engine.Event) bool { return registrations(events) >= 4 })
 		}},
 		{"playing", func(p *headlessProcess) { p.waitForLine(t, "[") }},
 		{"first player registering again", reregistered(1)},
@@ -156,7 +157,8 @@ func TestResumeSurvivesKillsAnywhere(t *testing.T) {
 		p := startHeadless(t, args...)
 		m.at(p)
 		p.killRun(t)
-		t.Logf("killed %s: %d events in the journal", m.name, len(journalEvents(t, dir)))
+		t.Logf("killed %s: %d events in the journal; %d agents had not saved the token it holds for them",
+			m.name, len(journalEvents(t, dir)), unsavedTokens(t, dir))
 	}
 	last := startHeadless(t, resume...)
 	status, stderr := last.wait(t)
@@ -224,6 +226,30 @@ func TestStuckCredentialsResume(t *testing.T) {
 	got := checkLeagueFiles(t, dir, players)
 	wantDir := runHeadless(t, players, referees, seed).dataDir
 	compareLeagues(t, dir, wantDir, got, checkLeagueFiles(t, wantDir, players), players)
+}
+
+// unsavedTokens counts the agents whose credentials file does not hold
+// the token the journal issued them last: those killed between the two.
+func unsavedTokens(t *testing.T, dir string) int {
+	t.Helper()
+	latest := map[string]engine.AgentInfo{}
+	for _, ev := range journalEvents(t, dir) {
+		if ev.Kind == engine.EventAgentRegistered {
+			latest[ev.Agent.DisplayName] = *ev.Agent
+		}
+	}
+	layout := store.Layout{Root: dir, LeagueID: leagueID}
+	n := 0
+	for name, a := range latest {
+		path, err := layout.Credentials(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if creds, ok, _ := store.LoadCredentials(path); !ok || hashOf(creds.AuthToken) != a.TokenHash {
+			n++
+		}
+	}
+	return n
 }
 
 func hashOf(token string) string {

@@ -115,8 +115,11 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	agent = engine.AgentInfo{ID: agent.ID, Role: role, DisplayName: meta.DisplayName, Endpoint: meta.ContactEndpoint,
 		GameTypes: meta.GameTypes, MaxConcurrentMatches: concurrency(meta, role, m.opts.Config.Referee.MaxConcurrentMatches),
 		Version: meta.Version, TokenHash: hash}
-	if known {
+	switch {
+	case known:
 		agent.PriorTokenHash = hashToken(env.AuthToken)
+	case len(meta.RejoinToken) >= protocol.MinRejoinToken:
+		agent.PriorTokenHash = hashToken(meta.RejoinToken)
 	}
 	delete(m.tokenUsed, agent.ID) // the token issued now is not used yet
 	if agent.DisplayName == "" {
@@ -151,7 +154,9 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 // a token only once the manager has journaled it, so an agent killed in
 // between (with its leaguetui, while a resumed league's agents register
 // again) holds the prior one, and a journal and credentials file that
-// disagree so must not lock it out of its own league. We keep the saved
+// disagree so must not lock it out of its own league. A newcomer's prior
+// token is the rejoin token it saved before it first registered
+// (protocol.AgentMeta.RejoinToken), for the same reason. We keep the saved
 // token valid rather than make the new one wait for a confirmation: that
 // needs no message other implementations do not send, and a folder
 // already left so by a manager that journaled no prior token resumes too
@@ -165,6 +170,12 @@ func (m *Manager) returningAgent(env protocol.Envelope, role engine.Role) (engin
 	}
 	kind, id := protocol.SplitSender(env.Sender)
 	agent, ok := m.league.Agent(id)
+	if !ok && id != "" {
+		// A newcomer that died before it saved its id presents the name
+		// it registered under and its rejoin token.
+		agent, ok = m.agentNamed(id, role)
+		id = agent.ID
+	}
 	if !ok || kind != role || agent.Role != role {
 		return engine.AgentInfo{}, false
 	}
@@ -174,6 +185,21 @@ func (m *Manager) returningAgent(env protocol.Envelope, role engine.Role) (engin
 		return engine.AgentInfo{}, false
 	}
 	return agent, true
+}
+
+// agentNamed finds the agent of role registered under the display name
+// name. Call with m.mu held.
+func (m *Manager) agentNamed(name string, role engine.Role) (engine.AgentInfo, bool) {
+	list := m.league.Players()
+	if role == engine.RoleReferee {
+		list = m.league.Referees()
+	}
+	for _, a := range list {
+		if a.DisplayName == name {
+			return a, true
+		}
+	}
+	return engine.AgentInfo{}, false
 }
 
 // newID gives a newcomer its id: its name when the name has the form of

@@ -198,3 +198,52 @@ func registrations(t *testing.T, ctl *control.Client) int {
 	}
 	return n
 }
+
+// TestRejoinToken: a newcomer that saved a secret of its own before it
+// registered (player_meta.rejoin_token) and died before it saved what it
+// was issued registers again with that secret, under the name it
+// registered with, and gets its id back, even after the league started;
+// until then, and never for anyone presenting anything else, or a secret
+// too short to be one. Once it used the token it was issued, its secret
+// opens nothing.
+func TestRejoinToken(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	mgr := leaguetest.StartManager(t, dir, adminToken, "--seed", "5", "--retry-delay", "50ms")
+	url := mgr.Endpoint
+	secret := "rejoin-" + strings.Repeat("5e", 32)
+	newcomer := func(name, rejoin string) leaguetest.Reply {
+		req := registration("player", ackingPeer(t, nil, nil).Endpoint, map[string]any{"display_name": name, "rejoin_token": rejoin})
+		return leaguetest.Call(t, url, "register_player", leaguetest.With(req, map[string]any{"sender": "player:" + name, "auth_token": rejoin}))
+	}
+	first := newcomer("alpha", secret) // given P01: not its name
+	id := first.String("player_id")
+	if first.String("status") != "ACCEPTED" || id == "" || id == "alpha" {
+		t.Fatalf("reply %s, want ACCEPTED with an id of the league's", first.Body)
+	}
+	if short := newcomer("beta", "rejoin-short"); short.String("status") != "ACCEPTED" {
+		t.Fatalf("reply %s, want ACCEPTED: a rejoin token too short is not kept, the newcomer is", short.Body)
+	}
+	register(t, url, "referee", ackingPeer(t, nil, nil).Endpoint)
+	if err := control.New(url, adminToken).Start(context.Background()); err != nil {
+		t.Fatalf("start: %v", err)
+	}
+
+	refused := func(reply leaguetest.Reply) {
+		t.Helper()
+		if reply.String("status") == "ACCEPTED" || reply.String("auth_token") != "" || reply.String("player_id") != "" {
+			t.Errorf("reply %s, want it refused, without id or token", reply.Body)
+		}
+	}
+	refused(newcomer("alpha", "rejoin-"+strings.Repeat("0f", 32)))
+	refused(newcomer("beta", "rejoin-short"))
+	again := newcomer("alpha", secret)
+	if again.String("status") != "ACCEPTED" || again.String("player_id") != id {
+		t.Fatalf("reply %s, want ACCEPTED as %s", again.Body, id)
+	}
+	token := again.String("auth_token")
+	if reply := query(t, url, "player:"+id, token, "GET_STATUS"); reply.Result["success"] != true {
+		t.Fatalf("the token issued is refused: %s", reply.Body)
+	}
+	refused(newcomer("alpha", secret))
+}

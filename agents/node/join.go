@@ -2,9 +2,12 @@ package node
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/store"
 )
 
 // Registration is what one role registers with. The sequence itself is
@@ -57,8 +60,41 @@ func (n *Node) Join(ctx context.Context, reg Registration) (*protocol.RegisterRe
 	meta := reg.Meta
 	meta.DisplayName, meta.ContactEndpoint = n.Name, endpoint
 	meta.Version, meta.ProtocolVersion = protocol.ProtocolVersion, protocol.ProtocolVersion
+	if meta.RejoinToken, err = n.rejoinToken(); err != nil {
+		return nil, err
+	}
 	msg := reg.Request(n.Envelope(reg.Type, ""), meta)
 	window, cancel := context.WithTimeout(ctx, registerAttempts*reg.Timeout)
 	defer cancel()
 	return n.Register(window, reg.ManagerURL, msg, reg.Timeout)
+}
+
+// rejoinToken is the token this agent holds for its league: the one its
+// credentials file saved, or, for a newcomer, a secret of its own, saved
+// there before it registers. A newcomer killed after the manager took its
+// registration but before it saved what it was issued then registers
+// again with that secret (presentCredentials), which the manager kept as
+// its prior token (protocol.AgentMeta.RejoinToken), and gets its id back.
+func (n *Node) rejoinToken() (string, error) {
+	path, err := n.Layout.Credentials(n.Name)
+	if err != nil {
+		return "", err
+	}
+	if creds, ok, _ := store.LoadCredentials(path); ok && creds.Role == n.Role {
+		return creds.AuthToken, nil
+	}
+	buf := make([]byte, 32)
+	if _, err := rand.Read(buf); err != nil {
+		return "", err
+	}
+	secret := "rejoin-" + hex.EncodeToString(buf)
+	store.Redact(secret)
+	// Saved under the name it registers with: the id is the manager's to give.
+	creds := store.Credentials{LeagueID: n.Cfg.LeagueID, AgentID: n.Name, Role: n.Role, AuthToken: secret}
+	if err := store.SaveCredentials(path, creds); err != nil {
+		// It registers all the same; only a crash before it saves what it
+		// is issued would leave it out.
+		n.Log.Warn("cannot save credentials", "event_type", "DATA_WRITE_FAILED", "err", err)
+	}
+	return secret, nil
 }

@@ -49,7 +49,17 @@ type AgentMeta struct {
 	// MatchTickets, for a referee, says it sends each player the ticket
 	// its start_match carries (an extra of leaguetui's; see agents/ticket).
 	MatchTickets bool `json:"match_tickets,omitempty"`
+	// RejoinToken is a secret of the agent's own, saved before it first
+	// registers (an extra of leaguetui's): should it die before it saves
+	// the token this registration issues, it registers again with this
+	// one as its auth_token, and the manager, which kept its hash, gives
+	// it its id back. Ignored when the agent registers again.
+	RejoinToken string `json:"rejoin_token,omitempty"`
 }
+
+// MinRejoinToken is the least length of a RejoinToken a manager keeps: a
+// secret, not a word.
+const MinRejoinToken = 32
 
 // RefereeRegisterRequest: referee -> manager, method register_referee.
 type RefereeRegisterRequest struct {
