@@ -155,7 +155,7 @@ func Run(ctx context.Context, opts Options) error {
 			// same: the same command tries again.
 			return league.halted(err, league.Resumed.MatchesDone, league.Resumed.MatchesTotal, resume)
 		}
-		return err
+		return league.managerExited(err)
 	}
 	if progress == nil { // completed before this run: its final standings
 		return league.printStandings(ctx, out)
@@ -178,7 +178,11 @@ func Run(ctx context.Context, opts Options) error {
 		}
 		return err
 	}
-	return league.printStandings(ctx, out)
+	if err := league.printStandings(ctx, out); err != nil {
+		// The journal holds the completed league: the same command prints it.
+		return fmt.Errorf("the league completed, but its standings could not be read: %w; print them with: %s", err, resume)
+	}
+	return nil
 }
 
 // printStandings prints the league's final standings on stdout.
@@ -208,16 +212,23 @@ const managerExitWait = 2 * time.Second
 // it), how far the league got and the command that resumes it. The journal
 // holds every result acknowledged, so nothing of it is lost.
 func (l *League) halted(err error, done, total int, resume string) error {
-	if l.Manager != nil {
-		wait := time.Duration(0)
-		if lostConnection(err) {
-			wait = managerExitWait
-		}
-		if exited, status := l.Manager.Exited(wait); exited {
-			err = &ManagerExitedError{PID: l.Manager.PID(), Status: status, Cause: err}
-		}
+	return &HaltedError{Err: l.managerExited(err), Done: done, Total: total, Resume: resume}
+}
+
+// managerExited is err, or, when the manager process has exited, a
+// ManagerExitedError that says so first, caused by err.
+func (l *League) managerExited(err error) error {
+	if l == nil || l.Manager == nil {
+		return err
 	}
-	return &HaltedError{Err: err, Done: done, Total: total, Resume: resume}
+	wait := time.Duration(0)
+	if lostConnection(err) {
+		wait = managerExitWait
+	}
+	if exited, status := l.Manager.Exited(wait); exited {
+		return &ManagerExitedError{PID: l.Manager.PID(), Status: status, Cause: err}
+	}
+	return err
 }
 
 // lostConnection says err is a broken or refused connection: what a
