@@ -297,7 +297,7 @@ func begin(ctx context.Context, league *League, opts Options, out *output) (*pro
 	// run again to get them), said on stderr to be of an earlier run.
 	switch status.State {
 	case engine.LeagueCompleted:
-		fmt.Fprintf(out.progress, "leaguetui: %s: it was completed before this run, which plays nothing and writes nothing; "+
+		fmt.Fprintf(out.progress, "leaguetui: %s: it was completed before this run, which plays nothing and starts no agent; "+
 			"its final standings follow (file: %s); for a new league, pass another --data folder\n",
 			DescribeLeague(opts.DataDir, *status), standingsPath(opts))
 		return nil, nil
