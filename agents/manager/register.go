@@ -9,6 +9,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
+	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -119,6 +120,7 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	case known:
 		agent.PriorTokenHash = hashToken(env.AuthToken)
 	case len(meta.RejoinToken) >= protocol.MinRejoinToken:
+		store.Redact(meta.RejoinToken) // a secret like a token: no log holds it
 		agent.PriorTokenHash = hashToken(meta.RejoinToken)
 	}
 	delete(m.tokenUsed, agent.ID) // the token issued now is not used yet
