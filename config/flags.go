@@ -129,6 +129,15 @@ var overrides = []override{
 		func(c *Config) *string { return &c.Format.SPRT }),
 	intOverride("max-games", "LEAGUETUI_MAX_GAMES", "games an --sprt test plays at most (0: 10000)", 0,
 		func(c *Config) *int { return &c.Format.MaxGames }),
+	parentOnly(stringOverride("roster", "LEAGUETUI_ROSTER",
+		"the roster `file` (JSON): who plays, as built-in strategies, model players, programs leaguetui starts or agents registered from outside (default the config folder's roster.json, else --players built-in players)",
+		func(c *Config, raw string) error { c.Joining.RosterFile = absPath(raw); return nil })),
+	parentOnly(intOverride("open-seats", "LEAGUETUI_OPEN_SEATS",
+		"registrations from anyone the league waits for beside its own players", 0,
+		func(c *Config) *int { return &c.Joining.OpenSeats })),
+	parentOnly(durationOverride("join-window", "LEAGUETUI_JOIN_WINDOW",
+		"how long the league waits for the roster's outside agents and the open seats before it starts without them (0: until all are there, or s in the console)", nonNegative,
+		func(c *Config) *time.Duration { return &c.Joining.Window })),
 	stringField("strategies", "LEAGUETUI_STRATEGIES",
 		"comma-separated player `strategies` cycled over the players a league starts, e.g. llm,random,counter (default the game's own)",
 		func(c *Config) *string { return &c.Player.Strategies }),
@@ -152,6 +161,13 @@ var overrides = []override{
 	intOverride("llm-max-tokens-per-match", "LEAGUETUI_LLM_MAX_TOKENS_PER_MATCH",
 		"tokens (in and out) a model player may spend in one match; 0 is no cap", 0,
 		func(c *Config) *int { return &c.Player.LLM.MaxTokensPerMatch }),
+}
+
+// parentOnly marks an override that concerns the league leaguetui starts,
+// not the agents it starts: Args does not pass it on.
+func parentOnly(o override) override {
+	o.perAgent = true
+	return o
 }
 
 // The flags are registered with zero defaults so that flag.PrintDefaults

@@ -156,6 +156,9 @@ func (m *Model) statusView(w int) string {
 		if m.opts.Control != nil && !m.opts.Control.HasAdminToken() {
 			how = "read-only (no admin token): the league's admin starts it"
 		}
+		if m.opts.Joining != nil {
+			how = m.opts.Joining() + " · s starts now"
+		}
 		return fit(s.Dim.Render(fmt.Sprintf("%s and %s registered · %s",
 			plural(len(m.st.Players()), "player"), plural(len(m.st.Referees()), "referee"), how)), w)
 	}

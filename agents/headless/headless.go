@@ -54,6 +54,13 @@ type Options struct {
 	// Env is added to the environment of every agent it starts (the
 	// bench's profiling asks for a window this way).
 	Env []string
+	// Roster lists who plays (and who referees): built-in strategies,
+	// model players, programs to start and outside agents to wait for.
+	// Nil: --players built-in players and --referees referees.
+	Roster *config.Roster
+	// Notify is told, a line each, what happens to the roster's programs
+	// and who joins while a new league waits (nil: nobody).
+	Notify func(string)
 	// Interrupts are the Ctrl-C presses: the first drains the league (no
 	// new match starts, running ones finish, the state is saved), the
 	// second stops it at once. Nil: only ctx ends a run early.
@@ -66,6 +73,7 @@ type League struct {
 	Manager    *launch.Child
 	Referees   []*launch.Child
 	Players    []*launch.Child
+	Programs   []Program // the roster's programs, kept running
 	Control    *control.Client
 	AdminToken string
 	// Resumed is the league as its journal left it when the data folder
@@ -73,7 +81,15 @@ type League struct {
 	// Run resumes it); nil for a new league.
 	Resumed *protocol.StandingsFile
 
-	lock *store.DataLock // the data folder is ours (and the manager's) until Stop
+	lock   *store.DataLock // the data folder is ours (and the manager's) until Stop
+	notify func(string)
+}
+
+// say tells Options.Notify, if any.
+func (l *League) say(line string) {
+	if l.notify != nil {
+		l.notify(line)
+	}
 }
 
 // Children lists the league's agents, the manager first; the page server
@@ -96,7 +112,12 @@ func (l *League) Stop() {
 		_ = l.Manager.Stop(10 * time.Second)
 	}
 	stopAll(l.Referees)
+	var stopping sync.WaitGroup
+	for _, p := range l.Programs {
+		stopping.Go(func() { p.Stop(5 * time.Second) })
+	}
 	stopAll(l.Players)
+	stopping.Wait()
 	if l.Pages != nil {
 		_ = l.Pages.Stop(5 * time.Second)
 	}
@@ -115,8 +136,8 @@ func stopAll(children []*launch.Child) {
 // Run plays a whole league, or resumes the one the data folder holds, and
 // returns when it is completed.
 func Run(ctx context.Context, opts Options) error {
-	if opts.Players < 2 || opts.Referees < 1 {
-		return fmt.Errorf("a league needs at least 2 players and 1 referee (got --players %d --referees %d)", opts.Players, opts.Referees)
+	if err := opts.CheckSize(); err != nil {
+		return err
 	}
 	if !opts.SeedSet {
 		opts.Seed = randomSeed()
@@ -133,11 +154,17 @@ func Run(ctx context.Context, opts Options) error {
 		case <-started:
 		}
 	}()
+	out := newOutput(opts)
+	if opts.Notify == nil {
+		opts.Notify = func(line string) { fmt.Fprintln(out.progress, "leaguetui: "+line) }
+	}
 	league, err := Launch(startCtx, opts)
 	if league != nil {
 		defer league.Stop()
 	}
-	out := newOutput(opts)
+	if err == nil {
+		err = awaitJoining(startCtx, league, opts, out)
+	}
 	var progress *progress
 	if err == nil {
 		progress, err = begin(startCtx, league, opts, out)
@@ -166,6 +193,51 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	out.standings(standings, league.modelCosts(ctx))
+	return nil
+}
+
+// CheckSize checks that the league has players and a referee: at least
+// two players (the roster's and the open seats) and one referee.
+func (opts Options) CheckSize() error {
+	if opts.Roster != nil {
+		players, referees := len(opts.Roster.Players)+opts.Config.Joining.OpenSeats, len(refereeEntries(opts))
+		if players < 2 || referees < 1 {
+			return fmt.Errorf("roster %s: a league needs at least 2 players (with the open seats) and 1 referee (got %d and %d)",
+				opts.Roster.Path, players, referees)
+		}
+		return nil
+	}
+	if opts.Players+opts.Config.Joining.OpenSeats < 2 || opts.Referees < 1 {
+		return fmt.Errorf("a league needs at least 2 players and 1 referee (got --players %d --referees %d)", opts.Players, opts.Referees)
+	}
+	return nil
+}
+
+// awaitJoining waits, for a new league, until the roster's programs and
+// outside agents and the open seats have registered, or the join window
+// has passed, saying on stderr where to register and who joins.
+func awaitJoining(ctx context.Context, league *League, opts Options, out *output) error {
+	w := league.NewWaiter(opts)
+	if w == nil {
+		return nil
+	}
+	start := w.State()
+	window := ""
+	if start.Window > 0 {
+		window = fmt.Sprintf(" for at most %s", start.Window)
+	}
+	fmt.Fprintf(out.progress, "leaguetui: waiting%s for %s; register at %s\n", window, start.Waiting(), start.URL)
+	end, err := w.Await(ctx, func(j Joining) {
+		line := "leaguetui: joined: " + j.Joined[len(j.Joined)-1]
+		if !j.Complete() {
+			line += "; waiting for " + j.Waiting()
+		}
+		fmt.Fprintln(out.progress, line)
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out.progress, "leaguetui: %s\n", end.DescribeEnd())
 	return nil
 }
 
@@ -208,6 +280,10 @@ func begin(ctx context.Context, league *League, opts Options, out *output) (*pro
 // the same seed gives the same league.
 func Launch(ctx context.Context, opts Options) (*League, error) {
 	cfg := opts.Config
+	if opts.Roster != nil {
+		opts.Players = len(opts.Roster.Players)
+		opts.Referees = len(refereeEntries(opts))
+	}
 	if err := checkPorts(opts); err != nil {
 		return nil, err
 	}
@@ -229,7 +305,7 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	if err != nil {
 		return nil, err
 	}
-	league := &League{AdminToken: newSecret("adm-"), lock: lock}
+	league := &League{AdminToken: newSecret("adm-"), lock: lock, notify: opts.Notify}
 	if err := rebuildDerived(layout); err != nil {
 		return league, err
 	}
@@ -244,8 +320,12 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	}
 	refereeKey = cmp.Or(refereeKey, newSecret("ref-"))
 	keyEnv := RefereeKeyEnv + "=" + refereeKey
+	players, err := playerEntries(opts)
+	if err != nil {
+		return league, err
+	}
 	managerArgs := []string{"manager", "--hold", "--port", port(opts, cfg.Network.ManagerPort, 0),
-		"--seed", strconv.FormatInt(opts.Seed, 10)}
+		"--seed", strconv.FormatInt(opts.Seed, 10), "--reserve", strings.Join(names(players), ",")}
 	if opts.OpenReferees {
 		managerArgs = append(managerArgs, "--open-referees")
 	}
@@ -269,12 +349,20 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	if err != nil {
 		return league, err
 	}
-	for i := range opts.Referees {
-		name := fmt.Sprintf("REF%02d", i+1)
+	for i, e := range refereeEntries(opts) {
+		switch e.Kind() {
+		case config.KindExternal:
+			continue
+		case config.KindProgram:
+			if err := league.startProgram(opts, e, league.say); err != nil {
+				return league, err
+			}
+			continue
+		}
 		child, err := launch.Start(ctx, opts.Executable, launch.Spec{
-			Name: "referee " + name, OutputPath: output(name), Register: true,
+			Name: "referee " + e.Name, OutputPath: output(e.Name), Register: true,
 			Args: append([]string{"referee", "--port", port(opts, cfg.Network.RefereePortFirst, i),
-				"--manager", manager.Endpoint, "--name", name}, refereeArgs...),
+				"--manager", manager.Endpoint, "--name", e.Name}, refereeArgs...),
 			Env: append([]string{keyEnv}, opts.Env...),
 		}, ready)
 		if err != nil {
@@ -282,18 +370,23 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		}
 		league.Referees = append(league.Referees, child)
 	}
-	strategies, err := playerStrategies(cfg)
-	if err != nil {
-		return league, err
-	}
-	for i := range opts.Players {
-		name := fmt.Sprintf("P%02d", i+1)
+	for i, e := range players {
+		switch e.Kind() {
+		case config.KindExternal:
+			continue
+		case config.KindProgram:
+			if err := league.startProgram(opts, e, league.say); err != nil {
+				return league, err
+			}
+			continue
+		}
+		args := append([]string{"player", "--port", port(opts, cfg.Network.PlayerPortFirst, i),
+			"--manager", manager.Endpoint, "--name", e.Name, "--strategy", e.Strategy,
+			"--seed", strconv.FormatInt(opts.Seed, 10)}, common...)
 		child, err := launch.Start(ctx, opts.Executable, launch.Spec{
-			Name: "player " + name, OutputPath: output(name), Register: true,
-			Args: append([]string{"player", "--port", port(opts, cfg.Network.PlayerPortFirst, i),
-				"--manager", manager.Endpoint, "--name", name, "--strategy", strategies[i%len(strategies)],
-				"--seed", strconv.FormatInt(opts.Seed, 10)}, common...),
-			Env: opts.Env,
+			Name: "player " + e.Name, OutputPath: output(e.Name), Register: true,
+			Args: append(args, modelArgs(e)...),
+			Env:  opts.Env,
 		}, ready)
 		if err != nil {
 			return league, err
@@ -339,7 +432,7 @@ func (l *League) checkResumed(ctx context.Context, opts *Options) error {
 		return err
 	}
 	opts.Seed = status.Seed
-	if n := len(status.Standings); n > 0 {
+	if n := len(status.Standings); n > 0 && opts.Roster == nil {
 		opts.Players = n
 	}
 	if !opts.RefereesSet {

@@ -45,6 +45,11 @@ type Options struct {
 	// OpenReferees admits referees without the key (other
 	// implementations'); /health then says so.
 	OpenReferees bool
+	// Reserved are the display names of the players the league was
+	// started for, in order: the i-th gets the id P(i+1) (config.PlayerIDAt)
+	// whenever it registers, and nobody else takes those ids, so that an
+	// outside player registering first cannot take an id one of them needs.
+	Reserved []string
 
 	feedWindow int // events the feed keeps in memory; 0 is defaultFeedWindow
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
+	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -106,6 +107,10 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 		return nil, protocol.Reject(protocol.ErrMissingField, "%s_meta.display_name %q is taken by %s; choose another",
 			role, meta.DisplayName, holder.ID)
 	}
+	if kept := m.reservedFor(meta.DisplayName); role == engine.RolePlayer && kept != "" && !strings.EqualFold(kept, meta.DisplayName) {
+		return nil, protocol.Reject(protocol.ErrMissingField, "player_meta.display_name %q is the id kept for %s; choose another",
+			meta.DisplayName, kept)
+	}
 	if !known && role == engine.RolePlayer && m.league.State != engine.LeagueWaiting {
 		return m.rejectRegistration(env, role, "the league has already started"), nil
 	}
@@ -153,27 +158,48 @@ func (m *Manager) returningAgent(env protocol.Envelope, role engine.Role) (engin
 	return agent, true
 }
 
-// newID gives a newcomer its id: its name when the name has the form of
+// newID gives a newcomer its id: the id reserved for its name when the
+// league was started for it; else its name when the name has the form of
 // its role's ids (P07, REF02) and is free, so that a player started with
 // --name P01 is P01 and its id and name agree in the standings; otherwise
 // the first free id (P01, P02, … as agents register, when nobody names
-// theirs). Call with m.mu held.
+// theirs). Reserved ids go to their names only. Call with m.mu held.
 func (m *Manager) newID(role engine.Role, name string) string {
 	prefix := "P"
 	if role == engine.RoleReferee {
 		prefix = "REF"
 	}
-	if isNumbered(name, prefix) {
-		if _, taken := m.league.Agent(name); !taken {
-			return name
+	free := func(id string) bool {
+		_, taken := m.league.Agent(id)
+		return !taken && (role != engine.RolePlayer || m.reservedFor(id) == "")
+	}
+	if role == engine.RolePlayer {
+		for i, reserved := range m.opts.Reserved {
+			if id := config.PlayerIDAt(i); strings.EqualFold(reserved, name) {
+				if _, taken := m.league.Agent(id); !taken {
+					return id
+				}
+			}
 		}
 	}
+	if isNumbered(name, prefix) && free(name) {
+		return name
+	}
 	for n := 1; ; n++ {
-		id := fmt.Sprintf("%s%02d", prefix, n)
-		if _, taken := m.league.Agent(id); !taken {
+		if id := fmt.Sprintf("%s%02d", prefix, n); free(id) {
 			return id
 		}
 	}
+}
+
+// reservedFor is the name a player id is kept for, "" for none.
+func (m *Manager) reservedFor(id string) string {
+	for i, name := range m.opts.Reserved {
+		if strings.EqualFold(config.PlayerIDAt(i), id) {
+			return name
+		}
+	}
+	return ""
 }
 
 // isNumbered reports a name of the form prefix and two to four digits.

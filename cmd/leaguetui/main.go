@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/headless"
+	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/agents/manager"
 	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/player"
@@ -83,12 +84,13 @@ func exitCode(err error) int {
 	var interrupted *headless.InterruptedError
 	var usage *usageError
 	var badValue *config.FlagError
+	var badRoster *config.RosterError
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, &interrupted), errors.Is(err, errInterrupted), errors.Is(err, tui.ErrInterrupted):
 		return exitInterrupted
-	case errors.As(err, &usage), errors.As(err, &badValue):
+	case errors.As(err, &usage), errors.As(err, &badValue), errors.As(err, &badRoster):
 		return exitUsage
 	}
 	return exitError
@@ -153,6 +155,9 @@ func run(ctx context.Context, interrupts <-chan os.Signal, args []string, stdout
 		"player":  func(ctx context.Context, args []string) error { return runPlayer(ctx, args, stdout) },
 		"bench":   func(ctx context.Context, args []string) error { return runBench(ctx, args, stdout, stderr) },
 		"pages":   func(ctx context.Context, args []string) error { return runPages(ctx, args, stderr) },
+	}
+	if len(args) > 0 && args[0] == launch.LimitedExecCommand {
+		return launch.ExecLimited(args[1:]) // returns only on failure
 	}
 	if len(args) > 0 && commands[args[0]] != nil {
 		ctx, interrupted := cancelOnInterrupt(ctx, interrupts)
@@ -259,7 +264,11 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	if *attach != "" && *noUI {
 		return &usageError{"--attach shows a league in the console; without it, read the league with curl URL/standings"}
 	}
-	if *attach == "" && (*players < 2 || *referees < 1) {
+	roster, err := loadRoster(cfg, *attach != "")
+	if err != nil {
+		return err
+	}
+	if *attach == "" && roster == nil && (*players+cfg.Joining.OpenSeats < 2 || *referees < 1) {
 		return &usageError{fmt.Sprintf("a league needs --players 2 or more and --referees 1 or more (got --players %d --referees %d)", *players, *referees)}
 	}
 	if *adminToken == "" {
@@ -278,7 +287,10 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	opts := headless.Options{Config: cfg, ConfigArgs: cf.Args(), Executable: exe, DataDir: *data,
 		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, PlayersSet: playersSet,
 		RefereesSet: refereesSet, FreePorts: *freePorts,
-		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet, OpenReferees: *openReferees}
+		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet, OpenReferees: *openReferees, Roster: roster}
+	if err := opts.CheckSize(); err != nil && *attach == "" {
+		return &usageError{err.Error()}
+	}
 	if !*noUI {
 		// In the console Ctrl-C is a key; a signal from elsewhere quits.
 		ctx, interrupted := cancelOnInterrupt(ctx, interrupts)
@@ -286,6 +298,20 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	}
 	opts.Interrupts = interrupts
 	return headless.Run(ctx, opts)
+}
+
+// loadRoster reads and checks the roster (--roster, else the config
+// folder's roster.json) before anything starts; a roster that cannot be
+// used is a bad command line, named in one line. Attached, there is none.
+func loadRoster(cfg config.Config, attached bool) (*config.Roster, error) {
+	if attached {
+		return nil, nil
+	}
+	roster, err := config.LoadRoster(cfg.Joining.RosterFile, cfg.Dir)
+	if err != nil || roster == nil {
+		return nil, err
+	}
+	return roster, headless.CheckRoster(roster, cfg)
 }
 
 // agentFlags are the flags every agent command has.
@@ -335,6 +361,7 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 	seed := fs.Int64("seed", 0, "league seed (default random, saved in the journal)")
 	hold := fs.Bool("hold", false, "when the data folder holds a league in progress, keep it paused until resumed (so restarted agents can register first)")
 	openReferees := fs.Bool("open-referees", false, openRefereesUsage)
+	reserve := fs.String("reserve", "", "comma-separated display `names` of the league's own players, in order: the i-th gets the id P0i whenever it registers, and no one else takes it")
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
 		return err
@@ -348,7 +375,7 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 	manager.SetSoftMemoryLimit()
 	m, err := manager.New(manager.Options{Config: cfg, DataDir: *af.data, Port: *af.port, Seed: *seed, SeedSet: seedSet,
 		AdminToken: os.Getenv("LEAGUETUI_ADMIN_TOKEN"), Hold: *hold,
-		RefereeKey: refereeKey, OpenReferees: *openReferees})
+		RefereeKey: refereeKey, OpenReferees: *openReferees, Reserved: splitNames(*reserve)})
 	if err != nil {
 		return err
 	}
@@ -392,6 +419,17 @@ func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	return serve(ctx, "player", p)
+}
+
+// splitNames reads a comma-separated list, leaving out empty items.
+func splitNames(list string) []string {
+	var names []string
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 const openRefereesUsage = "admit referees without the referee key (LEAGUETUI_REFEREE_KEY or the config's security.referee_key_file), e.g. other implementations'; /health and the console say the league is open"
