@@ -19,6 +19,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/internal/leaguetest/fakellm"
 )
@@ -241,4 +242,66 @@ func table(s protocol.StandingsFile) string {
 		b.WriteString(" " + strings.Repeat("W", r.Wins) + strings.Repeat("D", r.Draws) + strings.Repeat("L", r.Losses) + "\n")
 	}
 	return b.String()
+}
+
+// supervisedLeague runs bob, dan and eve (built-in) with the Python
+// program alice as roster entry program, and returns the standings by
+// name, stderr and the program's log.
+func supervisedLeague(t *testing.T, alice map[string]any) (map[string]protocol.StandingRow, string, string) {
+	t.Helper()
+	dataDir := t.TempDir()
+	roster := writeRoster(t, map[string]any{"name": "bob", "strategy": "adaptive"}, alice,
+		map[string]any{"name": "dan", "strategy": "random"}, map[string]any{"name": "eve", "strategy": "counter"})
+	// Retries 1 s then 2 s apart: a program started again is back in
+	// time for the rounds after its crash.
+	run := startLeaguetui(t, dataDir, nil, append([]string{"--no-ui", "--data", dataDir, "--seed", "4", "--roster", roster,
+		"--referees", "1", "--suspend-after", "0"}, append(fast, "--retry-delay", "1s")...)...)
+	run.wait(t)
+	log, err := os.ReadFile(filepath.Join(dataDir, "logs", "programs", "alice.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := readStandings(t, dataDir)
+	if s.State != engine.LeagueCompleted || s.MatchesDone != s.MatchesTotal {
+		t.Fatalf("league %s at %d of %d matches, want it completed", s.State, s.MatchesDone, s.MatchesTotal)
+	}
+	rows := rowsByName(s)
+	for name, r := range rows {
+		if r.Played != 3 {
+			t.Errorf("%s played %d matches, want 3", name, r.Played)
+		}
+		if name != "alice" && r.TechnicalLosses != 0 {
+			t.Errorf("%s has %d technical losses: only alice failed", name, r.TechnicalLosses)
+		}
+	}
+	return rows, run.stderr(), string(log)
+}
+
+func TestRosterProgramCrashIsRestarted(t *testing.T) {
+	rows, stderr, log := supervisedLeague(t, pythonPlayer(t, "alice", "--crash-after", "1"))
+	if !strings.Contains(stderr, "program alice exited (exit status 3); starting it again") {
+		t.Errorf("stderr does not say alice was started again:\n%s", stderr)
+	}
+	if n := strings.Count(log, "registered as P02"); n != 2 {
+		t.Errorf("alice registered as P02 %d times, want 2 (started again, as itself):\n%s\nstderr:\n%s", n, log, stderr)
+	}
+	if r := rows["alice"]; r.Wins+r.Draws+r.Losses == 0 {
+		t.Errorf("alice won, drew or lost nothing after its restart: %+v", r)
+	}
+}
+
+func TestRosterProgramMemoryLimit(t *testing.T) {
+	alice := pythonPlayer(t, "alice", "--hog-after", "1")
+	alice["limits"] = map[string]any{"memory_mb": 256}
+	alice["restarts"] = 0
+	rows, stderr, log := supervisedLeague(t, alice)
+	if !strings.Contains(log, "MemoryError") {
+		t.Errorf("alice's log shows no MemoryError: the limit did not stop its allocation:\n%s", log)
+	}
+	if !strings.Contains(stderr, "program alice exited") || !strings.Contains(stderr, "no restart left") {
+		t.Errorf("stderr does not say alice exited for good:\n%s", stderr)
+	}
+	if r := rows["alice"]; r.TechnicalLosses != 3 {
+		t.Errorf("alice: %+v, want its 3 matches technical losses (it was down, or stuck, for all)", r)
+	}
 }
