@@ -152,6 +152,10 @@ type Security struct {
 	// security.referee_key_file, relative to the config folder); see
 	// RefereeKey.
 	RefereeKeyFile string
+	// AdminTokenFile names a file holding the admin token of a league
+	// leaguetui starts (--admin-token-file), or that an attached console
+	// presents; LEAGUETUI_ADMIN_TOKEN overrides it.
+	AdminTokenFile string
 }
 
 // RefereeDefaults are the settings of defaults/referee.json.

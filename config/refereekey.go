@@ -26,13 +26,24 @@ func (c Config) RefereeKey(getenv func(string) string) (string, error) {
 	if path == "" {
 		return "", nil
 	}
-	data, err := os.ReadFile(path)
+	key, err := ReadSecretFile(path)
 	if err != nil {
 		return "", fmt.Errorf("the referee key file (security.referee_key_file): %w", err)
 	}
-	key := strings.TrimSpace(string(data))
-	if key == "" {
-		return "", fmt.Errorf("the referee key file %s (security.referee_key_file) is empty", path)
-	}
 	return key, nil
+}
+
+// ReadSecretFile reads a key or token from a file of its own: its content
+// without surrounding white space. A file that holds nothing is an error:
+// whoever named it meant there to be a secret.
+func ReadSecretFile(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	secret := strings.TrimSpace(string(data))
+	if secret == "" {
+		return "", fmt.Errorf("%s is empty", path)
+	}
+	return secret, nil
 }

@@ -66,6 +66,9 @@ type Options struct {
 	// Notice is said first, in the log and on the status line: what
 	// league a reopened data folder holds.
 	Notice string
+	// Info is shown atop the info and keys view (?): the manager's URL
+	// and the admin token of a league the console started.
+	Info []string
 	// Joining, while the league waits for outside players, says where
 	// they register and who has joined (nil: the league waits for none).
 	Joining func() string

@@ -219,8 +219,14 @@ func (m *Model) fullHelpView(w, h int) string {
 		paneHelp = m.panes[m.focus].Help()
 	}
 	groups = append(groups, paneHelp.full...)
+	var lines []string
+	if len(m.opts.Info) > 0 {
+		lines = append(lines, m.pc.Styles.PaneTitle.Render("League"), "")
+		lines = append(lines, m.opts.Info...)
+		lines = append(lines, "")
+	}
 	title := m.pc.Styles.PaneTitle.Render("Keys (? or esc closes)")
-	lines := append([]string{title, ""}, m.helpColumns(groups, w)...)
+	lines = append(append(lines, title, ""), m.helpColumns(groups, w)...)
 	lines = append(lines, "", m.pc.Styles.Dim.Render("1-5 jump to a pane · states read as words and symbols, colour is only a repeat"))
 	return block(lines, w, h)
 }

@@ -76,6 +76,10 @@ type League struct {
 	Programs   []Program // the roster's programs, kept running
 	Control    *control.Client
 	AdminToken string
+	// AdminTokenFile is where the admin token is kept: the file it was
+	// given in, or the data folder's admin.token (mode 0600) for one made
+	// here; "" when it came from LEAGUETUI_ADMIN_TOKEN.
+	AdminTokenFile string
 	// Resumed is the league as its journal left it when the data folder
 	// already held one in progress (the manager holds it paused until
 	// Run resumes it); nil for a new league.
@@ -83,6 +87,9 @@ type League struct {
 
 	lock   *store.DataLock // the data folder is ours (and the manager's) until Stop
 	notify func(string)
+	// playerNames are the names of the players the league was started
+	// for (the roster's, or the built-in ones'): the others take seats.
+	playerNames []string
 }
 
 // say tells Options.Notify, if any.
@@ -305,7 +312,10 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	if err != nil {
 		return nil, err
 	}
-	league := &League{AdminToken: newSecret("adm-"), lock: lock, notify: opts.Notify}
+	league := &League{lock: lock, notify: opts.Notify}
+	if league.AdminToken, league.AdminTokenFile, err = adminToken(cfg, layout); err != nil {
+		return league, err
+	}
 	if err := rebuildDerived(layout); err != nil {
 		return league, err
 	}
@@ -324,6 +334,7 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	if err != nil {
 		return league, err
 	}
+	league.playerNames = names(players)
 	managerArgs := []string{"manager", "--hold", "--port", port(opts, cfg.Network.ManagerPort, 0),
 		"--seed", strconv.FormatInt(opts.Seed, 10), "--reserve", strings.Join(names(players), ",")}
 	if opts.OpenReferees {
@@ -333,7 +344,7 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	manager, err := launch.Start(ctx, opts.Executable, launch.Spec{
 		Name: "manager", OutputPath: output("league_manager"),
 		Args:     append(managerArgs, common...),
-		Env:      append([]string{"LEAGUETUI_ADMIN_TOKEN=" + league.AdminToken, keyEnv}, opts.Env...),
+		Env:      append([]string{AdminTokenEnv + "=" + league.AdminToken, keyEnv}, opts.Env...),
 		DataLock: lock.File(),
 	}, ready)
 	if err != nil {
@@ -820,6 +831,33 @@ func FormatRating(r protocol.RatingRow) string {
 // RefereeKeyEnv names the environment variable that holds the referee key
 // a manager admits referees with, and that referees present.
 const RefereeKeyEnv = config.RefereeKeyEnv
+
+// adminToken is the admin token of the league Launch starts: the
+// environment's LEAGUETUI_ADMIN_TOKEN, else the file --admin-token-file
+// names, else a new one, written to the data folder readable by the owner
+// only, so that a second console (--attach URL --admin-token-file FILE)
+// can control the league.
+func adminToken(cfg config.Config, layout store.Layout) (token, file string, err error) {
+	if token := strings.TrimSpace(os.Getenv(AdminTokenEnv)); token != "" {
+		return token, "", nil
+	}
+	if file := cfg.Security.AdminTokenFile; file != "" {
+		token, err := config.ReadSecretFile(file)
+		if err != nil {
+			return "", "", fmt.Errorf("--admin-token-file: %w", err)
+		}
+		return token, file, nil
+	}
+	token, file = newSecret("adm-"), layout.AdminToken()
+	if err := store.WriteSecret(file, token); err != nil {
+		return "", "", fmt.Errorf("cannot write the admin token: %w", err)
+	}
+	return token, file, nil
+}
+
+// AdminTokenEnv holds the admin token of the league leaguetui starts, or
+// of the manager a console attaches to.
+const AdminTokenEnv = "LEAGUETUI_ADMIN_TOKEN"
 
 // newSecret is 32 random bytes in hex after prefix.
 func newSecret(prefix string) string {

@@ -64,7 +64,7 @@ func joinTargetFor(opts Options) joinTarget {
 type Waiter struct {
 	league *League
 	target joinTarget
-	roster []string // every roster player's name, lower case: the others take seats
+	roster []string // the names of the league's own players, lower case: the others take seats
 	window time.Duration
 
 	mu    sync.Mutex
@@ -79,10 +79,8 @@ func (l *League) NewWaiter(opts Options) *Waiter {
 		return nil
 	}
 	var roster []string
-	if opts.Roster != nil {
-		for _, n := range opts.Roster.PlayerNames() {
-			roster = append(roster, strings.ToLower(n))
-		}
+	for _, n := range l.playerNames {
+		roster = append(roster, strings.ToLower(n))
 	}
 	w := &Waiter{league: l, target: target, roster: roster, window: opts.Config.Joining.Window}
 	w.state = Joining{URL: l.Manager.Endpoint, Missing: slices.Clone(target.names), SeatsLeft: target.seats, Window: w.window}

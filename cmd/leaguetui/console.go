@@ -76,6 +76,7 @@ func runConsole(ctx context.Context, opts headless.Options, attach attachOptions
 	joining := awaitJoining(ctx, league, opts)
 	return tui.Run(ctx, tui.Options{Control: league.Control, Children: childrenOf(league), Joining: joining,
 		Scoring: scoring, Seed: opts.Seed, Logger: slog.Default(), Notice: notice,
+		Info:          consoleInfo(league),
 		ResumeCommand: headless.ResumeCommand(opts.DataDir, opts.FreePorts)})
 }
 
@@ -102,6 +103,19 @@ func awaitJoining(ctx context.Context, league *headless.League, opts headless.Op
 		}
 	}()
 	return func() string { return w.State().Line() }
+}
+
+// consoleInfo is what the info view (?) says about the league the console
+// started: where to register and how a second console controls it.
+func consoleInfo(league *headless.League) []string {
+	info := []string{"manager: " + league.Manager.Endpoint + " (agents register here)"}
+	where, attach := "from $"+headless.AdminTokenEnv, "--admin-token $"+headless.AdminTokenEnv
+	if league.AdminTokenFile != "" {
+		where, attach = "kept in "+league.AdminTokenFile, "--admin-token-file "+league.AdminTokenFile
+	}
+	info = append(info, "admin token: "+league.AdminToken+" ("+where+")",
+		"control it from elsewhere: leaguetui --attach "+league.Control.Base()+" "+attach)
+	return info
 }
 
 // stopLeague stops every child the console started and says so, once the

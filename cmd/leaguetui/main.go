@@ -272,7 +272,12 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 		return &usageError{fmt.Sprintf("a league needs --players 2 or more and --referees 1 or more (got --players %d --referees %d)", *players, *referees)}
 	}
 	if *adminToken == "" {
-		*adminToken = os.Getenv("LEAGUETUI_ADMIN_TOKEN")
+		*adminToken = os.Getenv(headless.AdminTokenEnv)
+	}
+	if *adminToken == "" && *attach != "" && cfg.Security.AdminTokenFile != "" {
+		if *adminToken, err = config.ReadSecretFile(cfg.Security.AdminTokenFile); err != nil {
+			return fmt.Errorf("--admin-token-file: %w", err)
+		}
 	}
 	exe, err := os.Executable()
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -303,5 +304,47 @@ func TestRosterProgramMemoryLimit(t *testing.T) {
 	}
 	if r := rows["alice"]; r.TechnicalLosses != 3 {
 		t.Errorf("alice: %+v, want its 3 matches technical losses (it was down, or stuck, for all)", r)
+	}
+}
+
+// TestJoinWindowNamesTheMissing: --no-ui waits for the roster's outside
+// player and an open seat only as long as the join window, then starts
+// without them, naming them.
+func TestJoinWindowNamesTheMissing(t *testing.T) {
+	dataDir := t.TempDir()
+	roster := writeRoster(t, map[string]any{"name": "bob", "strategy": "random"}, map[string]any{"name": "dan", "strategy": "counter"},
+		map[string]any{"name": "carol", "external": true})
+	run := startLeaguetui(t, dataDir, nil, append([]string{"--no-ui", "--data", dataDir, "--seed", "2", "--roster", roster,
+		"--open-seats", "1", "--join-window", "2s"}, fast...)...)
+	run.wait(t)
+	for _, want := range []string{"waiting for at most 2s for carol and 1 open seat; register at http://127.0.0.1:",
+		"the join window (2s) has passed; starting without carol and 1 open seat"} {
+		if !strings.Contains(run.stderr(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, run.stderr())
+		}
+	}
+	if rows := rowsByName(readStandings(t, dataDir)); len(rows) != 2 || rows["bob"].PlayerID != "P01" || rows["dan"].PlayerID != "P02" {
+		t.Errorf("standings %v, want bob (P01) and dan (P02) only", rows)
+	}
+}
+
+// TestBadRosterIsRefusedBeforeAnythingStarts: a roster with a mistake
+// exits 2 with one line naming the entry and the field, and starts
+// nothing.
+func TestBadRosterIsRefusedBeforeAnythingStarts(t *testing.T) {
+	dataDir := t.TempDir()
+	roster := writeRoster(t, map[string]any{"name": "bob", "strategy": "random"},
+		map[string]any{"name": "alice", "command": []string{"python3", "alice.py", "--port", "{prot}"}})
+	out := leaguetest.RunLeaguetui(t, dataDir, 30*time.Second, nil, "--no-ui", "--data", dataDir, "--roster", roster, "--free-ports")
+	var exit *exec.ExitError
+	if !errors.As(out.Err, &exit) || exit.ExitCode() != 2 {
+		t.Fatalf("exit: %v, want status 2", out.Err)
+	}
+	line := strings.TrimSpace(out.Stderr)
+	if strings.Contains(line, "\n") || !strings.Contains(line, `players[1] "alice": command:`) || !strings.Contains(line, "{prot}") {
+		t.Errorf("stderr %q, want one line naming alice's command and {prot}", line)
+	}
+	if _, err := os.Stat(filepath.Join(dataDir, "logs")); err == nil {
+		t.Errorf("the bad roster started something: %s/logs exists", dataDir)
 	}
 }
