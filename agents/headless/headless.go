@@ -355,6 +355,11 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	if err := league.checkResumed(ctx, &opts); err != nil {
 		return league, err
 	}
+	if league.Resumed != nil { // its players, as many as it had
+		if players, err = playerEntries(opts); err != nil {
+			return league, err
+		}
+	}
 
 	refereeArgs, err := league.startPages(ctx, opts, output("pages"), common)
 	if err != nil {

@@ -226,6 +226,11 @@ func ParseReply(body []byte) (json.RawMessage, error) {
 		return unwrapResult(frame.Result)
 	case frame.MessageType != "":
 		return unwrapResult(body)
+	case frame.Method != "" && readHead(frame.Params).MessageType != "":
+		// A reply shaped like a request, which players of another
+		// implementation send: {"method":"game_join_ack","params":{…
+		// "message_type":"GAME_JOIN_ACK"…},"id":2}. The message is params.
+		return unwrapResult(frame.Params)
 	case frame.JSONRPC == "" && len(frame.Status) > 0:
 		// The bare acknowledgement of the same naive peers: {"status":"ok"}.
 		return body, nil
@@ -240,6 +245,8 @@ type replyFrame struct {
 	Error       *RPCError       `json:"error"`
 	MessageType string          `json:"message_type"`
 	Status      json.RawMessage `json:"status"`
+	Method      string          `json:"method"` // a reply shaped like a request
+	Params      json.RawMessage `json:"params"`
 }
 
 // scanReply reads a reply's frame in one pass (scanObject), the way
@@ -260,6 +267,10 @@ func scanReply(body []byte) (frame replyFrame, ok bool) {
 			return readString(raw, &frame.MessageType)
 		case bytes.EqualFold(key, []byte("status")):
 			frame.Status = raw
+		case bytes.EqualFold(key, []byte("method")):
+			return readString(raw, &frame.Method)
+		case bytes.EqualFold(key, []byte("params")):
+			frame.Params = raw
 		}
 		return true
 	})

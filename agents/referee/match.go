@@ -209,7 +209,8 @@ func holdsJoin(raw json.RawMessage) bool {
 func (run *matchRun) askMove(ctx context.Context, player string) {
 	var turn engine.Turn
 	run.locked(func(m *engine.Match) { turn, _ = m.Turn(player) })
-	err := run.ask(ctx, player, run.moveCall(player, turn), run.r.opts.Config.Timeouts.Move, protocol.TypeChooseParityResponse,
+	call := run.moveCall(player, turn)
+	err := run.ask(ctx, player, call, run.r.opts.Config.Timeouts.Move, answerTypeOf(call.MessageType),
 		func(raw json.RawMessage) (bool, error) {
 			var resp protocol.ChooseParityResponse
 			if protocol.Decode(raw, &resp) != nil || resp.ParityChoice == "" && !resp.HasMoveData && !resp.Model.Failed() {
@@ -229,6 +230,25 @@ func (run *matchRun) askMove(ctx context.Context, player string) {
 	if err != nil {
 		run.locked(func(m *engine.Match) { m.Failed(player, err.Error()) })
 	}
+}
+
+// answerTypeOf is the answer a move call asks for, as messages to the
+// player and errors name it: league.v2's CHOOSE_PARITY_RESPONSE to its
+// CHOOSE_PARITY_CALL, GAME_MOVE_RESPONSE to a GAME_MOVE_CALL.
+func answerTypeOf(callType string) string {
+	if callType == protocol.TypeGameMoveCall {
+		return protocol.TypeGameMoveResponse
+	}
+	return protocol.TypeChooseParityResponse
+}
+
+// inboxType is the type an answer posted back arrives as: the message
+// table reads GAME_MOVE_RESPONSE as an alias of CHOOSE_PARITY_RESPONSE.
+func inboxType(answerType string) string {
+	if answerType == protocol.TypeGameMoveResponse {
+		return protocol.TypeChooseParityResponse
+	}
+	return answerType
 }
 
 // moveCall is the call that asks player for turn's move: CHOOSE_PARITY_CALL
@@ -295,7 +315,7 @@ func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Me
 	if call, ok := msg.(*protocol.ChooseParityCall); ok {
 		call.Deadline = protocol.FormatTime(deadline) // protocol.md §3.8: now + the move timeout, for this attempt
 	}
-	late, cancel := run.r.inbox.expect(run.start.MatchID, player, answerType)
+	late, cancel := run.r.inbox.expect(run.start.MatchID, player, inboxType(answerType))
 	defer cancel()
 	raw, err := run.tell(ctx, player, msg, rpc.Call{Timeout: timeout, Attempts: 1, Repeat: repeat})
 	if err != nil {

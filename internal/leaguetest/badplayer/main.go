@@ -20,6 +20,11 @@
 //	style      a correct player of another style (protocol.md §9): it serves
 //	           only UPPER_CASE message-type methods and answers with the bare
 //	           message, without the JSON-RPC wrapper
+//	request_reply a correct player of another implementation that answers
+//	           each call with a body shaped like a request: the answer in
+//	           params, under a method named after it (game_join_ack …)
+//	ack_move   link race: answers each GAME_MOVE_CALL with a bare ack and
+//	           posts no move
 //	wrapped    a correct player of the wrapped dialect (protocol.md §1.2): it
 //	           registers with handle_message and the request in
 //	           params.message, and reads only params.message: anything else
@@ -50,7 +55,7 @@ import (
 )
 
 var modes = []string{"slow", "stall", "crash", "refuse", "malformed", "invalid", "decline", "style", "wrapped",
-	"wrong_link", "no_move", "wrong_tool"}
+	"wrong_link", "no_move", "wrong_tool", "request_reply", "ack_move"}
 
 func main() {
 	if err := run(); err != nil {
@@ -192,6 +197,14 @@ func (p *player) serveMCP(w http.ResponseWriter, r *http.Request) {
 		write(w, []byte(`{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":{"message_type":`))
 		return
 	}
+	if p.mode == "request_reply" && in.MessageType != protocol.TypeGameOver {
+		if h, ok := reply.(protocol.Message); ok {
+			out, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID,
+				"method": strings.ToLower(h.Header().MessageType), "params": reply})
+			write(w, out)
+			return
+		}
+	}
 	if p.mode == "style" {
 		out, _ := json.Marshal(reply) // the bare message, as naive peers answer
 		write(w, out)
@@ -255,6 +268,8 @@ func (p *player) gameMove(body json.RawMessage) any {
 	_ = protocol.Decode(body, &call)
 	data := protocol.MoveData{MoveType: "navigate", Choice: "Nowhere At All"}
 	switch p.mode {
+	case "ack_move":
+		return map[string]string{"status": "ok"}
 	case "slow":
 		time.Sleep(p.delay) // behaviour, not synchronisation: the answer leaves after the deadline
 	case "no_move":
