@@ -45,3 +45,12 @@ func (p *managerProof) check(token string) error {
 	}
 	return nil
 }
+
+// keyed reports a manager that issued a key: ours, which starts matches
+// with start_match. Another implementation's gives none and starts them
+// with its round announcement.
+func (p *managerProof) keyed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.key != ""
+}

@@ -41,6 +41,9 @@ type Referee struct {
 	steps  *stepBatcher // match steps to the manager, in order, batched
 	states *matchStates // what get_match_state answers
 	proof  managerProof // what its manager proves itself with
+	// announced are the matches taken from round announcements, each once
+	// (a manager of another implementation may announce a round again).
+	announced onceEach
 
 	pages *mcpserve.Navigator // the page server, for games that read pages; nil otherwise
 
@@ -66,7 +69,8 @@ func New(opts Options) (*Referee, error) {
 	r.Server.Handle(protocol.TypeStartMatch, r.handleStartMatch)
 	r.Server.Handle(protocol.TypeGameJoinAck, r.handleLateAnswer)
 	r.Server.Handle(protocol.TypeChooseParityResponse, r.handleLateAnswer)
-	r.AcknowledgeNotifications(protocol.TypeRoundAnnouncement, protocol.TypeStandingsUpdate, protocol.TypeRoundCompleted)
+	r.Server.Handle(protocol.TypeRoundAnnouncement, r.handleRoundAnnouncement)
+	r.AcknowledgeNotifications(protocol.TypeStandingsUpdate, protocol.TypeRoundCompleted)
 	r.mcpTools()
 	return r, nil
 }
@@ -157,6 +161,13 @@ func (r *Referee) handleStartMatch(_ context.Context, in protocol.Inbound) (any,
 		r.Log.Warn("start_match refused", "event_type", "START_MATCH_REFUSED", "sender", start.Sender, "err", err)
 		return nil, err
 	}
+	return r.begin(start)
+}
+
+// begin checks a match it is given and runs it in the background: from
+// start_match, or from a round announcement of a manager of another
+// implementation.
+func (r *Referee) begin(start protocol.StartMatch) (any, error) {
 	if start.MatchID == "" || start.PlayerAID == "" || start.PlayerBID == "" || start.PlayerAEndpoint == "" || start.PlayerBEndpoint == "" {
 		return nil, protocol.Reject(protocol.ErrMissingField, "start_match needs match_id, both player ids and both endpoints")
 	}
