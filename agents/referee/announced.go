@@ -172,4 +172,3 @@ func (o *onceEach) first(id string) bool {
 	o.seen[id] = true
 	return true
 }
-
