@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -174,7 +175,7 @@ func rowsByName(s protocol.StandingsFile) map[string]protocol.StandingRow {
 // mixedLeague runs a league of a built-in strategy, a model player of each
 // provider dialect against the fake provider, the Python program and an
 // outside player the test registers, from one roster, in --no-ui.
-func mixedLeague(t *testing.T, fake *fakellm.Server, roster string) protocol.StandingsFile {
+func mixedLeague(t *testing.T, fake *fakellm.Server, roster string) (protocol.StandingsFile, string) {
 	t.Helper()
 	dataDir := t.TempDir()
 	run := startLeaguetui(t, dataDir, []string{"FAKE_KEY=not-a-secret"}, append([]string{"--no-ui", "--data", dataDir, "--seed", "11",
@@ -191,7 +192,7 @@ func mixedLeague(t *testing.T, fake *fakellm.Server, roster string) protocol.Sta
 			t.Errorf("the standings on stdout do not name %s:\n%s", name, run.stdout.String())
 		}
 	}
-	return readStandings(t, dataDir)
+	return readStandings(t, dataDir), dataDir
 }
 
 func TestRosterMixedLeagueNoUI(t *testing.T) {
@@ -203,10 +204,11 @@ func TestRosterMixedLeagueNoUI(t *testing.T) {
 			"base_url": fake.OpenAIURL(), "api_key_env": "FAKE_KEY"}},
 		map[string]any{"name": "claude", "strategy": "llm", "llm": map[string]any{"provider": "anthropic", "model": "fake-claude",
 			"base_url": fake.URL, "api_key_env": "FAKE_KEY"}},
-		pythonPlayer(t, "alice"),
+		pythonPlayer(t, "alice", "--log-wire", "{data}/wire.jsonl"),
 		map[string]any{"name": "carol", "external": true},
 	)
-	first := mixedLeague(t, fake, roster)
+	first, dataDir := mixedLeague(t, fake, roster)
+	checkJoiningGuide(t, filepath.Join(dataDir, "programs", "alice", "wire.jsonl"))
 	rows := rowsByName(first)
 	for i, name := range []string{"bob", "gpt", "claude", "alice", "carol"} {
 		r, ok := rows[name]
@@ -227,7 +229,7 @@ func TestRosterMixedLeagueNoUI(t *testing.T) {
 		t.Errorf("the fake provider was asked for models %v, want fake-gpt and fake-claude (each its own settings)", models)
 	}
 	// Same seed, same roster: the same standings.
-	second := mixedLeague(t, fake, roster)
+	second, _ := mixedLeague(t, fake, roster)
 	if a, b := table(first), table(second); a != b {
 		t.Errorf("same seed and roster, other standings:\n%s\nthen\n%s", a, b)
 	}
@@ -346,5 +348,46 @@ func TestBadRosterIsRefusedBeforeAnythingStarts(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dataDir, "logs")); err == nil {
 		t.Errorf("the bad roster started something: %s/logs exists", dataDir)
+	}
+}
+
+// checkJoiningGuide checks docs/joining.md against what a player received
+// in a real league: every method and message type on the wire is in the
+// guide's table of what a player receives.
+func checkJoiningGuide(t *testing.T, wireLog string) {
+	t.Helper()
+	guide, err := os.ReadFile(filepath.Join("..", "..", "docs", "joining.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(wireLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var exchange struct {
+			Request struct {
+				Method string `json:"method"`
+				Params struct {
+					MessageType string `json:"message_type"`
+				} `json:"params"`
+			} `json:"request"`
+		}
+		if err := json.Unmarshal([]byte(line), &exchange); err != nil {
+			t.Fatalf("%s: %v", wireLog, err)
+		}
+		req := exchange.Request
+		if req.Method == "register_player" {
+			continue // ours to send, not received
+		}
+		row := fmt.Sprintf("| `%s` | `%s`", req.Method, req.Params.MessageType)
+		if !strings.Contains(string(guide), row) {
+			t.Errorf("docs/joining.md has no row %q for what the player received", row)
+		}
+		seen++
+	}
+	if seen == 0 {
+		t.Errorf("%s logged nothing the player received", wireLog)
 	}
 }

@@ -118,7 +118,15 @@ class Handler(BaseHTTPRequestHandler):
             self.send_json(200, {"jsonrpc": "2.0", "id": request.get("id"),
                                  "error": {"code": -32601, "message": "method not found"}})
             return
-        self.send_json(200, {"jsonrpc": "2.0", "id": request.get("id"), "result": answer(params)})
+        reply = {"jsonrpc": "2.0", "id": request.get("id"), "result": answer(params)}
+        log_wire(request, reply)
+        self.send_json(200, reply)
+
+
+def log_wire(request, reply):
+    if ARGS.log_wire:
+        with LOCK, open(ARGS.log_wire, "a") as f:
+            f.write(json.dumps({"request": request, "reply": reply}) + "\n")
 
 
 def register():
@@ -139,7 +147,9 @@ def register():
         try:
             req = urllib.request.Request(ARGS.manager, body, {"Content-Type": "application/json"})
             with urllib.request.urlopen(req, timeout=10) as resp:
-                result = json.load(resp).get("result") or {}
+                reply = json.load(resp)
+            log_wire(json.loads(body), reply)
+            result = reply.get("result") or {}
             if result.get("status") == "ACCEPTED":
                 STATE["player_id"], STATE["auth_token"] = result["player_id"], result["auth_token"]
                 with open(creds, "w") as f:
@@ -162,6 +172,7 @@ def main():
     p.add_argument("--data", required=True)
     p.add_argument("--crash-after", type=int, default=0)
     p.add_argument("--hog-after", type=int, default=0)
+    p.add_argument("--log-wire", default="", help="append each exchange (request and reply) to this file")
     ARGS = p.parse_args()
     os.makedirs(ARGS.data, exist_ok=True)
     server = ThreadingHTTPServer(("127.0.0.1", ARGS.port), Handler)
