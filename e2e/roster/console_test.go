@@ -12,15 +12,17 @@ import (
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
 
-// TestOpenSeatsInConsole: a console league with an open seat waits for it,
+// TestOpenSeatsInConsole: a console league from a roster (a built-in
+// player and a Python program it starts) with an open seat waits for them,
 // says where to register and who joined, and starts by itself once an
-// outside player has taken the seat, which gets the first id its own
+// outside player has taken the seat, which gets the first id the roster's
 // players do not need.
 func TestOpenSeatsInConsole(t *testing.T) {
 	bin := leaguetest.Binary(t)
 	data := t.TempDir()
-	x := leaguetest.NewTmux(t, 200, 40, fmt.Sprintf("exec %s --free-ports --data %s --players 2 --referees 1 --seed 3 --open-seats 1 %s",
-		bin, data, strings.Join(fast, " ")))
+	roster := writeRoster(t, map[string]any{"name": "bob", "strategy": "random"}, pythonPlayer(t, "alice"))
+	x := leaguetest.NewTmux(t, 200, 40, fmt.Sprintf("exec %s --free-ports --data %s --roster %s --referees 1 --seed 3 --open-seats 1 %s",
+		bin, data, roster, strings.Join(fast, " ")))
 	t.Cleanup(func() { leaguetest.KillLeftovers(t, data) })
 	screen := x.WaitScreen(60*time.Second, "register at http://127.0.0.1:", "waiting for 1 open seat", "○ waiting")
 	url := regexp.MustCompile(`register at (http://127\.0\.0\.1:\d+/mcp)`).FindStringSubmatch(screen)
@@ -29,13 +31,13 @@ func TestOpenSeatsInConsole(t *testing.T) {
 	}
 	leaguetest.StartPlayer(t, t.TempDir(), url[1], "zed", "--strategy", "random")
 	screen = x.WaitScreen(60*time.Second, "✓ completed")
-	for _, want := range []string{"zed", "P03"} {
+	for _, want := range []string{"bob", "alice", "zed", "P03"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the completed league's screen does not show %s:\n%s", want, screen)
 		}
 	}
 	log, _ := os.ReadFile(filepath.Join(data, "logs", "system", "console.log.jsonl"))
-	if !strings.Contains(string(log), "joined: zed (P03)") || !strings.Contains(string(log), "everyone has joined") {
+	if !leaguetest.ContainsAll(string(log), "joined: alice (P02)", "joined: zed (P03)", "everyone has joined") {
 		t.Errorf("the console's log does not say zed joined and everyone was there:\n%s", log)
 	}
 	x.Keys("q")
