@@ -190,8 +190,12 @@ func (r *Roster) Validate(game string, checkLLM func(LLM) error, checkCommand fu
 		return &RosterError{Path: r.Path, Field: "players", Err: errors.New("lists no player")}
 	}
 	seen := map[string]string{}
-	for role, list := range map[string][]RosterEntry{"players": r.Players, "referees": r.Referees} {
-		for i, e := range list {
+	for _, group := range []struct {
+		role string
+		list []RosterEntry
+	}{{"players", r.Players}, {"referees", r.Referees}} {
+		role := group.role
+		for i, e := range group.list {
 			where := fmt.Sprintf("%s[%d] %q", role, i, e.Name)
 			fail := func(field string, format string, args ...any) error {
 				return &RosterError{Path: r.Path, Entry: where, Field: field, Err: fmt.Errorf(format, args...)}

@@ -46,11 +46,11 @@ func (p *managerProof) check(token string) error {
 	return nil
 }
 
-// keyed reports a manager that issued a key: ours, which starts matches
-// with start_match. Another implementation's gives none and starts them
-// with its round announcement.
-func (p *managerProof) keyed() bool {
+// startsByAnnouncement reports a manager that registered this referee and
+// issued no key: another implementation's, which starts matches with its
+// round announcement. Ours issues a key and starts them with start_match.
+func (p *managerProof) startsByAnnouncement() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.key != ""
+	return p.registered && p.key == ""
 }
