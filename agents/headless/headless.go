@@ -369,8 +369,8 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		switch e.Kind() {
 		case config.KindExternal:
 			continue
-		case config.KindProgram:
-			if err := league.startProgram(opts, e, league.say); err != nil {
+		case config.KindProgram: // admitted with the league's referee key, in its environment
+			if err := league.startProgram(opts, e, league.say, keyEnv); err != nil {
 				return league, err
 			}
 			continue

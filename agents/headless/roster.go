@@ -97,12 +97,13 @@ func modelArgs(e config.RosterEntry) []string {
 }
 
 // startProgram starts a roster program under supervision, on a free port.
-func (l *League) startProgram(opts Options, e config.RosterEntry, notify func(string)) error {
+func (l *League) startProgram(opts Options, e config.RosterEntry, notify func(string), secrets ...string) error {
 	port, err := freePort(opts.Config.Network.Host)
 	if err != nil {
 		return fmt.Errorf("program %s: %w", e.Name, err)
 	}
 	spec := programSpec(e, l.Manager.Endpoint, opts.DataDir, opts.Executable, port)
+	spec.Secrets = secrets
 	if err := os.MkdirAll(spec.Placeholders[launch.PlaceholderData], 0o755); err != nil {
 		return fmt.Errorf("program %s: %w", e.Name, err)
 	}

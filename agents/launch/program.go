@@ -23,6 +23,9 @@ type ProgramSpec struct {
 	Command      []string          // the program and its arguments, with {placeholders}
 	Dir          string            // its working folder, with {placeholders}; "" for ours
 	Env          map[string]string // beside our environment, values with {placeholders}
+	// Secrets are KEY=value entries added to the environment as they are
+	// (a referee key): never expanded, never on a command line.
+	Secrets []string
 	Placeholders Placeholders
 	LogPath      string
 	Limits       Limits
@@ -112,7 +115,7 @@ func StartProgram(spec ProgramSpec) (*Program, error) {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = r.Dir
-	cmd.Env = append(os.Environ(), r.Env...)
+	cmd.Env = append(append(os.Environ(), r.Env...), spec.Secrets...)
 	cmd.Stdout, cmd.Stderr = out, out
 	// As for our own agents (see Start): a process group we signal as a
 	// whole, and killed by the kernel if leaguetui dies.

@@ -391,3 +391,31 @@ func checkJoiningGuide(t *testing.T, wireLog string) {
 		t.Errorf("%s logged nothing the player received", wireLog)
 	}
 }
+
+// TestRosterRefereeProgram: a referee in the roster may be a program too;
+// leaguetui gives it the league's referee key in its environment, and it
+// referees the whole league.
+func TestRosterRefereeProgram(t *testing.T) {
+	dataDir := t.TempDir()
+	umpire := map[string]any{"name": "umpire", "command": []string{leaguetest.Binary(t), "referee", "--port", "{port}",
+		"--manager", "{manager}", "--name", "{name}", "--data", "{data}"}}
+	data, err := json.Marshal(map[string]any{"players": []map[string]any{{"name": "bob", "strategy": "random"},
+		{"name": "dan", "strategy": "counter"}, {"name": "eve", "strategy": "adaptive"}}, "referees": []map[string]any{umpire}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	roster := filepath.Join(t.TempDir(), "roster.json")
+	if err := os.WriteFile(roster, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := startLeaguetui(t, dataDir, nil, append([]string{"--no-ui", "--data", dataDir, "--seed", "9", "--roster", roster}, fast...)...)
+	run.wait(t)
+	if !strings.Contains(run.stderr(), "joined: umpire (REF01)") {
+		t.Errorf("stderr does not say the umpire joined as REF01:\n%s", run.stderr())
+	}
+	for name, r := range rowsByName(readStandings(t, dataDir)) {
+		if r.Played != 2 || r.TechnicalLosses != 0 {
+			t.Errorf("%s: played %d, technical losses %d; want 2 and 0", name, r.Played, r.TechnicalLosses)
+		}
+	}
+}
