@@ -19,13 +19,13 @@ import (
 // line, folder and environment may use Placeholders; its output (stdout
 // and stderr) is appended to LogPath.
 type ProgramSpec struct {
-	Name         string            // for messages
-	Command      []string          // the program and its arguments, with {placeholders}
-	Dir          string            // its working folder, with {placeholders}; "" for ours
-	Env          map[string]string // beside our environment, values with {placeholders}
+	Name    string            // for messages
+	Command []string          // the program and its arguments, with {placeholders}
+	Dir     string            // its working folder, with {placeholders}; "" for ours
+	Env     map[string]string // beside our environment, values with {placeholders}
 	// Secrets are KEY=value entries added to the environment as they are
 	// (a referee key): never expanded, never on a command line.
-	Secrets []string
+	Secrets      []string
 	Placeholders Placeholders
 	LogPath      string
 	Limits       Limits
