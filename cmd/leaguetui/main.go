@@ -41,6 +41,7 @@ Usage:
   leaguetui player [flags]       run one player
   leaguetui pages [flags]        serve a page graph to link-race referees (MCP)
   leaguetui bench [flags]        measure how close a league runs to the machine's limit
+  leaguetui probe [flags] URL    exit 0 when the agent at URL answers healthy (for container health checks)
 
 Run "leaguetui COMMAND --help" for a command's flags.
 
@@ -153,6 +154,7 @@ func run(ctx context.Context, interrupts <-chan os.Signal, args []string, stdout
 		"player":  func(ctx context.Context, args []string) error { return runPlayer(ctx, args, stdout) },
 		"bench":   func(ctx context.Context, args []string) error { return runBench(ctx, args, stdout, stderr) },
 		"pages":   func(ctx context.Context, args []string) error { return runPages(ctx, args, stderr) },
+		"probe":   func(ctx context.Context, args []string) error { return runProbe(ctx, args, stdout) },
 	}
 	if len(args) > 0 && commands[args[0]] != nil {
 		ctx, interrupted := cancelOnInterrupt(ctx, interrupts)
@@ -212,23 +214,30 @@ type helpText struct {
 }
 
 func parse(fs *flag.FlagSet, cf *config.Flags, args []string) (config.Config, error) {
+	cfg, rest, err := parseWithArgs(fs, cf, args)
+	if err == nil && len(rest) > 0 {
+		return config.Config{}, &usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
+	}
+	return cfg, err
+}
+
+// parseWithArgs is parse for a command that also takes arguments after its
+// flags; it returns them.
+func parseWithArgs(fs *flag.FlagSet, cf *config.Flags, args []string) (config.Config, []string, error) {
 	if err := fs.Parse(args); err != nil {
 		if help, ok := fs.Output().(*helpText); ok && errors.Is(err, flag.ErrHelp) {
 			_, _ = help.WriteTo(help.to)
 		}
 		if errors.Is(err, flag.ErrHelp) {
-			return config.Config{}, err
+			return config.Config{}, nil, err
 		}
-		return config.Config{}, badCommandLine(fs, err)
-	}
-	if fs.NArg() > 0 {
-		return config.Config{}, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+		return config.Config{}, nil, badCommandLine(fs, err)
 	}
 	cfg, err := cf.Resolve()
 	if err != nil {
-		return cfg, err
+		return cfg, nil, err
 	}
-	return cfg, tlsconf.Setup(cfg.Network.TLSCA) // before any client is built
+	return cfg, fs.Args(), tlsconf.Setup(cfg.Network.TLSCA) // before any client is built
 }
 
 func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, stdout, stderr io.Writer) error {
