@@ -272,7 +272,9 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 		return &usageError{fmt.Sprintf("a league needs --players 2 or more and --referees 1 or more (got --players %d --referees %d)", *players, *referees)}
 	}
 	if *adminToken == "" {
-		*adminToken = os.Getenv("LEAGUETUI_ADMIN_TOKEN")
+		if *adminToken, err = config.SecretEnv(os.Getenv, config.AdminTokenEnv); err != nil {
+			return err
+		}
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -339,7 +341,7 @@ func shutdown(agent node.Agent) error {
 }
 
 func runManager(ctx context.Context, args []string, stdout io.Writer) error {
-	fs, cf := newFlagSet("leaguetui manager", "leaguetui manager: run the league manager.\n\nThe admin token comes from LEAGUETUI_ADMIN_TOKEN, the referee key from LEAGUETUI_REFEREE_KEY or else from the file the config folder's system.json names in security.referee_key_file.\n\nFlags:\n", stdout)
+	fs, cf := newFlagSet("leaguetui manager", "leaguetui manager: run the league manager.\n\nThe admin token comes from LEAGUETUI_ADMIN_TOKEN (or the file LEAGUETUI_ADMIN_TOKEN_FILE names), the referee key from LEAGUETUI_REFEREE_KEY (or the file LEAGUETUI_REFEREE_KEY_FILE names) or else from the file the config folder's system.json names in security.referee_key_file.\n\nFlags:\n", stdout)
 	af := addAgentFlags(fs, config.Default().Network.ManagerPort, "league_manager")
 	seed := fs.Int64("seed", 0, "league seed (default random, saved in the journal)")
 	hold := fs.Bool("hold", false, "when the data folder holds a league in progress, keep it paused until resumed (so restarted agents can register first)")
@@ -354,9 +356,13 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	adminToken, err := config.SecretEnv(os.Getenv, config.AdminTokenEnv)
+	if err != nil {
+		return err
+	}
 	manager.SetSoftMemoryLimit()
 	m, err := manager.New(manager.Options{Config: cfg, DataDir: *af.data, Port: *af.port, Seed: *seed, SeedSet: seedSet,
-		AdminToken: os.Getenv("LEAGUETUI_ADMIN_TOKEN"), Hold: *hold,
+		AdminToken: adminToken, Hold: *hold,
 		RefereeKey: refereeKey, OpenReferees: *openReferees})
 	if err != nil {
 		return err
