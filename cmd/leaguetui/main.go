@@ -371,7 +371,7 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 }
 
 func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
-	fs, cf := newFlagSet("leaguetui referee", "leaguetui referee: run one referee; it registers with the manager, presenting the referee key from LEAGUETUI_REFEREE_KEY or else from the file the config folder's system.json names in security.referee_key_file.\n\nFlags:\n", stdout)
+	fs, cf := newFlagSet("leaguetui referee", "leaguetui referee: run one referee; it registers with the manager, presenting the referee key from LEAGUETUI_REFEREE_KEY (or the file LEAGUETUI_REFEREE_KEY_FILE names) or else from the file the config folder's system.json names in security.referee_key_file.\n\nFlags:\n", stdout)
 	af := addAgentFlags(fs, config.Default().Network.RefereePortFirst, "referee")
 	maxConcurrent := fs.Int("max-concurrent", 0, "matches run at once (default from the config: 2)")
 	cfg, err := parse(fs, cf, args)
