@@ -120,6 +120,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if err := checkLeague(cf, cfg, true); err != nil {
+		return err
+	}
 	if *cpuProfile != "" {
 		if err := os.MkdirAll(*cpuProfile, 0o755); err != nil {
 			return fmt.Errorf("--cpu-profile: %w", err)
