@@ -79,6 +79,7 @@ func TestBadCommandLineIsOneLine(t *testing.T) {
 		{[]string{"--no-ui", "--sprt", "elo0=0,elo1=10"}, []string{"--sprt", "--format gauntlet"}},
 		{[]string{"referee", "--game", "chess"}, []string{`--game "chess"`, "even_odd"}},
 		{[]string{"manager", "--port", "99999"}, []string{"--port 99999 is out of range", "65535"}},
+		{[]string{"pages", "--port", "-1"}, []string{"--port -1 is out of range", "65535"}},
 		{[]string{"player", "--manager", "/mcp"}, []string{`--manager "/mcp" is not a valid URL`, "http://"}},
 		{[]string{"completion"}, []string{"completion needs one shell", "bash, zsh or fish"}},
 		{[]string{"completion", "tcsh"}, []string{`completion "tcsh"`, "bash, zsh or fish"}},

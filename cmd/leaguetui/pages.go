@@ -21,6 +21,9 @@ func runPages(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if err := checkPort(*port); err != nil {
+		return err
+	}
 	g := pages.Generate(*seed, generatedPages)
 	if cfg.Pages.File != "" {
 		if g, err = pages.Load(cfg.Pages.File); err != nil {

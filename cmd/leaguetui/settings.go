@@ -66,11 +66,20 @@ func checkLeague(cf *config.Flags, cfg config.Config, startsPlayers bool) error 
 // checkAgentFlags refuses, before the agent starts, a port no socket can
 // have and a manager URL that is not one.
 func checkAgentFlags(af agentFlags) error {
-	if *af.port < 0 || *af.port > maxPort {
-		return badSettings(fmt.Errorf("--port %d is out of range: want 0 (a free port) to %d", *af.port, maxPort))
+	if err := checkPort(*af.port); err != nil {
+		return err
 	}
 	if u, err := url.Parse(*af.manager); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return badSettings(fmt.Errorf("--manager %q is not a valid URL: want the manager's /mcp URL, e.g. http://127.0.0.1:8000/mcp", *af.manager))
+	}
+	return nil
+}
+
+// checkPort refuses a --port no socket can have, rather than failing to
+// listen on it as if it were taken.
+func checkPort(port int) error {
+	if port < 0 || port > maxPort {
+		return badSettings(fmt.Errorf("--port %d is out of range: want 0 (a free port) to %d", port, maxPort))
 	}
 	return nil
 }

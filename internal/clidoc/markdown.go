@@ -28,7 +28,7 @@ func Markdown(program, regenerate string, cmds []Command) []byte {
 			shared = common
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n", title(program, c))
-		fmt.Fprintf(&b, "```text\n%s\n```\n\n", strings.TrimRight(c.Help, "\n"))
+		fmt.Fprintf(&b, "```text\n%s\n```\n\n", helpText(c.Help))
 		if len(own) > 0 {
 			table(&b, own)
 		}
@@ -43,6 +43,13 @@ func Markdown(program, regenerate string, cmds []Command) []byte {
 		table(&b, shared)
 	}
 	return b.Bytes()
+}
+
+// helpText is a command's help without the "Flags:" heading that --help
+// prints above the flags: the reference's table follows instead.
+func helpText(help string) string {
+	help = strings.TrimRight(help, "\n ")
+	return strings.TrimRight(strings.TrimSuffix(help, "Flags:"), "\n ")
 }
 
 func table(b *bytes.Buffer, flags []Flag) {
