@@ -49,7 +49,7 @@ Run "leaguetui COMMAND --help" for a command's flags.
 Exit status (every command):
   0    done: the league completed, or the agent was stopped (SIGTERM)
   1    an error, named on stderr
-  2    a bad command line: the flag is named on stderr
+  2    a bad command line or setting: the flag, or the config file and key, is named on stderr
   130  interrupted with Ctrl-C: the league is saved and resumes on the same --data
 
 Flags:
