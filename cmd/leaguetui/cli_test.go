@@ -36,9 +36,9 @@ func run(t *testing.T, args ...string) (stdout, stderr string, status int) {
 }
 
 func TestHelpGoesToStdout(t *testing.T) {
-	for _, args := range [][]string{{"--help"}, {"-h"}, {"player", "--help"}, {"manager", "-help"}, {"bench", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"player", "--help"}, {"manager", "-help"}, {"bench", "--help"}, {"pages", "--help"}} {
 		stdout, stderr, status := run(t, args...)
-		if status != 0 || stderr != "" || !strings.Contains(stdout, "-data") {
+		if status != 0 || stderr != "" || !strings.Contains(stdout, "-config") {
 			t.Errorf("%v: status %d, stderr %q, stdout %.80q…; want the help on stdout and status 0", args, status, stderr, stdout)
 		}
 	}
@@ -80,6 +80,8 @@ func TestBadCommandLineIsOneLine(t *testing.T) {
 		{[]string{"referee", "--game", "chess"}, []string{`--game "chess"`, "even_odd"}},
 		{[]string{"manager", "--port", "99999"}, []string{"--port 99999 is out of range", "65535"}},
 		{[]string{"pages", "--port", "-1"}, []string{"--port -1 is out of range", "65535"}},
+		{[]string{"bench", "--players", "1"}, []string{"--players 2 or more", "got --players 1"}},
+		{[]string{"bench", "--game", "chess"}, []string{`--game "chess"`, "even_odd"}},
 		{[]string{"player", "--manager", "/mcp"}, []string{`--manager "/mcp" is not a valid URL`, "http://"}},
 		{[]string{"completion"}, []string{"completion needs one shell", "bash, zsh or fish"}},
 		{[]string{"completion", "tcsh"}, []string{`completion "tcsh"`, "bash, zsh or fish"}},
