@@ -118,6 +118,8 @@ func TestBadConfigFileIsOneLine(t *testing.T) {
 			[]string{"league_2025_even_odd.json: game_type", `"chess"`, "even_odd"}},
 		{"defaults/player.json", `{"settings": {"stratgy": "random"}}`,
 			[]string{"player.json", "settings.stratgy", "unknown key", "strategy"}},
+		{"defaults/player.json", `{"settings": {"strategies": "random,nope"}}`,
+			[]string{"player.json: settings.strategies", `"nope"`, "random"}},
 	}
 	for _, tt := range tests {
 		dir := t.TempDir()

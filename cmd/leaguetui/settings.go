@@ -59,8 +59,15 @@ func checkLeague(cf *config.Flags, cfg config.Config, startsPlayers bool) error 
 	if !startsPlayers {
 		return nil
 	}
-	_, err := headless.PlayerStrategies(cfg)
-	return badSettings(err)
+	if _, err := headless.PlayerStrategies(cfg); err != nil {
+		// The list may come from the environment or a config file rather
+		// than the flag its message names.
+		if rest, ok := strings.CutPrefix(err.Error(), "--strategies:"); ok {
+			err = errors.New(cf.Origin("strategies", cfg) + ":" + rest)
+		}
+		return badSettings(err)
+	}
+	return nil
 }
 
 // checkAgentFlags refuses, before the agent starts, a port no socket can
