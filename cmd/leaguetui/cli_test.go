@@ -198,6 +198,12 @@ func TestBashCompletion(t *testing.T) {
 	if got := complete("leaguetui", "completion", ""); !has(got, "bash", "zsh", "fish") {
 		t.Errorf("leaguetui completion <tab>: %q, want the shells", got)
 	}
+	if got := complete("leaguetui", "--format", ""); !has(got, "round-robin", "double-round-robin", "swiss", "gauntlet") {
+		t.Errorf("leaguetui --format <tab>: %q, want the formats", got)
+	}
+	if got := complete("leaguetui", "player", "--strategy", "c"); !has(got, "counter") || has(got, "random") {
+		t.Errorf("leaguetui player --strategy c<tab>: %q, want counter", got)
+	}
 }
 
 // TestZshAndFishCompletionParse: the zsh and fish scripts are valid for
@@ -217,6 +223,16 @@ func TestZshAndFishCompletionParse(t *testing.T) {
 			cmd.Stdin = strings.NewReader(script)
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Errorf("%s -n: %v: %s", shell, err, out)
+			}
+			if shell != "fish" {
+				return
+			}
+			// fish answers what it would complete: the formats after --format.
+			cmd = exec.Command(path, "-c", `source; complete -C "leaguetui --format "; complete -C "leaguetui pla"`)
+			cmd.Stdin = strings.NewReader(script)
+			out, err := cmd.Output()
+			if err != nil || !strings.Contains(string(out), "swiss") || !strings.Contains(string(out), "player") {
+				t.Errorf("fish completes %q (%v); want the formats and the player command", out, err)
 			}
 		})
 	}

@@ -10,7 +10,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/leaguetui/leaguetui/agents/llm"
 	"github.com/leaguetui/leaguetui/config"
+	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/clidoc"
 )
 
@@ -63,9 +65,36 @@ func commandLine() ([]clidoc.Command, error) {
 		if name == "completion" {
 			c.Args = clidoc.Shells
 		}
+		for i, f := range c.Flags {
+			c.Flags[i].Choices = flagChoices(name, f.Name)
+		}
 		cmds = append(cmds, c)
 	}
 	return cmds, nil
+}
+
+// flagChoices are the values a flag takes when they are a fixed set, from
+// the code that reads them, for the completions to offer.
+func flagChoices(command, name string) []string {
+	switch name {
+	case "game":
+		return engine.GameTypes()
+	case "format":
+		var formats []string
+		for _, f := range engine.Formats() {
+			formats = append(formats, string(f))
+		}
+		return formats
+	case "llm-provider":
+		return llm.Providers
+	case "llm-fallback":
+		return []string{"random"}
+	case "strategy":
+		if command == "player" {
+			return append(engine.StrategyNames(), llm.StrategyName)
+		}
+	}
+	return nil
 }
 
 // cliReference is docs/cli.md.

@@ -30,6 +30,9 @@ type Flag struct {
 	// Shared flags are taken by every command that reads the config; the
 	// reference lists them once.
 	Shared bool
+	// Choices are the values the flag takes, when they are a fixed set;
+	// the completions offer them.
+	Choices []string
 }
 
 // Describe reads a flag set. shared says which flags are the config flags

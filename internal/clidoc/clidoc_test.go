@@ -62,7 +62,7 @@ func TestCompletion(t *testing.T) {
 	for shell, want := range map[string][]string{
 		"bash": {"complete -F _prog prog", "serve)", "--config --port", "compgen -d"},
 		"zsh":  {"#compdef prog", "'serve:serve it'", "'--port[port to listen on | or 0]", ":folder:_files -/"},
-		"fish": {"complete -c prog -n '__fish_seen_subcommand_from serve' -l port -r", "-a serve -d 'serve it'"},
+		"fish": {"complete -c prog -n '__fish_seen_subcommand_from serve' -l port -x", "-a serve -d 'serve it'"},
 	} {
 		script, err := Completion(shell, "prog", twoCommands())
 		if err != nil {

@@ -40,6 +40,21 @@ func function(program string) string {
 	return "_" + strings.NewReplacer("-", "_", ".", "_").Replace(program)
 }
 
+// choiceFlags are the flags with a fixed set of values, once by name.
+func choiceFlags(cmds []Command) []Flag {
+	var out []Flag
+	seen := map[string]bool{}
+	for _, c := range cmds {
+		for _, f := range c.Flags {
+			if len(f.Choices) > 0 && !seen[f.Name] {
+				seen[f.Name] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
 func subcommands(cmds []Command) []string {
 	var names []string
 	for _, c := range cmds {
@@ -60,6 +75,11 @@ func bash(program string, cmds []Command) string {
 	fmt.Fprintf(&b, "  if ((COMP_CWORD > 1)); then\n")
 	fmt.Fprintf(&b, "    case ${COMP_WORDS[1]} in %s) cmd=${COMP_WORDS[1]} ;; esac\n", strings.Join(subcommands(cmds), "|"))
 	fmt.Fprintf(&b, "  fi\n")
+	fmt.Fprintf(&b, "  case $prev in\n")
+	for _, f := range choiceFlags(cmds) {
+		fmt.Fprintf(&b, "    --%s) COMPREPLY=($(compgen -W %q -- \"$cur\")); return ;;\n", f.Name, strings.Join(f.Choices, " "))
+	}
+	fmt.Fprintf(&b, "  esac\n")
 	fmt.Fprintf(&b, "  local flags= files= folders= words=\n")
 	fmt.Fprintf(&b, "  case $cmd in\n")
 	for _, c := range cmds {
@@ -156,6 +176,8 @@ func zshValue(f Flag) string {
 	switch {
 	case f.Value == "":
 		return ""
+	case len(f.Choices) > 0:
+		return ":" + described(f.Value) + ":(" + strings.Join(f.Choices, " ") + ")"
 	case valueKind(f) == "folder":
 		return ":folder:_files -/"
 	case valueKind(f) == "file":
@@ -181,11 +203,13 @@ func fish(program string, cmds []Command) string {
 			value := ""
 			switch {
 			case valueKind(f) == "folder":
-				value = " -r -a '(__fish_complete_directories)'"
+				value = " -x -a '(__fish_complete_directories)'"
 			case valueKind(f) == "file":
 				value = " -r -F"
+			case len(f.Choices) > 0:
+				value = " -x -a '" + strings.Join(f.Choices, " ") + "'"
 			case f.Value != "":
-				value = " -r"
+				value = " -x" // a value, not a file
 			}
 			fmt.Fprintf(&b, "complete -c %s -n '%s' -l %s%s -d '%s'\n", program, condition, f.Name, value, described(f.Usage))
 		}

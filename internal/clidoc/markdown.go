@@ -56,8 +56,11 @@ func table(b *bytes.Buffer, flags []Flag) {
 	fmt.Fprintf(b, "| flag | value | default | what it does |\n|---|---|---|---|\n")
 	for _, f := range flags {
 		value := f.Value
-		if value == "" {
+		switch {
+		case value == "":
 			value = "true/false"
+		case len(f.Choices) > 0:
+			value += ": `" + strings.Join(f.Choices, "`, `") + "`"
 		}
 		def := ""
 		if f.Default != "" {
