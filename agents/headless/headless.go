@@ -282,7 +282,7 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		}
 		league.Referees = append(league.Referees, child)
 	}
-	strategies, err := playerStrategies(cfg)
+	strategies, err := PlayerStrategies(cfg)
 	if err != nil {
 		return league, err
 	}

@@ -103,8 +103,10 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 		}
 	}
 	if holder, taken := m.nameHolder(meta.DisplayName, agent.ID); taken {
-		return nil, protocol.Reject(protocol.ErrMissingField, "%s_meta.display_name %q is taken by %s; choose another",
-			role, meta.DisplayName, holder.ID)
+		// Not a missing field (E003): a registration refused for what it
+		// asks, like an endpoint already another's.
+		return m.rejectRegistration(env, role, fmt.Sprintf("display_name %q is taken by %s; choose another name",
+			meta.DisplayName, holder.ID)), nil
 	}
 	if !known && role == engine.RolePlayer && m.league.State != engine.LeagueWaiting {
 		return m.rejectRegistration(env, role, "the league has already started"), nil
