@@ -15,8 +15,8 @@ import (
 	"github.com/leaguetui/leaguetui/agents/tlsconf"
 )
 
-const probeUsage = `leaguetui probe: ask an agent's GET /health whether it is healthy, for the
-health checks of container images that have no curl.
+const probeUsage = `leaguetui probe: exit 0 when an agent's GET /health says it is healthy
+(the health check of images that have no curl).
 
 Usage:
   leaguetui probe [flags] URL
