@@ -393,7 +393,7 @@ func tokenMatches(token, hash string) bool {
 func (m *Manager) authenticate(env protocol.Envelope, role engine.Role) (engine.AgentInfo, error) {
 	notRegistered := protocol.ErrPlayerNotRegistered
 	if role == engine.RoleReferee {
-		notRegistered = protocol.ErrRefereeNotRegistred
+		notRegistered = protocol.ErrRefereeNotRegistered
 	}
 	if env.AuthToken == "" {
 		return engine.AgentInfo{}, protocol.Reject(protocol.ErrAuthTokenMissing, "auth_token is required after registration")

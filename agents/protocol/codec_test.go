@@ -28,7 +28,7 @@ func matchMessages() map[string]Message {
 	return map[string]Message{
 		"invitation": &GameInvitation{Envelope: env(TypeGameInvitation), GameType: "even_odd",
 			RoleInMatch: RolePlayerA, OpponentID: "P17", PlayerID: "P05"},
-		"parity_call": &ChooseParityCall{Envelope: env(TypeChooseParityCall), PlayerID: "P05", GameType: "even_odd",
+		"parity_call": &MoveCall{Envelope: env(TypeChooseParityCall), PlayerID: "P05", GameType: "even_odd",
 			Context:  MoveContext{OpponentID: "P17", RoundID: 3, YourStandings: Standing{Wins: 1, Losses: 1}},
 			Deadline: "2026-11-23T20:21:40Z", MoveRequest: &move},
 		"game_over": &GameOver{Envelope: env(TypeGameOver), GameType: "even_odd",
@@ -37,7 +37,7 @@ func matchMessages() map[string]Message {
 			Reason: "P05 chose even, P17 chose odd, 8 is even"}, // both places, as the referee sends it
 		"join_ack": &GameJoinAck{Envelope: player(TypeGameJoinAck), PlayerID: "P05",
 			ArrivalTimestamp: "2026-11-23T20:21:10Z", Accept: true},
-		"parity_response": &ChooseParityResponse{Envelope: player(TypeChooseParityResponse), PlayerID: "P05", ParityChoice: "even"},
+		"parity_response": &MoveAnswer{Envelope: player(TypeChooseParityResponse), PlayerID: "P05", Choice: "even"},
 		"ack":             &Ack{Envelope: player(TypeGameOver), Status: "ok"},
 		"report": &MatchResultReport{Envelope: env(TypeMatchResultReport), GameType: "even_odd",
 			Result: ReportResult{Winner: &winner, Score: map[string]int{"P05": 3, "P17": 0}, Status: "WIN",
@@ -111,7 +111,7 @@ func newOfSameType(msg Message) Message {
 
 // hotTypes are the messages the hot paths decode and encode.
 func hotTypes() []Message {
-	return []Message{&GameInvitation{}, &ChooseParityCall{}, &GameOver{}, &GameJoinAck{}, &ChooseParityResponse{},
+	return []Message{&GameInvitation{}, &MoveCall{}, &GameOver{}, &GameJoinAck{}, &MoveAnswer{},
 		&Ack{}, &MatchResultReport{}, &StartMatch{}, &RoundAnnouncement{}, &StandingsUpdate{}, &RoundCompleted{},
 		&LeagueCompleted{}, &MatchStep{}, &GameError{}, &GameMoveResponse{}}
 }
@@ -192,15 +192,15 @@ func withText(msg Message, text string) Message {
 	switch m := msg.(type) {
 	case *GameInvitation:
 		m.OpponentID = text
-	case *ChooseParityCall:
+	case *MoveCall:
 		m.Context.OpponentID, m.MoveRequest.ValidOptions = text, []string{text}
 		m.MoveRequest.Context = map[string]any{text: text, "n": len(text)}
 	case *GameOver:
 		m.GameResult.Reason, m.GameResult.WinnerPlayerID = text, &text
 		m.GameResult.Choices = map[string]string{text: text, "P17": "odd"}
 		m.GameResult.Details = map[string]any{text: text, "drawn_number": float64(len(text)) / 3, "status": text}
-	case *ChooseParityResponse:
-		m.ParityChoice = text
+	case *MoveAnswer:
+		m.Choice = text
 	case *MatchResultReport:
 		m.Result.Winner, m.Result.Score = &text, map[string]int{text: 3}
 		m.Result.Details.Game = map[string]any{text: []any{text, nil, true}, "choices": 1}

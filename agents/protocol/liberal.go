@@ -144,7 +144,7 @@ func Decode(data []byte, msg Message) error {
 		tables = append(tables, leagueQueryAliases)
 	case *StartMatch:
 		tables = append(tables, announcedMatchAliases)
-	case *ChooseParityResponse:
+	case *MoveAnswer:
 		return decodeChoice(data, msg)
 	}
 	normalized, err := canonical(data, tables...)
@@ -158,17 +158,17 @@ func Decode(data []byte, msg Message) error {
 // {"move_data":{"choice":…}}. A parity choice is normalized (case and
 // spaces); a generic move only loses surrounding spaces, since a game's
 // moves may be case-sensitive (page titles).
-func decodeChoice(data []byte, resp *ChooseParityResponse) error {
+func decodeChoice(data []byte, resp *MoveAnswer) error {
 	normalized, err := canonical(data, envelopeAliases, choiceAliases)
 	if err != nil {
 		return err
 	}
-	type plain ChooseParityResponse
+	type plain MoveAnswer
 	if err := Unmarshal(normalized, (*plain)(resp)); err != nil {
 		return err
 	}
-	if resp.ParityChoice != "" {
-		resp.ParityChoice = strings.ToLower(strings.TrimSpace(resp.ParityChoice))
+	if resp.Choice != "" {
+		resp.Choice = strings.ToLower(strings.TrimSpace(resp.Choice))
 		return nil
 	}
 	var generic struct {
@@ -176,7 +176,7 @@ func decodeChoice(data []byte, resp *ChooseParityResponse) error {
 	}
 	if Unmarshal(data, &generic) == nil && generic.MoveData != nil {
 		resp.HasMoveData, resp.MoveType = true, generic.MoveData.MoveType
-		resp.ParityChoice = strings.TrimSpace(generic.MoveData.Choice)
+		resp.Choice = strings.TrimSpace(generic.MoveData.Choice)
 	}
 	return nil
 }
