@@ -204,8 +204,9 @@ func ParityMoveRequest() MoveRequest {
 	return MoveRequest{MoveType: ParityMoveType, ValidOptions: []string{"even", "odd"}}
 }
 
-// MoveCall: referee -> player, method choose_parity; also the
-// generic GAME_MOVE_CALL (method game_move_call), which has the same fields.
+// MoveCall: referee -> player, asking for a move in any game: even/odd's
+// CHOOSE_PARITY_CALL (method choose_parity) and every other game's
+// GAME_MOVE_CALL (method game_move_call), which have the same fields.
 type MoveCall struct {
 	Envelope
 	PlayerID    string       `json:"player_id" jsonschema:"the addressee's id"`
@@ -215,8 +216,9 @@ type MoveCall struct {
 	MoveRequest *MoveRequest `json:"move_request,omitempty" jsonschema:"the move asked for"`
 }
 
-// MoveAnswer: player -> referee, the result of choose_parity.
-// Decode also reads a GAME_MOVE_RESPONSE into it (move_data.choice).
+// MoveAnswer: player -> referee, the move a MoveCall asked for, in any
+// game: the result of choose_parity (CHOOSE_PARITY_RESPONSE); Decode also
+// reads a GAME_MOVE_RESPONSE into it (move_data.choice).
 type MoveAnswer struct {
 	Envelope
 	PlayerID string `json:"player_id"`
