@@ -235,7 +235,7 @@ func (p *player) invitation(ctx context.Context, body json.RawMessage) any {
 
 // move answers CHOOSE_PARITY_CALL: "even", or what the mode says.
 func (p *player) move(body json.RawMessage) any {
-	var call protocol.ChooseParityCall
+	var call protocol.MoveCall
 	_ = protocol.Decode(body, &call)
 	choice := "even"
 	switch p.mode {
@@ -246,12 +246,12 @@ func (p *player) move(body json.RawMessage) any {
 		time.Sleep(p.delay)
 	}
 	id, env := p.envelope(protocol.TypeChooseParityResponse, call.Envelope)
-	return &protocol.ChooseParityResponse{Envelope: env, PlayerID: id, ParityChoice: choice}
+	return &protocol.MoveAnswer{Envelope: env, PlayerID: id, Choice: choice}
 }
 
 // gameMove answers GAME_MOVE_CALL the wrong way its mode says.
 func (p *player) gameMove(body json.RawMessage) any {
-	var call protocol.ChooseParityCall
+	var call protocol.MoveCall
 	_ = protocol.Decode(body, &call)
 	data := protocol.MoveData{MoveType: "navigate", Choice: "Nowhere At All"}
 	switch p.mode {
