@@ -3,6 +3,7 @@
 //	leaguetui                 the console: start a local league and watch it
 //	leaguetui --no-ui         the same league headless, for CI
 //	leaguetui manager|referee|player   one agent alone
+//	leaguetui check -- COMMAND         test any agent against league.v2
 package main
 
 import (
@@ -41,6 +42,7 @@ Usage:
   leaguetui player [flags]       run one player
   leaguetui pages [flags]        serve a page graph to link-race referees (MCP)
   leaguetui bench [flags]        measure how close a league runs to the machine's limit
+  leaguetui check [flags] -- COMMAND   test a player or referee of any implementation against league.v2
 
 Run "leaguetui COMMAND --help" for a command's flags.
 
@@ -153,6 +155,7 @@ func run(ctx context.Context, interrupts <-chan os.Signal, args []string, stdout
 		"player":  func(ctx context.Context, args []string) error { return runPlayer(ctx, args, stdout) },
 		"bench":   func(ctx context.Context, args []string) error { return runBench(ctx, args, stdout, stderr) },
 		"pages":   func(ctx context.Context, args []string) error { return runPages(ctx, args, stderr) },
+		"check":   func(ctx context.Context, args []string) error { return runCheck(ctx, args, stdout, stderr) },
 	}
 	if len(args) > 0 && commands[args[0]] != nil {
 		ctx, interrupted := cancelOnInterrupt(ctx, interrupts)

@@ -1,0 +1,5 @@
+package check
+
+import "context"
+
+func (s *session) checkReferee(ctx context.Context) {}
