@@ -189,25 +189,11 @@ func isRPCResponse(body []byte) bool {
 
 // checkEchoedID: the reply is JSON-RPC 2.0 with the request's id, as sent.
 func (s *session) checkEchoedID(x exchange, wantID string) {
-	const id = "rpc/id-echoed"
-	var resp struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Result  json.RawMessage `json:"result"`
+	if err := answersWithID(x, wantID); err != nil {
+		s.rec.fail("rpc/id-echoed", err.Error(), x, fmt.Sprintf(`{"jsonrpc":"2.0","result":{…},"id":%s}`, wantID))
+		return
 	}
-	expected := fmt.Sprintf(`{"jsonrpc":"2.0","result":{…},"id":%s}`, wantID)
-	switch {
-	case x.Err != nil || json.Unmarshal(x.Body, &resp) != nil:
-		s.rec.fail(id, "no JSON answer", x, expected)
-	case resp.JSONRPC != "2.0":
-		s.rec.fail(id, fmt.Sprintf("jsonrpc is %q, not \"2.0\"", resp.JSONRPC), x, expected)
-	case string(bytes.TrimSpace(resp.ID)) != wantID:
-		s.rec.fail(id, fmt.Sprintf("the id came back as %s", resp.ID), x, expected)
-	case len(resp.Result) == 0:
-		s.rec.fail(id, "no result", x, expected)
-	default:
-		s.rec.pass(id, "")
-	}
+	s.rec.pass("rpc/id-echoed", "")
 }
 
 // oversizeBytes is the size of the oversize body: four times what
@@ -241,24 +227,52 @@ func (s *session) checkHostileRPC(ctx context.Context) {
 }
 
 // survives checks that the agent, after the hostile exchange x, still
-// answers a round announcement correctly; if not, the agent counts as
-// gone and the checks after this one are skipped.
+// answers: a ping (SPEC 5.12.2) gets a JSON-RPC response, whatever it
+// says (rpc/id-echoed judges its form). If not, the agent counts as gone and the checks
+// after this one are skipped.
 func (s *session) survives(ctx context.Context, id string, hostile exchange) {
 	if s.dead != "" {
 		s.rec.skip(id, s.dead)
 		return
 	}
-	probe := s.call(ctx, "notify_round", s.announcement(), genericTimeout)
-	_, err := probe.reply()
+	probe := post(ctx, s.endpoint, request("ping", map[string]any{}, s.ids.Add(1)), genericTimeout, nil)
+	err := probe.Err
+	if err == nil && !isRPCResponse(probe.Body) {
+		err = fmt.Errorf("the answer is not a JSON-RPC response")
+	}
 	if err == nil {
 		if err = s.alive(); err == nil {
 			s.rec.pass(id, "")
 			return
 		}
 	}
-	f := finding{Status: Fail, Message: "after it, a round announcement was not answered: " + err.Error(),
+	f := finding{Status: Fail, Message: "after it, a ping was not answered: " + err.Error(),
 		Sent: hostile.sent() + "\nthen: " + probe.sent(), Got: hostile.got() + "\nthen: " + probe.got(),
-		Exp: "any answer (or none) to the first, then an acknowledgement of the second"}
+		Exp: "any answer (or none) to the first, then a JSON-RPC response to the ping"}
 	s.rec.add(id, f)
 	s.dead = "the agent stopped answering after " + id
+}
+
+// answersWithID is nil when x is a JSON-RPC 2.0 response, a result or an
+// error, with the id wantID.
+func answersWithID(x exchange, wantID string) error {
+	var resp struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  json.RawMessage `json:"result"`
+		Error   json.RawMessage `json:"error"`
+	}
+	switch {
+	case x.Err != nil:
+		return x.Err
+	case json.Unmarshal(x.Body, &resp) != nil:
+		return fmt.Errorf("the answer is not a JSON object")
+	case resp.JSONRPC != "2.0":
+		return fmt.Errorf("jsonrpc is %q, not \"2.0\"", resp.JSONRPC)
+	case string(bytes.TrimSpace(resp.ID)) != wantID:
+		return fmt.Errorf("the id came back as %s, not %s", orMissing(resp.ID), wantID)
+	case len(resp.Result) == 0 && len(resp.Error) == 0:
+		return fmt.Errorf("neither result nor error")
+	}
+	return nil
 }

@@ -133,7 +133,7 @@ func (s *session) checkStranger(ctx context.Context) {
 func (s *session) playMatch(ctx context.Context, game string, round int, matchID string) bool {
 	s.statusf("playing %s %s", game, matchID)
 	inv := s.invitation(matchID, game, round)
-	x := s.call(ctx, "handle_game_invitation", inv, s.opts.JoinTimeout+genericTimeout)
+	x := s.call(ctx, "handle_game_invitation", inv, s.opts.JoinTimeout+time.Second)
 	if !s.checkJoin(x, inv) {
 		for _, id := range []string{"move/answer-within-deadline", "move/response-is-well-formed", "result/ack",
 			"move/parity-is-even-or-odd", "move/link-is-on-the-page"} {
@@ -154,7 +154,7 @@ func (s *session) playMatch(ctx context.Context, game string, round int, matchID
 	}
 	over := &protocol.GameOver{Envelope: s.refereeEnvelope(protocol.TypeGameOver, matchID, round), GameType: game,
 		GameResult: result, Reason: result.Reason}
-	x = s.call(ctx, "notify_match_result", over, ackTimeout+genericTimeout)
+	x = s.call(ctx, "notify_match_result", over, ackTimeout+time.Second)
 	if _, err := x.reply(); err != nil || x.Elapsed > ackTimeout {
 		why := fmt.Sprintf("%s: GAME_OVER was not acknowledged within %s", game, ackTimeout)
 		if err != nil {
@@ -247,7 +247,7 @@ func (s *session) ask(ctx context.Context, game string, call *protocol.ChoosePar
 	if game != engine.EvenOddType {
 		method, want = "game_move_call", protocol.TypeGameMoveResponse
 	}
-	x := s.call(ctx, method, call, s.opts.MoveTimeout+genericTimeout)
+	x := s.call(ctx, method, call, s.opts.MoveTimeout+time.Second)
 	raw, err := x.reply()
 	if err != nil || x.Elapsed > s.opts.MoveTimeout {
 		why := fmt.Sprintf("%s: no answer to %s within %s", game, method, s.opts.MoveTimeout)

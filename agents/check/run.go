@@ -55,6 +55,10 @@ const (
 	agentName      = "checked-agent"
 )
 
+// leagueStartDelay is how long after its registration the agent is first
+// called.
+const leagueStartDelay = time.Second
+
 // refusalWait is how long a refused agent has to register again or exit.
 const refusalWait = 20 * time.Second
 
@@ -392,6 +396,13 @@ func (s *session) admitted(ctx context.Context, n int) error {
 	}
 	s.games = s.gamesToCheck()
 	s.statusf("%s registered, contact endpoint %s, games %v", s.opts.Role, s.endpoint, s.games)
+	// Like a manager's registration window, the league starts a moment
+	// after the registration is answered: an agent is not asked to play
+	// in the instant it reads its id.
+	select {
+	case <-time.After(leagueStartDelay):
+	case <-ctx.Done():
+	}
 	return nil
 }
 
