@@ -97,6 +97,7 @@ var Catalogue = []Def{
 	{"referee/result-matches-moves", Must, referee, "GAME_OVER to both players and the report to the manager agree with the moves and the game's rules", docGameOver},
 	{"referee/reports-once", Must, referee, "each match is reported to the manager exactly once", docReport},
 	{"referee/technical-loss-only-after-deadline", Must, referee, "a move that comes late but within the deadline counts; a player that never answers loses technically, and not before its deadline", docTimeouts},
+	{"register/presents-saved-credentials", Should, both, "stopped and started again, the agent registers presenting the id and token it was given (sender and auth_token), so that the manager gives it its id back", docRegResp},
 }
 
 // Lookup returns a check's definition.

@@ -63,7 +63,8 @@ func verdicts(out string) map[string]string {
 
 // leaguetuiPlayer is the command line of leaguetui's own player.
 func leaguetuiPlayer(t *testing.T) []string {
-	return []string{leaguetest.Binary(t), "player", "--port", "{port}", "--manager", "{manager}", "--name", "{name}", "--data", "{data}"}
+	return []string{leaguetest.Binary(t), "player", "--port", "{port}", "--manager", "{manager}", "--name", "{name}", "--data", "{data}",
+		"--league-id", "league_check"} // leaguetui's agents keep their credentials per league
 }
 
 func TestLeaguetuiPlayerPassesEveryCheck(t *testing.T) {
@@ -89,7 +90,8 @@ func TestLeaguetuiPlayerPassesEveryCheck(t *testing.T) {
 func TestLeaguetuiRefereePassesEveryCheck(t *testing.T) {
 	t.Parallel()
 	referee := []string{"env", "LEAGUETUI_REFEREE_KEY=" + leaguetest.RefereeKey, leaguetest.Binary(t), "referee",
-		"--port", "{port}", "--manager", "{manager}", "--name", "{name}", "--data", "{data}", "--move-timeout", "2s"}
+		"--port", "{port}", "--manager", "{manager}", "--name", "{name}", "--data", "{data}", "--move-timeout", "2s",
+		"--league-id", "league_check"}
 	run := runCheck(t, append([]string{"--strict", "--role", "referee", "--json", "--data", t.TempDir(), "--"}, referee...)...)
 	if run.code != 0 {
 		t.Fatalf("exit status %d, want 0\n%s\n%s", run.code, run.stdout, run.stderr)

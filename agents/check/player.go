@@ -21,7 +21,8 @@ var playerChecks = []string{"health/answers", "mcp/tools-list", "rpc/unknown-met
 	"register/uses-assigned-id", "invite/ack-within-deadline", "invite/ack-is-well-formed",
 	"move/answer-within-deadline", "move/parity-is-even-or-odd", "move/link-is-on-the-page",
 	"move/response-is-well-formed", "result/ack", "rpc/malformed-json-is-32700", "rpc/survives-malformed-json",
-	"rpc/survives-oversize-body", "move/late-call-is-harmless", "move/foreign-match-is-harmless"}
+	"rpc/survives-oversize-body", "move/late-call-is-harmless", "move/foreign-match-is-harmless",
+	"register/presents-saved-credentials"}
 
 // checkPlayer plays the manager and a referee around a registered player.
 func (s *session) checkPlayer(ctx context.Context) {
@@ -67,6 +68,9 @@ func (s *session) checkPlayer(ctx context.Context) {
 	done := &protocol.LeagueCompleted{Envelope: s.managerEnvelope(protocol.TypeLeagueCompleted, "conv-check-done"),
 		TotalRounds: len(s.games), TotalMatches: len(s.games)}
 	s.call(ctx, "notify_league_completed", done, genericTimeout)
+	if s.opts.Strict {
+		s.checkRestart(ctx)
+	}
 }
 
 // playerTools are the tools a referee calls on a player in the games checked.

@@ -15,7 +15,8 @@ import (
 // refereeChecks are the checks of a referee that need it alive, in order.
 var refereeChecks = append([]string{"health/answers", "mcp/tools-list", "rpc/unknown-method-is-32601",
 	"rpc/notification-gets-no-reply", "rpc/id-echoed", "notify/acks",
-	"rpc/malformed-json-is-32700", "rpc/survives-malformed-json", "rpc/survives-oversize-body"}, refereeMatchChecks...)
+	"rpc/malformed-json-is-32700", "rpc/survives-malformed-json", "rpc/survives-oversize-body",
+	"register/presents-saved-credentials"}, refereeMatchChecks...)
 
 // refereeMatchChecks are the checks of the matches a referee runs.
 var refereeMatchChecks = []string{"register/uses-assigned-id", "referee/acks-start-match", "referee/invites-both",
@@ -133,6 +134,9 @@ func (s *session) checkReferee(ctx context.Context) {
 	}
 	if s.dead == "" {
 		s.checkHostileRPC(ctx)
+	}
+	if s.dead == "" && s.opts.Strict {
+		s.checkRestart(ctx)
 	}
 	s.skipRest(refereeChecks...)
 }

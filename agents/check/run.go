@@ -102,6 +102,7 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	if s.data, err = s.dataDir(); err != nil {
 		return Report{}, err
 	}
+	defer s.cleanUp()
 	if s.mgr, err = startPeer(opts.Host, s.answerManager); err != nil {
 		return Report{}, err
 	}
@@ -183,6 +184,21 @@ func (s *session) dataDir() (string, error) {
 		return s.opts.DataDir, os.MkdirAll(s.opts.DataDir, 0o755)
 	}
 	return os.MkdirTemp("", "leaguetui-check-")
+}
+
+// cleanUp removes the temporary data folder of a run in which every
+// check passed; after a failure it says where the agent's output is.
+func (s *session) cleanUp() {
+	for _, d := range Selected(s.opts.Role, s.opts.Strict) {
+		if s.rec.result(d).Status == Fail {
+			s.statusf("the agent's output is in %s", filepath.Join(s.data, "agent.out"))
+			return
+		}
+	}
+	if s.opts.DataDir == "" {
+		s.stopAgent() // before its folder goes
+		_ = os.RemoveAll(s.data)
+	}
 }
 
 func randomHex(n int) string {
@@ -478,6 +494,35 @@ func (s *session) gamesToCheck() []string {
 		}
 	}
 	return out
+}
+
+// checkRestart stops the agent and starts it again: it registers again
+// as itself, presenting the id and token it was given.
+func (s *session) checkRestart(ctx context.Context) {
+	const id = "register/presents-saved-credentials"
+	if s.agent == nil {
+		s.rec.skip(id, "with --listen the checker cannot restart the agent")
+		return
+	}
+	s.stopAgent()
+	n := len(s.mgr.received(s.registerType()))
+	if err := s.start(); err != nil {
+		s.rec.fail(id, "the agent could not be started again: "+err.Error(), exchange{}, "the agent running again")
+		return
+	}
+	if err := s.mgr.await(ctx, s.opts.RegisterTimeout, s.alive, s.registered(n+1)); err != nil {
+		s.rec.fail(id, "started again, the agent did not register: "+err.Error(), exchange{}, "a new "+s.registerType())
+		return
+	}
+	in := s.mgr.received(s.registerType())[n]
+	f := fields(in.Message)
+	sender := protocol.RoleSender(protocol.Role(s.opts.Role), s.id)
+	if str(f, "auth_token") != s.token || str(f, "sender") != sender {
+		s.rec.fail(id, fmt.Sprintf("it registered as sender %q with auth_token %q", str(f, "sender"), str(f, "auth_token")),
+			exchange{Sent: in.Body}, fmt.Sprintf("sender %q and the auth_token of its first registration (%s…)", sender, s.token[:12]))
+		return
+	}
+	s.rec.pass(id, "")
 }
 
 // skipRest skips every check not yet decided, saying why.
