@@ -46,16 +46,12 @@ var (
 
 // Documentation sections the checks point at.
 const (
-	docJoining   = "docs/joining.md#joining-a-league-with-your-own-player"
-	docTickets   = "docs/joining.md#joining-a-league-with-your-own-player" // the match tickets paragraph
-	docEnvelope  = "docs/protocol.md#envelope"
+	docTickets   = "docs/check.md#match-tickets"
 	docJSONRPC   = "docs/protocol.md#json-rpc-framing"
 	docTimeouts  = "docs/protocol.md#timeouts"
 	docMCP       = "docs/mcp.md#mcp"
-	docHealth    = "docs/formats.md"
+	docHealth    = "docs/check.md#healthanswers"
 	docPlayerReg = "docs/protocol.md#league_register_request"
-	docRefReg    = "docs/protocol.md#referee_register_request"
-	docRegResp   = "docs/protocol.md#league_register_response"
 	docInvite    = "docs/protocol.md#game_invitation"
 	docJoinAck   = "docs/protocol.md#game_join_ack"
 	docParity    = "docs/protocol.md#choose_parity_call"
@@ -64,14 +60,13 @@ const (
 	docReport    = "docs/protocol.md#match_result_report"
 	docStart     = "docs/protocol.md#start_match"
 	docNotify    = "docs/protocol.md#round_announcement"
-	docLinkRace  = "docs/games.md"
 )
 
 // Catalogue lists every check, in the order they run and are printed.
 var Catalogue = []Def{
 	{"register/request-is-well-formed", Must, both, "the register request carries the full envelope and the metadata league.v2 requires (display_name, version, game_types, contact_endpoint)", docPlayerReg},
-	{"register/refusal-is-handled", Must, both, "refused once (status REJECTED), the agent registers again or exits; it does not carry on as if it had been admitted", docRegResp},
-	{"register/uses-assigned-id", Must, both, "after registration the agent's messages carry the id the manager gave it (sender and player_id)", docRegResp},
+	{"register/refusal-is-handled", Must, both, "refused once (status REJECTED), the agent registers again or exits; it does not carry on as if it had been admitted", docPlayerReg},
+	{"register/uses-assigned-id", Must, both, "after registration the agent's messages carry the id the manager gave it (sender and player_id)", docPlayerReg},
 	{"health/answers", Should, both, "GET /health on the agent's host answers 200 with JSON", docHealth},
 	{"mcp/tools-list", Should, both, "an MCP tools/list lists the tools of the agent's role, each with an object inputSchema", docMCP},
 	{"rpc/unknown-method-is-32601", Must, both, "a request for a method nobody serves gets the JSON-RPC error -32601", docJSONRPC},
@@ -97,7 +92,7 @@ var Catalogue = []Def{
 	{"referee/result-matches-moves", Must, referee, "GAME_OVER to both players and the report to the manager agree with the moves and the game's rules", docGameOver},
 	{"referee/reports-once", Must, referee, "each match is reported to the manager exactly once", docReport},
 	{"referee/technical-loss-only-after-deadline", Must, referee, "a move that comes late but within the deadline counts; a player that never answers loses technically, and not before its deadline", docTimeouts},
-	{"register/presents-saved-credentials", Should, both, "stopped and started again, the agent registers presenting the id and token it was given (sender and auth_token), so that the manager gives it its id back", docRegResp},
+	{"register/presents-saved-credentials", Should, both, "stopped and started again, the agent registers presenting the id and token it was given (sender and auth_token), so that the manager gives it its id back", docPlayerReg},
 }
 
 // Lookup returns a check's definition.
