@@ -11,6 +11,12 @@
 // docs/check.md is checked against it.
 package check
 
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
 // Level says how much a check counts.
 type Level string
 
@@ -50,7 +56,7 @@ const (
 	docJSONRPC   = "docs/protocol.md#json-rpc-framing"
 	docTimeouts  = "docs/protocol.md#timeouts"
 	docMCP       = "docs/mcp.md#mcp"
-	docHealth    = "docs/check.md#healthanswers"
+	docHealth    = "docs/check.md#health-and-mcp"
 	docPlayerReg = "docs/protocol.md#league_register_request"
 	docInvite    = "docs/protocol.md#game_invitation"
 	docJoinAck   = "docs/protocol.md#game_join_ack"
@@ -124,4 +130,32 @@ func hasRole(roles []Role, r Role) bool {
 		}
 	}
 	return false
+}
+
+// Markdown is the catalogue as the table of docs/check.md: id, level,
+// roles, what it checks, and the section that explains it (a link
+// relative to docs/).
+func Markdown() string {
+	var b strings.Builder
+	b.WriteString("| check | level | roles | what it checks | explained in |\n|---|---|---|---|---|\n")
+	for _, d := range Catalogue {
+		roles := make([]string, len(d.Roles))
+		for i, r := range d.Roles {
+			roles[i] = string(r)
+		}
+		link := strings.TrimPrefix(d.Doc, "docs/")
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | [%s](%s) |\n", d.ID, d.Level, strings.Join(roles, ", "), d.Summary, link, link)
+	}
+	return b.String()
+}
+
+// List writes the catalogue for people: one check a line.
+func List(w io.Writer) {
+	for _, d := range Catalogue {
+		roles := make([]string, len(d.Roles))
+		for i, r := range d.Roles {
+			roles[i] = string(r)
+		}
+		fmt.Fprintf(w, "%-6s %-44s %-15s %s\n", d.Level, d.ID, strings.Join(roles, ","), d.Summary)
+	}
 }

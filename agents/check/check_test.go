@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -321,5 +322,17 @@ func TestListenChecksAPlayerStartedByHand(t *testing.T) {
 	got := verdicts(stdout.String())
 	if got["register/refusal-is-handled"] != "SKIP" || got["move/parity-is-even-or-odd"] != "PASS" || got["result/ack"] != "PASS" {
 		t.Errorf("verdicts of a player started by hand:\n%s", stdout.String())
+	}
+}
+
+// docs/check.md lists every check as the catalogue has it.
+func TestCheckDocListsEveryCheck(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	doc, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "docs", "check.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), check.Markdown()) {
+		t.Errorf("docs/check.md's table of checks is not the catalogue's; put this table in it:\n%s", check.Markdown())
 	}
 }

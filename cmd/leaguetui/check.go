@@ -19,6 +19,7 @@ Usage:
   leaguetui check [flags] -- COMMAND ARGS...   start the agent, check it, stop it
   leaguetui check --listen [flags]             print a manager URL and check the agent
                                                that registers with it
+  leaguetui check --list                       print every check
 
 In COMMAND ARGS, {manager} is the checker's manager URL to register with,
 {port} a free port to listen on, {name} a display name and {data} a data
@@ -54,6 +55,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	expected := fs.String("expected-failures", "", "`FILE` of check ids, one a line, allowed to fail (a listed check that passes fails the run)")
 	data := fs.String("data", "", "the agent's {data} folder and its output file (default: a temporary folder)")
 	moveTimeout := fs.Duration("move-timeout", 30*time.Second, "the deadline the checker gives a player's move")
+	list := fs.Bool("list", false, "print every check (level, id, roles, what it checks) and exit")
 	registerTimeout := fs.Duration("register-timeout", 0, "how long to wait for the agent to register (default 60s, 10m with --listen)")
 	if err := fs.Parse(args); err != nil {
 		if help, ok := fs.Output().(*helpText); ok && errors.Is(err, flag.ErrHelp) {
@@ -63,6 +65,10 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		return badCommandLine(fs, err)
+	}
+	if *list {
+		check.List(stdout)
+		return nil
 	}
 	opts := check.Options{Role: check.Role(*role), Strict: *strict, Listen: *listen, Command: fs.Args(), DataDir: *data,
 		MoveTimeout: *moveTimeout, RegisterTimeout: *registerTimeout, Status: stderr}
