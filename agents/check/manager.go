@@ -78,9 +78,6 @@ func (p *peer) serve(w http.ResponseWriter, r *http.Request) {
 	if reply == nil {
 		reply = &protocol.Ack{Envelope: protocol.NewEnvelope(routed.MessageType+"_ACK", protocol.SenderManager, ""), Status: "ok"}
 	}
-	if le, ok := reply.(*protocol.LeagueError); ok {
-		reply = le
-	}
 	out, err := protocol.EncodeResult(req.ID, reply)
 	if err != nil {
 		out = protocol.EncodeError(req.ID, protocol.NewRPCError(protocol.CodeInternal, "", "%v", err))

@@ -38,11 +38,11 @@ func (s *session) checkPlayer(ctx context.Context) {
 	if s.opts.Strict {
 		s.checkStranger(ctx)
 	}
-	var last string // a match played to the end, for the late call
-	for round, game := range s.games {
-		matchID := fmt.Sprintf("R%dM1", round+1)
-		if s.playMatch(ctx, game, round+1, matchID) {
-			last = matchID
+	var last playedMatch // a match played to its end, for the late call
+	for i, game := range s.games {
+		m := playedMatch{game: game, round: i + 1, id: fmt.Sprintf("R%dM1", i+1)}
+		if s.playMatch(ctx, m.game, m.round, m.id) {
+			last = m
 		}
 		if s.dead != "" {
 			break
@@ -71,6 +71,12 @@ func (s *session) checkPlayer(ctx context.Context) {
 	if s.opts.Strict {
 		s.checkRestart(ctx)
 	}
+}
+
+// playedMatch names a match the checker played with the player.
+type playedMatch struct {
+	game, id string
+	round    int
 }
 
 // playerTools are the tools a referee calls on a player in the games checked.
@@ -247,9 +253,9 @@ func (s *session) moveCall(matchID, game string, round int, request protocol.Mov
 // ask sends a move call and checks the timing and the answer's form; ok
 // is false when there is no answer to play on.
 func (s *session) ask(ctx context.Context, game string, call *protocol.ChooseParityCall) (map[string]json.RawMessage, exchange, bool) {
-	method, want := "choose_parity", protocol.TypeChooseParityResponse
+	method, want := moveMethod(game), protocol.TypeChooseParityResponse
 	if game != engine.EvenOddType {
-		method, want = "game_move_call", protocol.TypeGameMoveResponse
+		want = protocol.TypeGameMoveResponse
 	}
 	x := s.call(ctx, method, call, s.opts.MoveTimeout+time.Second)
 	raw, err := x.reply()
@@ -362,17 +368,12 @@ func (s *session) playRace(ctx context.Context, matchID string, round int) (prot
 // checkStrayCalls sends a move call for a match already over and one for
 // a match the player is not in: whatever it answers, it must go on
 // answering.
-func (s *session) checkStrayCalls(ctx context.Context, lastMatch string) {
-	if lastMatch == "" || !slices.Contains(s.games, engine.EvenOddType) && len(s.games) == 0 {
+func (s *session) checkStrayCalls(ctx context.Context, last playedMatch) {
+	if last.id == "" {
 		s.rec.skip("move/late-call-is-harmless", "no match was played to its end")
 	} else {
-		game := s.games[0]
-		call := s.moveCall(lastMatch, game, 1, moveRequestOf(game))
-		method := "choose_parity"
-		if game != engine.EvenOddType {
-			method = "game_move_call"
-		}
-		s.survives(ctx, "move/late-call-is-harmless", s.call(ctx, method, call, s.opts.MoveTimeout))
+		call := s.moveCall(last.id, last.game, last.round, moveRequestOf(last.game))
+		s.survives(ctx, "move/late-call-is-harmless", s.call(ctx, moveMethod(last.game), call, s.opts.MoveTimeout))
 	}
 	if s.dead != "" {
 		return
@@ -381,6 +382,14 @@ func (s *session) checkStrayCalls(ctx context.Context, lastMatch string) {
 	call.PlayerID = "P05"
 	call.Context.OpponentID = "P06"
 	s.survives(ctx, "move/foreign-match-is-harmless", s.call(ctx, "choose_parity", call, s.opts.MoveTimeout))
+}
+
+// moveMethod is the method a game's moves are asked with.
+func moveMethod(game string) string {
+	if game == engine.EvenOddType {
+		return "choose_parity"
+	}
+	return "game_move_call"
 }
 
 func moveRequestOf(game string) protocol.MoveRequest {

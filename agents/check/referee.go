@@ -366,8 +366,10 @@ func (s *session) checkOutcome(fp *fakePlayers, matchID string, b behaviour, ove
 	}
 	const id = "referee/result-matches-moves"
 	if len(problems) > 0 {
-		s.rec.fail(id, matchID+": "+strings.Join(problems, "; "), exchange{Sent: overs[assignedPlayer].Body, Body: reportIn.Body, Status: 200},
-			"GAME_OVER to both and MATCH_RESULT_REPORT agreeing with the moves: "+want.why)
+		s.rec.add(id, finding{Status: Fail, Message: matchID + ": " + strings.Join(problems, "; "),
+			Sent: fmt.Sprintf("start_match %s; the players chose %v", matchID, b.moves),
+			Got:  "GAME_OVER to " + assignedPlayer + ": " + clip(overs[assignedPlayer].Body) + "\nMATCH_RESULT_REPORT: " + clip(reportIn.Body),
+			Exp:  "GAME_OVER to both and MATCH_RESULT_REPORT agreeing with the moves: " + want.why})
 	} else {
 		s.rec.pass(id, "")
 	}

@@ -371,7 +371,8 @@ func (s *session) checkRefusal(ctx context.Context) {
 		s.rec.pass(id, "registered again")
 		return
 	case errors.Is(err, errGone):
-		s.rec.pass(id, "exited")
+		_, how := s.agent.exited()
+		s.rec.pass(id, "exited ("+how+")")
 	default:
 		s.rec.fail(id, fmt.Sprintf("refused, the agent neither registered again nor exited within %s", refusalWait),
 			exchange{Sent: first.Body}, fmt.Sprintf("a new %s or the agent's exit", s.registerType()))
