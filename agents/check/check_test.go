@@ -336,3 +336,57 @@ func TestCheckDocListsEveryCheck(t *testing.T) {
 		t.Errorf("docs/check.md's table of checks is not the catalogue's; put this table in it:\n%s", check.Markdown())
 	}
 }
+
+// brokenReferees are, for each check of a referee's own, and its
+// registration's, a badreferee mode that fails exactly that check (the
+// JSON-RPC checks are shared with players and covered by brokenPlayers).
+var brokenReferees = []struct{ check, mode string }{
+	{"register/request-is-well-formed", "bad_register"},
+	{"register/uses-assigned-id", "wrong_sender"},
+	{"referee/acks-start-match", "no_ack_start"},
+	{"referee/invites-both", "invite_one"},
+	{"referee/asks-both-for-a-move", "no_move_call"},
+	{"referee/result-matches-moves", "wrong_winner"},
+	{"referee/reports-once", "report_twice"},
+	{"referee/technical-loss-only-after-deadline", "early_tl"},
+}
+
+func TestEveryRefereeCheckHasABrokenReferee(t *testing.T) {
+	covered := map[string]bool{}
+	for _, b := range brokenReferees {
+		covered[b.check] = true
+	}
+	for _, d := range check.Selected(check.RefereeRole, false) {
+		if strings.HasPrefix(d.ID, "referee/") && !covered[d.ID] {
+			t.Errorf("no broken referee fails %s", d.ID)
+		}
+	}
+}
+
+func TestBrokenRefereeFailsItsCheck(t *testing.T) {
+	for _, b := range append(brokenReferees, struct{ check, mode string }{"", "good"}) {
+		t.Run(b.mode, func(t *testing.T) {
+			t.Parallel()
+			cmd := []string{leaguetest.BadRefereeBinary(t), "--manager", "{manager}", "--name", "{name}", "--mode", b.mode}
+			run := runCheck(t, append([]string{"--role", "referee", "--data", t.TempDir(), "--"}, cmd...)...)
+			want := 1
+			if b.check == "" {
+				want = 0 // the mode that gets nothing wrong
+			}
+			if run.code != want {
+				t.Errorf("exit status %d, want %d", run.code, want)
+			}
+			for id, v := range verdicts(run.stdout) {
+				if (v == "FAIL") != (id == b.check) {
+					t.Errorf("%s: %s", id, v)
+				}
+			}
+			if b.check != "" && !strings.Contains(run.stdout, "FAIL  MUST   "+b.check+"\n") {
+				t.Errorf("no FAIL line names %s", b.check)
+			}
+			if t.Failed() {
+				t.Logf("stdout:\n%s\nstderr:\n%s", run.stdout, run.stderr)
+			}
+		})
+	}
+}
