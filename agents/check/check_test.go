@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -290,30 +291,25 @@ func TestListenChecksAPlayerStartedByHand(t *testing.T) {
 	cmd := exec.CommandContext(ctx, leaguetest.Binary(t), "check", "--listen", "--game", "even_odd")
 	cmd.Env = append(os.Environ(), leaguetest.ChildEnv()...)
 	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	stderr := &watched{news: make(chan struct{}, 1)}
+	cmd.Stdout, cmd.Stderr = &stdout, stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	defer func() { _ = cmd.Process.Kill() }() // a no-op once it has exited
 	managerURL := ""
-	buf := make([]byte, 4096)
-	var seen strings.Builder
 	for managerURL == "" {
-		n, err := stderr.Read(buf)
-		seen.Write(buf[:n])
-		if err != nil {
-			t.Fatalf("leaguetui check --listen printed no manager URL: %v\n%s", err, seen.String())
+		select {
+		case <-stderr.news:
+		case <-ctx.Done():
+			t.Fatalf("leaguetui check --listen printed no manager URL:\n%s", stderr.String())
 		}
-		for _, line := range strings.Split(seen.String(), "\n") {
+		for _, line := range strings.Split(stderr.String(), "\n") {
 			if url, ok := strings.CutPrefix(line, "leaguetui check: manager at "); ok && strings.HasSuffix(url, "/mcp") {
 				managerURL = url
 			}
 		}
 	}
-	go func() { _, _ = bytes.NewBuffer(nil).ReadFrom(stderr) }() // keep draining
 	dir := t.TempDir()
 	leaguetest.StartPlayer(t, dir, managerURL, "by-hand")
 	if err := cmd.Wait(); err != nil {
@@ -389,4 +385,27 @@ func TestBrokenRefereeFailsItsCheck(t *testing.T) {
 			}
 		})
 	}
+}
+
+// watched is a writer that says when something was written to it.
+type watched struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	news chan struct{}
+}
+
+func (w *watched) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	select {
+	case w.news <- struct{}{}:
+	default:
+	}
+	return w.buf.Write(p)
+}
+
+func (w *watched) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
 }
