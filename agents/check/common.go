@@ -131,7 +131,7 @@ func (s *session) checkRPC(ctx context.Context) {
 	s.checkEchoedID(x, `"check-id-7"`)
 	acks := []exchange{x}
 	standings := &protocol.StandingsUpdate{Envelope: s.managerEnvelope(protocol.TypeStandingsUpdate, "conv-check-standings"),
-		Standings: []protocol.StandingRow{{Rank: 1, PlayerID: assignedPlayer, DisplayName: agentName}}}
+		Standings: s.standings()}
 	standings.RoundID = 1
 	acks = append(acks, s.call(ctx, "update_standings", standings, genericTimeout))
 	completed := &protocol.RoundCompleted{Envelope: s.managerEnvelope(protocol.TypeRoundCompleted, "conv-check-round"),
@@ -147,11 +147,26 @@ func (s *session) checkRPC(ctx context.Context) {
 	s.rec.pass("notify/acks", "")
 }
 
-// announcement is the round the checker announces: the matches it plays.
+// announcement is the round the checker announces: the matches it plays
+// with a player, refereed from the checker's own endpoint; none for a
+// referee, whose matches come by start_match.
 func (s *session) announcement() *protocol.RoundAnnouncement {
-	msg := &protocol.RoundAnnouncement{Envelope: s.managerEnvelope(protocol.TypeRoundAnnouncement, "conv-check-round-1")}
+	msg := &protocol.RoundAnnouncement{Envelope: s.managerEnvelope(protocol.TypeRoundAnnouncement, "conv-check-round-1"),
+		Matches: []protocol.AnnouncedMatch{}}
 	msg.RoundID = 1
+	if s.opts.Role == PlayerRole {
+		for i, game := range s.games {
+			msg.Matches = append(msg.Matches, protocol.AnnouncedMatch{MatchID: fmt.Sprintf("R%dM1", i+1), GameType: game,
+				PlayerAID: s.id, PlayerBID: opponentPlayer, RefereeEndpoint: s.mgr.URL})
+		}
+	}
 	return msg
+}
+
+// standings are the checker's league table: the agent and its opponent.
+func (s *session) standings() []protocol.StandingRow {
+	return []protocol.StandingRow{{Rank: 1, PlayerID: opponentPlayer, DisplayName: opponentPlayer},
+		{Rank: 2, PlayerID: assignedPlayer, DisplayName: agentName}}
 }
 
 func (s *session) checkUnknownMethod(ctx context.Context) {
@@ -167,7 +182,8 @@ func (s *session) checkUnknownMethod(ctx context.Context) {
 
 func (s *session) checkNotification(ctx context.Context) {
 	const id = "rpc/notification-gets-no-reply"
-	msg := &protocol.StandingsUpdate{Envelope: s.managerEnvelope(protocol.TypeStandingsUpdate, "conv-check-notification")}
+	msg := &protocol.StandingsUpdate{Envelope: s.managerEnvelope(protocol.TypeStandingsUpdate, "conv-check-notification"),
+		Standings: s.standings()}
 	x := post(ctx, s.endpoint, request("update_standings", msg, nil), genericTimeout, nil)
 	switch {
 	case x.Err != nil:

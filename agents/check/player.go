@@ -66,7 +66,8 @@ func (s *session) checkPlayer(ctx context.Context) {
 		return
 	}
 	done := &protocol.LeagueCompleted{Envelope: s.managerEnvelope(protocol.TypeLeagueCompleted, "conv-check-done"),
-		TotalRounds: len(s.games), TotalMatches: len(s.games)}
+		TotalRounds: len(s.games), TotalMatches: len(s.games), FinalStandings: s.standings(),
+		Champion: protocol.Champion{PlayerID: opponentPlayer, DisplayName: opponentPlayer}}
 	s.call(ctx, "notify_league_completed", done, genericTimeout)
 	if s.opts.Strict {
 		s.checkRestart(ctx)
