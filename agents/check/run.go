@@ -60,7 +60,7 @@ const (
 const leagueStartDelay = time.Second
 
 // refusalWait is how long a refused agent has to register again or exit.
-const refusalWait = 20 * time.Second
+const refusalWait = 10 * time.Second
 
 // session is one run: the manager the agent registers with, the agent,
 // and what the checks found.
