@@ -34,8 +34,14 @@ func (r *recorder) skip(id, why string) { r.add(id, finding{Status: Skip, Messag
 // expected.
 func (r *recorder) fail(id, why string, x exchange, expected string) {
 	f := finding{Status: Fail, Message: why, Exp: expected}
-	if x.Sent != nil || x.Err != nil || x.Body != nil {
-		f.Sent, f.Got = x.sent(), x.got()
+	if x.Sent != nil {
+		f.Sent = x.sent()
+	}
+	switch {
+	case x.inbound:
+		f.Got = "the agent sent: " + clip(x.Body)
+	case x.Err != nil || x.Status != 0:
+		f.Got = x.got() // an exchange made: what came back, or why nothing did
 	}
 	r.add(id, f)
 }

@@ -250,7 +250,7 @@ func (s *session) checkInvitations(ctx context.Context, fp *fakePlayers, matchID
 	}
 	s.checkRefereeID(fp, matchID)
 	if len(problems) > 0 {
-		s.rec.fail(id, matchID+": "+strings.Join(problems, "; "), exchange{Sent: sent},
+		s.rec.fail(id, matchID+": "+strings.Join(problems, "; "), received(sent),
 			"each invitation with the full envelope, match_id, game_type even_odd, the addressee's role_in_match and the other player as opponent_id")
 		return false
 	}
@@ -262,7 +262,7 @@ func (s *session) checkInvitations(ctx context.Context, fp *fakePlayers, matchID
 func (s *session) checkRefereeID(fp *fakePlayers, matchID string) {
 	in := matchMessages(fp.servers[assignedPlayer], protocol.TypeGameInvitation, matchID)[0]
 	if sender := str(fields(in.Message), "sender"); sender != protocol.RefereeSender(s.id) {
-		s.rec.fail("register/uses-assigned-id", fmt.Sprintf("the invitation's sender is %q", sender), exchange{Sent: in.Body},
+		s.rec.fail("register/uses-assigned-id", fmt.Sprintf("the invitation's sender is %q", sender), received(in.Body),
 			fmt.Sprintf("sender %q: the id the registration answer gave", protocol.RefereeSender(s.id)))
 		return
 	}
@@ -434,7 +434,7 @@ func (s *session) checkTechnicalLoss(fp *fakePlayers, matchID string, b behaviou
 	if b.slow != "" {
 		if r.Status == string(engine.StatusTechnicalLoss) {
 			s.rec.fail(id, fmt.Sprintf("%s: %s answered its move within the deadline, after about %s, and was given a technical loss", matchID, b.slow, lateButInTime),
-				exchange{Sent: overs[assignedPlayer].Body}, "the move counted")
+				received(overs[assignedPlayer].Body), "the move counted")
 			return
 		}
 		s.rec.pass(id, "")
@@ -447,7 +447,7 @@ func (s *session) checkTechnicalLoss(fp *fakePlayers, matchID string, b behaviou
 	ended := overs[b.quiet].At
 	if err == nil && ended.Before(deadline.Add(-time.Second)) {
 		s.rec.fail(id, fmt.Sprintf("%s: the technical loss came at %s, before the deadline %s of the first move call", matchID,
-			protocol.FormatTime(ended), call.Deadline), exchange{Sent: calls[0].Body}, "no technical loss before the deadline")
+			protocol.FormatTime(ended), call.Deadline), received(calls[0].Body), "no technical loss before the deadline")
 		return
 	}
 	s.rec.pass(id, "")
@@ -463,7 +463,7 @@ func (s *session) checkReportsOnce() {
 			if len(in) > 0 {
 				body = in[len(in)-1].Body
 			}
-			s.rec.fail(id, fmt.Sprintf("%s was reported %d times", m.id, n), exchange{Sent: body}, "exactly one MATCH_RESULT_REPORT per match")
+			s.rec.fail(id, fmt.Sprintf("%s was reported %d times", m.id, n), received(body), "exactly one MATCH_RESULT_REPORT per match")
 			return
 		}
 	}

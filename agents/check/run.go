@@ -375,7 +375,7 @@ func (s *session) checkRefusal(ctx context.Context) {
 		s.rec.pass(id, "exited ("+how+")")
 	default:
 		s.rec.fail(id, fmt.Sprintf("refused, the agent neither registered again nor exited within %s", refusalWait),
-			exchange{Sent: first.Body}, fmt.Sprintf("a new %s or the agent's exit", s.registerType()))
+			received(first.Body), fmt.Sprintf("a new %s or the agent's exit", s.registerType()))
 		s.stopAgent()
 	}
 	if err := s.start(); err != nil {
@@ -402,7 +402,7 @@ func (s *session) admitted(ctx context.Context, n int) error {
 	meta, problems := s.readRegistration(in.Message)
 	const id = "register/request-is-well-formed"
 	if len(problems) > 0 {
-		s.rec.fail(id, strings.Join(problems, "; "), exchange{Sent: in.Body}, "the envelope of docs/protocol.md#envelope and every metadata field of "+s.registerType())
+		s.rec.fail(id, strings.Join(problems, "; "), received(in.Body), "the envelope of docs/protocol.md#envelope and every metadata field of "+s.registerType())
 	} else {
 		s.rec.pass(id, "")
 	}
@@ -520,7 +520,7 @@ func (s *session) checkRestart(ctx context.Context) {
 	sender := protocol.RoleSender(protocol.Role(s.opts.Role), s.id)
 	if str(f, "auth_token") != s.token || str(f, "sender") != sender {
 		s.rec.fail(id, fmt.Sprintf("it registered as sender %q with auth_token %q", str(f, "sender"), str(f, "auth_token")),
-			exchange{Sent: in.Body}, fmt.Sprintf("sender %q and the auth_token of its first registration (%s…)", sender, s.token[:12]))
+			received(in.Body), fmt.Sprintf("sender %q and the auth_token of its first registration (%s…)", sender, s.token[:12]))
 		return
 	}
 	s.rec.pass(id, "")

@@ -23,7 +23,12 @@ type exchange struct {
 	Header  http.Header
 	Err     error // no answer: refused, reset, timed out
 	Elapsed time.Duration
+	inbound bool // Body is a request the agent sent the checker
 }
+
+// received is a request the agent sent one of the checker's servers, for
+// a failure about it.
+func received(body []byte) exchange { return exchange{Body: body, inbound: true} }
 
 // maxShown bounds what a failure shows of a body.
 const maxShown = 600

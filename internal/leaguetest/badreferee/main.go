@@ -60,7 +60,7 @@ func run() error {
 	managerURL := flag.String("manager", "", "the manager's /mcp URL")
 	name := flag.String("name", "badref", "display name")
 	mode := flag.String("mode", "good", "what to get wrong: one of the modes in the package comment")
-	moveTimeout := flag.Duration("move-timeout", 3*time.Second, "how long a player has for its move")
+	moveTimeout := flag.Duration("move-timeout", 4*time.Second, "how long a player has for its move")
 	flag.Parse()
 	if *managerURL == "" || !slices.Contains(modes, *mode) {
 		return fmt.Errorf("--manager is required, and --mode one of %v", modes)
