@@ -36,7 +36,7 @@ func run(t *testing.T, args ...string) (stdout, stderr string, status int) {
 }
 
 func TestHelpGoesToStdout(t *testing.T) {
-	for _, args := range [][]string{{"--help"}, {"-h"}, {"player", "--help"}, {"manager", "-help"}, {"bench", "--help"}, {"pages", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"player", "--help"}, {"manager", "-help"}, {"bench", "--help"}, {"pages", "--help"}, {"check", "--help"}} {
 		stdout, stderr, status := run(t, args...)
 		if status != 0 || stderr != "" || !strings.Contains(stdout, "-config") {
 			t.Errorf("%v: status %d, stderr %q, stdout %.80q…; want the help on stdout and status 0", args, status, stderr, stdout)
@@ -57,6 +57,8 @@ func TestBadCommandLineIsOneLine(t *testing.T) {
 	}{
 		{[]string{"--bogus"}, []string{"unknown flag --bogus", "see --help"}},
 		{[]string{"referee", "--bogus"}, []string{"unknown flag --bogus", "see --help"}},
+		{[]string{"check", "--bogus"}, []string{"unknown flag --bogus", "see --help"}},
+		{[]string{"check", "--role", "manager", "--listen"}, []string{"--role", "player or referee"}},
 		{[]string{"--move-timeout", "5"}, []string{"--move-timeout", "write 5s"}},
 		{[]string{"--move-timeout", "-1s"}, []string{"--move-timeout -1s", "more than 0"}},
 		{[]string{"--attempts", "0", "--no-ui"}, []string{"--attempts 0", "at least 1"}},

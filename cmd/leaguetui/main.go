@@ -3,6 +3,7 @@
 //	leaguetui                 the console: start a local league and watch it
 //	leaguetui --no-ui         the same league headless, for CI
 //	leaguetui manager|referee|player   one agent alone
+//	leaguetui check -- COMMAND         test any agent against league.v2
 package main
 
 import (
@@ -42,6 +43,7 @@ Usage:
   leaguetui player [flags]       run one player
   leaguetui pages [flags]        serve a page graph to link-race referees (MCP)
   leaguetui bench [flags]        measure how close a league runs to the machine's limit
+  leaguetui check [flags] -- COMMAND   test a player or referee of any implementation against league.v2
   leaguetui probe [flags] URL    exit 0 when the agent at URL answers healthy (for container health checks)
   leaguetui completion SHELL     print the completion script for bash, zsh or fish
 
@@ -173,6 +175,7 @@ func commandTable(stdout, stderr io.Writer) map[string]func(context.Context, []s
 		"pages":      func(ctx context.Context, args []string) error { return runPages(ctx, args, stdout, stderr) },
 		"completion": func(_ context.Context, args []string) error { return runCompletion(args, stdout) },
 		"probe":      func(ctx context.Context, args []string) error { return runProbe(ctx, args, stdout) },
+		"check":      func(ctx context.Context, args []string) error { return runCheck(ctx, args, stdout, stderr) },
 	}
 }
 
