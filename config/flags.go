@@ -15,7 +15,8 @@ import (
 // leaguetui command. Create them with AddFlags, parse the FlagSet, then call
 // Resolve.
 type Flags struct {
-	fs *flag.FlagSet
+	fs     *flag.FlagSet
+	getenv func(string) string // the environment Resolve read
 }
 
 // Names of the two overrides that choose which files to read, so Resolve
@@ -327,6 +328,7 @@ func (f *Flags) Resolve() (Config, error) {
 // ResolveWith is Resolve reading the environment through getenv, so tests
 // need not touch the process environment. An empty value counts as unset.
 func (f *Flags) ResolveWith(getenv func(string) string) (Config, error) {
+	f.getenv = getenv
 	set := f.explicit()
 	cfg, err := loadChosen(set, getenv)
 	if err != nil {
@@ -423,6 +425,48 @@ func (f *Flags) Args() []string {
 		args = append(args, "--"+o.flag, raw)
 	}
 	return args
+}
+
+// SharedFlag says whether name is one of the flags AddFlags registers,
+// which every command that reads the config takes.
+func SharedFlag(name string) bool {
+	for _, o := range overrides {
+		if o.flag == name {
+			return true
+		}
+	}
+	return false
+}
+
+// fileKeys are where a config folder holds the settings some overrides
+// change, for messages that name a bad value's origin.
+var fileKeys = map[string]struct{ file, key string }{
+	"game":       {"leagues/%s.json", "game_type"},
+	"strategies": {"defaults/player.json", "settings.strategies"},
+}
+
+// Origin names where the value of the setting the flag name overrides
+// came from, as a user would go and change it: "--game" when the command
+// line set it, "LEAGUETUI_GAME" when the environment did, else the config
+// file and key, else "--game" (the built-in default, changed there).
+// Call it after Resolve.
+func (f *Flags) Origin(name string, cfg Config) string {
+	if _, ok := f.explicit()[name]; ok {
+		return "--" + name
+	}
+	for _, o := range overrides {
+		if o.flag == name && f.getenv != nil && f.getenv(o.env) != "" {
+			return o.env
+		}
+	}
+	if at, ok := fileKeys[name]; ok && cfg.Dir != "" {
+		file := at.file
+		if strings.Contains(file, "%s") {
+			file = fmt.Sprintf(file, cfg.LeagueID)
+		}
+		return fmt.Sprintf("config %s: %s", filepath.Join(cfg.Dir, file), at.key)
+	}
+	return "--" + name
 }
 
 // FlagError is a bad value given to a command-line flag. It names the flag

@@ -11,7 +11,8 @@ import (
 const RefereeKeyEnv = "LEAGUETUI_REFEREE_KEY"
 
 // RefereeKey is the league's referee key: LEAGUETUI_REFEREE_KEY when set
-// (the environment overrides the config folder, as everywhere), otherwise
+// (the environment overrides the config folder, as everywhere), or the file
+// LEAGUETUI_REFEREE_KEY_FILE names (a container's secret), otherwise
 // what the file named by system.json's security.referee_key_file holds,
 // without surrounding white space; "" when neither says. A config folder
 // names a file rather than holding the key, so that the folder can be
@@ -19,8 +20,8 @@ const RefereeKeyEnv = "LEAGUETUI_REFEREE_KEY"
 // (mode 0600). A named file that cannot be read, or holds nothing, is an
 // error: the admin meant the league to have a key.
 func (c Config) RefereeKey(getenv func(string) string) (string, error) {
-	if key := getenv(RefereeKeyEnv); key != "" {
-		return key, nil
+	if key, err := SecretEnv(getenv, RefereeKeyEnv); key != "" || err != nil {
+		return key, err
 	}
 	path := c.Security.RefereeKeyFile
 	if path == "" {

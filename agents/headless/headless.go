@@ -838,13 +838,14 @@ func FormatRating(r protocol.RatingRow) string {
 const RefereeKeyEnv = config.RefereeKeyEnv
 
 // adminToken is the admin token of the league Launch starts: the
-// environment's LEAGUETUI_ADMIN_TOKEN, else the file --admin-token-file
+// environment's LEAGUETUI_ADMIN_TOKEN (or the file its _FILE variable
+// names), else the file --admin-token-file
 // names, else a new one, written to the data folder readable by the owner
 // only, so that a second console (--attach URL --admin-token-file FILE)
 // can control the league.
 func adminToken(cfg config.Config, layout store.Layout) (token, file string, err error) {
-	if token := strings.TrimSpace(os.Getenv(AdminTokenEnv)); token != "" {
-		return token, "", nil
+	if token, err := config.SecretEnv(os.Getenv, AdminTokenEnv); token != "" || err != nil {
+		return token, "", err
 	}
 	if file := cfg.Security.AdminTokenFile; file != "" {
 		token, err := config.ReadSecretFile(file)
@@ -862,7 +863,7 @@ func adminToken(cfg config.Config, layout store.Layout) (token, file string, err
 
 // AdminTokenEnv holds the admin token of the league leaguetui starts, or
 // of the manager a console attaches to.
-const AdminTokenEnv = "LEAGUETUI_ADMIN_TOKEN"
+const AdminTokenEnv = config.AdminTokenEnv
 
 // newSecret is 32 random bytes in hex after prefix.
 func newSecret(prefix string) string {

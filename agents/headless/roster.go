@@ -56,7 +56,7 @@ func playerEntries(opts Options) ([]config.RosterEntry, error) {
 	if opts.Roster != nil {
 		return opts.Roster.Players, nil
 	}
-	strategies, err := playerStrategies(opts.Config)
+	strategies, err := PlayerStrategies(opts.Config)
 	if err != nil {
 		return nil, err
 	}

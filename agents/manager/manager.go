@@ -72,7 +72,7 @@ type Manager struct {
 	history *store.JournalReader // reads those
 	// changed is closed and replaced whenever the journal commits (the
 	// feed grows). Under its own lock: the journal's writer closes it, and
-	// registration holds m.mu while it waits for that writer.
+	// it must never wait for m.mu, whose holders queue events for it.
 	changedMu sync.Mutex
 	changed   chan struct{}
 	reported  map[string]chan struct{} // match id -> closed when its result is in
@@ -398,7 +398,7 @@ func tokenMatches(token, hash string) bool {
 func (m *Manager) authenticate(env protocol.Envelope, role engine.Role) (engine.AgentInfo, error) {
 	notRegistered := protocol.ErrPlayerNotRegistered
 	if role == engine.RoleReferee {
-		notRegistered = protocol.ErrRefereeNotRegistred
+		notRegistered = protocol.ErrRefereeNotRegistered
 	}
 	if env.AuthToken == "" {
 		return engine.AgentInfo{}, protocol.Reject(protocol.ErrAuthTokenMissing, "auth_token is required after registration")

@@ -35,7 +35,7 @@ func (p *managerProof) check(token string) error {
 	p.mu.Unlock()
 	switch {
 	case !registered:
-		return protocol.Reject(protocol.ErrRefereeNotRegistred, "this referee takes matches once registered with its manager")
+		return protocol.Reject(protocol.ErrRefereeNotRegistered, "this referee takes matches once registered with its manager")
 	case key == "":
 		return nil
 	case token == "":

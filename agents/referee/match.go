@@ -212,11 +212,11 @@ func (run *matchRun) askMove(ctx context.Context, player string) {
 	call := run.moveCall(player, turn)
 	err := run.ask(ctx, player, call, run.r.opts.Config.Timeouts.Move, answerTypeOf(call.MessageType),
 		func(raw json.RawMessage) (bool, error) {
-			var resp protocol.ChooseParityResponse
-			if protocol.Decode(raw, &resp) != nil || resp.ParityChoice == "" && !resp.HasMoveData && !resp.Model.Failed() {
+			var resp protocol.MoveAnswer
+			if protocol.Decode(raw, &resp) != nil || resp.Choice == "" && !resp.HasMoveData && !resp.Model.Failed() {
 				return false, nil
 			}
-			answer := engine.Answer{MoveType: resp.MoveType, Choice: resp.ParityChoice}
+			answer := engine.Answer{MoveType: resp.MoveType, Choice: resp.Choice}
 			if resp.Model.Failed() && !resp.Model.Fallback {
 				answer.Error = resp.Model.ErrorType // the player's own model failed: the game ends its game
 			}
@@ -254,14 +254,14 @@ func inboxType(answerType string) string {
 // moveCall is the call that asks player for turn's move: CHOOSE_PARITY_CALL
 // for even/odd's move, as league.v2 has it, GAME_MOVE_CALL with the turn and
 // what the game shows for every other.
-func (run *matchRun) moveCall(player string, turn engine.Turn) *protocol.ChooseParityCall {
+func (run *matchRun) moveCall(player string, turn engine.Turn) *protocol.MoveCall {
 	opponent, _ := run.opponentOf(player)
 	callType := protocol.MoveCallType(turn.MoveType)
 	request := &protocol.MoveRequest{MoveType: turn.MoveType, ValidOptions: turn.Options}
 	if callType == protocol.TypeGameMoveCall {
 		request.Turn, request.Context = turn.Number, turn.State
 	}
-	return &protocol.ChooseParityCall{Envelope: run.envelopeTo(callType, player), PlayerID: player, GameType: run.game.Type(),
+	return &protocol.MoveCall{Envelope: run.envelopeTo(callType, player), PlayerID: player, GameType: run.game.Type(),
 		Context: protocol.MoveContext{OpponentID: opponent, RoundID: run.start.RoundID,
 			YourStandings: run.start.Standings[player]},
 		MoveRequest: request,
@@ -312,7 +312,7 @@ func (run *matchRun) ask(ctx context.Context, player string, msg protocol.Messag
 func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Message, timeout time.Duration,
 	answerType string, read func(json.RawMessage) (bool, error), repeat bool) error {
 	deadline := time.Now().Add(timeout)
-	if call, ok := msg.(*protocol.ChooseParityCall); ok {
+	if call, ok := msg.(*protocol.MoveCall); ok {
 		call.Deadline = protocol.FormatTime(deadline) // protocol.md §3.8: now + the move timeout, for this attempt
 	}
 	late, cancel := run.r.inbox.expect(run.start.MatchID, player, inboxType(answerType))

@@ -49,6 +49,7 @@ type Referee struct {
 
 	mu      sync.Mutex
 	running map[string]bool // match ids in progress
+	closed  bool            // no more matches: awaitMatches is counting them
 	wg      sync.WaitGroup
 }
 
@@ -138,12 +139,13 @@ func (r *Referee) Shutdown(ctx context.Context) error {
 	})
 }
 
-// awaitMatches waits for the matches in progress to end. It takes r.mu
-// first: claim adds a match to r.wg under it and refuses one once the
-// referee is shutting down, so every match is counted before the wait.
+// awaitMatches waits for the matches in progress to end. It closes the
+// referee to new matches under r.mu first: claim adds a match to r.wg
+// under it and refuses one once closed, so every match is counted before
+// the wait, and none is added while it waits.
 func (r *Referee) awaitMatches(ctx context.Context) {
 	r.mu.Lock()
-	// Nothing to do under the lock: taking it orders the wait after any claim.
+	r.closed = true
 	r.mu.Unlock()
 	done := make(chan struct{})
 	go func() { r.wg.Wait(); close(done) }()
@@ -220,7 +222,7 @@ func (r *Referee) checkStart(start protocol.StartMatch) (file string, err error)
 func (r *Referee) claim(matchID string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.ShuttingDown() {
+	if r.closed || r.ShuttingDown() {
 		return fmt.Errorf("this referee is shutting down")
 	}
 	if r.running[matchID] {
