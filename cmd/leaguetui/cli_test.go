@@ -36,7 +36,7 @@ func run(t *testing.T, args ...string) (stdout, stderr string, status int) {
 }
 
 func TestHelpGoesToStdout(t *testing.T) {
-	for _, args := range [][]string{{"--help"}, {"-h"}, {"player", "--help"}, {"manager", "-help"}, {"bench", "--help"}, {"pages", "--help"}, {"check", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"player", "--help"}, {"manager", "-help"}, {"bench", "--help"}, {"pages", "--help"}} {
 		stdout, stderr, status := run(t, args...)
 		if status != 0 || stderr != "" || !strings.Contains(stdout, "-config") {
 			t.Errorf("%v: status %d, stderr %q, stdout %.80q…; want the help on stdout and status 0", args, status, stderr, stdout)
