@@ -36,12 +36,21 @@ type Config struct {
 	Ratings      Ratings
 	Format       Format
 	Pages        Pages
+	Joining      Joining
 
 	// Dir is the absolute path of the config folder Load read, or "" when
 	// the Config came from defaults alone. Agents that need files this
 	// package does not interpret (agents/agents_config.json, the "phone
 	// book", or games/games_registry.json) find them here.
 	Dir string
+}
+
+// Joining says who a league that leaguetui starts waits for before it
+// begins: the roster's players (and referees), and seats open to anyone.
+type Joining struct {
+	RosterFile string        // --roster; "" reads the config folder's roster.json, if any
+	OpenSeats  int           // --open-seats: registrations from anyone the league waits for
+	Window     time.Duration // --join-window: how long it waits at most; 0 until everyone is there
 }
 
 // Pages is where a game that reads pages (the link race) finds them.
@@ -143,6 +152,10 @@ type Security struct {
 	// security.referee_key_file, relative to the config folder); see
 	// RefereeKey.
 	RefereeKeyFile string
+	// AdminTokenFile names a file holding the admin token of a league
+	// leaguetui starts (--admin-token-file), or that an attached console
+	// presents; LEAGUETUI_ADMIN_TOKEN overrides it.
+	AdminTokenFile string
 }
 
 // RefereeDefaults are the settings of defaults/referee.json.

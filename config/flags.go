@@ -15,7 +15,8 @@ import (
 // leaguetui command. Create them with AddFlags, parse the FlagSet, then call
 // Resolve.
 type Flags struct {
-	fs *flag.FlagSet
+	fs     *flag.FlagSet
+	getenv func(string) string // the environment Resolve read
 }
 
 // Names of the two overrides that choose which files to read, so Resolve
@@ -129,6 +130,18 @@ var overrides = []override{
 		func(c *Config) *string { return &c.Format.SPRT }),
 	intOverride("max-games", "LEAGUETUI_MAX_GAMES", "games an --sprt test plays at most (0: 10000)", 0,
 		func(c *Config) *int { return &c.Format.MaxGames }),
+	parentOnly(stringOverride("roster", "LEAGUETUI_ROSTER",
+		"the roster `file` (JSON): who plays, as built-in strategies, model players, programs leaguetui starts or agents registered from outside (default the config folder's roster.json, else --players built-in players)",
+		func(c *Config, raw string) error { c.Joining.RosterFile = absPath(raw); return nil })),
+	parentOnly(intOverride("open-seats", "LEAGUETUI_OPEN_SEATS",
+		"registrations from anyone the league waits for beside its own players", 0,
+		func(c *Config) *int { return &c.Joining.OpenSeats })),
+	parentOnly(durationOverride("join-window", "LEAGUETUI_JOIN_WINDOW",
+		"how long the league waits for the roster's outside agents and the open seats before it starts without them (0: until all are there, or s in the console)", nonNegative,
+		func(c *Config) *time.Duration { return &c.Joining.Window })),
+	parentOnly(stringOverride("admin-token-file", "LEAGUETUI_ADMIN_TOKEN_FILE",
+		"a `file` holding the admin token: of the league leaguetui starts (default $LEAGUETUI_ADMIN_TOKEN, else a new one written to the data folder's admin.token, mode 0600), or of the manager --attach shows",
+		func(c *Config, raw string) error { c.Security.AdminTokenFile = absPath(raw); return nil })),
 	stringField("strategies", "LEAGUETUI_STRATEGIES",
 		"comma-separated player `strategies` cycled over the players a league starts, e.g. llm,random,counter (default the game's own)",
 		func(c *Config) *string { return &c.Player.Strategies }),
@@ -152,6 +165,13 @@ var overrides = []override{
 	intOverride("llm-max-tokens-per-match", "LEAGUETUI_LLM_MAX_TOKENS_PER_MATCH",
 		"tokens (in and out) a model player may spend in one match; 0 is no cap", 0,
 		func(c *Config) *int { return &c.Player.LLM.MaxTokensPerMatch }),
+}
+
+// parentOnly marks an override that concerns the league leaguetui starts,
+// not the agents it starts: Args does not pass it on.
+func parentOnly(o override) override {
+	o.perAgent = true
+	return o
 }
 
 // The flags are registered with zero defaults so that flag.PrintDefaults
@@ -308,6 +328,7 @@ func (f *Flags) Resolve() (Config, error) {
 // ResolveWith is Resolve reading the environment through getenv, so tests
 // need not touch the process environment. An empty value counts as unset.
 func (f *Flags) ResolveWith(getenv func(string) string) (Config, error) {
+	f.getenv = getenv
 	set := f.explicit()
 	cfg, err := loadChosen(set, getenv)
 	if err != nil {
@@ -404,6 +425,48 @@ func (f *Flags) Args() []string {
 		args = append(args, "--"+o.flag, raw)
 	}
 	return args
+}
+
+// SharedFlag says whether name is one of the flags AddFlags registers,
+// which every command that reads the config takes.
+func SharedFlag(name string) bool {
+	for _, o := range overrides {
+		if o.flag == name {
+			return true
+		}
+	}
+	return false
+}
+
+// fileKeys are where a config folder holds the settings some overrides
+// change, for messages that name a bad value's origin.
+var fileKeys = map[string]struct{ file, key string }{
+	"game":       {"leagues/%s.json", "game_type"},
+	"strategies": {"defaults/player.json", "settings.strategies"},
+}
+
+// Origin names where the value of the setting the flag name overrides
+// came from, as a user would go and change it: "--game" when the command
+// line set it, "LEAGUETUI_GAME" when the environment did, else the config
+// file and key, else "--game" (the built-in default, changed there).
+// Call it after Resolve.
+func (f *Flags) Origin(name string, cfg Config) string {
+	if _, ok := f.explicit()[name]; ok {
+		return "--" + name
+	}
+	for _, o := range overrides {
+		if o.flag == name && f.getenv != nil && f.getenv(o.env) != "" {
+			return o.env
+		}
+	}
+	if at, ok := fileKeys[name]; ok && cfg.Dir != "" {
+		file := at.file
+		if strings.Contains(file, "%s") {
+			file = fmt.Sprintf(file, cfg.LeagueID)
+		}
+		return fmt.Sprintf("config %s: %s", filepath.Join(cfg.Dir, file), at.key)
+	}
+	return "--" + name
 }
 
 // FlagError is a bad value given to a command-line flag. It names the flag

@@ -25,8 +25,11 @@ import (
 // system.json's default_league_id selects which leagues/<id>.json to read.
 // Files under games/ and agents/ are only checked to be valid JSON: other
 // packages read them, and a broken one should stop the league at start-up
-// rather than in the middle of a round. Unknown keys are ignored, since
-// other implementations' files carry more.
+// rather than in the middle of a round. An unknown key is a *FileError
+// naming it and the keys its object holds, so a misspelt key never runs a
+// league on a default; the keys the specification's sample files carry are
+// accepted, read or not, so folders written for other implementations
+// load unchanged.
 //
 // Load does not call Validate, so callers can inspect odd values first.
 func Load(dir string) (Config, error) {
@@ -175,7 +178,7 @@ type playerFile struct {
 func loadSystem(dir string, cfg *Config) error {
 	var f systemFile
 	path := filepath.Join(dir, "system.json")
-	if found, err := readJSON(path, &f); err != nil || !found {
+	if found, err := readJSON(path, &f, keysOf(f, "system.json")); err != nil || !found {
 		return err
 	}
 	return f.apply(path, cfg)
@@ -241,7 +244,7 @@ func loadLeague(dir string, cfg *Config) error {
 	}
 	var f leagueFile
 	path := filepath.Join(dir, "leagues", cfg.LeagueID+".json")
-	if found, err := readJSON(path, &f); err != nil || !found {
+	if found, err := readJSON(path, &f, keysOf(f, "league")); err != nil || !found {
 		return err
 	}
 	if f.LeagueID != nil && *f.LeagueID != cfg.LeagueID {
@@ -264,13 +267,13 @@ func loadLeague(dir string, cfg *Config) error {
 
 func loadDefaults(dir string, cfg *Config) error {
 	var ref refereeFile
-	if _, err := readJSON(filepath.Join(dir, "defaults", "referee.json"), &ref); err != nil {
+	if _, err := readJSON(filepath.Join(dir, "defaults", "referee.json"), &ref, keysOf(ref, "referee.json")); err != nil {
 		return err
 	}
 	set(&cfg.Referee.MaxConcurrentMatches, ref.MaxConcurrentMatches)
 
 	var pl playerFile
-	if _, err := readJSON(filepath.Join(dir, "defaults", "player.json"), &pl); err != nil {
+	if _, err := readJSON(filepath.Join(dir, "defaults", "player.json"), &pl, keysOf(pl, "player.json")); err != nil {
 		return err
 	}
 	set(&cfg.Player.Strategy, pl.Settings.Strategy)
@@ -296,7 +299,7 @@ func checkOtherFiles(dir string) error {
 		}
 		for _, path := range paths {
 			var v any
-			if _, err := readJSON(path, &v); err != nil {
+			if _, err := readJSON(path, &v, nil); err != nil {
 				return err
 			}
 		}
@@ -304,9 +307,10 @@ func checkOtherFiles(dir string) error {
 	return nil
 }
 
-// readJSON decodes the file at path into v. A missing file is not an error:
-// it reports found == false and leaves v alone.
-func readJSON(path string, v any) (found bool, err error) {
+// readJSON decodes the file at path into v, refusing a key that shape
+// does not hold (nil shape: any key). A missing file is not an error: it
+// reports found == false and leaves v alone.
+func readJSON(path string, v any, shape keys) (found bool, err error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
@@ -321,7 +325,7 @@ func readJSON(path string, v any) (found bool, err error) {
 	if err := json.Unmarshal(data, v); err != nil {
 		return false, decodeError(path, data, err)
 	}
-	return true, nil
+	return true, unknownKey(path, data, shape)
 }
 
 // decodeError turns an encoding/json error into a FileError that names the

@@ -270,9 +270,36 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
-func TestLoadIgnoresUnknownKeysAndNulls(t *testing.T) {
+// TestLoadRefusesUnknownKeys: a key no file of the config layer holds is
+// refused, naming the file, the key and the keys its object holds, so a
+// misspelt key never runs a league on a default (issue 27); null keeps
+// the default.
+func TestLoadRefusesUnknownKeys(t *testing.T) {
+	tests := []struct {
+		file, content string
+		key, holds    string
+	}{
+		{"system.json", `{"timeouts": {"move_timout_sec": 3}}`, "timeouts.move_timout_sec", "move_timeout_sec"},
+		{"system.json", `{"surprise": {"deep": [1, 2]}}`, "surprise", "default_league_id"},
+		{"system.json", `{"network": {"extra": true}}`, "network.extra", "base_host"},
+		{"leagues/league_2025_even_odd.json", `{"scoring": {"win": 3}}`, "scoring.win", "win_points"},
+		{"defaults/referee.json", `{"max_concurent_matches": 4}`, "max_concurent_matches", "max_concurrent_matches"},
+		{"defaults/player.json", `{"settings": {"llm": {"modle": "x"}}}`, "settings.llm.modle", "model"},
+	}
+	for _, tt := range tests {
+		dir := writeFolder(t, map[string]string{tt.file: tt.content})
+		_, err := Load(dir)
+		var fe *FileError
+		if !errors.As(err, &fe) || fe.Field != tt.key || !strings.HasSuffix(fe.Path, filepath.FromSlash(tt.file)) ||
+			!strings.Contains(err.Error(), "unknown key") || !strings.Contains(err.Error(), tt.holds) {
+			t.Errorf("%s %s: %v; want a FileError naming %s and the key %s", tt.file, tt.content, err, tt.key, tt.holds)
+		}
+	}
+}
+
+func TestLoadKeepsDefaultsForNulls(t *testing.T) {
 	dir := writeFolder(t, map[string]string{
-		"system.json": `{"surprise": {"deep": [1, 2]}, "timeouts": null, "network": {"extra": true}}`,
+		"system.json": `{"timeouts": null, "network": {"base_host": null}, "schema_version": "1.0.0"}`,
 	})
 	got, err := Load(dir)
 	if err != nil {

@@ -11,7 +11,8 @@ import (
 const RefereeKeyEnv = "LEAGUETUI_REFEREE_KEY"
 
 // RefereeKey is the league's referee key: LEAGUETUI_REFEREE_KEY when set
-// (the environment overrides the config folder, as everywhere), otherwise
+// (the environment overrides the config folder, as everywhere), or the file
+// LEAGUETUI_REFEREE_KEY_FILE names (a container's secret), otherwise
 // what the file named by system.json's security.referee_key_file holds,
 // without surrounding white space; "" when neither says. A config folder
 // names a file rather than holding the key, so that the folder can be
@@ -19,20 +20,31 @@ const RefereeKeyEnv = "LEAGUETUI_REFEREE_KEY"
 // (mode 0600). A named file that cannot be read, or holds nothing, is an
 // error: the admin meant the league to have a key.
 func (c Config) RefereeKey(getenv func(string) string) (string, error) {
-	if key := getenv(RefereeKeyEnv); key != "" {
-		return key, nil
+	if key, err := SecretEnv(getenv, RefereeKeyEnv); key != "" || err != nil {
+		return key, err
 	}
 	path := c.Security.RefereeKeyFile
 	if path == "" {
 		return "", nil
 	}
-	data, err := os.ReadFile(path)
+	key, err := ReadSecretFile(path)
 	if err != nil {
 		return "", fmt.Errorf("the referee key file (security.referee_key_file): %w", err)
 	}
-	key := strings.TrimSpace(string(data))
-	if key == "" {
-		return "", fmt.Errorf("the referee key file %s (security.referee_key_file) is empty", path)
-	}
 	return key, nil
+}
+
+// ReadSecretFile reads a key or token from a file of its own: its content
+// without surrounding white space. A file that holds nothing is an error:
+// whoever named it meant there to be a secret.
+func ReadSecretFile(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	secret := strings.TrimSpace(string(data))
+	if secret == "" {
+		return "", fmt.Errorf("%s is empty", path)
+	}
+	return secret, nil
 }

@@ -42,7 +42,7 @@ func (f Format) validate(p *problems) {
 	case "gauntlet":
 		p.check(f.Challengers != "", "a gauntlet needs --challengers (player ids, comma-separated)")
 	default:
-		p.check(false, "format must be round-robin, double-round-robin, swiss or gauntlet (got %q)", f.Name)
+		p.check(false, "--format %q: want round-robin, double-round-robin, swiss or gauntlet", f.Name)
 	}
 	p.nonNegative("games-per-pair", f.GamesPerPair)
 	p.check(f.SPRT == "" || f.Name == "gauntlet", "--sprt needs --format gauntlet with one challenger")

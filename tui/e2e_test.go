@@ -345,6 +345,16 @@ func TestConsoleInTmux(t *testing.T) {
 		}
 	}
 
+	// Ended, the league takes no start, pause or stop: the key bar offers
+	// none, and ? lists every key, enter among them.
+	lines := strings.Split(strings.TrimRight(screen, "\n "), "\n")
+	if bar := lines[len(lines)-1]; strings.Contains(bar, "start/resume") || strings.Contains(bar, "pause") || strings.Contains(bar, "stop") {
+		t.Errorf("the completed league's key bar offers start, pause or stop: %q", bar)
+	}
+	x.Keys("?")
+	x.WaitScreen(30*time.Second, "Keys (? or esc closes)", "enter", "1-5 jump to a pane")
+	x.Keys("?")
+
 	x.Keys("q")
 	eventually(t, 60*time.Second, "leaguetui exits", func() bool { return x.Pane("#{pane_dead}") == "1" })
 	for _, child := range children {

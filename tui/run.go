@@ -66,6 +66,12 @@ type Options struct {
 	// Notice is said first, in the log and on the status line: what
 	// league a reopened data folder holds.
 	Notice string
+	// Info is shown atop the info and keys view (?): the manager's URL
+	// and the admin token of a league the console started.
+	Info []string
+	// Joining, while the league waits for outside players, says where
+	// they register and who has joined (nil: the league waits for none).
+	Joining func() string
 	// FlashFor is how long a status message stays (default 5 s).
 	FlashFor time.Duration
 	// Logger gets the log pane's warnings and errors too (the console's

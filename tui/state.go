@@ -312,12 +312,14 @@ func (s *leagueState) Referees() []*agentInfo { return s.referees }
 func (s *leagueState) Agent(id string) *agentInfo { return s.agents[id] }
 
 // Standings are the rows to show: the manager's own when it has seen as many
-// results as we have (it knows the league's scoring), else ours.
+// results and players as we have (it knows the league's scoring), else
+// ours, so a player that registers while the league waits shows at once.
 func (s *leagueState) Standings() []protocol.StandingRow {
-	if done, _ := s.Progress(); s.official != nil && s.official.MatchesDone == done && len(s.official.Standings) > 0 {
+	rows := s.league.Table.Rows()
+	if done, _ := s.Progress(); s.official != nil && s.official.MatchesDone == done &&
+		len(s.official.Standings) > 0 && len(s.official.Standings) == len(rows) {
 		return s.official.Standings
 	}
-	rows := s.league.Table.Rows()
 	out := make([]protocol.StandingRow, len(rows))
 	for i, r := range rows {
 		out[i] = protocol.StandingRow{Rank: r.Rank, PlayerID: r.PlayerID, DisplayName: r.DisplayName, Played: r.Played,

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -141,8 +142,12 @@ func TestStateRateAndETAIgnorePauses(t *testing.T) {
 
 func TestStateOfficialStandingsWinWhenInStep(t *testing.T) {
 	st := applyAll(runningLeague(t))
-	doc := protocol.StandingsFile{LeagueID: "L", MatchesDone: 4,
-		Standings: []protocol.StandingRow{{Rank: 1, PlayerID: "P99", Points: 99}}}
+	// The manager's table: a row for each of the league's six players.
+	rows := []protocol.StandingRow{{Rank: 1, PlayerID: "P99", Points: 99}}
+	for i := 2; i <= 6; i++ {
+		rows = append(rows, protocol.StandingRow{Rank: i, PlayerID: fmt.Sprintf("P%02d", i)})
+	}
+	doc := protocol.StandingsFile{LeagueID: "L", MatchesDone: 4, Standings: rows}
 	st.SetStandings(doc)
 	if rows := st.Standings(); rows[0].PlayerID != "P99" || st.LeagueID != "L" {
 		t.Errorf("in step: got %+v", rows[0])
@@ -151,6 +156,11 @@ func TestStateOfficialStandingsWinWhenInStep(t *testing.T) {
 	st.SetStandings(doc)
 	if rows := st.Standings(); rows[0].PlayerID == "P99" {
 		t.Error("standings behind the feed should not be shown")
+	}
+	doc.MatchesDone, doc.Standings = 4, rows[:5] // a player short: one registered since
+	st.SetStandings(doc)
+	if rows := st.Standings(); rows[0].PlayerID == "P99" || len(rows) != 6 {
+		t.Errorf("standings a player short should not be shown: got %d rows from %s", len(rows), rows[0].PlayerID)
 	}
 }
 

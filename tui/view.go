@@ -136,11 +136,7 @@ func (m *Model) statusView(w int) string {
 	case m.confirm == confirmStop:
 		return fit(s.Confirm.Render(fmt.Sprintf("Stop the league? Running matches (%d) are abandoned. [y/n]", m.st.RunningCount())), w)
 	case m.confirm == confirmQuit:
-		what := "Quit and stop the agents this console started?"
-		if m.opts.Attached || m.opts.Children == nil {
-			what = "Quit the console? The league goes on without it."
-		}
-		return fit(s.Confirm.Render(fmt.Sprintf("Matches are running (%d). %s [y/n]", m.st.RunningCount(), what)), w)
+		return fit(s.Confirm.Render(m.quitQuestion()+" [y/n]"), w)
 	case m.filtering:
 		return fit(m.filter.View()+s.Dim.Render("  enter keep · esc clear"), w)
 	case m.flash != "":
@@ -153,8 +149,11 @@ func (m *Model) statusView(w int) string {
 		return fit(s.FlashError.Render("manager unreachable: retrying…"), w)
 	case m.st.DisplayState() == stateWaiting:
 		how := "press s to start"
-		if m.opts.Control != nil && !m.opts.Control.HasAdminToken() {
+		if m.readOnly() {
 			how = "read-only (no admin token): the league's admin starts it"
+		}
+		if m.opts.Joining != nil {
+			how = m.opts.Joining() + " · s starts now"
 		}
 		return fit(s.Dim.Render(fmt.Sprintf("%s and %s registered · %s",
 			plural(len(m.st.Players()), "player"), plural(len(m.st.Referees()), "referee"), how)), w)
@@ -162,9 +161,45 @@ func (m *Model) statusView(w int) string {
 	return fit("", w)
 }
 
+// quitQuestion asks before quitting; it counts the running matches only
+// while there are some (the league may end while the question is open).
+func (m *Model) quitQuestion() string {
+	what := "Quit and stop the agents this console started?"
+	if m.opts.Attached || m.opts.Children == nil {
+		what = "Quit the console? The league goes on without it."
+	}
+	if n := m.st.RunningCount(); n > 0 {
+		return fmt.Sprintf("%s running. %s", plural(n, "match"), what)
+	}
+	return what
+}
+
+// readOnly: this console watches a manager without its admin token.
+func (m *Model) readOnly() bool {
+	return m.opts.Control != nil && !m.opts.Control.HasAdminToken()
+}
+
+// leagueKeys are the keys that change the league, those its state and
+// this console's rights allow: none when read-only or once it has ended.
+func (m *Model) leagueKeys() []key.Binding {
+	g := m.keys
+	if m.readOnly() {
+		return nil
+	}
+	switch m.st.DisplayState() {
+	case stateWaiting:
+		return []key.Binding{g.Start}
+	case stateRunning:
+		return []key.Binding{g.Pause, g.Stop}
+	case statePausing, statePaused:
+		return []key.Binding{g.Start, g.Stop}
+	}
+	return nil
+}
+
 func (m *Model) helpView(w int) string {
 	g := m.keys
-	short := []key.Binding{g.Start, g.Pause, g.Stop, g.NextPane, g.Filter, g.Quit, g.Help}
+	short := append(m.leagueKeys(), g.NextPane, g.Filter, g.Quit, g.Help)
 	if m.confirm != confirmNone {
 		short = []key.Binding{m.yesNo.Yes, m.yesNo.No}
 	} else if m.transcript != nil {
@@ -207,7 +242,7 @@ func (m *Model) fullHelpView(w, h int) string {
 	g := m.keys
 	groups := [][]key.Binding{
 		{g.Start, g.Pause, g.Stop, g.Quit, g.ForceQ},
-		{g.NextPane, g.PrevPane, g.Filter, g.Help, m.pc.ListKeys.Back},
+		{g.NextPane, g.PrevPane, g.Filter, g.Help, m.pc.ListKeys.Open, m.pc.ListKeys.Back},
 	}
 	var paneHelp keyHelp
 	if m.transcript != nil {
@@ -216,8 +251,14 @@ func (m *Model) fullHelpView(w, h int) string {
 		paneHelp = m.panes[m.focus].Help()
 	}
 	groups = append(groups, paneHelp.full...)
+	var lines []string
+	if len(m.opts.Info) > 0 {
+		lines = append(lines, m.pc.Styles.PaneTitle.Render("League"), "")
+		lines = append(lines, m.opts.Info...)
+		lines = append(lines, "")
+	}
 	title := m.pc.Styles.PaneTitle.Render("Keys (? or esc closes)")
-	lines := append([]string{title, ""}, m.helpColumns(groups, w)...)
-	lines = append(lines, "", m.pc.Styles.Dim.Render("1-5 jump to a pane · states read as words and symbols, colour is only a repeat"))
+	lines = append(append(lines, title, ""), m.helpColumns(groups, w)...)
+	lines = append(lines, "", m.pc.Styles.Dim.Render(fmt.Sprintf("1-%d jump to a pane · states read as words and symbols, colour is only a repeat", len(m.panes))))
 	return block(lines, w, h)
 }

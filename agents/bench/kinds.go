@@ -43,7 +43,8 @@ var WorkKinds = []WorkKind{
 	{"JSON: encoding and decoding", pattern(`^encoding/json`,
 		`^github\.com/(goccy/go-json|bytedance/sonic|json-iterator/|segmentio/encoding|mailru/easyjson|go-json-experiment/|buger/jsonparser|tidwall/gjson|valyala/fastjson)`,
 		`\.(MarshalJSON|UnmarshalJSON)$`,
-		`leaguetui/agents/protocol\.(Encode|encode|Decode|decode|Parse(Request|Reply)|scan|read(Head|String)|plainASCII|Marshal|MarshalIndent|Unmarshal|RedactMessage|DeleteKeys|flatten|extras|canonical$|withAliases|mayHoldAlias|isObject|NullFieldSlot|unwrap|mergeEnvelopePayload|FormatTime|\(\*headScanner\)|\(\*redactor\)|\(\*Encoded\))`,
+		`leaguetui/agents/protocol\.(Encode|encode|Decode|decode|Parse(Request|Reply)|scan|read(Head|String)|Marshal|MarshalIndent|Unmarshal|RedactMessage|DeleteKeys|extras|canonical$|withAliases|mayHoldAlias|isObject|NullFieldSlot|unwrap|mergeEnvelopePayload|FormatTime|\(\*headReader\)|\(\*Encoded\))`,
+		`leaguetui/agents/protocol/internal/wirejson\.`,
 		`leaguetui/agents/rpc\.(DecodeParams|\(\*Server\)\.encodeFailure)$`,
 		`leaguetui/agents/[a-z]+\.(\(\*?\w+\)\.)?(encode|decode)\w*$`)},
 	{"routing: method to handler, dialects, MCP", pattern(

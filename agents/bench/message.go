@@ -21,7 +21,7 @@ func SampleExchange() (request, response []byte, err error) {
 	token := "tok-" + strings.Repeat("5f", 32) // 32 random bytes in hex, as the manager issues
 	now := time.Now()
 
-	call := protocol.ChooseParityCall{
+	call := protocol.MoveCall{
 		Envelope: envelope(protocol.TypeChooseParityCall, "referee:REF03", conv, token, now),
 		PlayerID: "P17",
 		GameType: "even_odd",
@@ -36,10 +36,10 @@ func SampleExchange() (request, response []byte, err error) {
 		return nil, nil, err
 	}
 
-	reply := protocol.ChooseParityResponse{
-		Envelope:     envelope(protocol.TypeChooseParityResponse, "player:P17", conv, token, now),
-		PlayerID:     "P17",
-		ParityChoice: "even",
+	reply := protocol.MoveAnswer{
+		Envelope: envelope(protocol.TypeChooseParityResponse, "player:P17", conv, token, now),
+		PlayerID: "P17",
+		Choice:   "even",
 	}
 	reply.RoundID, reply.MatchID, reply.LeagueID = 12, match, league
 	response, err = protocol.EncodeResult(json.RawMessage("123456"), &reply)

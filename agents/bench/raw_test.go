@@ -32,8 +32,8 @@ func TestSampleExchangeIsARealMessage(t *testing.T) {
 	if err != nil {
 		t.Fatalf("response does not parse: %v", err)
 	}
-	var reply protocol.ChooseParityResponse
-	if err := protocol.Decode(raw, &reply); err != nil || reply.ParityChoice != "even" {
+	var reply protocol.MoveAnswer
+	if err := protocol.Decode(raw, &reply); err != nil || reply.Choice != "even" {
 		t.Errorf("response decodes to %+v, %v", reply, err)
 	}
 }

@@ -55,6 +55,13 @@ type Options struct {
 	// Env is added to the environment of every agent it starts (the
 	// bench's profiling asks for a window this way).
 	Env []string
+	// Roster lists who plays (and who referees): built-in strategies,
+	// model players, programs to start and outside agents to wait for.
+	// Nil: --players built-in players and --referees referees.
+	Roster *config.Roster
+	// Notify is told, a line each, what happens to the roster's programs
+	// and who joins while a new league waits (nil: nobody).
+	Notify func(string)
 	// Interrupts are the Ctrl-C presses: the first drains the league (no
 	// new match starts, running ones finish, the state is saved), the
 	// second stops it at once. Nil: only ctx ends a run early.
@@ -67,14 +74,30 @@ type League struct {
 	Manager    *launch.Child
 	Referees   []*launch.Child
 	Players    []*launch.Child
+	Programs   []Program // the roster's programs, kept running
 	Control    *control.Client
 	AdminToken string
+	// AdminTokenFile is where the admin token is kept: the file it was
+	// given in, or the data folder's admin.token (mode 0600) for one made
+	// here; "" when it came from LEAGUETUI_ADMIN_TOKEN.
+	AdminTokenFile string
 	// Resumed is the league as its journal left it when the data folder
 	// already held one in progress (the manager holds it paused until
 	// Run resumes it); nil for a new league.
 	Resumed *protocol.StandingsFile
 
-	lock *store.DataLock // the data folder is ours (and the manager's) until Stop
+	lock   *store.DataLock // the data folder is ours (and the manager's) until Stop
+	notify func(string)
+	// playerNames are the names of the players the league was started
+	// for (the roster's, or the built-in ones'): the others take seats.
+	playerNames []string
+}
+
+// say tells Options.Notify, if any.
+func (l *League) say(line string) {
+	if l.notify != nil {
+		l.notify(line)
+	}
 }
 
 // Children lists the league's agents, the manager first; the page server
@@ -97,7 +120,12 @@ func (l *League) Stop() {
 		_ = l.Manager.Stop(10 * time.Second)
 	}
 	stopAll(l.Referees)
+	var stopping sync.WaitGroup
+	for _, p := range l.Programs {
+		stopping.Go(func() { p.Stop(5 * time.Second) })
+	}
 	stopAll(l.Players)
+	stopping.Wait()
 	if l.Pages != nil {
 		_ = l.Pages.Stop(5 * time.Second)
 	}
@@ -116,8 +144,8 @@ func stopAll(children []*launch.Child) {
 // Run plays a whole league, or resumes the one the data folder holds, and
 // returns when it is completed.
 func Run(ctx context.Context, opts Options) error {
-	if opts.Players < 2 || opts.Referees < 1 {
-		return fmt.Errorf("a league needs at least 2 players and 1 referee (got --players %d --referees %d)", opts.Players, opts.Referees)
+	if err := opts.CheckSize(); err != nil {
+		return err
 	}
 	if !opts.SeedSet {
 		opts.Seed = randomSeed()
@@ -134,11 +162,17 @@ func Run(ctx context.Context, opts Options) error {
 		case <-started:
 		}
 	}()
+	out := newOutput(opts)
+	if opts.Notify == nil {
+		opts.Notify = func(line string) { fmt.Fprintln(out.progress, "leaguetui: "+line) }
+	}
 	league, err := Launch(startCtx, opts)
 	if league != nil {
 		defer league.Stop()
 	}
-	out := newOutput(opts)
+	if err == nil {
+		err = awaitJoining(startCtx, league, opts, out)
+	}
 	var progress *progress
 	if err == nil {
 		progress, err = begin(startCtx, league, opts, out)
@@ -280,6 +314,51 @@ func (e *LeagueStoppedError) Error() string {
 	return fmt.Sprintf("the league was stopped before it completed, at %d of %d matches", e.Done, e.Total)
 }
 
+// CheckSize checks that the league has players and a referee: at least
+// two players (the roster's and the open seats) and one referee.
+func (opts Options) CheckSize() error {
+	if opts.Roster != nil {
+		players, referees := len(opts.Roster.Players)+opts.Config.Joining.OpenSeats, len(refereeEntries(opts))
+		if players < 2 || referees < 1 {
+			return fmt.Errorf("roster %s: a league needs at least 2 players (with the open seats) and 1 referee (got %d and %d)",
+				opts.Roster.Path, players, referees)
+		}
+		return nil
+	}
+	if opts.Players+opts.Config.Joining.OpenSeats < 2 || opts.Referees < 1 {
+		return fmt.Errorf("a league needs at least 2 players and 1 referee (got --players %d --referees %d)", opts.Players, opts.Referees)
+	}
+	return nil
+}
+
+// awaitJoining waits, for a new league, until the roster's programs and
+// outside agents and the open seats have registered, or the join window
+// has passed, saying on stderr where to register and who joins.
+func awaitJoining(ctx context.Context, league *League, opts Options, out *output) error {
+	w := league.NewWaiter(opts)
+	if w == nil {
+		return nil
+	}
+	start := w.State()
+	window := ""
+	if start.Window > 0 {
+		window = fmt.Sprintf(" for at most %s", start.Window)
+	}
+	fmt.Fprintf(out.progress, "leaguetui: waiting%s for %s; register at %s\n", window, start.Waiting(), start.URL)
+	end, err := w.Await(ctx, func(j Joining) {
+		line := "leaguetui: joined: " + j.Joined[len(j.Joined)-1]
+		if !j.Complete() {
+			line += "; waiting for " + j.Waiting()
+		}
+		fmt.Fprintln(out.progress, line)
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out.progress, "leaguetui: %s\n", end.DescribeEnd())
+	return nil
+}
+
 // begin starts a new league, or resumes the one the journal holds, and
 // says which on stderr. It returns nil progress when there is nothing left
 // to play: the league was completed before this run.
@@ -321,6 +400,10 @@ func begin(ctx context.Context, league *League, opts Options, out *output) (*pro
 // the same seed gives the same league.
 func Launch(ctx context.Context, opts Options) (*League, error) {
 	cfg := opts.Config
+	if opts.Roster != nil {
+		opts.Players = len(opts.Roster.Players)
+		opts.Referees = len(refereeEntries(opts))
+	}
 	if err := checkPorts(opts); err != nil {
 		return nil, err
 	}
@@ -342,7 +425,10 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	if err != nil {
 		return nil, err
 	}
-	league := &League{AdminToken: newSecret("adm-"), lock: lock}
+	league := &League{lock: lock, notify: opts.Notify}
+	if league.AdminToken, league.AdminTokenFile, err = adminToken(cfg, layout); err != nil {
+		return league, err
+	}
 	if err := removeCutWrites(layout); err != nil {
 		return league, err
 	}
@@ -357,8 +443,13 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	}
 	refereeKey = cmp.Or(refereeKey, newSecret("ref-"))
 	keyEnv := RefereeKeyEnv + "=" + refereeKey
+	players, err := playerEntries(opts)
+	if err != nil {
+		return league, err
+	}
+	league.playerNames = names(players)
 	managerArgs := []string{"manager", "--hold", "--port", port(opts, cfg.Network.ManagerPort, 0),
-		"--seed", strconv.FormatInt(opts.Seed, 10)}
+		"--seed", strconv.FormatInt(opts.Seed, 10), "--reserve", strings.Join(names(players), ",")}
 	if opts.OpenReferees {
 		managerArgs = append(managerArgs, "--open-referees")
 	}
@@ -366,7 +457,7 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	manager, err := launch.Start(ctx, opts.Executable, launch.Spec{
 		Name: "manager", OutputPath: output("league_manager"),
 		Args:     append(managerArgs, common...),
-		Env:      append([]string{"LEAGUETUI_ADMIN_TOKEN=" + league.AdminToken, keyEnv}, opts.Env...),
+		Env:      append([]string{AdminTokenEnv + "=" + league.AdminToken, keyEnv}, opts.Env...),
 		DataLock: lock.File(),
 	}, ready)
 	if err != nil {
@@ -377,12 +468,12 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	if err := league.checkResumed(ctx, &opts); err != nil {
 		return league, err
 	}
-	strategies, err := playerStrategies(cfg)
-	if err != nil {
-		return league, err
+	if league.Resumed != nil { // its players, as many as it had
+		if players, err = playerEntries(opts); err != nil {
+			return league, err
+		}
 	}
-	strategy := strategyOf(strategies)
-	if err := rebuildDerived(layout, strategy); err != nil {
+	if err := rebuildDerived(layout, strategyOf(players)); err != nil {
 		return league, err
 	}
 	if league.Finished() {
@@ -396,12 +487,20 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	if err != nil {
 		return league, err
 	}
-	for i := range opts.Referees {
-		name := fmt.Sprintf("REF%02d", i+1)
+	for i, e := range refereeEntries(opts) {
+		switch e.Kind() {
+		case config.KindExternal:
+			continue
+		case config.KindProgram: // admitted with the league's referee key, in its environment
+			if err := league.startProgram(opts, e, league.say, keyEnv); err != nil {
+				return league, err
+			}
+			continue
+		}
 		child, err := launch.Start(ctx, opts.Executable, launch.Spec{
-			Name: "referee " + name, OutputPath: output(name), Register: true,
+			Name: "referee " + e.Name, OutputPath: output(e.Name), Register: true,
 			Args: append([]string{"referee", "--port", port(opts, cfg.Network.RefereePortFirst, i),
-				"--manager", manager.Endpoint, "--name", name}, refereeArgs...),
+				"--manager", manager.Endpoint, "--name", e.Name}, refereeArgs...),
 			Env: append([]string{keyEnv}, opts.Env...),
 		}, ready)
 		if err != nil {
@@ -409,14 +508,23 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		}
 		league.Referees = append(league.Referees, child)
 	}
-	for i := range opts.Players {
-		name := fmt.Sprintf("P%02d", i+1)
+	for i, e := range players {
+		switch e.Kind() {
+		case config.KindExternal:
+			continue
+		case config.KindProgram:
+			if err := league.startProgram(opts, e, league.say); err != nil {
+				return league, err
+			}
+			continue
+		}
+		args := append([]string{"player", "--port", port(opts, cfg.Network.PlayerPortFirst, i),
+			"--manager", manager.Endpoint, "--name", e.Name, "--strategy", e.Strategy,
+			"--seed", strconv.FormatInt(opts.Seed, 10)}, common...)
 		child, err := launch.Start(ctx, opts.Executable, launch.Spec{
-			Name: "player " + name, OutputPath: output(name), Register: true,
-			Args: append([]string{"player", "--port", port(opts, cfg.Network.PlayerPortFirst, i),
-				"--manager", manager.Endpoint, "--name", name, "--strategy", strategy(name),
-				"--seed", strconv.FormatInt(opts.Seed, 10)}, common...),
-			Env: opts.Env,
+			Name: "player " + e.Name, OutputPath: output(e.Name), Register: true,
+			Args: append(args, modelArgs(e)...),
+			Env:  opts.Env,
 		}, ready)
 		if err != nil {
 			return league, err
@@ -426,17 +534,18 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	return league, nil
 }
 
-// strategyOf names the strategy of the player leaguetui starts as id
-// (P01 is the first, named so and given that id): the built-in strategies
-// in turn. "" for an id leaguetui gives none of its players.
-func strategyOf(strategies []string) func(id string) string {
-	return func(id string) string {
-		var n int
-		if _, err := fmt.Sscanf(id, "P%d", &n); err != nil || n < 1 || fmt.Sprintf("P%02d", n) != id {
-			return ""
+// strategyOf names the strategy of the player leaguetui starts as id: the
+// i-th of players is given the id config.PlayerIDAt(i) (P01 is the first).
+// "" for an id leaguetui starts none of its own players as: a roster's
+// program or outside agent, or any agent from elsewhere.
+func strategyOf(players []config.RosterEntry) func(id string) string {
+	byID := map[string]string{}
+	for i, e := range players {
+		if kind := e.Kind(); kind == config.KindBuiltin || kind == config.KindModel {
+			byID[config.PlayerIDAt(i)] = e.Strategy
 		}
-		return strategies[(n-1)%len(strategies)]
 	}
+	return func(id string) string { return byID[id] }
 }
 
 // Finished says the data folder held a league that had ended (completed,
@@ -481,7 +590,7 @@ func (l *League) checkResumed(ctx context.Context, opts *Options) error {
 		return err
 	}
 	opts.Seed = status.Seed
-	if n := len(status.Standings); n > 0 {
+	if n := len(status.Standings); n > 0 && opts.Roster == nil {
 		opts.Players = n
 	}
 	if !opts.RefereesSet {
@@ -874,6 +983,34 @@ func FormatRating(r protocol.RatingRow) string {
 // RefereeKeyEnv names the environment variable that holds the referee key
 // a manager admits referees with, and that referees present.
 const RefereeKeyEnv = config.RefereeKeyEnv
+
+// adminToken is the admin token of the league Launch starts: the
+// environment's LEAGUETUI_ADMIN_TOKEN (or the file its _FILE variable
+// names), else the file --admin-token-file
+// names, else a new one, written to the data folder readable by the owner
+// only, so that a second console (--attach URL --admin-token-file FILE)
+// can control the league.
+func adminToken(cfg config.Config, layout store.Layout) (token, file string, err error) {
+	if token, err := config.SecretEnv(os.Getenv, AdminTokenEnv); token != "" || err != nil {
+		return token, "", err
+	}
+	if file := cfg.Security.AdminTokenFile; file != "" {
+		token, err := config.ReadSecretFile(file)
+		if err != nil {
+			return "", "", fmt.Errorf("--admin-token-file: %w", err)
+		}
+		return token, file, nil
+	}
+	token, file = newSecret("adm-"), layout.AdminToken()
+	if err := store.WriteSecret(file, token); err != nil {
+		return "", "", fmt.Errorf("cannot write the admin token: %w", err)
+	}
+	return token, file, nil
+}
+
+// AdminTokenEnv holds the admin token of the league leaguetui starts, or
+// of the manager a console attaches to.
+const AdminTokenEnv = config.AdminTokenEnv
 
 // newSecret is 32 random bytes in hex after prefix.
 func newSecret(prefix string) string {

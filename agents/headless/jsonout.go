@@ -11,7 +11,7 @@ import (
 
 // The --json output: one JSON object a line on stdout, an event of the
 // league's feed each (in journal order), then the final standings. Field
-// names are snake_case and kept stable for scripts; the README lists them.
+// names are snake_case and kept stable for scripts; docs/running.md lists them.
 // Fields that do not apply to an event's kind are left out.
 
 // JSONEvent is one feed event as --json prints it.

@@ -15,10 +15,11 @@ import (
 	"github.com/leaguetui/leaguetui/engine"
 )
 
-// playerStrategies is what the players a league starts play, cycled over
+// PlayerStrategies is what the players a league starts play, cycled over
 // them: --strategies when given (the llm strategy among them if its
-// settings hold), otherwise the game's own strategies.
-func playerStrategies(cfg config.Config) ([]string, error) {
+// settings hold), otherwise the game's own strategies. Its error names the
+// flag, so the command line can refuse a bad list before anything starts.
+func PlayerStrategies(cfg config.Config) ([]string, error) {
 	own := engine.StrategyNamesFor(cfg.GameType)
 	if len(own) == 0 {
 		return nil, fmt.Errorf("no built-in player plays %q (games with players: %v)", cfg.GameType, engine.PlayableGames())

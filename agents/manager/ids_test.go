@@ -1,6 +1,7 @@
 package manager_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
@@ -30,5 +31,11 @@ func TestIDsFollowNames(t *testing.T) {
 		registration("player", ackingPeer(t, nil, nil).Endpoint, map[string]any{"display_name": "P01"}))
 	if reply.String("player_id") != "" || reply.String("auth_token") != "" {
 		t.Errorf("a player named P01 registered beside P01 (alpha): %s", reply.Body)
+	}
+	// The clash is a refused registration saying whose the name is, not
+	// a missing field.
+	if reply.String("status") != "REJECTED" || !strings.Contains(reply.String("reason"), `"P01" is taken by P01`) ||
+		strings.Contains(string(reply.Body), "E003") {
+		t.Errorf("a player named P01 beside P01: %s; want status REJECTED naming P01, not E003", reply.Body)
 	}
 }

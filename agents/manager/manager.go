@@ -45,6 +45,11 @@ type Options struct {
 	// OpenReferees admits referees without the key (other
 	// implementations'); /health then says so.
 	OpenReferees bool
+	// Reserved are the display names of the players the league was
+	// started for, in order: the i-th gets the id P(i+1) (config.PlayerIDAt)
+	// whenever it registers, and nobody else takes those ids, so that an
+	// outside player registering first cannot take an id one of them needs.
+	Reserved []string
 
 	feedWindow int // events the feed keeps in memory; 0 is defaultFeedWindow
 }
@@ -67,7 +72,7 @@ type Manager struct {
 	history *store.JournalReader // reads those
 	// changed is closed and replaced whenever the journal commits (the
 	// feed grows). Under its own lock: the journal's writer closes it, and
-	// registration holds m.mu while it waits for that writer.
+	// it must never wait for m.mu, whose holders queue events for it.
 	changedMu sync.Mutex
 	changed   chan struct{}
 	reported  map[string]chan struct{} // match id -> closed when its result is in
@@ -403,7 +408,7 @@ func tokenMatches(token, hash string) bool {
 func (m *Manager) authenticate(env protocol.Envelope, role engine.Role) (engine.AgentInfo, error) {
 	notRegistered := protocol.ErrPlayerNotRegistered
 	if role == engine.RoleReferee {
-		notRegistered = protocol.ErrRefereeNotRegistred
+		notRegistered = protocol.ErrRefereeNotRegistered
 	}
 	if env.AuthToken == "" {
 		return engine.AgentInfo{}, protocol.Reject(protocol.ErrAuthTokenMissing, "auth_token is required after registration")

@@ -10,6 +10,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -48,74 +49,116 @@ func (m *Manager) handleRegisterReferee(ctx context.Context, in protocol.Inbound
 // restarted agent keeps its place; an endpoint already registered is
 // refused to anyone else. A player whose MCP tools lack what referees call is
 // refused here rather than failing its first match. The manager calls an
-// admitted agent in the dialect it registered in.
+// admitted agent in the dialect it registered in. The registration is
+// decided and staged under m.mu, and waited for in the journal outside it
+// (see stage): the acceptance is sent once it is durable.
 func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta protocol.AgentMeta, role engine.Role, dialect protocol.Dialect) (any, error) {
-	if err := checkEnvelope(env); err != nil {
+	if err := m.checkRegistration(env, &meta, role); err != nil {
 		return nil, err
 	}
-	if meta.ContactEndpoint == "" {
-		return nil, protocol.Reject(protocol.ErrMissingField, "%s_meta.contact_endpoint is required", role)
-	}
-	if err := checkMeta(role, &meta); err != nil {
-		return nil, err
-	}
-	if m.opts.Config.Network.RequireTLS && !strings.HasPrefix(meta.ContactEndpoint, "https://") {
-		return nil, protocol.Reject(protocol.ErrMissingField,
-			"this league requires TLS: %s_meta.contact_endpoint %q is not an https:// URL (serve HTTPS with --tls-cert and --tls-key)",
-			role, meta.ContactEndpoint)
-	}
-	if meta.ProtocolVersion != "" && versionBelow(meta.ProtocolVersion, protocol.MinProtocolVersion) {
-		return m.rejectRegistration(env, role, protocol.Reject(protocol.ErrProtocolVersion,
-			"protocol_version %s is below %s", meta.ProtocolVersion, protocol.MinProtocolVersion).Error()), nil
-	}
-	if len(meta.GameTypes) > 0 && !slices.Contains(meta.GameTypes, m.game.Type()) {
-		return m.rejectRegistration(env, role, fmt.Sprintf("this league plays %s, not %v", m.game.Type(), meta.GameTypes)), nil
-	}
-	if role == engine.RolePlayer {
-		if missing := m.missingPlayerTools(ctx, meta.ContactEndpoint); len(missing) > 0 {
-			return m.rejectRegistration(env, role, missingToolsReason(missing)), nil
-		}
+	if reason := m.unfitReason(ctx, meta, role); reason != "" {
+		return m.rejectRegistration(env, role, reason), nil
 	}
 	token, hash, err := m.newToken()
 	if err != nil {
 		return nil, err
 	}
+	entry, err := m.enrol(env, meta, role, dialect, hash)
+	switch {
+	case err != nil:
+		return nil, err
+	case entry.refused != "":
+		return m.rejectRegistration(env, role, entry.refused), nil
+	}
+	if err := entry.durable(); err != nil {
+		return nil, err
+	}
+	return m.welcome(env, role, entry, token), nil
+}
+
+// checkRegistration refuses, with the error its sender gets, a
+// registration whose envelope or meta is malformed; it normalizes
+// meta's endpoint.
+func (m *Manager) checkRegistration(env protocol.Envelope, meta *protocol.AgentMeta, role engine.Role) error {
+	if err := checkEnvelope(env); err != nil {
+		return err
+	}
+	if meta.ContactEndpoint == "" {
+		return protocol.Reject(protocol.ErrMissingField, "%s_meta.contact_endpoint is required", role)
+	}
+	if err := checkMeta(role, meta); err != nil {
+		return err
+	}
+	if m.opts.Config.Network.RequireTLS && !strings.HasPrefix(meta.ContactEndpoint, "https://") {
+		return protocol.Reject(protocol.ErrMissingField,
+			"this league requires TLS: %s_meta.contact_endpoint %q is not an https:// URL (serve HTTPS with --tls-cert and --tls-key)",
+			role, meta.ContactEndpoint)
+	}
+	return nil
+}
+
+// unfitReason is why an agent that cannot take part in this league is
+// refused (too old a protocol, other games, a player without the tools
+// referees call), or "".
+func (m *Manager) unfitReason(ctx context.Context, meta protocol.AgentMeta, role engine.Role) string {
+	if meta.ProtocolVersion != "" && versionBelow(meta.ProtocolVersion, protocol.MinProtocolVersion) {
+		return protocol.Reject(protocol.ErrProtocolVersion,
+			"protocol_version %s is below %s", meta.ProtocolVersion, protocol.MinProtocolVersion).Error()
+	}
+	if len(meta.GameTypes) > 0 && !slices.Contains(meta.GameTypes, m.game.Type()) {
+		return fmt.Sprintf("this league plays %s, not %v", m.game.Type(), meta.GameTypes)
+	}
+	if role == engine.RolePlayer {
+		if missing := m.missingPlayerTools(ctx, meta.ContactEndpoint); len(missing) > 0 {
+			return missingToolsReason(missing)
+		}
+	}
+	return ""
+}
+
+// enrolment is a registration the league took, staged for the journal,
+// or the reason it refused it.
+type enrolment struct {
+	agent   engine.AgentInfo
+	again   bool         // a returning agent, keeping its id
+	refused string       // why the league refuses it; nothing was staged
+	durable func() error // waits for the journal's fsync; call once, without m.mu
+}
+
+// enrol decides under m.mu whether the league takes the agent and, if so,
+// stages its registration and learns its dialect, so that the league
+// never calls it in another. The caller waits for durable once m.mu is
+// released.
+func (m *Manager) enrol(env protocol.Envelope, meta protocol.AgentMeta, role engine.Role, dialect protocol.Dialect, hash string) (enrolment, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	agent, known := m.returningAgent(env, role)
 	if role == engine.RoleReferee && !known {
 		if err := cmp.Or(m.admitReferee(meta.RefereeKey), m.admitTicketless(meta)); err != nil {
 			m.Log.Warn("referee refused", "event_type", "REGISTRATION_REJECTED", "sender", env.Sender, "err", err)
-			return nil, err
+			return enrolment{}, err
 		}
 	}
-	if holder, taken := m.league.AgentAt(meta.ContactEndpoint); taken && (!known || holder.ID != agent.ID) {
-		// An endpoint is public (round announcements, GET_PLAYERS): being
-		// registered from it proves nothing, or anyone could take over
-		// the agent there with a token of its own. An agent that proved
-		// who it is may take it over from another of its role, though:
-		// restarted agents get free ports, and one may be a port another
-		// agent had before; that one keeps its id and token. A replay of
-		// the registration that issued holder's token proves nothing
-		// either: it is refused, and holder's token stays valid.
-		if !known || holder.Role != role {
-			return m.rejectRegistration(env, role, fmt.Sprintf(
-				"that endpoint is %s's; it registers again with its own auth_token", holder.ID)), nil
-		}
+	if refused := m.endpointRefusal(meta.ContactEndpoint, role, agent, known); refused != "" {
+		return enrolment{refused: refused}, nil
 	}
 	if holder, taken := m.nameHolder(meta.DisplayName, agent.ID); taken {
-		return nil, protocol.Reject(protocol.ErrMissingField, "%s_meta.display_name %q is taken by %s; choose another",
-			role, meta.DisplayName, holder.ID)
+		// Not a missing field (E003): a registration refused for what it
+		// asks, like an endpoint already another's.
+		return enrolment{refused: fmt.Sprintf("display_name %q is taken by %s; choose another name",
+			meta.DisplayName, holder.ID)}, nil
+	}
+	if kept := m.reservedFor(meta.DisplayName); role == engine.RolePlayer && kept != "" && !strings.EqualFold(kept, meta.DisplayName) {
+		return enrolment{refused: fmt.Sprintf("display_name %q is the id kept for %s; choose another name",
+			meta.DisplayName, kept)}, nil
 	}
 	if !known && role == engine.RolePlayer && m.league.State != engine.LeagueWaiting {
-		return m.rejectRegistration(env, role, "the league has already started"), nil
+		return enrolment{refused: "the league has already started"}, nil
 	}
 	if !known {
 		agent.ID = m.newID(role, meta.DisplayName)
 	}
-	agent = engine.AgentInfo{ID: agent.ID, Role: role, DisplayName: meta.DisplayName, Endpoint: meta.ContactEndpoint,
-		GameTypes: meta.GameTypes, MaxConcurrentMatches: concurrency(meta, role, m.opts.Config.Referee.MaxConcurrentMatches),
-		Version: meta.Version, TokenHash: hash}
+	agent = m.registeredAgent(agent.ID, role, meta, hash)
 	switch {
 	case known:
 		agent.PriorTokenHash = hashToken(env.AuthToken)
@@ -124,26 +167,51 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 		agent.PriorTokenHash = hashToken(meta.RejoinToken)
 	}
 	delete(m.tokenUsed, agent.ID) // the token issued now is not used yet
-	if agent.DisplayName == "" {
-		agent.DisplayName = agent.ID
-	}
 	ev, err := m.stage(engine.Event{Kind: engine.EventAgentRegistered, Agent: &agent})
-	if err == nil {
-		err = ev.durable()
-	}
 	if err != nil {
-		return nil, err
+		return enrolment{}, err
 	}
 	m.Client.Learn(agent.Endpoint, dialect)
+	return enrolment{agent: agent, again: known, durable: ev.durable}, nil
+}
+
+// endpointRefusal is why the agent may not register from endpoint, or "".
+// An endpoint is public (round announcements, GET_PLAYERS): being
+// registered from it proves nothing, or anyone could take over the agent
+// there with a token of its own. An agent that proved who it is (known)
+// may take it over from another of its role, though: restarted agents get
+// free ports, and one may be a port another agent had before; that one
+// keeps its id and token. A replay of the registration that issued the
+// holder's token proves nothing either: it is refused, and the holder's
+// token stays valid. Call with m.mu held.
+func (m *Manager) endpointRefusal(endpoint string, role engine.Role, agent engine.AgentInfo, known bool) string {
+	holder, taken := m.league.AgentAt(endpoint)
+	if !taken || known && (holder.ID == agent.ID || holder.Role == role) {
+		return ""
+	}
+	return fmt.Sprintf("that endpoint is %s's; it registers again with its own auth_token", holder.ID)
+}
+
+// registeredAgent is the agent as its registration records it.
+func (m *Manager) registeredAgent(id string, role engine.Role, meta protocol.AgentMeta, hash string) engine.AgentInfo {
+	return engine.AgentInfo{ID: id, Role: role, DisplayName: cmp.Or(meta.DisplayName, id), Endpoint: meta.ContactEndpoint,
+		GameTypes: meta.GameTypes, MaxConcurrentMatches: concurrency(meta, role, m.opts.Config.Referee.MaxConcurrentMatches),
+		Version: meta.Version, TokenHash: hash}
+}
+
+// welcome is the acceptance of an agent whose registration is durable,
+// with the key its role needs.
+func (m *Manager) welcome(env protocol.Envelope, role engine.Role, entry enrolment, token string) *protocol.RegisterResponse {
+	agent := entry.agent
 	m.Log.Info("registered", "event_type", strings.ToUpper(string(role))+"_REGISTERED", "agent_id", agent.ID,
-		"endpoint", agent.Endpoint, "again", known)
+		"endpoint", agent.Endpoint, "again", entry.again)
 	resp := m.acceptRegistration(env, role, agent.ID, token)
 	if role == engine.RoleReferee {
 		resp.ManagerKey = m.startKey(agent)
 	} else if m.issuesTickets() {
 		resp.MatchTicketKey = m.ticketKey(agent.ID)
 	}
-	return resp, nil
+	return resp
 }
 
 // returningAgent recognises an agent registering again with a token it
@@ -204,27 +272,48 @@ func (m *Manager) agentNamed(name string, role engine.Role) (engine.AgentInfo, b
 	return engine.AgentInfo{}, false
 }
 
-// newID gives a newcomer its id: its name when the name has the form of
+// newID gives a newcomer its id: the id reserved for its name when the
+// league was started for it; else its name when the name has the form of
 // its role's ids (P07, REF02) and is free, so that a player started with
 // --name P01 is P01 and its id and name agree in the standings; otherwise
 // the first free id (P01, P02, … as agents register, when nobody names
-// theirs). Call with m.mu held.
+// theirs). Reserved ids go to their names only. Call with m.mu held.
 func (m *Manager) newID(role engine.Role, name string) string {
 	prefix := "P"
 	if role == engine.RoleReferee {
 		prefix = "REF"
 	}
-	if isNumbered(name, prefix) {
-		if _, taken := m.league.Agent(name); !taken {
-			return name
+	free := func(id string) bool {
+		_, taken := m.league.Agent(id)
+		return !taken && (role != engine.RolePlayer || m.reservedFor(id) == "")
+	}
+	if role == engine.RolePlayer {
+		for i, reserved := range m.opts.Reserved {
+			if id := config.PlayerIDAt(i); strings.EqualFold(reserved, name) {
+				if _, taken := m.league.Agent(id); !taken {
+					return id
+				}
+			}
 		}
 	}
+	if isNumbered(name, prefix) && free(name) {
+		return name
+	}
 	for n := 1; ; n++ {
-		id := fmt.Sprintf("%s%02d", prefix, n)
-		if _, taken := m.league.Agent(id); !taken {
+		if id := fmt.Sprintf("%s%02d", prefix, n); free(id) {
 			return id
 		}
 	}
+}
+
+// reservedFor is the name a player id is kept for, "" for none.
+func (m *Manager) reservedFor(id string) string {
+	for i, name := range m.opts.Reserved {
+		if strings.EqualFold(config.PlayerIDAt(i), id) {
+			return name
+		}
+	}
+	return ""
 }
 
 // isNumbered reports a name of the form prefix and two to four digits.

@@ -108,7 +108,7 @@ func reply(id, messageType string, in protocol.Envelope) protocol.Message {
 		return &protocol.GameJoinAck{Envelope: env, PlayerID: id, ArrivalTimestamp: env.Timestamp, Accept: true}
 	case protocol.TypeChooseParityCall:
 		env.MessageType = protocol.TypeChooseParityResponse
-		return &protocol.ChooseParityResponse{Envelope: env, PlayerID: id, ParityChoice: "even"}
+		return &protocol.MoveAnswer{Envelope: env, PlayerID: id, Choice: "even"}
 	}
 	env.MessageType = messageType + "_ACK"
 	return &protocol.Ack{Envelope: env, Status: "ok"}

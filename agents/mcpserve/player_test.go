@@ -103,16 +103,16 @@ func TestPlayerToolAndPlainMethodGiveTheSameReply(t *testing.T) {
 	viaTool := callOK(t, session, "choose_parity", args)
 
 	client := rpc.NewClient(rpc.Options{Retry: testConfig().Retry})
-	var msg protocol.ChooseParityCall
+	var msg protocol.MoveCall
 	raw, _ := json.Marshal(args)
 	if err := protocol.Decode(raw, &msg); err != nil {
 		t.Fatal(err)
 	}
-	var viaRPC protocol.ChooseParityResponse
+	var viaRPC protocol.MoveAnswer
 	if err := client.Do(testContext(t), rpc.Call{Endpoint: p.Endpoint(), Message: &msg, Timeout: testConfig().Timeouts.Move}, &viaRPC); err != nil {
 		t.Fatal(err)
 	}
-	if viaTool["parity_choice"] != viaRPC.ParityChoice || viaRPC.PlayerID != "P01" {
+	if viaTool["parity_choice"] != viaRPC.Choice || viaRPC.PlayerID != "P01" {
 		t.Fatalf("tool answered %v, plain JSON-RPC %+v", viaTool, viaRPC)
 	}
 }

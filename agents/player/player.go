@@ -200,7 +200,7 @@ func (p *Player) handleInvitation(_ context.Context, in protocol.Inbound) (any, 
 // strategy's move for the call's game, the same one again if the referee
 // asks twice for the same turn.
 func (p *Player) handleMoveCall(_ context.Context, in protocol.Inbound) (any, error) {
-	var call protocol.ChooseParityCall
+	var call protocol.MoveCall
 	if err := rpc.DecodeParams(in, &call); err != nil {
 		return nil, err
 	}
@@ -253,10 +253,10 @@ func (p *Player) handleMoveCall(_ context.Context, in protocol.Inbound) (any, er
 
 // moveAnswer is CHOOSE_PARITY_RESPONSE for even/odd's move and
 // GAME_MOVE_RESPONSE for any other.
-func (p *Player) moveAnswer(call protocol.ChooseParityCall, id, moveType, move string, report *protocol.ModelMove) protocol.Message {
+func (p *Player) moveAnswer(call protocol.MoveCall, id, moveType, move string, report *protocol.ModelMove) protocol.Message {
 	if protocol.MoveCallType(moveType) == protocol.TypeChooseParityCall {
-		resp := &protocol.ChooseParityResponse{Envelope: p.PeerEnvelope(protocol.TypeChooseParityResponse, call.ConversationID),
-			PlayerID: id, ParityChoice: move, Model: report}
+		resp := &protocol.MoveAnswer{Envelope: p.PeerEnvelope(protocol.TypeChooseParityResponse, call.ConversationID),
+			PlayerID: id, Choice: move, Model: report}
 		resp.MatchID, resp.RoundID = call.MatchID, call.RoundID
 		return resp
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/leaguetui/leaguetui/agents/protocol/internal/wirejson"
 )
 
 // Encoded is a message encoded before it is sent, for one that goes alike
@@ -18,7 +20,7 @@ type Encoded struct {
 
 // Encode encodes msg once for many sends.
 func Encode(msg Message) (*Encoded, error) {
-	data, err := Marshal(msg)
+	data, err := json.Marshal(msg)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", msg.Header().MessageType, err)
 	}
@@ -31,12 +33,24 @@ func (e *Encoded) MarshalJSON() ([]byte, error) { return e.JSON, nil }
 // request frames the message as EncodeRequest frames params, copying its
 // bytes instead of checking them again: they are encoding/json's own.
 func (e *Encoded) request(method string, id int64) ([]byte, error) {
-	quoted, err := Marshal(method)
+	quoted, err := json.Marshal(method)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]byte, 0, len(e.JSON)+len(quoted)+64)
-	out = append(append(append(out, `{"jsonrpc":"2.0","method":`...), quoted...), `,"params":`...)
-	out = append(append(append(out, e.JSON...), `,"id":`...), strconv.FormatInt(id, 10)...)
-	return append(out, '}'), nil
+	return wirejson.AppendObject(out, wirejson.Member{Name: "jsonrpc", Raw: jsonrpcVersion}, wirejson.Member{Name: "method", Raw: quoted},
+		wirejson.Member{Name: "params", Raw: e.JSON}, wirejson.Member{Name: "id", Raw: strconv.AppendInt(nil, id, 10)}), nil
 }
+
+// Marshal, MarshalIndent and Unmarshal are encoding/json's: the wire's JSON
+// is encoding/json's, and what reads or writes it faster (wirejson) gives
+// the same values and bytes.
+func Marshal(v any) ([]byte, error) { return json.Marshal(v) }
+
+// MarshalIndent is json.MarshalIndent (see Marshal).
+func MarshalIndent(v any, prefix, indent string) ([]byte, error) {
+	return json.MarshalIndent(v, prefix, indent)
+}
+
+// Unmarshal is json.Unmarshal (see Marshal).
+func Unmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }

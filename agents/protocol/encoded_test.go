@@ -15,7 +15,7 @@ func TestEncodedGoesOutAsItsMessage(t *testing.T) {
 		&GameOver{Envelope: env, GameType: "even_odd", Reason: "sum <7> & odd ✓",
 			GameResult: GameResult{Status: "WIN", WinnerPlayerID: &winner, Choices: map[string]string{"P02": "even", "P01": "odd"},
 				Details: map[string]any{"drawn_number": 7, "note": "\u2028<x>"}}},
-		&ChooseParityCall{Envelope: env, PlayerID: "P01", Context: MoveContext{RoundID: 1}, MoveRequest: &MoveRequest{MoveType: "choose_parity"}},
+		&MoveCall{Envelope: env, PlayerID: "P01", Context: MoveContext{RoundID: 1}, MoveRequest: &MoveRequest{MoveType: "choose_parity"}},
 		&RoundCompleted{Envelope: env},
 	} {
 		encoded, err := Encode(msg)

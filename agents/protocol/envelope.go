@@ -10,6 +10,11 @@
 // (files.go: standings, feed pages, /health, rounds, league and match files).
 // An agent's role is Role, the engine's typed engine.Role under this
 // package's name (table.go), so the wire and the journal compare one type.
+// The framing (jsonrpc.go, encoded.go), routing and dialects (routing.go,
+// dialect.go) and the liberal decoding (liberal.go) say what goes where;
+// how JSON is walked, read in one pass and spliced without encoding/json's
+// reflection is internal/wirejson's, which reads and writes as encoding/json
+// does, with encoding/json as its fuzzers' oracle.
 package protocol
 
 import (

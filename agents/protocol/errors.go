@@ -4,30 +4,30 @@ import "fmt"
 
 // League error codes: only those the specification defines (protocol.md §5.3).
 const (
-	ErrTimeout             = "E001"
-	ErrMissingField        = "E003"
-	ErrInvalidMove         = "E004"
-	ErrPlayerNotRegistered = "E005"
-	ErrConnection          = "E009"
-	ErrAuthTokenMissing    = "E011"
-	ErrAuthTokenInvalid    = "E012"
-	ErrRefereeNotRegistred = "E013"
-	ErrProtocolVersion     = "E018"
-	ErrInvalidTimestamp    = "E021"
+	ErrTimeout              = "E001"
+	ErrMissingField         = "E003"
+	ErrInvalidMove          = "E004"
+	ErrPlayerNotRegistered  = "E005"
+	ErrConnection           = "E009"
+	ErrAuthTokenMissing     = "E011"
+	ErrAuthTokenInvalid     = "E012"
+	ErrRefereeNotRegistered = "E013"
+	ErrProtocolVersion      = "E018"
+	ErrInvalidTimestamp     = "E021"
 )
 
 // ErrorNames maps each code to the name peers branch on.
 var ErrorNames = map[string]string{
-	ErrTimeout:             "TIMEOUT_ERROR",
-	ErrMissingField:        "MISSING_REQUIRED_FIELD",
-	ErrInvalidMove:         "INVALID_PARITY_CHOICE",
-	ErrPlayerNotRegistered: "PLAYER_NOT_REGISTERED",
-	ErrConnection:          "CONNECTION_ERROR",
-	ErrAuthTokenMissing:    "AUTH_TOKEN_MISSING",
-	ErrAuthTokenInvalid:    "AUTH_TOKEN_INVALID",
-	ErrRefereeNotRegistred: "REFEREE_NOT_REGISTERED",
-	ErrProtocolVersion:     "PROTOCOL_VERSION_MISMATCH",
-	ErrInvalidTimestamp:    "INVALID_TIMESTAMP",
+	ErrTimeout:              "TIMEOUT_ERROR",
+	ErrMissingField:         "MISSING_REQUIRED_FIELD",
+	ErrInvalidMove:          "INVALID_PARITY_CHOICE",
+	ErrPlayerNotRegistered:  "PLAYER_NOT_REGISTERED",
+	ErrConnection:           "CONNECTION_ERROR",
+	ErrAuthTokenMissing:     "AUTH_TOKEN_MISSING",
+	ErrAuthTokenInvalid:     "AUTH_TOKEN_INVALID",
+	ErrRefereeNotRegistered: "REFEREE_NOT_REGISTERED",
+	ErrProtocolVersion:      "PROTOCOL_VERSION_MISMATCH",
+	ErrInvalidTimestamp:     "INVALID_TIMESTAMP",
 }
 
 // Retryable reports whether the specification lets a caller retry after this code.

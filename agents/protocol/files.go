@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/leaguetui/leaguetui/agents/protocol/internal/wirejson"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -194,32 +195,32 @@ type MatchResult struct {
 
 // MarshalJSON keeps the game's details flat, as GAME_OVER has them.
 func (r MatchResult) MarshalJSON() ([]byte, error) {
-	base, err := Marshal(r.GameResult)
+	base, err := json.Marshal(r.GameResult)
 	if err != nil {
 		return nil, err
 	}
 	var fields map[string]any
-	if err := Unmarshal(base, &fields); err != nil {
+	if err := json.Unmarshal(base, &fields); err != nil {
 		return nil, err
 	}
 	fields["score"] = r.Score
 	if len(r.Offenders) > 0 {
 		fields["offending_players"] = r.Offenders
 	}
-	return Marshal(fields)
+	return json.Marshal(fields)
 }
 
 // UnmarshalJSON reads what MarshalJSON writes: the game's details stay in
 // Details, the score and the offenders in their own fields.
 func (r *MatchResult) UnmarshalJSON(data []byte) error {
-	if err := Unmarshal(data, &r.GameResult); err != nil {
+	if err := json.Unmarshal(data, &r.GameResult); err != nil {
 		return err
 	}
 	var own struct {
 		Score     map[string]int `json:"score"`
 		Offenders []string       `json:"offending_players"`
 	}
-	if err := Unmarshal(data, &own); err != nil {
+	if err := json.Unmarshal(data, &own); err != nil {
 		return err
 	}
 	r.Score, r.Offenders = own.Score, own.Offenders
@@ -260,17 +261,26 @@ type TranscriptRecord struct {
 // with the indent "  ", around the null value of its top-level field:
 // indented is before + "null" + after. Writers of a file whose largest
 // part is encoded apart (a match's transcript, a player's matches) encode
-// the rest with that field nil and put the part in its place. A JSON
-// string holds no raw newline, so the field is found nowhere else.
+// the rest with that field nil and put the part in its place.
 func NullFieldSlot(indented []byte, field string) (before, after []byte, err error) {
-	key := "\n  \"" + field + "\": "
-	at := bytes.Index(indented, []byte(key+"null"))
-	if at < 0 {
-		return nil, nil, fmt.Errorf("no null %q at the top of %.80q", field, indented)
-	}
-	at += len(key)
-	return indented[:at], indented[at+len("null"):], nil
+	return wirejson.NullFieldSlot(indented, field)
 }
+
+// RedactMessage copies the JSON object raw in one pass, without white
+// space and without every member, at any depth, whose key drop names (a
+// token, wherever a peer puts it), for a transcript, and returns the copy
+// with the object's top-level "message_type" when it is a string. ok is
+// false, and the caller decodes with encoding/json and uses DeleteKeys
+// instead, for anything that is not a valid object of valid UTF-8 and for
+// a key encoding/json would read otherwise (see wirejson.Redact).
+func RedactMessage(raw []byte, drop func(key string) bool) (content []byte, messageType string, ok bool) {
+	return wirejson.Redact(raw, drop, "message_type")
+}
+
+// DeleteKeys deletes every member drop names from a decoded JSON value, at
+// any depth: what RedactMessage does, for a message it leaves to
+// encoding/json.
+func DeleteKeys(v any, drop func(key string) bool) { wirejson.DeleteKeys(v, drop) }
 
 // EncodeMatchFile encodes f, indented, with transcript as its transcript
 // (f.Transcript is not read), one exchange a line. The transcript's
@@ -278,7 +288,7 @@ func NullFieldSlot(indented []byte, field string) (before, after []byte, err err
 // match's file costs its referee one pass over its messages.
 func EncodeMatchFile(f MatchFile, transcript []TranscriptRecord) ([]byte, error) {
 	f.Transcript = nil
-	head, err := MarshalIndent(f, "", "  ")
+	head, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encode match file: %w", err)
 	}
@@ -292,17 +302,15 @@ func EncodeMatchFile(f MatchFile, transcript []TranscriptRecord) ([]byte, error)
 	out := append(make([]byte, 0, len(head)+transcriptSize(transcript)), before...)
 	out = append(out, '[')
 	for i, e := range transcript {
-		line, err := Marshal(e)
+		line, err := json.Marshal(e)
 		if err != nil {
 			return nil, fmt.Errorf("encode match file: %w", err)
 		}
-		out = append(out, "\n    "...)
-		out = append(out, line[:len(line)-1]...)
 		content := e.Content
 		if len(content) == 0 {
 			content = json.RawMessage("null")
 		}
-		out = append(append(append(out, `,"content":`...), content...), '}')
+		out = wirejson.AppendMember(append(out, "\n    "...), line, wirejson.Member{Name: "content", Raw: content})
 		if i < len(transcript)-1 {
 			out = append(out, ',')
 		}

@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -41,8 +40,7 @@ func TestScanHeadReadsAsEncodingJSON(t *testing.T) {
 	}
 }
 
-// FuzzScanHead: readHead reads what encoding/json reads, and a string's
-// plain bytes run (plainRun) as far as the byte-by-byte walk takes them.
+// FuzzScanHead: readHead reads what encoding/json reads.
 func FuzzScanHead(f *testing.F) {
 	for _, body := range headSamples {
 		f.Add([]byte(body))
@@ -50,9 +48,6 @@ func FuzzScanHead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		if got, want := readHead(body), decodeHead(body); got != want {
 			t.Errorf("%q: read %+v, encoding/json reads %+v", body, got, want)
-		}
-		if got, want := plainRun(body), plainRunByByte(body); got != want {
-			t.Errorf("%q: plainRun %d, byte by byte %d", body, got, want)
 		}
 	})
 }
@@ -202,55 +197,4 @@ func FuzzScanReply(f *testing.F) {
 			}
 		}
 	})
-}
-
-// plainRunByByte is plainRun as str walked a string before, a byte at a time.
-func plainRunByByte(b []byte) int {
-	n := 0
-	for n < len(b) && b[n] >= 0x20 && b[n] != '"' && b[n] != '\\' {
-		n++
-	}
-	return n
-}
-
-// TestPlainRunEveryPair: plainRun stops where the byte-by-byte walk stops,
-// for every pair of byte values at every pair of places in a word and
-// across two words, the cases where one byte's borrow could hide another.
-func TestPlainRunEveryPair(t *testing.T) {
-	buf := make([]byte, 19)
-	for p := 0; p < 10; p++ {
-		for q := p + 1; q < 11; q += 3 {
-			for c1 := range 256 {
-				for c2 := range 256 {
-					for i := range buf {
-						buf[i] = 'a'
-					}
-					buf[p], buf[q] = byte(c1), byte(c2)
-					for _, b := range [][]byte{buf, buf[1:], buf[:q+1]} {
-						if got, want := plainRun(b), plainRunByByte(b); got != want {
-							t.Fatalf("%q: plainRun %d, byte by byte %d", b, got, want)
-						}
-					}
-				}
-			}
-		}
-	}
-}
-
-// BenchmarkPlainRun skips a long string of plain ASCII, eight bytes at a
-// time (plainRun), beside the byte-by-byte walk it replaced and the
-// standard library's assembly search for the closing quote alone.
-func BenchmarkPlainRun(b *testing.B) {
-	text := []byte(strings.Repeat("player P17 chose even; ", 180) + `"`)
-	for name, run := range map[string]func([]byte) int{"plainRun": plainRun, "byte by byte": plainRunByByte,
-		"bytes.IndexByte quote only": func(b []byte) int { return bytes.IndexByte(b, '"') }} {
-		b.Run(name, func(b *testing.B) {
-			b.SetBytes(int64(len(text)))
-			for b.Loop() {
-				if run(text) != len(text)-1 {
-					b.Fatal("stopped early")
-				}
-			}
-		})
-	}
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/leaguetui/leaguetui/agents/protocol/internal/wirejson"
 )
 
 // Request is a JSON-RPC 2.0 request as it arrives. ID stays raw so that we
@@ -57,7 +59,7 @@ func EncodeRequest(method string, params any, id int64) ([]byte, error) {
 	if encoded, ok := params.(*Encoded); ok {
 		return encoded.request(method, id)
 	}
-	return Marshal(outgoingRequest{JSONRPC: "2.0", Method: method, Params: params, ID: id})
+	return json.Marshal(outgoingRequest{JSONRPC: "2.0", Method: method, Params: params, ID: id})
 }
 
 // ParseRequest checks the JSON-RPC framing of a request body. It is the one
@@ -98,36 +100,37 @@ func ParseRequest(body []byte) (*Request, *RPCError) {
 
 // scanRequest reads a request's members in one pass, the way
 // json.Unmarshal into Request reads them, and the head of its params on
-// that same pass (valueWithHead). It is false for anything unusual, such
-// as a method that is not a string, or a key scanObject would leave to
-// encoding/json: encoding/json then decodes the body again, so that the
-// error is its own.
+// that same pass (wirejson's RawValueMembers). It is false for anything
+// unusual, such as a method that is not a string, or a key
+// wirejson.ScanObject would leave to encoding/json: encoding/json then
+// decodes the body again, so that the error is its own.
 func scanRequest(body []byte) (req Request, ok bool) {
-	s := headScanner{b: body}
-	s.space()
-	ok = s.object(func(key []byte, plain bool) bool {
+	s := wirejson.NewScanner(body)
+	ok = s.Object(func(key []byte, plain bool) bool {
 		if !plain {
 			return false
 		}
 		if bytes.EqualFold(key, []byte("params")) {
+			var r headReader
 			var ok bool
-			req.Params, req.paramsHead, req.headRead, ok = s.valueWithHead()
+			req.Params, req.headRead, ok = s.RawValueMembers(r.take)
+			req.paramsHead = r.head()
 			return ok
 		}
-		raw, ok := s.rawValue()
+		raw, ok := s.RawValue()
 		if !ok {
 			return false
 		}
 		switch {
 		case bytes.EqualFold(key, []byte("jsonrpc")):
-			return readString(raw, &req.JSONRPC)
+			return wirejson.ReadString(raw, &req.JSONRPC)
 		case bytes.EqualFold(key, []byte("method")):
-			return readString(raw, &req.Method)
+			return wirejson.ReadString(raw, &req.Method)
 		case bytes.EqualFold(key, []byte("id")):
 			req.ID = raw
 		}
 		return true
-	}) && s.end()
+	}) && s.End()
 	return req, ok
 }
 
@@ -174,23 +177,25 @@ func withValidID(req *Request) *Request {
 }
 
 // EncodeResult frames a successful response: the bytes json.Marshal makes
-// of the Response, framed by hand around the encoded result when the id
-// is plain, so that the reply every request gets is not scanned and
-// copied a second time. (encoding/json would escape <, > and & in an id;
-// those ids still go through it.)
+// of the Response, framed by hand around the encoded result when
+// encoding/json would copy the id as it is, so that the reply every
+// request gets is not scanned and copied a second time.
 func EncodeResult(id json.RawMessage, result any) ([]byte, error) {
-	raw, err := Marshal(result)
+	raw, err := json.Marshal(result)
 	if err != nil {
 		return nil, err
 	}
 	id = nullID(id)
-	if !plainASCII(id) || bytes.ContainsAny(id, "<>&") {
-		return Marshal(Response{JSONRPC: "2.0", Result: raw, ID: id})
+	if !wirejson.Verbatim(id) {
+		return json.Marshal(Response{JSONRPC: "2.0", Result: raw, ID: id})
 	}
 	out := make([]byte, 0, len(raw)+len(id)+len(`{"jsonrpc":"2.0","result":,"id":}`))
-	out = append(append(append(out, `{"jsonrpc":"2.0","result":`...), raw...), `,"id":`...)
-	return append(append(out, id...), '}'), nil
+	return wirejson.AppendObject(out, wirejson.Member{Name: "jsonrpc", Raw: jsonrpcVersion},
+		wirejson.Member{Name: "result", Raw: raw}, wirejson.Member{Name: "id", Raw: id}), nil
 }
+
+// jsonrpcVersion is the value of every frame's "jsonrpc", encoded.
+var jsonrpcVersion = []byte(`"2.0"`)
 
 // EncodeError frames an error response.
 func EncodeError(id json.RawMessage, rpcErr *RPCError) []byte {
@@ -226,6 +231,11 @@ func ParseReply(body []byte) (json.RawMessage, error) {
 		return unwrapResult(frame.Result)
 	case frame.MessageType != "":
 		return unwrapResult(body)
+	case frame.Method != "" && readHead(frame.Params).MessageType != "":
+		// A reply shaped like a request, which players of another
+		// implementation send: {"method":"game_join_ack","params":{…
+		// "message_type":"GAME_JOIN_ACK"…},"id":2}. The message is params.
+		return unwrapResult(frame.Params)
 	case frame.JSONRPC == "" && len(frame.Status) > 0:
 		// The bare acknowledgement of the same naive peers: {"status":"ok"}.
 		return body, nil
@@ -240,26 +250,32 @@ type replyFrame struct {
 	Error       *RPCError       `json:"error"`
 	MessageType string          `json:"message_type"`
 	Status      json.RawMessage `json:"status"`
+	Method      string          `json:"method"` // a reply shaped like a request
+	Params      json.RawMessage `json:"params"`
 }
 
-// scanReply reads a reply's frame in one pass (scanObject), the way
+// scanReply reads a reply's frame in one pass (wirejson.ScanObject), the way
 // json.Unmarshal into replyFrame reads it, without encoding/json's
 // reflection on the hot path of every call. It is false for anything
 // unusual, an error reply included: encoding/json then decodes the body.
 func scanReply(body []byte) (frame replyFrame, ok bool) {
 	var rpcErr []byte
-	ok = scanObject(body, func(key, raw []byte) bool {
+	ok = wirejson.ScanObject(body, func(key, raw []byte) bool {
 		switch {
 		case bytes.EqualFold(key, []byte("jsonrpc")):
-			return readString(raw, &frame.JSONRPC)
+			return wirejson.ReadString(raw, &frame.JSONRPC)
 		case bytes.EqualFold(key, []byte("result")):
 			frame.Result = raw
 		case bytes.EqualFold(key, []byte("error")):
 			rpcErr = raw
 		case bytes.EqualFold(key, []byte("message_type")):
-			return readString(raw, &frame.MessageType)
+			return wirejson.ReadString(raw, &frame.MessageType)
 		case bytes.EqualFold(key, []byte("status")):
 			frame.Status = raw
+		case bytes.EqualFold(key, []byte("method")):
+			return wirejson.ReadString(raw, &frame.Method)
+		case bytes.EqualFold(key, []byte("params")):
+			frame.Params = raw
 		}
 		return true
 	})

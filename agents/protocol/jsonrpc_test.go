@@ -33,8 +33,8 @@ func TestEncodeResultIsEncodingJSONs(t *testing.T) {
 // BenchmarkEncodeResult frames a player's CHOOSE_PARITY_RESPONSE, by hand
 // (EncodeResult) and wholly by encoding/json as before.
 func BenchmarkEncodeResult(b *testing.B) {
-	resp := &ChooseParityResponse{Envelope: NewEnvelope(TypeChooseParityResponse, "player:P17", "conv-R12M7-league_2025_even_odd"),
-		PlayerID: "P17", ParityChoice: "even"}
+	resp := &MoveAnswer{Envelope: NewEnvelope(TypeChooseParityResponse, "player:P17", "conv-R12M7-league_2025_even_odd"),
+		PlayerID: "P17", Choice: "even"}
 	resp.MatchID, resp.RoundID = "R12M7", 12
 	id := json.RawMessage("123456")
 	b.Run("by hand", func(b *testing.B) {

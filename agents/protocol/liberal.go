@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"reflect"
-	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/leaguetui/leaguetui/agents/protocol/internal/wirejson"
 )
 
 // Liberal decoding: other implementations spell fields differently
@@ -94,7 +93,7 @@ func mayHoldAlias(data []byte, tables []*aliasTable) bool {
 // its first present alias, and data's fields.
 func withAliases(data []byte, tables ...*aliasTable) ([]byte, map[string]json.RawMessage, error) {
 	var fields map[string]json.RawMessage
-	if err := Unmarshal(data, &fields); err != nil {
+	if err := json.Unmarshal(data, &fields); err != nil {
 		return nil, nil, err
 	}
 	if fields == nil {
@@ -118,7 +117,7 @@ func withAliases(data []byte, tables ...*aliasTable) ([]byte, map[string]json.Ra
 	if !changed {
 		return data, fields, nil
 	}
-	out, err := Marshal(fields)
+	out, err := json.Marshal(fields)
 	return out, fields, err
 }
 
@@ -144,39 +143,39 @@ func Decode(data []byte, msg Message) error {
 		tables = append(tables, leagueQueryAliases)
 	case *StartMatch:
 		tables = append(tables, announcedMatchAliases)
-	case *ChooseParityResponse:
+	case *MoveAnswer:
 		return decodeChoice(data, msg)
 	}
 	normalized, err := canonical(data, tables...)
 	if err != nil {
 		return err
 	}
-	return Unmarshal(normalized, msg)
+	return json.Unmarshal(normalized, msg)
 }
 
 // decodeChoice also reads the generic GAME_MOVE_RESPONSE form
 // {"move_data":{"choice":…}}. A parity choice is normalized (case and
 // spaces); a generic move only loses surrounding spaces, since a game's
 // moves may be case-sensitive (page titles).
-func decodeChoice(data []byte, resp *ChooseParityResponse) error {
+func decodeChoice(data []byte, resp *MoveAnswer) error {
 	normalized, err := canonical(data, envelopeAliases, choiceAliases)
 	if err != nil {
 		return err
 	}
-	type plain ChooseParityResponse
-	if err := Unmarshal(normalized, (*plain)(resp)); err != nil {
+	type plain MoveAnswer
+	if err := json.Unmarshal(normalized, (*plain)(resp)); err != nil {
 		return err
 	}
-	if resp.ParityChoice != "" {
-		resp.ParityChoice = strings.ToLower(strings.TrimSpace(resp.ParityChoice))
+	if resp.Choice != "" {
+		resp.Choice = strings.ToLower(strings.TrimSpace(resp.Choice))
 		return nil
 	}
 	var generic struct {
 		MoveData *MoveData `json:"move_data"`
 	}
-	if Unmarshal(data, &generic) == nil && generic.MoveData != nil {
+	if json.Unmarshal(data, &generic) == nil && generic.MoveData != nil {
 		resp.HasMoveData, resp.MoveType = true, generic.MoveData.MoveType
-		resp.ParityChoice = strings.TrimSpace(generic.MoveData.Choice)
+		resp.Choice = strings.TrimSpace(generic.MoveData.Choice)
 	}
 	return nil
 }
@@ -189,7 +188,7 @@ func (m *AgentMeta) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	type plain AgentMeta
-	return Unmarshal(normalized, (*plain)(m))
+	return json.Unmarshal(normalized, (*plain)(m))
 }
 
 // UnmarshalJSON accepts the player_a_id family of spellings.
@@ -199,7 +198,7 @@ func (m *AnnouncedMatch) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	type plain AnnouncedMatch
-	return Unmarshal(normalized, (*plain)(m))
+	return json.Unmarshal(normalized, (*plain)(m))
 }
 
 // UnmarshalJSON treats a missing accept as true, as the volo10 referee does:
@@ -211,7 +210,7 @@ func (a *GameJoinAck) UnmarshalJSON(data []byte) error {
 	}
 	type plain GameJoinAck
 	p := plain{Accept: true}
-	if err := Unmarshal(normalized, &p); err != nil {
+	if err := json.Unmarshal(normalized, &p); err != nil {
 		return err
 	}
 	*a = GameJoinAck(p)
@@ -223,26 +222,26 @@ var gameResultKeys = []string{"status", "winner_player_id", "choices", "reason"}
 // MarshalJSON writes the game's details flat beside the common fields.
 func (r GameResult) MarshalJSON() ([]byte, error) {
 	type plain GameResult
-	return flatten(plain(r), r.Details)
+	return wirejson.Flatten(plain(r), r.Details)
 }
 
 // UnmarshalJSON keeps every field it does not know as a game detail.
 func (r *GameResult) UnmarshalJSON(data []byte) error {
-	if readResult(data, r, &gameResultShape) {
+	if wirejson.ReadObject(data, r, &gameResultShape) {
 		r.WinnerPlayerID = winnerOrNil(r.WinnerPlayerID)
 		return nil
 	}
 	return r.decodeThroughMap(data)
 }
 
-// decodeThroughMap is UnmarshalJSON for what readResult leaves.
+// decodeThroughMap is UnmarshalJSON for what wirejson.ReadObject leaves.
 func (r *GameResult) decodeThroughMap(data []byte) error {
 	normalized, fields, err := withAliases(data, gameResultAliases)
 	if err != nil {
 		return err
 	}
 	type plain GameResult
-	if err := Unmarshal(normalized, (*plain)(r)); err != nil {
+	if err := json.Unmarshal(normalized, (*plain)(r)); err != nil {
 		return err
 	}
 	r.Details = extras(fields, append(gameResultKeys, "winner", "winner_id"))
@@ -255,25 +254,25 @@ var reportDetailKeys = []string{"choices", "technical_loss", "reason", "offendin
 // MarshalJSON writes the game's facts flat beside the common details.
 func (d ReportDetails) MarshalJSON() ([]byte, error) {
 	type plain ReportDetails
-	return flatten(plain(d), d.Game)
+	return wirejson.Flatten(plain(d), d.Game)
 }
 
 // UnmarshalJSON keeps every field it does not know as a game fact.
 func (d *ReportDetails) UnmarshalJSON(data []byte) error {
-	if readResult(data, d, &reportDetailShape) {
+	if wirejson.ReadObject(data, d, &reportDetailShape) {
 		return nil
 	}
 	return d.decodeThroughMap(data)
 }
 
-// decodeThroughMap is UnmarshalJSON for what readResult leaves.
+// decodeThroughMap is UnmarshalJSON for what wirejson.ReadObject leaves.
 func (d *ReportDetails) decodeThroughMap(data []byte) error {
 	var fields map[string]json.RawMessage
-	if err := Unmarshal(data, &fields); err != nil {
+	if err := json.Unmarshal(data, &fields); err != nil {
 		return err
 	}
 	type plain ReportDetails
-	if err := Unmarshal(data, (*plain)(d)); err != nil {
+	if err := json.Unmarshal(data, (*plain)(d)); err != nil {
 		return err
 	}
 	d.Game = extras(fields, reportDetailKeys)
@@ -282,21 +281,21 @@ func (d *ReportDetails) decodeThroughMap(data []byte) error {
 
 // UnmarshalJSON accepts winner_id for winner and the string "DRAW" as no winner.
 func (r *ReportResult) UnmarshalJSON(data []byte) error {
-	if readResult(data, r, &reportResultShape) {
+	if wirejson.ReadObject(data, r, &reportResultShape) {
 		r.Winner = winnerOrNil(r.Winner)
 		return nil
 	}
 	return r.decodeThroughMap(data)
 }
 
-// decodeThroughMap is UnmarshalJSON for what readResult leaves.
+// decodeThroughMap is UnmarshalJSON for what wirejson.ReadObject leaves.
 func (r *ReportResult) decodeThroughMap(data []byte) error {
 	normalized, err := canonical(data, reportResultAlias)
 	if err != nil {
 		return err
 	}
 	type plain ReportResult
-	if err := Unmarshal(normalized, (*plain)(r)); err != nil {
+	if err := json.Unmarshal(normalized, (*plain)(r)); err != nil {
 		return err
 	}
 	r.Winner = winnerOrNil(r.Winner)
@@ -312,97 +311,6 @@ func winnerOrNil(winner *string) *string {
 	return winner
 }
 
-// flatten marshals v and merges extra's keys into the object, without
-// overwriting v's own fields: the bytes json.Marshal makes of the merged
-// fields as a map[string]any (flattenThroughMap), spliced from v's members
-// and each extra value's encoding where they are the same bytes.
-func flatten(v any, extra map[string]any) ([]byte, error) {
-	base, err := Marshal(v)
-	if err != nil || len(extra) == 0 {
-		return base, err
-	}
-	if !reencodesAsIs(base) {
-		return flattenThroughMap(base, extra)
-	}
-	// Each member as its name, its key as encoded and its value as encoded.
-	// A key scanObject takes is plain ASCII without escapes, so its name
-	// in quotes is what encoding/json writes of it.
-	type member struct {
-		name     string
-		key, raw []byte
-	}
-	var members []member
-	if !scanObject(base, func(key, raw []byte) bool {
-		members = append(members, member{name: string(key), raw: raw})
-		return true
-	}) {
-		return flattenThroughMap(base, extra)
-	}
-	for i := range members {
-		members[i].key = []byte(`"` + members[i].name + `"`)
-	}
-	for name, val := range extra {
-		if slices.ContainsFunc(members, func(m member) bool { return m.name == name }) {
-			continue
-		}
-		key, err := Marshal(name)
-		if err != nil {
-			return nil, err
-		}
-		raw, err := Marshal(val)
-		if err != nil {
-			return nil, err
-		}
-		members = append(members, member{name, key, raw})
-	}
-	slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.name, b.name) })
-	out := append(make([]byte, 0, 2*len(base)), '{')
-	for i, m := range members {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = append(append(append(out, m.key...), ':'), m.raw...)
-	}
-	return append(out, '}'), nil
-}
-
-// reencodesAsIs reports an encoded object whose values decode into a
-// map[string]any and encode again as the same bytes: no number (it would
-// come back as a float64) and no invalid UTF-8 (encoded as \ufffd, it
-// would come back as the character itself).
-func reencodesAsIs(encoded []byte) bool {
-	if bytes.Contains(encoded, []byte(`\ufffd`)) {
-		return false
-	}
-	inString := false
-	for i := 0; i < len(encoded); i++ {
-		switch c := encoded[i]; {
-		case inString && c == '\\':
-			i++
-		case c == '"':
-			inString = !inString
-		case !inString && (c == '-' || '0' <= c && c <= '9'):
-			return false
-		}
-	}
-	return true
-}
-
-// flattenThroughMap merges extra's keys into base, an encoded object,
-// through a map[string]any, without overwriting base's own fields.
-func flattenThroughMap(base []byte, extra map[string]any) ([]byte, error) {
-	var fields map[string]any
-	if err := Unmarshal(base, &fields); err != nil {
-		return nil, err
-	}
-	for k, val := range extra {
-		if _, taken := fields[k]; !taken {
-			fields[k] = val
-		}
-	}
-	return Marshal(fields)
-}
-
 // extras decodes the fields not named in known.
 func extras(fields map[string]json.RawMessage, known []string) map[string]any {
 	out := map[string]any{}
@@ -411,7 +319,7 @@ func extras(fields map[string]json.RawMessage, known []string) map[string]any {
 			continue
 		}
 		var v any
-		if Unmarshal(raw, &v) == nil {
+		if json.Unmarshal(raw, &v) == nil {
 			out[k] = v
 		}
 	}
@@ -434,238 +342,40 @@ func contains(list []string, s string) bool {
 // ReportResult and ReportDetails were each decoded twice: into a map of
 // raw fields, for the aliases and for the game's facts that lie flat beside
 // the fields, then into the struct (through encoding/json, for their maps
-// of strings). readResult reads one in a single walk of its object
-// (scanObject, which checks that it is valid JSON): each member goes into
-// its field, an alias's value into its field when the field is absent,
-// and any other member, decoded as encoding/json decodes it into an any,
-// among the facts. Where its reading could differ from the map's, it
-// leaves the object to decodeThroughMap (FuzzResultOnePass holds the two
-// to the same values):
-//   - a key that names a field in another case (encoding/json folds case,
-//     and the map kept it as a fact too);
-//   - a field given twice (encoding/json merges a map given twice; the
-//     map, when an alias is filled in, keeps the last);
-//   - a value its field does not take as encoding/json would (a number for
-//     a string, a float for an int, a string with an escaped key...);
-//   - a receiver that already holds something (encoding/json decodes into
-//     what is there);
-//   - anything scanObject does not walk.
-
-// resultShape is how readResult reads one kind of result.
-type resultShape[T any] struct {
-	fields  []resultField[T]
-	aliases *aliasTable              // other spellings of fields; nil for none
-	facts   func(*T) *map[string]any // where the other members go; nil: they are dropped
-}
-
-// resultField reads the value of one field's key into a T, as
-// encoding/json would, or says it cannot.
-type resultField[T any] struct {
-	name string // as the field's json tag spells it
-	read func(into *T, raw []byte) bool
-}
-
+// of strings). wirejson.ReadObject reads one in a single walk of its
+// object, in the shape each is given here, and leaves to decodeThroughMap
+// what it could read otherwise than the map (FuzzResultOnePass holds the
+// two to the same values).
 var (
-	gameResultShape = resultShape[GameResult]{
-		fields: []resultField[GameResult]{
-			{"status", func(r *GameResult, raw []byte) bool { return readString(raw, &r.Status) }},
-			{"winner_player_id", func(r *GameResult, raw []byte) bool { return readOptional(raw, &r.WinnerPlayerID) }},
-			{"choices", func(r *GameResult, raw []byte) bool { return readMap(raw, &r.Choices, readString) }},
-			{"reason", func(r *GameResult, raw []byte) bool { return readString(raw, &r.Reason) }},
+	gameResultShape = wirejson.Shape[GameResult]{
+		Fields: []wirejson.Field[GameResult]{
+			{Name: "status", Read: func(r *GameResult, raw []byte) bool { return wirejson.ReadString(raw, &r.Status) }},
+			{Name: "winner_player_id", Read: func(r *GameResult, raw []byte) bool { return wirejson.ReadOptional(raw, &r.WinnerPlayerID) }},
+			{Name: "choices", Read: func(r *GameResult, raw []byte) bool { return wirejson.ReadMap(raw, &r.Choices, wirejson.ReadString) }},
+			{Name: "reason", Read: func(r *GameResult, raw []byte) bool { return wirejson.ReadString(raw, &r.Reason) }},
 		},
-		aliases: gameResultAliases,
-		facts:   func(r *GameResult) *map[string]any { return &r.Details },
+		Aliases: gameResultAliases.spellings,
+		Facts:   func(r *GameResult) *map[string]any { return &r.Details },
 	}
-	reportDetailShape = resultShape[ReportDetails]{
-		fields: []resultField[ReportDetails]{
-			{"choices", func(d *ReportDetails, raw []byte) bool { return readMap(raw, &d.Choices, readString) }},
-			{"technical_loss", func(d *ReportDetails, raw []byte) bool { return readBool(raw, &d.TechnicalLoss) }},
-			{"reason", func(d *ReportDetails, raw []byte) bool { return readString(raw, &d.Reason) }},
-			{"offending_player", func(d *ReportDetails, raw []byte) bool { return readString(raw, &d.OffendingPlayer) }},
-			{"offending_players", func(d *ReportDetails, raw []byte) bool { return json.Unmarshal(raw, &d.Offenders) == nil }},
+	reportDetailShape = wirejson.Shape[ReportDetails]{
+		Fields: []wirejson.Field[ReportDetails]{
+			{Name: "choices", Read: func(d *ReportDetails, raw []byte) bool { return wirejson.ReadMap(raw, &d.Choices, wirejson.ReadString) }},
+			{Name: "technical_loss", Read: func(d *ReportDetails, raw []byte) bool { return wirejson.ReadBool(raw, &d.TechnicalLoss) }},
+			{Name: "reason", Read: func(d *ReportDetails, raw []byte) bool { return wirejson.ReadString(raw, &d.Reason) }},
+			{Name: "offending_player", Read: func(d *ReportDetails, raw []byte) bool { return wirejson.ReadString(raw, &d.OffendingPlayer) }},
+			{Name: "offending_players", Read: func(d *ReportDetails, raw []byte) bool { return json.Unmarshal(raw, &d.Offenders) == nil }},
 		},
-		facts: func(d *ReportDetails) *map[string]any { return &d.Game },
+		Facts: func(d *ReportDetails) *map[string]any { return &d.Game },
 	}
-	reportResultShape = resultShape[ReportResult]{
-		fields: []resultField[ReportResult]{
-			{"winner", func(r *ReportResult, raw []byte) bool { return readOptional(raw, &r.Winner) }},
-			{"score", func(r *ReportResult, raw []byte) bool { return readMap(raw, &r.Score, readInt) }},
-			{"details", func(r *ReportResult, raw []byte) bool { return readResult(raw, &r.Details, &reportDetailShape) }},
-			{"status", func(r *ReportResult, raw []byte) bool { return readString(raw, &r.Status) }},
+	reportResultShape = wirejson.Shape[ReportResult]{
+		Fields: []wirejson.Field[ReportResult]{
+			{Name: "winner", Read: func(r *ReportResult, raw []byte) bool { return wirejson.ReadOptional(raw, &r.Winner) }},
+			{Name: "score", Read: func(r *ReportResult, raw []byte) bool { return wirejson.ReadMap(raw, &r.Score, wirejson.ReadInt) }},
+			{Name: "details", Read: func(r *ReportResult, raw []byte) bool {
+				return wirejson.ReadObject(raw, &r.Details, &reportDetailShape)
+			}},
+			{Name: "status", Read: func(r *ReportResult, raw []byte) bool { return wirejson.ReadString(raw, &r.Status) }},
 		},
-		aliases: reportResultAlias,
+		Aliases: reportResultAlias.spellings,
 	}
 )
-
-// readResult decodes data into *into in one pass, as its decodeThroughMap
-// would, and is true; or it is false and leaves *into as it was.
-func readResult[T any](data []byte, into *T, shape *resultShape[T]) bool {
-	if !reflect.ValueOf(into).Elem().IsZero() {
-		return false
-	}
-	var got T
-	var present uint64 // bit i: fields[i] is in data
-	var spelled []aliasValue
-	ok := scanObject(data, func(key, raw []byte) bool {
-		for i, f := range shape.fields {
-			switch {
-			case string(key) == f.name:
-				if present&(1<<i) != 0 {
-					return false
-				}
-				present |= 1 << i
-				return f.read(&got, raw)
-			case bytes.EqualFold(key, []byte(f.name)):
-				return false
-			}
-		}
-		if shape.aliases != nil && shape.aliases.spells(key) {
-			spelled = append(spelled, aliasValue{string(key), raw}) // the last of a repeated one wins, as in the map
-			return true
-		}
-		if shape.facts == nil {
-			return true
-		}
-		return readFact(shape.facts(&got), key, raw)
-	})
-	if !ok {
-		return false
-	}
-	for i, f := range shape.fields {
-		if present&(1<<i) != 0 || shape.aliases == nil {
-			continue
-		}
-		if raw := firstSpelled(shape.aliases.spellings[f.name], spelled); raw != nil && !f.read(&got, raw) {
-			return false
-		}
-	}
-	*into = got
-	return true
-}
-
-// aliasValue is the value under another spelling of a field.
-type aliasValue struct {
-	key string
-	raw []byte
-}
-
-// spells reports key as one of the table's other spellings.
-func (t *aliasTable) spells(key []byte) bool {
-	for _, list := range t.spellings {
-		if slices.Contains(list, string(key)) {
-			return true
-		}
-	}
-	return false
-}
-
-// firstSpelled is the value of the first of spellings that was present,
-// the last one given of it; nil if none was.
-func firstSpelled(spellings []string, spelled []aliasValue) []byte {
-	for _, s := range spellings {
-		var raw []byte
-		for _, v := range spelled {
-			if v.key == s {
-				raw = v.raw
-			}
-		}
-		if raw != nil {
-			return raw
-		}
-	}
-	return nil
-}
-
-// readFact puts a member that is no field among the facts, decoded as
-// encoding/json decodes it into an any; the last of a repeated key wins.
-func readFact(facts *map[string]any, key, raw []byte) bool {
-	var v any
-	switch raw[0] {
-	case '"':
-		var s string
-		if !readString(raw, &s) {
-			return false
-		}
-		v = s
-	case 't', 'f':
-		v = raw[0] == 't'
-	case 'n':
-		v = nil
-	case '{', '[':
-		if json.Unmarshal(raw, &v) != nil { // the map's decoding of a fact went to encoding/json too
-			return false
-		}
-	default:
-		f, err := strconv.ParseFloat(string(raw), 64)
-		if err != nil {
-			return false // out of range: the map dropped it, silently
-		}
-		v = f
-	}
-	if *facts == nil {
-		*facts = make(map[string]any, 2)
-	}
-	(*facts)[string(key)] = v
-	return true
-}
-
-// readOptional decodes a JSON string into a new *string, null into nil.
-func readOptional(raw []byte, dst **string) bool {
-	if string(raw) == "null" {
-		*dst = nil
-		return true
-	}
-	var s string
-	if raw[0] != '"' || !readString(raw, &s) {
-		return false
-	}
-	*dst = &s
-	return true
-}
-
-func readBool(raw []byte, dst *bool) bool {
-	switch string(raw) {
-	case "true", "false":
-		*dst = raw[0] == 't'
-	case "null": // leaves it, as encoding/json does
-	default:
-		return false
-	}
-	return true
-}
-
-// readInt reads an integer as encoding/json reads it into an int (a
-// float such as 3.0 is an error there); null leaves dst.
-func readInt(raw []byte, dst *int) bool {
-	if string(raw) == "null" {
-		return true
-	}
-	n, err := strconv.Atoi(string(raw))
-	if err != nil {
-		return false
-	}
-	*dst = n
-	return true
-}
-
-// readMap decodes an object into a new map, each value with read, or null
-// into nil. A null value is the zero value, as encoding/json makes it.
-func readMap[V any](raw []byte, dst *map[string]V, read func([]byte, *V) bool) bool {
-	if string(raw) == "null" {
-		*dst = nil
-		return true
-	}
-	if raw[0] != '{' {
-		return false
-	}
-	m := make(map[string]V, 2)
-	*dst = m
-	return scanObject(raw, func(key, value []byte) bool {
-		var v V
-		if !read(value, &v) {
-			return false
-		}
-		m[string(key)] = v
-		return true
-	})
-}

@@ -214,9 +214,10 @@ func ParityMoveRequest() MoveRequest {
 	return MoveRequest{MoveType: ParityMoveType, ValidOptions: []string{"even", "odd"}}
 }
 
-// ChooseParityCall: referee -> player, method choose_parity; also the
-// generic GAME_MOVE_CALL (method game_move_call), which has the same fields.
-type ChooseParityCall struct {
+// MoveCall: referee -> player, asking for a move in any game: even/odd's
+// CHOOSE_PARITY_CALL (method choose_parity) and every other game's
+// GAME_MOVE_CALL (method game_move_call), which have the same fields.
+type MoveCall struct {
 	Envelope
 	PlayerID    string       `json:"player_id" jsonschema:"the addressee's id"`
 	GameType    string       `json:"game_type" jsonschema:"the game, e.g. even_odd"`
@@ -225,12 +226,13 @@ type ChooseParityCall struct {
 	MoveRequest *MoveRequest `json:"move_request,omitempty" jsonschema:"the move asked for"`
 }
 
-// ChooseParityResponse: player -> referee, the result of choose_parity.
-// Decode also reads a GAME_MOVE_RESPONSE into it (move_data.choice).
-type ChooseParityResponse struct {
+// MoveAnswer: player -> referee, the move a MoveCall asked for, in any
+// game: the result of choose_parity (CHOOSE_PARITY_RESPONSE); Decode also
+// reads a GAME_MOVE_RESPONSE into it (move_data.choice).
+type MoveAnswer struct {
 	Envelope
-	PlayerID     string `json:"player_id"`
-	ParityChoice string `json:"parity_choice" jsonschema:"the move, e.g. even or odd"`
+	PlayerID string `json:"player_id"`
+	Choice   string `json:"parity_choice" jsonschema:"the move, e.g. even or odd"`
 	// Read from a GAME_MOVE_RESPONSE's move_data: whether it had one (an
 	// empty choice in it is an answer without a move) and its move_type.
 	HasMoveData bool   `json:"-"`

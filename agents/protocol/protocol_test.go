@@ -149,21 +149,21 @@ func TestRoundTrip(t *testing.T) {
 		},
 		{
 			name: "CHOOSE_PARITY_CALL",
-			msg: &protocol.ChooseParityCall{Envelope: env(protocol.TypeChooseParityCall, "referee:REF01", 1, "R1M1"), PlayerID: "P01",
+			msg: &protocol.MoveCall{Envelope: env(protocol.TypeChooseParityCall, "referee:REF01", 1, "R1M1"), PlayerID: "P01",
 				GameType: "even_odd", Context: protocol.MoveContext{OpponentID: "P02", RoundID: 1,
 					YourStandings: protocol.Standing{Wins: 2, Losses: 1, Draws: 0}},
 				Deadline:    "2025-01-15T10:00:30Z",
 				MoveRequest: &protocol.MoveRequest{MoveType: "choose_parity", ValidOptions: []string{"even", "odd"}}},
-			empty: func() protocol.Message { return &protocol.ChooseParityCall{} },
+			empty: func() protocol.Message { return &protocol.MoveCall{} },
 			wire: map[string]any{"player_id": "P01", "context.opponent_id": "P02", "context.round_id": 1.0,
 				"context.your_standings.wins": 2.0, "context.your_standings.losses": 1.0, "context.your_standings.draws": 0.0,
 				"deadline": "2025-01-15T10:00:30Z", "move_request.valid_options.1": "odd"},
 		},
 		{
 			name: "CHOOSE_PARITY_RESPONSE",
-			msg: &protocol.ChooseParityResponse{Envelope: env(protocol.TypeChooseParityResponse, "player:P01", 1, "R1M1"),
-				PlayerID: "P01", ParityChoice: "odd"},
-			empty: func() protocol.Message { return &protocol.ChooseParityResponse{} },
+			msg: &protocol.MoveAnswer{Envelope: env(protocol.TypeChooseParityResponse, "player:P01", 1, "R1M1"),
+				PlayerID: "P01", Choice: "odd"},
+			empty: func() protocol.Message { return &protocol.MoveAnswer{} },
 			wire:  map[string]any{"player_id": "P01", "parity_choice": "odd", "match_id": "R1M1"},
 		},
 		{
@@ -353,7 +353,7 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestEncodeRequestUsesIntegerIDAndFlatParams(t *testing.T) {
-	msg := &protocol.ChooseParityCall{Envelope: env(protocol.TypeChooseParityCall, "referee:REF01", 1, "R1M1"), PlayerID: "P01"}
+	msg := &protocol.MoveCall{Envelope: env(protocol.TypeChooseParityCall, "referee:REF01", 1, "R1M1"), PlayerID: "P01"}
 	raw, err := protocol.EncodeRequest("choose_parity", msg, 1001)
 	if err != nil {
 		t.Fatal(err)
@@ -413,12 +413,12 @@ func TestDecodeLiberal(t *testing.T) {
 		{name: "accept false", body: `{"match_id":"R1M1","accept":false}`, into: &protocol.GameJoinAck{}, check: wantAccept(false)},
 		{name: "missing accept means joined", body: `{"message_type":"GAME_JOIN_ACK","match_id":"R1M1","player_id":"P01"}`,
 			into: &protocol.GameJoinAck{}, check: wantAccept(true)},
-		{name: "choice", body: `{"choice":"even"}`, into: &protocol.ChooseParityResponse{}, check: wantChoice("even")},
+		{name: "choice", body: `{"choice":"even"}`, into: &protocol.MoveAnswer{}, check: wantChoice("even")},
 		{name: "move_data.choice", body: `{"message_type":"GAME_MOVE_RESPONSE","move_data":{"move_type":"choose_parity","choice":"odd"}}`,
-			into: &protocol.ChooseParityResponse{}, check: wantChoice("odd")},
-		{name: "choice with case and spaces", body: `{"parity_choice":" EVEN "}`, into: &protocol.ChooseParityResponse{}, check: wantChoice("even")},
-		{name: "parity", body: `{"parity":"Odd"}`, into: &protocol.ChooseParityResponse{}, check: wantChoice("odd")},
-		{name: "parity_choice wins over choice", body: `{"parity_choice":"odd","choice":"even"}`, into: &protocol.ChooseParityResponse{}, check: wantChoice("odd")},
+			into: &protocol.MoveAnswer{}, check: wantChoice("odd")},
+		{name: "choice with case and spaces", body: `{"parity_choice":" EVEN "}`, into: &protocol.MoveAnswer{}, check: wantChoice("even")},
+		{name: "parity", body: `{"parity":"Odd"}`, into: &protocol.MoveAnswer{}, check: wantChoice("odd")},
+		{name: "parity_choice wins over choice", body: `{"parity_choice":"odd","choice":"even"}`, into: &protocol.MoveAnswer{}, check: wantChoice("odd")},
 		{
 			name: "player_a_id in an announcement",
 			body: `{"round_id":1,"matches":[{"match_id":"R1M1","game_type":"even_odd","player_a_id":"P01","player_b_id":"P02","referee_endpoint":"http://r/mcp"}]}`,
@@ -489,10 +489,10 @@ func TestDecodeLiberal(t *testing.T) {
 		{
 			name: "v1 choice",
 			body: `{"type":"RESPONSE_PARITY_CHOOSE","game_id":"R2M1","choice":"ODD"}`,
-			into: &protocol.ChooseParityResponse{},
+			into: &protocol.MoveAnswer{},
 			check: func(t *testing.T, m protocol.Message) {
-				r := m.(*protocol.ChooseParityResponse)
-				if r.MatchID != "R2M1" || r.ParityChoice != "odd" {
+				r := m.(*protocol.MoveAnswer)
+				if r.MatchID != "R2M1" || r.Choice != "odd" {
 					t.Errorf("response = %+v", r)
 				}
 			},
@@ -554,7 +554,7 @@ func wantAccept(want bool) func(*testing.T, protocol.Message) {
 func wantChoice(want string) func(*testing.T, protocol.Message) {
 	return func(t *testing.T, m protocol.Message) {
 		t.Helper()
-		if got := m.(*protocol.ChooseParityResponse).ParityChoice; got != want {
+		if got := m.(*protocol.MoveAnswer).Choice; got != want {
 			t.Errorf("parity_choice = %q, want %q", got, want)
 		}
 	}
@@ -578,7 +578,7 @@ func TestDecodeRejects(t *testing.T) {
 		{"not JSON", `{"match_id":`, &protocol.GameInvitation{}},
 		{"not an object", `["GAME_INVITATION"]`, &protocol.GameInvitation{}},
 		{"round_id not a number", `{"round_id":"three"}`, &protocol.RoundAnnouncement{}},
-		{"choice not an object", `[1]`, &protocol.ChooseParityResponse{}},
+		{"choice not an object", `[1]`, &protocol.MoveAnswer{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

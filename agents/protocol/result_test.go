@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/leaguetui/leaguetui/agents/protocol/internal/wirejson"
 )
 
 // BenchmarkResultDecode decodes a result as its receivers do: GAME_OVER
@@ -66,7 +68,8 @@ var resultSamples = []string{
 
 // FuzzResultOnePass: GameResult, ReportResult and ReportDetails decode
 // any body to the same value and error as their decoding through a map
-// (decodeThroughMap, how they all decoded before the one pass), and
+// (decodeThroughMap, how they all decoded before the one pass,
+// wirejson.ReadObject), and
 // Decode reads a GAME_JOIN_ACK as it did when it filled in its aliases
 // twice (decodeTwice).
 func FuzzResultOnePass(f *testing.F) {
@@ -147,11 +150,11 @@ func TestResultsTakeOnePass(t *testing.T) {
 			var ok bool
 			switch into := tt.into.(type) {
 			case *GameResult:
-				if ok = readResult([]byte(tt.body), into, &gameResultShape); ok {
+				if ok = wirejson.ReadObject([]byte(tt.body), into, &gameResultShape); ok {
 					into.WinnerPlayerID = winnerOrNil(into.WinnerPlayerID)
 				}
 			case *ReportResult:
-				ok = readResult([]byte(tt.body), into, &reportResultShape)
+				ok = wirejson.ReadObject([]byte(tt.body), into, &reportResultShape)
 			}
 			if !ok || !reflect.DeepEqual(tt.into, tt.want) {
 				t.Errorf("one pass of %s: %v, %+v; want %+v", tt.body, ok, tt.into, tt.want)
@@ -168,12 +171,12 @@ func TestResultsLeftToTheMap(t *testing.T) {
 		`{"Status":"WIN"}`, `{"choices":{"a":"x"},"choices":{"b":"y"}}`, `{"reason":5}`, `{"drawn_number":1e400}`,
 		`{"choices":{"P\u00e9":"odd"}}`, `null`, `{"status":"WIN"} x`, `{"a":` + strings.Repeat("[", 300) + strings.Repeat("]", 300) + `}`,
 	} {
-		if readResult([]byte(body), &GameResult{}, &gameResultShape) {
+		if wirejson.ReadObject([]byte(body), &GameResult{}, &gameResultShape) {
 			t.Errorf("one pass read %s", body)
 		}
 	}
 	held := GameResult{Status: "WIN"}
-	if readResult([]byte(`{"reason":"r"}`), &held, &gameResultShape) {
+	if wirejson.ReadObject([]byte(`{"reason":"r"}`), &held, &gameResultShape) {
 		t.Errorf("one pass read into a result that held %+v", held)
 	}
 }
@@ -197,9 +200,9 @@ func TestResultShapesKnowEveryField(t *testing.T) {
 	check(reflect.TypeFor[ReportDetails](), shapeNames(reportDetailShape))
 }
 
-func shapeNames[T any](shape resultShape[T]) (names []string) {
-	for _, f := range shape.fields {
-		names = append(names, f.name)
+func shapeNames[T any](shape wirejson.Shape[T]) (names []string) {
+	for _, f := range shape.Fields {
+		names = append(names, f.Name)
 	}
 	return names
 }

@@ -1,9 +1,12 @@
 package protocol
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/leaguetui/leaguetui/agents/protocol/internal/wirejson"
 )
 
 // methodTypes maps every method name peers use to the message type it
@@ -142,6 +145,60 @@ func readHead(body json.RawMessage) head {
 		return h
 	}
 	return decodeHead(body)
+}
+
+// scanHead reads the head of a JSON object in one pass, skipping every
+// other value without decoding it: routing needs four strings of a message
+// that may carry a whole standings table. It reads the way json.Unmarshal
+// into head does (see headReader; invalid JSON has no head either). ok is
+// false where it leaves the answer to encoding/json (see
+// wirejson.ScanObject).
+func scanHead(body []byte) (h head, ok bool) {
+	var r headReader
+	ok = wirejson.ScanObject(body, func(key, raw []byte) bool {
+		r.take(key, raw)
+		return true
+	})
+	return r.head(), ok
+}
+
+// headReader gathers a message's head from its top-level members as
+// json.Unmarshal into head reads them: keys in any case, the last of a
+// repeated key winning, a head field that is neither a string nor null
+// leaving no head at all. It is the one place these rules are written:
+// scanHead and the request scan (scanRequest) both feed it.
+type headReader struct {
+	h         head
+	notString bool
+}
+
+func (r *headReader) take(key, raw []byte) {
+	if field := r.h.field(key); field != nil {
+		r.notString = r.notString || !wirejson.ReadString(raw, field)
+	}
+}
+
+func (r *headReader) head() head {
+	if r.notString {
+		return head{} // json.Unmarshal fails on a head field that is not a string
+	}
+	return r.h
+}
+
+// field is where the value under key goes, or nil for a key routing does
+// not read. Keys match in any case, as encoding/json matches them.
+func (h *head) field(key []byte) *string {
+	switch {
+	case bytes.EqualFold(key, []byte("message_type")):
+		return &h.MessageType
+	case bytes.EqualFold(key, []byte("type")):
+		return &h.Type
+	case bytes.EqualFold(key, []byte("protocol")):
+		return &h.Protocol
+	case bytes.EqualFold(key, []byte("conversation_id")):
+		return &h.ConversationID
+	}
+	return nil
 }
 
 func decodeHead(body json.RawMessage) head {

@@ -93,12 +93,12 @@ var Messages = []MessageSpec{
 			Description: "GAME_INVITATION from the referee; answers GAME_JOIN_ACK with accept true or false."}},
 	{Type: TypeChooseParityCall, Methods: []string{"choose_parity", "parity_choose", "CHOOSE_PARITY_CALL"},
 		Also: []string{"choose_parity_call", "receive_choose_parity_call"}, To: toPlayer,
-		Body: ChooseParityCall{}, Reply: ChooseParityResponse{},
+		Body: MoveCall{}, Reply: MoveAnswer{},
 		Tool: &ToolSpec{Title: "Choose a move", Required: []string{"match_id", "player_id", "game_type", "context"},
 			Description: "CHOOSE_PARITY_CALL from the referee; answers CHOOSE_PARITY_RESPONSE with parity_choice. " +
 				"Asked twice for the same match, the player gives the same move."}},
 	{Type: TypeGameMoveCall, Methods: []string{"game_move_call", "GAME_MOVE_CALL", "make_move"}, To: toPlayer,
-		Body: ChooseParityCall{}, Reply: GameMoveResponse{},
+		Body: MoveCall{}, Reply: GameMoveResponse{},
 		Tool: &ToolSpec{Title: "Make a game's move", Required: []string{"match_id", "player_id", "game_type", "move_request"},
 			Description: "GAME_MOVE_CALL from the referee, for any game whose move is not choose_parity; answers " +
 				"GAME_MOVE_RESPONSE with move_data {move_type, choice}. Asked twice for the same turn, the player gives the same move."}},
@@ -144,7 +144,7 @@ var Messages = []MessageSpec{
 			Description: "GAME_JOIN_ACK that a player posts back instead of answering the invitation inline."}},
 	{Type: TypeChooseParityResponse, Also: []string{"receive_parity_response", "choose_parity_response"},
 		TypeAliases: []string{TypeGameMoveResponse, "RESPONSE_PARITY_CHOOSE", "PARITY_CHOICE"}, To: toReferee,
-		Body: ChooseParityResponse{}, Reply: Ack{},
+		Body: MoveAnswer{}, Reply: Ack{},
 		Tool: &ToolSpec{Title: "Late move", Required: []string{"match_id", "player_id", "parity_choice"},
 			Description: "CHOOSE_PARITY_RESPONSE that a player posts back instead of answering the call inline."}},
 	{Type: TypeMatchStep, Methods: []string{"report_match_step"}, To: toManager, Body: MatchStep{}, Reply: Ack{},

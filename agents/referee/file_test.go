@@ -26,7 +26,7 @@ func sampleExchanges() []exchange {
 	msgs := []protocol.Message{
 		&protocol.GameInvitation{Envelope: ticketed(protocol.TypeGameInvitation, ticketA), GameType: "even_odd",
 			RoleInMatch: protocol.RolePlayerA, OpponentID: "P02", PlayerID: "P01"},
-		&protocol.ChooseParityCall{Envelope: ticketed(protocol.TypeChooseParityCall, ticketB), PlayerID: "P02", GameType: "even_odd",
+		&protocol.MoveCall{Envelope: ticketed(protocol.TypeChooseParityCall, ticketB), PlayerID: "P02", GameType: "even_odd",
 			Context:     protocol.MoveContext{OpponentID: "P01", RoundID: 3, YourStandings: protocol.Standing{Wins: 2}},
 			MoveRequest: &protocol.MoveRequest{MoveType: "choose_parity", ValidOptions: []string{"even", "odd"}}},
 		&protocol.GameOver{Envelope: ticketed(protocol.TypeGameOver, ticketA), GameType: "even_odd", Reason: "sum <7> & odd",

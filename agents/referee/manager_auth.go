@@ -35,7 +35,7 @@ func (p *managerProof) check(token string) error {
 	p.mu.Unlock()
 	switch {
 	case !registered:
-		return protocol.Reject(protocol.ErrRefereeNotRegistred, "this referee takes matches once registered with its manager")
+		return protocol.Reject(protocol.ErrRefereeNotRegistered, "this referee takes matches once registered with its manager")
 	case key == "":
 		return nil
 	case token == "":
@@ -44,4 +44,13 @@ func (p *managerProof) check(token string) error {
 		return protocol.Reject(protocol.ErrAuthTokenInvalid, "start_match is taken from this referee's own manager only")
 	}
 	return nil
+}
+
+// startsByAnnouncement reports a manager that registered this referee and
+// issued no key: another implementation's, which starts matches with its
+// round announcement. Ours issues a key and starts them with start_match.
+func (p *managerProof) startsByAnnouncement() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.registered && p.key == ""
 }

@@ -209,13 +209,14 @@ func holdsJoin(raw json.RawMessage) bool {
 func (run *matchRun) askMove(ctx context.Context, player string) {
 	var turn engine.Turn
 	run.locked(func(m *engine.Match) { turn, _ = m.Turn(player) })
-	err := run.ask(ctx, player, run.moveCall(player, turn), run.r.opts.Config.Timeouts.Move, protocol.TypeChooseParityResponse,
+	call := run.moveCall(player, turn)
+	err := run.ask(ctx, player, call, run.r.opts.Config.Timeouts.Move, answerTypeOf(call.MessageType),
 		func(raw json.RawMessage) (bool, error) {
-			var resp protocol.ChooseParityResponse
-			if protocol.Decode(raw, &resp) != nil || resp.ParityChoice == "" && !resp.HasMoveData && !resp.Model.Failed() {
+			var resp protocol.MoveAnswer
+			if protocol.Decode(raw, &resp) != nil || resp.Choice == "" && !resp.HasMoveData && !resp.Model.Failed() {
 				return false, nil
 			}
-			answer := engine.Answer{MoveType: resp.MoveType, Choice: resp.ParityChoice}
+			answer := engine.Answer{MoveType: resp.MoveType, Choice: resp.Choice}
 			if resp.Model.Failed() && !resp.Model.Fallback {
 				answer.Error = resp.Model.ErrorType // the player's own model failed: the game ends its game
 			}
@@ -231,17 +232,36 @@ func (run *matchRun) askMove(ctx context.Context, player string) {
 	}
 }
 
+// answerTypeOf is the answer a move call asks for, as messages to the
+// player and errors name it: league.v2's CHOOSE_PARITY_RESPONSE to its
+// CHOOSE_PARITY_CALL, GAME_MOVE_RESPONSE to a GAME_MOVE_CALL.
+func answerTypeOf(callType string) string {
+	if callType == protocol.TypeGameMoveCall {
+		return protocol.TypeGameMoveResponse
+	}
+	return protocol.TypeChooseParityResponse
+}
+
+// inboxType is the type an answer posted back arrives as: the message
+// table reads GAME_MOVE_RESPONSE as an alias of CHOOSE_PARITY_RESPONSE.
+func inboxType(answerType string) string {
+	if answerType == protocol.TypeGameMoveResponse {
+		return protocol.TypeChooseParityResponse
+	}
+	return answerType
+}
+
 // moveCall is the call that asks player for turn's move: CHOOSE_PARITY_CALL
 // for even/odd's move, as league.v2 has it, GAME_MOVE_CALL with the turn and
 // what the game shows for every other.
-func (run *matchRun) moveCall(player string, turn engine.Turn) *protocol.ChooseParityCall {
+func (run *matchRun) moveCall(player string, turn engine.Turn) *protocol.MoveCall {
 	opponent, _ := run.opponentOf(player)
 	callType := protocol.MoveCallType(turn.MoveType)
 	request := &protocol.MoveRequest{MoveType: turn.MoveType, ValidOptions: turn.Options}
 	if callType == protocol.TypeGameMoveCall {
 		request.Turn, request.Context = turn.Number, turn.State
 	}
-	return &protocol.ChooseParityCall{Envelope: run.envelopeTo(callType, player), PlayerID: player, GameType: run.game.Type(),
+	return &protocol.MoveCall{Envelope: run.envelopeTo(callType, player), PlayerID: player, GameType: run.game.Type(),
 		Context: protocol.MoveContext{OpponentID: opponent, RoundID: run.start.RoundID,
 			YourStandings: run.start.Standings[player]},
 		MoveRequest: request,
@@ -292,10 +312,10 @@ func (run *matchRun) ask(ctx context.Context, player string, msg protocol.Messag
 func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Message, timeout time.Duration,
 	answerType string, read func(json.RawMessage) (bool, error), repeat bool) error {
 	deadline := time.Now().Add(timeout)
-	if call, ok := msg.(*protocol.ChooseParityCall); ok {
+	if call, ok := msg.(*protocol.MoveCall); ok {
 		call.Deadline = protocol.FormatTime(deadline) // protocol.md §3.8: now + the move timeout, for this attempt
 	}
-	late, cancel := run.r.inbox.expect(run.start.MatchID, player, answerType)
+	late, cancel := run.r.inbox.expect(run.start.MatchID, player, inboxType(answerType))
 	defer cancel()
 	raw, err := run.tell(ctx, player, msg, rpc.Call{Timeout: timeout, Attempts: 1, Repeat: repeat})
 	if err != nil {

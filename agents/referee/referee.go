@@ -41,11 +41,15 @@ type Referee struct {
 	steps  *stepBatcher // match steps to the manager, in order, batched
 	states *matchStates // what get_match_state answers
 	proof  managerProof // what its manager proves itself with
+	// announced are the matches taken from round announcements, each once
+	// (a manager of another implementation may announce a round again).
+	announced onceEach
 
 	pages *mcpserve.Navigator // the page server, for games that read pages; nil otherwise
 
 	mu      sync.Mutex
 	running map[string]bool // match ids in progress
+	closed  bool            // no more matches: awaitMatches is counting them
 	wg      sync.WaitGroup
 }
 
@@ -66,7 +70,8 @@ func New(opts Options) (*Referee, error) {
 	r.Server.Handle(protocol.TypeStartMatch, r.handleStartMatch)
 	r.Server.Handle(protocol.TypeGameJoinAck, r.handleLateAnswer)
 	r.Server.Handle(protocol.TypeChooseParityResponse, r.handleLateAnswer)
-	r.AcknowledgeNotifications(protocol.TypeRoundAnnouncement, protocol.TypeStandingsUpdate, protocol.TypeRoundCompleted)
+	r.Server.Handle(protocol.TypeRoundAnnouncement, r.handleRoundAnnouncement)
+	r.AcknowledgeNotifications(protocol.TypeStandingsUpdate, protocol.TypeRoundCompleted)
 	r.mcpTools()
 	return r, nil
 }
@@ -134,12 +139,13 @@ func (r *Referee) Shutdown(ctx context.Context) error {
 	})
 }
 
-// awaitMatches waits for the matches in progress to end. It takes r.mu
-// first: claim adds a match to r.wg under it and refuses one once the
-// referee is shutting down, so every match is counted before the wait.
+// awaitMatches waits for the matches in progress to end. It closes the
+// referee to new matches under r.mu first: claim adds a match to r.wg
+// under it and refuses one once closed, so every match is counted before
+// the wait, and none is added while it waits.
 func (r *Referee) awaitMatches(ctx context.Context) {
 	r.mu.Lock()
-	// Nothing to do under the lock: taking it orders the wait after any claim.
+	r.closed = true
 	r.mu.Unlock()
 	done := make(chan struct{})
 	go func() { r.wg.Wait(); close(done) }()
@@ -157,6 +163,13 @@ func (r *Referee) handleStartMatch(_ context.Context, in protocol.Inbound) (any,
 		r.Log.Warn("start_match refused", "event_type", "START_MATCH_REFUSED", "sender", start.Sender, "err", err)
 		return nil, err
 	}
+	return r.begin(start)
+}
+
+// begin checks a match it is given and runs it in the background: from
+// start_match, or from a round announcement of a manager of another
+// implementation.
+func (r *Referee) begin(start protocol.StartMatch) (any, error) {
 	if start.MatchID == "" || start.PlayerAID == "" || start.PlayerBID == "" || start.PlayerAEndpoint == "" || start.PlayerBEndpoint == "" {
 		return nil, protocol.Reject(protocol.ErrMissingField, "start_match needs match_id, both player ids and both endpoints")
 	}
@@ -209,7 +222,7 @@ func (r *Referee) checkStart(start protocol.StartMatch) (file string, err error)
 func (r *Referee) claim(matchID string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.ShuttingDown() {
+	if r.closed || r.ShuttingDown() {
 		return fmt.Errorf("this referee is shutting down")
 	}
 	if r.running[matchID] {

@@ -274,10 +274,10 @@ func TestClientMethodFallback(t *testing.T) {
 
 	// ... and per message type.
 	parity := newPeer(t, onlyMethod("parity_choose", `{"message_type":"RESPONSE_PARITY_CHOOSE","match_id":"R1M1","parity_choice":"odd"}`))
-	call := &protocol.ChooseParityCall{Envelope: protocol.NewEnvelope(protocol.TypeChooseParityCall, "referee:REF01", "c"), PlayerID: "P01"}
+	call := &protocol.MoveCall{Envelope: protocol.NewEnvelope(protocol.TypeChooseParityCall, "referee:REF01", "c"), PlayerID: "P01"}
 	raw := send(parity, call)
-	var resp protocol.ChooseParityResponse
-	if err := protocol.Decode(raw, &resp); err != nil || resp.ParityChoice != "odd" {
+	var resp protocol.MoveAnswer
+	if err := protocol.Decode(raw, &resp); err != nil || resp.Choice != "odd" {
 		t.Errorf("reply %s decoded to %+v, %v", raw, resp, err)
 	}
 	if got, want := parity.seen(), []string{"choose_parity", "parity_choose"}; !slices.Equal(got, want) {

@@ -26,8 +26,8 @@ func wrappedOnly(_ *http.Request, _ string, params map[string]any) (int, string)
 	return 200, result(`{"message":` + joinAck + `}`)
 }
 
-func choiceMsg() *protocol.ChooseParityCall {
-	msg := &protocol.ChooseParityCall{Envelope: protocol.NewEnvelope(protocol.TypeChooseParityCall, "referee:REF01", "conv-r1m1-001"),
+func choiceMsg() *protocol.MoveCall {
+	msg := &protocol.MoveCall{Envelope: protocol.NewEnvelope(protocol.TypeChooseParityCall, "referee:REF01", "conv-r1m1-001"),
 		PlayerID: "P01", GameType: "even_odd"}
 	msg.MatchID = "R1M1"
 	return msg

@@ -54,7 +54,7 @@ func BenchmarkClientSend(b *testing.B) {
 
 // sampleCall is the CHOOSE_PARITY_CALL of bench.SampleExchange, decoded,
 // and the response a player sends to it.
-func sampleCall(b *testing.B) (*protocol.ChooseParityCall, []byte) {
+func sampleCall(b *testing.B) (*protocol.MoveCall, []byte) {
 	request, response, err := bench.SampleExchange()
 	if err != nil {
 		b.Fatal(err)
@@ -65,7 +65,7 @@ func sampleCall(b *testing.B) (*protocol.ChooseParityCall, []byte) {
 	if err := json.Unmarshal(request, &req); err != nil {
 		b.Fatal(err)
 	}
-	var call protocol.ChooseParityCall
+	var call protocol.MoveCall
 	if err := protocol.Decode(req.Params, &call); err != nil {
 		b.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func sampleCall(b *testing.B) (*protocol.ChooseParityCall, []byte) {
 }
 
 // sendAll sends call to endpoint b.N times with a referee's client.
-func sendAll(b *testing.B, endpoint string, call *protocol.ChooseParityCall) {
+func sendAll(b *testing.B, endpoint string, call *protocol.MoveCall) {
 	client := rpc.NewClient(rpc.Options{Retry: config.Default().Retry, Breaker: config.Default().Breaker})
 	send := rpc.Call{Endpoint: endpoint, Message: call, Timeout: 5 * time.Second, Attempts: 1}
 	b.ReportAllocs()

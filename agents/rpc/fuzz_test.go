@@ -67,7 +67,7 @@ func recordingServer() (*rpc.Server, *atomic.Int64) {
 	s.Handle(protocol.TypeStartMatch, act(func() protocol.Message { return &protocol.StartMatch{} }))
 	s.Handle(protocol.TypeGameInvitation, act(func() protocol.Message { return &protocol.GameInvitation{} }))
 	s.Handle(protocol.TypeLeagueRegisterRequest, act(func() protocol.Message { return &protocol.LeagueRegisterRequest{} }))
-	s.Handle(protocol.TypeChooseParityResponse, act(func() protocol.Message { return &protocol.ChooseParityResponse{} }))
+	s.Handle(protocol.TypeChooseParityResponse, act(func() protocol.Message { return &protocol.MoveAnswer{} }))
 	return s, &acted
 }
 

@@ -31,15 +31,15 @@ func newTestServer() *rpc.Server {
 		return ack, nil
 	})
 	s.Handle(protocol.TypeChooseParityCall, func(_ context.Context, in protocol.Inbound) (any, error) {
-		var call protocol.ChooseParityCall
+		var call protocol.MoveCall
 		if err := rpc.DecodeParams(in, &call); err != nil {
 			return nil, err
 		}
 		if call.MatchID == "boom" {
 			panic("strategy exploded")
 		}
-		resp := &protocol.ChooseParityResponse{Envelope: protocol.NewEnvelope(protocol.TypeChooseParityResponse, "player:P01", call.ConversationID),
-			PlayerID: "P01", ParityChoice: "even"}
+		resp := &protocol.MoveAnswer{Envelope: protocol.NewEnvelope(protocol.TypeChooseParityResponse, "player:P01", call.ConversationID),
+			PlayerID: "P01", Choice: "even"}
 		resp.MatchID = call.MatchID
 		return resp, nil
 	})

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/leaguetui/leaguetui/engine"
@@ -49,4 +50,13 @@ func LoadCredentials(path string) (c Credentials, ok bool, err error) {
 	}
 	Redact(c.AuthToken)
 	return c, true, nil
+}
+
+// WriteSecret writes a secret (an admin token) to path atomically,
+// readable by its owner only.
+func WriteSecret(path, secret string) error {
+	return writeAtomic(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, secret+"\n")
+		return err
+	}, secretFilePerm, dirPerm)
 }

@@ -109,6 +109,12 @@ func (l Layout) AgentLog(agentID string) (string, error) {
 	return named(agentID, func() string { return filepath.Join(l.Root, "logs", "agents", agentID+".log.jsonl") })
 }
 
+// AdminToken is the admin token of a league leaguetui started, written
+// readable by its owner only, for a second console to control it.
+func (l Layout) AdminToken() string {
+	return filepath.Join(l.Root, "admin.token")
+}
+
 // SystemDir is the folder of the logs that belong to no agent: the
 // console's, the orchestrator's, and the child processes' output.
 func (l Layout) SystemDir() string {

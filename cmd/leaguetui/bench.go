@@ -120,6 +120,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if err := checkLeague(cf, cfg, true); err != nil {
+		return err
+	}
 	if *cpuProfile != "" {
 		if err := os.MkdirAll(*cpuProfile, 0o755); err != nil {
 			return fmt.Errorf("--cpu-profile: %w", err)
@@ -129,10 +132,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	if *players < 2 || *referees < 1 {
-		return fmt.Errorf("a league needs at least 2 players and 1 referee (got --players %d --referees %d)", *players, *referees)
+		return &usageError{fmt.Sprintf("a league needs --players 2 or more and --referees 1 or more (got --players %d --referees %d)", *players, *referees)}
 	}
 	if *concurrency < 0 || *rawDuration <= 0 {
-		return fmt.Errorf("--concurrency must be >= 0 and --raw-duration > 0 (got %d and %s)", *concurrency, *rawDuration)
+		return &usageError{fmt.Sprintf("--concurrency must be >= 0 and --raw-duration > 0 (got %d and %s)", *concurrency, *rawDuration)}
 	}
 	if *concurrency == 0 {
 		*concurrency = *referees * cfg.Referee.MaxConcurrentMatches * 2

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -35,9 +36,9 @@ func run(t *testing.T, args ...string) (stdout, stderr string, status int) {
 }
 
 func TestHelpGoesToStdout(t *testing.T) {
-	for _, args := range [][]string{{"--help"}, {"-h"}, {"player", "--help"}, {"manager", "-help"}, {"bench", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"player", "--help"}, {"manager", "-help"}, {"bench", "--help"}, {"pages", "--help"}} {
 		stdout, stderr, status := run(t, args...)
-		if status != 0 || stderr != "" || !strings.Contains(stdout, "-data") {
+		if status != 0 || stderr != "" || !strings.Contains(stdout, "-config") {
 			t.Errorf("%v: status %d, stderr %q, stdout %.80q…; want the help on stdout and status 0", args, status, stderr, stdout)
 		}
 	}
@@ -56,6 +57,8 @@ func TestBadCommandLineIsOneLine(t *testing.T) {
 	}{
 		{[]string{"--bogus"}, []string{"unknown flag --bogus", "see --help"}},
 		{[]string{"referee", "--bogus"}, []string{"unknown flag --bogus", "see --help"}},
+		{[]string{"check", "--bogus"}, []string{"unknown flag --bogus", "see --help"}},
+		{[]string{"check", "--role", "manager", "--listen"}, []string{"--role", "player or referee"}},
 		{[]string{"--move-timeout", "5"}, []string{"--move-timeout", "write 5s"}},
 		{[]string{"--move-timeout", "-1s"}, []string{"--move-timeout -1s", "more than 0"}},
 		{[]string{"--attempts", "0", "--no-ui"}, []string{"--attempts 0", "at least 1"}},
@@ -66,6 +69,24 @@ func TestBadCommandLineIsOneLine(t *testing.T) {
 		{[]string{"--json"}, []string{"--json and --quiet go with --no-ui"}},
 		{[]string{"--no-ui", "--players", "1"}, []string{"--players 2 or more", "got --players 1"}},
 		{[]string{"--no-ui", "--attach", "http://127.0.0.1:1"}, []string{"--attach shows a league in the console"}},
+		// Values only a started league used to find wrong: refused before
+		// any agent starts, naming the flag and the values it takes.
+		{[]string{"--no-ui", "--game", "chess"}, []string{`--game "chess"`, "even_odd, link_race"}},
+		{[]string{"--no-ui", "--format", "bogus"}, []string{`--format "bogus"`, "round-robin, double-round-robin, swiss or gauntlet"}},
+		{[]string{"--no-ui", "--strategies", "random,nope"}, []string{"--strategies", `"nope"`, "random"}},
+		{[]string{"player", "--strategy", "nope"}, []string{`--strategy "nope"`, "random", "llm"}},
+		{[]string{"--no-ui", "--format", "swiss"}, []string{"--rounds", ">= 1"}},
+		{[]string{"--no-ui", "--format", "gauntlet"}, []string{"--challengers", "player ids"}},
+		{[]string{"--no-ui", "--format", "gauntlet", "--challengers", "P01", "--sprt", "elo0=x"}, []string{`--sprt "elo0=x"`, "elo0=0,elo1=10"}},
+		{[]string{"--no-ui", "--sprt", "elo0=0,elo1=10"}, []string{"--sprt", "--format gauntlet"}},
+		{[]string{"referee", "--game", "chess"}, []string{`--game "chess"`, "even_odd"}},
+		{[]string{"manager", "--port", "99999"}, []string{"--port 99999 is out of range", "65535"}},
+		{[]string{"pages", "--port", "-1"}, []string{"--port -1 is out of range", "65535"}},
+		{[]string{"bench", "--players", "1"}, []string{"--players 2 or more", "got --players 1"}},
+		{[]string{"bench", "--game", "chess"}, []string{`--game "chess"`, "even_odd"}},
+		{[]string{"player", "--manager", "/mcp"}, []string{`--manager "/mcp" is not a valid URL`, "http://"}},
+		{[]string{"completion"}, []string{"completion needs one shell", "bash, zsh or fish"}},
+		{[]string{"completion", "tcsh"}, []string{`completion "tcsh"`, "bash, zsh or fish"}},
 	}
 	for _, tt := range tests {
 		stdout, stderr, status := run(t, tt.args...)
@@ -82,6 +103,140 @@ func TestBadCommandLineIsOneLine(t *testing.T) {
 		if strings.Contains(lines[0], "timeouts.") || strings.Contains(lines[0], "retry.") {
 			t.Errorf("%v: %q names the config key, not the flag", tt.args, lines[0])
 		}
+	}
+}
+
+// TestBadConfigFileIsOneLine: a misspelt key or a bad value in the config
+// folder exits 2 before any agent starts, naming the file and the key,
+// and for a misspelt key the keys its object holds.
+func TestBadConfigFileIsOneLine(t *testing.T) {
+	tests := []struct {
+		file, content string
+		want          []string
+	}{
+		{"system.json", `{"timeouts": {"move_timout_sec": 3}}`,
+			[]string{"system.json", "timeouts.move_timout_sec", "unknown key", "move_timeout_sec"}},
+		{"leagues/league_2025_even_odd.json", `{"game_type": "chess"}`,
+			[]string{"league_2025_even_odd.json: game_type", `"chess"`, "even_odd"}},
+		{"defaults/player.json", `{"settings": {"stratgy": "random"}}`,
+			[]string{"player.json", "settings.stratgy", "unknown key", "strategy"}},
+		{"defaults/player.json", `{"settings": {"strategies": "random,nope"}}`,
+			[]string{"player.json: settings.strategies", `"nope"`, "random"}},
+	}
+	for _, tt := range tests {
+		dir := t.TempDir()
+		path := filepath.Join(dir, filepath.FromSlash(tt.file))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(tt.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr, status := run(t, "--no-ui", "--config", dir)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if status != 2 || stdout != "" || len(lines) != 1 {
+			t.Errorf("%s %s: status %d, stdout %q, stderr %q; want status 2 and one line", tt.file, tt.content, status, stdout, stderr)
+			continue
+		}
+		for _, want := range tt.want {
+			if !strings.Contains(lines[0], want) {
+				t.Errorf("%s: %q does not say %q", tt.file, lines[0], want)
+			}
+		}
+	}
+}
+
+// TestBashCompletion loads the script of `leaguetui completion bash` in a
+// real bash and asks it what completes: the commands, a command's own
+// flags beside the config flags, and folders after a flag that takes one.
+func TestBashCompletion(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		leaguetest.SkipWithout(t, "bash")
+	}
+	script, stderr, status := run(t, "completion", "bash")
+	if status != 0 || stderr != "" {
+		t.Fatalf("completion bash: status %d, stderr %q", status, stderr)
+	}
+	dir := t.TempDir()
+	scriptPath := filepath.Join(dir, "leaguetui.bash")
+	if err := os.WriteFile(scriptPath, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "leagues-folder"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	complete := func(words ...string) []string {
+		t.Helper()
+		line := `source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _leaguetui; printf '%s\n' "${COMPREPLY[@]}"`
+		cmd := exec.Command(bash, append([]string{"-c", line, "bash", scriptPath}, words...)...)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("completing %q: %v", words, err)
+		}
+		return strings.Fields(string(out))
+	}
+	has := func(got []string, want ...string) bool {
+		for _, w := range want {
+			if !slices.Contains(got, w) {
+				return false
+			}
+		}
+		return true
+	}
+	if got := complete("leaguetui", ""); !has(got, "manager", "referee", "player", "bench", "pages", "completion") {
+		t.Errorf("leaguetui <tab>: %q, want every command", got)
+	}
+	if got := complete("leaguetui", "player", "--st"); !has(got, "--strategy", "--strategies") {
+		t.Errorf("leaguetui player --st<tab>: %q, want --strategy and --strategies", got)
+	}
+	if got := complete("leaguetui", "manager", "--ho"); !has(got, "--hold", "--host") || has(got, "--strategy") {
+		t.Errorf("leaguetui manager --ho<tab>: %q, want --hold and --host", got)
+	}
+	if got := complete("leaguetui", "--data", "leagues-"); !has(got, "leagues-folder") {
+		t.Errorf("leaguetui --data leagues-<tab>: %q, want the folder", got)
+	}
+	if got := complete("leaguetui", "completion", ""); !has(got, "bash", "zsh", "fish") {
+		t.Errorf("leaguetui completion <tab>: %q, want the shells", got)
+	}
+	if got := complete("leaguetui", "--format", ""); !has(got, "round-robin", "double-round-robin", "swiss", "gauntlet") {
+		t.Errorf("leaguetui --format <tab>: %q, want the formats", got)
+	}
+	if got := complete("leaguetui", "player", "--strategy", "c"); !has(got, "counter") || has(got, "random") {
+		t.Errorf("leaguetui player --strategy c<tab>: %q, want counter", got)
+	}
+}
+
+// TestZshAndFishCompletionParse: the zsh and fish scripts are valid for
+// their shell, where it is installed.
+func TestZshAndFishCompletionParse(t *testing.T) {
+	for _, shell := range []string{"zsh", "fish"} {
+		t.Run(shell, func(t *testing.T) {
+			script, stderr, status := run(t, "completion", shell)
+			if status != 0 || stderr != "" || !strings.Contains(script, "--move-timeout") && !strings.Contains(script, "-l move-timeout") {
+				t.Fatalf("completion %s: status %d, stderr %q, script without the config flags", shell, status, stderr)
+			}
+			path, err := exec.LookPath(shell)
+			if err != nil {
+				t.Skipf("%s is not installed: the script is written but not parsed", shell)
+			}
+			cmd := exec.Command(path, "-n")
+			cmd.Stdin = strings.NewReader(script)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("%s -n: %v: %s", shell, err, out)
+			}
+			if shell != "fish" {
+				return
+			}
+			// fish answers what it would complete: the formats after --format.
+			cmd = exec.Command(path, "-c", `source; complete -C "leaguetui --format "; complete -C "leaguetui pla"`)
+			cmd.Stdin = strings.NewReader(script)
+			out, err := cmd.Output()
+			if err != nil || !strings.Contains(string(out), "swiss") || !strings.Contains(string(out), "player") {
+				t.Errorf("fish completes %q (%v); want the formats and the player command", out, err)
+			}
+		})
 	}
 }
 

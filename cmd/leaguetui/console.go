@@ -44,9 +44,10 @@ func runConsole(ctx context.Context, opts headless.Options, attach attachOptions
 		return err
 	}
 	defer closeLog()
-	if opts.Players < 2 || opts.Referees < 1 {
-		return fmt.Errorf("a league needs at least 2 players and 1 referee (got --players %d --referees %d)", opts.Players, opts.Referees)
+	if err := opts.CheckSize(); err != nil {
+		return err
 	}
+	opts.Notify = func(line string) { slog.Warn(line) } // the log pane and file: the console owns the screen
 	if !opts.SeedSet {
 		opts.Seed = randomSeed() // a new league's; a data folder holding one keeps its own
 	}
@@ -72,9 +73,49 @@ func runConsole(ctx context.Context, opts headless.Options, attach attachOptions
 	}
 	slog.Info("league launched", "manager", league.Control.Base(), "seed", opts.Seed,
 		"referees", opts.Referees, "players", opts.Players)
-	return tui.Run(ctx, tui.Options{Control: league.Control, Children: childrenOf(league),
+	joining := awaitJoining(ctx, league, opts)
+	return tui.Run(ctx, tui.Options{Control: league.Control, Children: childrenOf(league), Joining: joining,
 		Scoring: scoring, Seed: opts.Seed, Logger: slog.Default(), Notice: notice,
+		Info:          consoleInfo(league),
 		ResumeCommand: headless.ResumeCommand(opts.DataDir, opts.FreePorts)})
+}
+
+// awaitJoining waits, for a new league with a roster's outside agents or
+// open seats, until they have registered or the join window has passed,
+// and then starts it (s starts it before); it returns the line the console
+// shows meanwhile, nil when there is nobody to wait for.
+func awaitJoining(ctx context.Context, league *headless.League, opts headless.Options) func() string {
+	w := league.NewWaiter(opts)
+	if w == nil {
+		return nil
+	}
+	slog.Info("waiting for players to join", "register_at", w.State().URL, "waiting_for", w.State().Waiting())
+	go func() {
+		end, err := w.Await(ctx, func(j headless.Joining) {
+			slog.Info("joined: " + j.Joined[len(j.Joined)-1])
+		})
+		if err != nil || end.Started {
+			return
+		}
+		slog.Info(end.DescribeEnd())
+		if err := league.Control.Start(ctx); err != nil && ctx.Err() == nil {
+			slog.Error("the league could not be started", "err", err)
+		}
+	}()
+	return func() string { return w.State().Line() }
+}
+
+// consoleInfo is what the info view (?) says about the league the console
+// started: where to register and how a second console controls it.
+func consoleInfo(league *headless.League) []string {
+	info := []string{"manager: " + league.Manager.Endpoint + " (agents register here)"}
+	where, attach := "from $"+headless.AdminTokenEnv, "--admin-token $"+headless.AdminTokenEnv
+	if league.AdminTokenFile != "" {
+		where, attach = "kept in "+league.AdminTokenFile, "--admin-token-file "+league.AdminTokenFile
+	}
+	info = append(info, "admin token: "+league.AdminToken+" ("+where+")",
+		"control it from elsewhere: leaguetui --attach "+league.Control.Base()+" "+attach)
+	return info
 }
 
 // stopLeague stops every child the console started and says so, once the
@@ -93,6 +134,9 @@ func childrenOf(league *headless.League) func() []tui.ChildInfo {
 		out := make([]tui.ChildInfo, len(all))
 		for i, c := range all {
 			out[i] = tui.ChildInfo{Name: c.Name, ID: c.ID, Endpoint: c.Endpoint, PID: c.PID(), Running: c.Running()}
+		}
+		for _, p := range league.Programs {
+			out = append(out, tui.ChildInfo{Name: "program " + p.Name, PID: p.PID(), Running: p.Running()})
 		}
 		return out
 	}

@@ -3,10 +3,12 @@
 //	leaguetui                 the console: start a local league and watch it
 //	leaguetui --no-ui         the same league headless, for CI
 //	leaguetui manager|referee|player   one agent alone
+//	leaguetui check -- COMMAND         test any agent against league.v2
 package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -20,6 +22,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/headless"
+	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/agents/manager"
 	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/player"
@@ -41,13 +44,16 @@ Usage:
   leaguetui player [flags]       run one player
   leaguetui pages [flags]        serve a page graph to link-race referees (MCP)
   leaguetui bench [flags]        measure how close a league runs to the machine's limit
+  leaguetui check [flags] -- COMMAND   test a player or referee of any implementation against league.v2
+  leaguetui probe [flags] URL    exit 0 when the agent at URL answers healthy (for container health checks)
+  leaguetui completion SHELL     print the completion script for bash, zsh or fish
 
 Run "leaguetui COMMAND --help" for a command's flags.
 
 Exit status (every command):
   0    done: the league completed, or the agent was stopped (SIGTERM)
   1    an error, named on stderr
-  2    a bad command line: the flag is named on stderr
+  2    a bad command line or setting: the flag, or the config file and key, is named on stderr
   130  interrupted with Ctrl-C: the league is saved and resumes on the same --data
 
 Flags:
@@ -70,7 +76,7 @@ func main() {
 	}
 }
 
-// Exit statuses, as --help and the README list them.
+// Exit statuses, as --help and docs/running.md list them.
 const (
 	exitError       = 1
 	exitUsage       = 2
@@ -83,12 +89,14 @@ func exitCode(err error) int {
 	var interrupted *headless.InterruptedError
 	var usage *usageError
 	var badValue *config.FlagError
+	var badRoster *config.RosterError
+	var badSetting *settingsError
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, &interrupted), errors.Is(err, errInterrupted), errors.Is(err, tui.ErrInterrupted):
 		return exitInterrupted
-	case errors.As(err, &usage), errors.As(err, &badValue):
+	case errors.As(err, &usage), errors.As(err, &badValue), errors.As(err, &badRoster), errors.As(err, &badSetting):
 		return exitUsage
 	}
 	return exitError
@@ -147,18 +155,33 @@ func expected(f *flag.Flag, why string) string {
 }
 
 func run(ctx context.Context, interrupts <-chan os.Signal, args []string, stdout, stderr io.Writer) error {
-	commands := map[string]func(context.Context, []string) error{
-		"manager": func(ctx context.Context, args []string) error { return runManager(ctx, args, stdout) },
-		"referee": func(ctx context.Context, args []string) error { return runReferee(ctx, args, stdout) },
-		"player":  func(ctx context.Context, args []string) error { return runPlayer(ctx, args, stdout) },
-		"bench":   func(ctx context.Context, args []string) error { return runBench(ctx, args, stdout, stderr) },
-		"pages":   func(ctx context.Context, args []string) error { return runPages(ctx, args, stderr) },
+	if len(args) > 0 && args[0] == launch.LimitedExecCommand {
+		return launch.ExecLimited(args[1:]) // returns only on failure
 	}
+	commands := commandTable(stdout, stderr)
 	if len(args) > 0 && commands[args[0]] != nil {
 		ctx, interrupted := cancelOnInterrupt(ctx, interrupts)
 		return whenInterrupted(commands[args[0]](ctx, args[1:]), interrupted)
 	}
 	return runLeague(ctx, interrupts, args, stdout, stderr)
+}
+
+// commandTable is every command leaguetui takes as its first argument;
+// without one it runs a league. A command listed here, its flags and its
+// help are in docs/cli.md and the shell completions by themselves (see
+// commandLine), provided it makes its flag set with newFlagSet or
+// newCommandFlagSet and prints its help on stdout.
+func commandTable(stdout, stderr io.Writer) map[string]func(context.Context, []string) error {
+	return map[string]func(context.Context, []string) error{
+		"manager":    func(ctx context.Context, args []string) error { return runManager(ctx, args, stdout) },
+		"referee":    func(ctx context.Context, args []string) error { return runReferee(ctx, args, stdout) },
+		"player":     func(ctx context.Context, args []string) error { return runPlayer(ctx, args, stdout) },
+		"bench":      func(ctx context.Context, args []string) error { return runBench(ctx, args, stdout, stderr) },
+		"pages":      func(ctx context.Context, args []string) error { return runPages(ctx, args, stdout, stderr) },
+		"completion": func(_ context.Context, args []string) error { return runCompletion(args, stdout) },
+		"probe":      func(ctx context.Context, args []string) error { return runProbe(ctx, args, stdout) },
+		"check":      func(ctx context.Context, args []string) error { return runCheck(ctx, args, stdout, stderr) },
+	}
 }
 
 // cancelOnInterrupt ends ctx at the first Ctrl-C; interrupted tells,
@@ -193,6 +216,14 @@ func whenInterrupted(err error, interrupted func() bool) error {
 // --help prints help and the flags on stdout; parse reports any other
 // mistake in one line.
 func newFlagSet(name, help string, stdout io.Writer) (*flag.FlagSet, *config.Flags) {
+	fs := newCommandFlagSet(name, help, stdout)
+	return fs, config.AddFlags(fs)
+}
+
+// newCommandFlagSet makes a command's flag set without the config flags,
+// for a command that reads no config. When leaguetui describes its
+// command line (commandLine), stdout is a recorder that keeps the set.
+func newCommandFlagSet(name, help string, stdout io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	// The flag package prints the usage on --help and on every mistake
 	// alike; it goes to a buffer that parse shows only for --help.
@@ -201,7 +232,10 @@ func newFlagSet(name, help string, stdout io.Writer) (*flag.FlagSet, *config.Fla
 		fmt.Fprint(fs.Output(), help)
 		fs.PrintDefaults()
 	}
-	return fs, config.AddFlags(fs)
+	if recorder, ok := stdout.(*flagSetRecorder); ok {
+		recorder.record(fs, help)
+	}
+	return fs
 }
 
 // helpText holds what the flag package printed until parse knows whether
@@ -211,24 +245,53 @@ type helpText struct {
 	to io.Writer
 }
 
-func parse(fs *flag.FlagSet, cf *config.Flags, args []string) (config.Config, error) {
-	if err := fs.Parse(args); err != nil {
-		if help, ok := fs.Output().(*helpText); ok && errors.Is(err, flag.ErrHelp) {
+// parseArgs parses the command line into fs: --help prints the help,
+// any other mistake is one line naming the flag.
+func parseArgs(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		if help, ok := fs.Output().(*helpText); ok {
 			_, _ = help.WriteTo(help.to)
 		}
-		if errors.Is(err, flag.ErrHelp) {
-			return config.Config{}, err
-		}
-		return config.Config{}, badCommandLine(fs, err)
+		return err
+	}
+	return badCommandLine(fs, err)
+}
+
+// parse reads a command's flags and resolves the config. A bad value,
+// whether on the command line, in the environment or in the config
+// folder, is a usage error: one line, exit status 2, before anything starts.
+func parse(fs *flag.FlagSet, cf *config.Flags, args []string) (config.Config, error) {
+	if err := parseArgs(fs, args); err != nil {
+		return config.Config{}, err
 	}
 	if fs.NArg() > 0 {
 		return config.Config{}, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
+	return resolve(cf)
+}
+
+// parseWithArgs is parse for a command that takes arguments after its
+// flags (probe's URL); it returns them.
+func parseWithArgs(fs *flag.FlagSet, cf *config.Flags, args []string) (config.Config, []string, error) {
+	if err := parseArgs(fs, args); err != nil {
+		return config.Config{}, nil, err
+	}
+	cfg, err := resolve(cf)
+	return cfg, fs.Args(), err
+}
+
+// resolve makes the config from the flags, the environment and the config
+// folder, and sets up TLS before any client is built.
+func resolve(cf *config.Flags) (config.Config, error) {
 	cfg, err := cf.Resolve()
 	if err != nil {
-		return cfg, err
+		return cfg, badSettings(err)
 	}
-	return cfg, tlsconf.Setup(cfg.Network.TLSCA) // before any client is built
+	return cfg, tlsconf.Setup(cfg.Network.TLSCA)
 }
 
 func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, stdout, stderr io.Writer) error {
@@ -259,11 +322,27 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	if *attach != "" && *noUI {
 		return &usageError{"--attach shows a league in the console; without it, read the league with curl URL/standings"}
 	}
-	if *attach == "" && (*players < 2 || *referees < 1) {
+	roster, err := loadRoster(cfg, *attach != "")
+	if err != nil {
+		return err
+	}
+	if *attach == "" && roster == nil && (*players+cfg.Joining.OpenSeats < 2 || *referees < 1) {
 		return &usageError{fmt.Sprintf("a league needs --players 2 or more and --referees 1 or more (got --players %d --referees %d)", *players, *referees)}
 	}
+	if *attach == "" {
+		if err := checkLeague(cf, cfg, true); err != nil {
+			return err
+		}
+	}
 	if *adminToken == "" {
-		*adminToken = os.Getenv("LEAGUETUI_ADMIN_TOKEN")
+		if *adminToken, err = config.SecretEnv(os.Getenv, config.AdminTokenEnv); err != nil {
+			return err
+		}
+	}
+	if *adminToken == "" && *attach != "" && cfg.Security.AdminTokenFile != "" {
+		if *adminToken, err = config.ReadSecretFile(cfg.Security.AdminTokenFile); err != nil {
+			return fmt.Errorf("--admin-token-file: %w", err)
+		}
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -278,7 +357,10 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	opts := headless.Options{Config: cfg, ConfigArgs: cf.Args(), Executable: exe, DataDir: *data,
 		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, PlayersSet: playersSet,
 		RefereesSet: refereesSet, FreePorts: *freePorts,
-		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet, OpenReferees: *openReferees}
+		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet, OpenReferees: *openReferees, Roster: roster}
+	if err := opts.CheckSize(); err != nil && *attach == "" {
+		return &usageError{err.Error()}
+	}
 	if !*noUI {
 		// In the console Ctrl-C is a key; a signal from elsewhere quits.
 		ctx, interrupted := cancelOnInterrupt(ctx, interrupts)
@@ -286,6 +368,20 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	}
 	opts.Interrupts = interrupts
 	return headless.Run(ctx, opts)
+}
+
+// loadRoster reads and checks the roster (--roster, else the config
+// folder's roster.json) before anything starts; a roster that cannot be
+// used is a bad command line, named in one line. Attached, there is none.
+func loadRoster(cfg config.Config, attached bool) (*config.Roster, error) {
+	if attached {
+		return nil, nil
+	}
+	roster, err := config.LoadRoster(cfg.Joining.RosterFile, cfg.Dir)
+	if err != nil || roster == nil {
+		return nil, err
+	}
+	return roster, headless.CheckRoster(roster, cfg)
 }
 
 // agentFlags are the flags every agent command has.
@@ -330,13 +426,17 @@ func shutdown(agent node.Agent) error {
 }
 
 func runManager(ctx context.Context, args []string, stdout io.Writer) error {
-	fs, cf := newFlagSet("leaguetui manager", "leaguetui manager: run the league manager.\n\nThe admin token comes from LEAGUETUI_ADMIN_TOKEN, the referee key from LEAGUETUI_REFEREE_KEY or else from the file the config folder's system.json names in security.referee_key_file.\n\nFlags:\n", stdout)
+	fs, cf := newFlagSet("leaguetui manager", "leaguetui manager: run the league manager.\n\nThe admin token comes from LEAGUETUI_ADMIN_TOKEN (or the file LEAGUETUI_ADMIN_TOKEN_FILE names), the referee key from LEAGUETUI_REFEREE_KEY (or the file LEAGUETUI_REFEREE_KEY_FILE names) or else from the file the config folder's system.json names in security.referee_key_file.\n\nFlags:\n", stdout)
 	af := addAgentFlags(fs, config.Default().Network.ManagerPort, "league_manager")
 	seed := fs.Int64("seed", 0, "league seed (default random, saved in the journal)")
 	hold := fs.Bool("hold", false, "when the data folder holds a league in progress, keep it paused until resumed (so restarted agents can register first)")
 	openReferees := fs.Bool("open-referees", false, openRefereesUsage)
+	reserve := fs.String("reserve", "", "comma-separated display `names` of the league's own players, in order: the i-th gets the id P0i whenever it registers, and no one else takes it")
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
+		return err
+	}
+	if err := cmp.Or(checkAgentFlags(af), checkLeague(cf, cfg, false)); err != nil {
 		return err
 	}
 	seedSet := false
@@ -345,10 +445,14 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	adminToken, err := config.SecretEnv(os.Getenv, config.AdminTokenEnv)
+	if err != nil {
+		return err
+	}
 	manager.SetSoftMemoryLimit()
 	m, err := manager.New(manager.Options{Config: cfg, DataDir: *af.data, Port: *af.port, Seed: *seed, SeedSet: seedSet,
-		AdminToken: os.Getenv("LEAGUETUI_ADMIN_TOKEN"), Hold: *hold,
-		RefereeKey: refereeKey, OpenReferees: *openReferees})
+		AdminToken: adminToken, Hold: *hold,
+		RefereeKey: refereeKey, OpenReferees: *openReferees, Reserved: splitNames(*reserve)})
 	if err != nil {
 		return err
 	}
@@ -356,11 +460,14 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 }
 
 func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
-	fs, cf := newFlagSet("leaguetui referee", "leaguetui referee: run one referee; it registers with the manager, presenting the referee key from LEAGUETUI_REFEREE_KEY or else from the file the config folder's system.json names in security.referee_key_file.\n\nFlags:\n", stdout)
+	fs, cf := newFlagSet("leaguetui referee", "leaguetui referee: run one referee; it registers with the manager, presenting the referee key from LEAGUETUI_REFEREE_KEY (or the file LEAGUETUI_REFEREE_KEY_FILE names) or else from the file the config folder's system.json names in security.referee_key_file.\n\nFlags:\n", stdout)
 	af := addAgentFlags(fs, config.Default().Network.RefereePortFirst, "referee")
 	maxConcurrent := fs.Int("max-concurrent", 0, "matches run at once (default from the config: 2)")
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
+		return err
+	}
+	if err := cmp.Or(checkAgentFlags(af), checkGame(cf, cfg)); err != nil {
 		return err
 	}
 	key, err := cfg.RefereeKey(os.Getenv)
@@ -385,6 +492,9 @@ func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := cmp.Or(checkAgentFlags(af), checkGame(cf, cfg), checkStrategy(cfg, *strategy)); err != nil {
+		return err
+	}
 	node.OneProcessor()
 	p, err := player.New(player.Options{Config: cfg, DataDir: *af.data, Port: *af.port, ManagerURL: *af.manager,
 		Name: *af.name, Strategy: *strategy, Seed: *seed})
@@ -392,6 +502,17 @@ func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	return serve(ctx, "player", p)
+}
+
+// splitNames reads a comma-separated list, leaving out empty items.
+func splitNames(list string) []string {
+	var names []string
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 const openRefereesUsage = "admit referees without the referee key (LEAGUETUI_REFEREE_KEY or the config's security.referee_key_file), e.g. other implementations'; /health and the console say the league is open"

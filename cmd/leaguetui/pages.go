@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/pages"
@@ -13,13 +12,16 @@ import (
 // generatedPages is how many pages the graph generated from a seed has.
 const generatedPages = 300
 
-func runPages(ctx context.Context, args []string, stderr io.Writer) error {
+func runPages(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, cf := newFlagSet("leaguetui pages", "leaguetui pages: serve a page graph to link-race referees over MCP "+
-		"(tools navigate(page) and list_pages()).\n\nFlags:\n", stderr)
+		"(tools navigate(page) and list_pages()).\n\nFlags:\n", stdout)
 	port := fs.Int("port", 0, "port to listen on (0 takes a free one)")
 	seed := fs.Int64("seed", 0, "seed of the generated graph, when --pages names no file")
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
+		return err
+	}
+	if err := checkPort(*port); err != nil {
 		return err
 	}
 	g := pages.Generate(*seed, generatedPages)
@@ -30,6 +32,6 @@ func runPages(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	return pages.Serve(ctx, g, cfg.Network.Host, *port, func(url string) {
 		fmt.Fprintf(stderr, "leaguetui pages: %d pages at %s\n", len(g.Titles()), url)
-		fmt.Fprintln(os.Stdout, node.ReadyListening+url)
+		fmt.Fprintln(stdout, node.ReadyListening+url)
 	})
 }

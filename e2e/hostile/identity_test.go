@@ -148,11 +148,19 @@ func TestIdentityAttacks(t *testing.T) {
 
 	t.Run("names that are taken, too long or not printable", func(t *testing.T) {
 		before := l.state(t)
-		for i, name := range []string{"P01", "p01", "REF01", strings.Repeat("n", 65), strings.Repeat("n", 1<<19),
-			"\x1b[2J\x1b[H", "\x1b]0;pwned\x07", "P05\nFAKE: P01 disqualified", "evil\u202etxt", "\u009b31m", " P05", "P05\t"} {
+		// A name another agent has, or another's id, is a refused
+		// registration (REJECTED, no error code: nothing is missing); a
+		// name no agent may have is an invalid field (E003).
+		taken := []string{"P01", "p01", "REF01"}
+		for i, name := range append(taken, strings.Repeat("n", 65), strings.Repeat("n", 1<<19),
+			"\x1b[2J\x1b[H", "\x1b]0;pwned\x07", "P05\nFAKE: P01 disqualified", "evil\u202etxt", "\u009b31m", " P05", "P05\t") {
 			endpoint := plainPeer(t).Endpoint
 			reply := leaguetest.Call(t, url, "register_player", playerRegistration(endpoint, map[string]any{"display_name": name}))
-			wantRefusal(t, reply, "E003", "display_name")
+			if i < len(taken) {
+				wantRefusal(t, reply, "", "is taken by")
+			} else {
+				wantRefusal(t, reply, "E003", "display_name")
+			}
 			if strings.Contains(string(reply.Body), "\\u001b") || len(reply.Body) > 4096 {
 				t.Errorf("name %d: the refusal echoes the name raw or whole (%d bytes)", i, len(reply.Body))
 			}

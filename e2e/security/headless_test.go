@@ -62,6 +62,17 @@ func TestHeadlessLeagueLeaksNoToken(t *testing.T) {
 		t.Errorf("%d tokens in the credentials files, want one per agent and the manager's key: 7", len(secrets)-2)
 	}
 	leaks, files := grepTree(t, dir, secrets, "credentials")
+	// admin.token is where the admin token is meant to be, for a second
+	// console: readable by its owner only, and holding nothing else.
+	if info, err := os.Stat(filepath.Join(dir, "admin.token")); err != nil {
+		t.Errorf("admin.token: %v", err)
+	} else if info.Mode().Perm() != 0o600 {
+		t.Errorf("admin.token has mode %v, want 0600", info.Mode().Perm())
+	} else if data, _ := os.ReadFile(filepath.Join(dir, "admin.token")); strings.TrimSpace(string(data)) != admin {
+		t.Errorf("admin.token holds something other than the admin token")
+	} else {
+		delete(leaks, "admin.token")
+	}
 	for path, found := range leaks {
 		t.Errorf("%s holds %v", path, found)
 	}

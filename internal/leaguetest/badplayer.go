@@ -8,13 +8,21 @@ import (
 	"github.com/leaguetui/leaguetui/agents/launch"
 )
 
-// BadPlayerPackage is the import path of the misbehaving test player.
-const BadPlayerPackage = "github.com/leaguetui/leaguetui/internal/leaguetest/badplayer"
+// BadPlayerPackage is the import path of the misbehaving test player, and
+// BadRefereePackage the one of the misbehaving test referee.
+const (
+	BadPlayerPackage  = "github.com/leaguetui/leaguetui/internal/leaguetest/badplayer"
+	BadRefereePackage = "github.com/leaguetui/leaguetui/internal/leaguetest/badreferee"
+)
 
 var (
 	badOnce sync.Once
 	badPath string
 	badErr  error
+
+	badRefOnce sync.Once
+	badRefPath string
+	badRefErr  error
 )
 
 // BadPlayerBinary returns the path of the badplayer program, built like
@@ -35,4 +43,15 @@ func StartBadPlayer(t testing.TB, dataDir, managerURL, name, mode string, args .
 	t.Helper()
 	all := append([]string{"--manager", managerURL, "--name", name, "--mode", mode}, args...)
 	return StartProgram(t, BadPlayerBinary(t), "badplayer "+name, filepath.Join(dataDir, "test-output"), true, nil, all...)
+}
+
+// BadRefereeBinary returns the path of the badreferee program, built like
+// Binary the first time a test asks for it.
+func BadRefereeBinary(t testing.TB) string {
+	t.Helper()
+	badRefOnce.Do(func() { badRefPath, badRefErr = build(BadRefereePackage, "badreferee") })
+	if badRefErr != nil {
+		t.Fatal(badRefErr)
+	}
+	return badRefPath
 }

@@ -20,13 +20,36 @@
 //	style      a correct player of another style (protocol.md §9): it serves
 //	           only UPPER_CASE message-type methods and answers with the bare
 //	           message, without the JSON-RPC wrapper
+//	request_reply a correct player of another implementation that answers
+//	           each call with a body shaped like a request: the answer in
+//	           params, under a method named after it (game_join_ack …)
+//	ack_move   link race: answers each GAME_MOVE_CALL with a bare ack and
+//	           posts no move
 //	wrapped    a correct player of the wrapped dialect (protocol.md §1.2): it
 //	           registers with handle_message and the request in
 //	           params.message, and reads only params.message: anything else
 //	           gets HTTP 500 and -32000 "Missing required fields"
 //
+// Modes that break one check of `leaguetui check` each (agents/check):
+//
+//	bad_register          registers without player_meta.version and conversation_id
+//	ignore_refusal        refused, neither registers again nor exits
+//	wrong_sender          sends as player:<its name>, not the id it was given
+//	unknown_ok            answers an unknown method with a result, not -32601
+//	answer_notifications  answers JSON-RPC notifications with a response
+//	id_zero               answers every request with the id 0
+//	no_notify_ack         answers the manager's round and standings notices with an error
+//	upper                 answers each move with "EVEN"
+//	no_move_type          answers each move without its message_type
+//	no_result_ack         answers GAME_OVER with an error
+//	crash_on_malformed    exits on a body that is not JSON
+//	crash_on_oversize     exits on a body of 1 MiB or more
+//	crash_on_late         exits on a move call for a match whose result it got
+//	crash_on_foreign      exits on a move call for a match it was not invited to
+//
 // Notifications (results, standings, GAME_ERROR) are acknowledged at once in
-// every mode.
+// every mode; a JSON-RPC notification (no id) gets no response but in
+// answer_notifications mode.
 package main
 
 import (
@@ -50,7 +73,12 @@ import (
 )
 
 var modes = []string{"slow", "stall", "crash", "refuse", "malformed", "invalid", "decline", "style", "wrapped",
-	"wrong_link", "no_move", "wrong_tool"}
+	"wrong_link", "no_move", "wrong_tool", "request_reply", "ack_move",
+	"bad_register", "ignore_refusal", "wrong_sender", "unknown_ok", "answer_notifications", "id_zero", "no_notify_ack",
+	"upper", "no_move_type", "no_result_ack", "crash_on_malformed", "crash_on_oversize", "crash_on_late", "crash_on_foreign"}
+
+// crashStatus is the exit status of the crash_on_* modes.
+const crashStatus = 3
 
 func main() {
 	if err := run(); err != nil {
@@ -83,6 +111,9 @@ func run() error {
 	fmt.Println(node.ReadyListening + p.endpoint)
 
 	if err := p.register(*managerURL); err != nil {
+		if p.mode == "ignore_refusal" {
+			select {} // carries on as if admitted, until killed
+		}
 		return err
 	}
 	fmt.Println(node.ReadyRegistered + p.id)
@@ -100,7 +131,9 @@ type player struct {
 
 	mu        sync.Mutex
 	id, token string
-	gameOvers int // GAME_OVERs received: crash mode plays only the first match
+	gameOvers int             // GAME_OVERs received: crash mode plays only the first match
+	invited   map[string]bool // match ids invited to
+	over      map[string]bool // match ids whose GAME_OVER came
 }
 
 func (p *player) register(managerURL string) error {
@@ -108,8 +141,13 @@ func (p *player) register(managerURL string) error {
 	req := &protocol.LeagueRegisterRequest{Envelope: env, PlayerMeta: protocol.AgentMeta{DisplayName: p.name,
 		Version: "1.0.0", GameTypes: []string{"even_odd", "link_race"}, ContactEndpoint: p.endpoint}}
 	method, params := "register_player", any(req)
-	if p.mode == "wrapped" {
+	switch p.mode {
+	case "wrapped":
 		method, params = "handle_message", map[string]any{"message": req}
+	case "bad_register":
+		params = map[string]any{"protocol": env.Protocol, "message_type": env.MessageType, "sender": env.Sender,
+			"timestamp": env.Timestamp, "player_meta": map[string]any{"display_name": p.name,
+				"game_types": req.PlayerMeta.GameTypes, "contact_endpoint": p.endpoint}}
 	}
 	body, err := protocol.EncodeRequest(method, params, 1)
 	if err != nil {
@@ -153,8 +191,14 @@ func (p *player) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
+	if p.mode == "crash_on_oversize" && len(body) >= 1<<20 {
+		os.Exit(crashStatus)
+	}
 	req, rpcErr := protocol.ParseRequest(body)
 	if rpcErr != nil {
+		if p.mode == "crash_on_malformed" && rpcErr.Code == protocol.CodeParseError {
+			os.Exit(crashStatus)
+		}
 		write(w, protocol.EncodeError(nil, rpcErr))
 		return
 	}
@@ -165,14 +209,99 @@ func (p *player) serveMCP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in, ok := protocol.Route(req.Method, req.Params)
+	if !ok && p.mode == "unknown_ok" {
+		out, _ := protocol.EncodeResult(req.ID, map[string]string{"status": "ok"})
+		write(w, out)
+		return
+	}
 	if !ok || (p.mode == "style" && req.Method != strings.ToUpper(req.Method)) {
 		write(w, protocol.EncodeError(req.ID, protocol.NewRPCError(-32601, "", "Method not found: %s", req.Method)))
 		return
 	}
+	p.crashOnStrayCall(in)
+	reply := p.reply(r.Context(), in)
+	if req.IsNotification() && p.mode != "answer_notifications" {
+		w.WriteHeader(http.StatusAccepted) // JSON-RPC 2.0: a notification is never answered
+		return
+	}
+	if failure := p.refusal(in); failure != "" {
+		write(w, protocol.EncodeError(req.ID, protocol.NewRPCError(protocol.CodeInternal, "", "%s", failure)))
+		return
+	}
+	if reply == nil {
+		return // held until the caller gave up: nothing to send
+	}
+	if p.mode == "malformed" && (in.MessageType == protocol.TypeGameInvitation || in.MessageType == protocol.TypeChooseParityCall) {
+		write(w, []byte(`{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":{"message_type":`))
+		return
+	}
+	if p.mode == "request_reply" && in.MessageType != protocol.TypeGameOver {
+		if h, ok := reply.(protocol.Message); ok {
+			out, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID,
+				"method": strings.ToLower(h.Header().MessageType), "params": reply})
+			write(w, out)
+			return
+		}
+	}
+	if p.mode == "style" {
+		out, _ := json.Marshal(reply) // the bare message, as naive peers answer
+		write(w, out)
+		return
+	}
+	id := req.ID
+	if p.mode == "id_zero" {
+		id = json.RawMessage("0")
+	}
+	out, err := protocol.EncodeResult(id, reply)
+	if err != nil {
+		write(w, protocol.EncodeError(req.ID, protocol.NewRPCError(-32603, "", "%v", err)))
+		return
+	}
+	write(w, out)
+}
+
+// refusal is the error the no_notify_ack and no_result_ack modes answer
+// their messages with; "" for any other.
+func (p *player) refusal(in protocol.Inbound) string {
+	switch {
+	case p.mode == "no_result_ack" && in.MessageType == protocol.TypeGameOver,
+		p.mode == "no_notify_ack" && slices.Contains([]string{protocol.TypeRoundAnnouncement, protocol.TypeStandingsUpdate,
+			protocol.TypeRoundCompleted}, in.MessageType):
+		return "not acknowledged (badplayer " + p.mode + ")"
+	}
+	return ""
+}
+
+// crashOnStrayCall ends the process, in the crash_on_late and
+// crash_on_foreign modes, at a move call for a match that is over or that
+// it was never invited to.
+func (p *player) crashOnStrayCall(in protocol.Inbound) {
+	var env protocol.Envelope
+	_ = protocol.Decode(in.Body, &env)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.invited == nil {
+		p.invited, p.over = map[string]bool{}, map[string]bool{}
+	}
+	switch in.MessageType {
+	case protocol.TypeGameInvitation:
+		p.invited[env.MatchID] = true
+	case protocol.TypeGameOver:
+		p.over[env.MatchID] = true
+	case protocol.TypeChooseParityCall, protocol.TypeGameMoveCall:
+		if (p.mode == "crash_on_late" && p.over[env.MatchID]) || (p.mode == "crash_on_foreign" && !p.invited[env.MatchID]) {
+			os.Exit(crashStatus)
+		}
+	}
+}
+
+// reply is the answer to a routed message, nil for one held until the
+// caller gave up.
+func (p *player) reply(ctx context.Context, in protocol.Inbound) any {
 	var reply any
 	switch in.MessageType {
 	case protocol.TypeGameInvitation:
-		reply = p.invitation(r.Context(), in.Body)
+		reply = p.invitation(ctx, in.Body)
 	case protocol.TypeChooseParityCall:
 		reply = p.move(in.Body)
 	case protocol.TypeGameMoveCall:
@@ -185,24 +314,7 @@ func (p *player) serveMCP(w http.ResponseWriter, r *http.Request) {
 	default:
 		reply = map[string]string{"status": "ok"}
 	}
-	if reply == nil {
-		return // held until the caller gave up: nothing to send
-	}
-	if p.mode == "malformed" && (in.MessageType == protocol.TypeGameInvitation || in.MessageType == protocol.TypeChooseParityCall) {
-		write(w, []byte(`{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":{"message_type":`))
-		return
-	}
-	if p.mode == "style" {
-		out, _ := json.Marshal(reply) // the bare message, as naive peers answer
-		write(w, out)
-		return
-	}
-	out, err := protocol.EncodeResult(req.ID, reply)
-	if err != nil {
-		write(w, protocol.EncodeError(req.ID, protocol.NewRPCError(-32603, "", "%v", err)))
-		return
-	}
-	write(w, out)
+	return reply
 }
 
 // wrapped reports whether a request is in the wrapped dialect: method
@@ -235,26 +347,30 @@ func (p *player) invitation(ctx context.Context, body json.RawMessage) any {
 
 // move answers CHOOSE_PARITY_CALL: "even", or what the mode says.
 func (p *player) move(body json.RawMessage) any {
-	var call protocol.ChooseParityCall
+	var call protocol.MoveCall
 	_ = protocol.Decode(body, &call)
 	choice := "even"
 	switch p.mode {
 	case "invalid":
 		choice = "maybe"
+	case "upper":
+		choice = "EVEN"
 	case "slow":
 		// Behaviour, not synchronisation: the answer leaves after the deadline.
 		time.Sleep(p.delay)
 	}
 	id, env := p.envelope(protocol.TypeChooseParityResponse, call.Envelope)
-	return &protocol.ChooseParityResponse{Envelope: env, PlayerID: id, ParityChoice: choice}
+	return &protocol.MoveAnswer{Envelope: env, PlayerID: id, Choice: choice}
 }
 
 // gameMove answers GAME_MOVE_CALL the wrong way its mode says.
 func (p *player) gameMove(body json.RawMessage) any {
-	var call protocol.ChooseParityCall
+	var call protocol.MoveCall
 	_ = protocol.Decode(body, &call)
 	data := protocol.MoveData{MoveType: "navigate", Choice: "Nowhere At All"}
 	switch p.mode {
+	case "ack_move":
+		return map[string]string{"status": "ok"}
 	case "slow":
 		time.Sleep(p.delay) // behaviour, not synchronisation: the answer leaves after the deadline
 	case "no_move":
@@ -271,7 +387,14 @@ func (p *player) envelope(messageType string, req protocol.Envelope) (string, pr
 	p.mu.Lock()
 	id, token := p.id, p.token
 	p.mu.Unlock()
-	env := protocol.NewEnvelope(messageType, protocol.PlayerSender(id), req.ConversationID)
+	sender := protocol.PlayerSender(id)
+	if p.mode == "wrong_sender" {
+		sender = protocol.PlayerSender(p.name)
+	}
+	if p.mode == "no_move_type" && messageType != protocol.TypeGameJoinAck {
+		messageType = ""
+	}
+	env := protocol.NewEnvelope(messageType, sender, req.ConversationID)
 	env.AuthToken, env.LeagueID, env.RoundID, env.MatchID = token, req.LeagueID, req.RoundID, req.MatchID
 	return id, env
 }

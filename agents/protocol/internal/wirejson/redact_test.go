@@ -1,4 +1,4 @@
-package protocol
+package wirejson
 
 import (
 	"bytes"
@@ -8,14 +8,14 @@ import (
 	"testing"
 )
 
-// secret names a token field, as store.SecretKey does (protocol cannot
+// secret names a token field, as store.SecretKey does (wirejson cannot
 // import store).
 func secret(key string) bool {
 	key = strings.ToLower(key)
 	return strings.HasSuffix(key, "token") || strings.HasSuffix(key, "ticket")
 }
 
-// redactSamples are messages RedactMessage must copy as decoding, deleting
+// redactSamples are messages Redact must copy as decoding, deleting
 // the tokens and encoding again would, or leave to that.
 var redactSamples = append([]string{
 	`{"message_type":"GAME_JOIN_ACK","auth_token":"tok-1","player_id":"P01","accept":true}`,
@@ -25,31 +25,31 @@ var redactSamples = append([]string{
 	`{"a":"<&>\u2028","n":1e400,"big":12345678901234567890,"f":-0.5e-3,"s":"\"\\\/\b\f\n\r\t\u00e9"}`,
 	"{\"a\":\"é ✓ 𝄞\",\"message_type\":\"GAME_OVER\"}",
 	`{"auth\u005ftoken":"t"}`, `{"a":"x","token":"t"} `, "{}\n",
-}, headSamples...)
+}, scanSamples...)
 
-func TestRedactMessageKeepsWhatDecodingKeeps(t *testing.T) {
+func TestRedactKeepsWhatDecodingKeeps(t *testing.T) {
 	for _, body := range redactSamples {
 		checkRedacted(t, []byte(body))
 	}
 	plain := `{"message_type":"GAME_JOIN_ACK","auth_token":"tok-1","player_id":"P01","accept":true}`
-	got, messageType, ok := RedactMessage([]byte(plain), secret)
+	got, messageType, ok := Redact([]byte(plain), secret, "message_type")
 	if want := `{"message_type":"GAME_JOIN_ACK","player_id":"P01","accept":true}`; !ok || string(got) != want || messageType != "GAME_JOIN_ACK" {
-		t.Errorf("RedactMessage(%s) = %s, %q, %v; want %s in the same order", plain, got, messageType, ok, want)
+		t.Errorf("Redact(%s) = %s, %q, %v; want %s in the same order", plain, got, messageType, ok, want)
 	}
 }
 
-func FuzzRedactMessage(f *testing.F) {
+func FuzzRedact(f *testing.F) {
 	for _, body := range redactSamples {
 		f.Add([]byte(body))
 	}
 	f.Fuzz(checkRedacted)
 }
 
-// checkRedacted compares RedactMessage's copy of body, when it makes one,
+// checkRedacted compares Redact's copy of body, when it makes one,
 // with what decoding into a map, deleting the tokens and encoding again
 // gives: the same members and values, and the same message_type.
 func checkRedacted(t *testing.T, body []byte) {
-	got, messageType, ok := RedactMessage(body, secret)
+	got, messageType, ok := Redact(body, secret, "message_type")
 	var want map[string]any
 	if json.Unmarshal(body, &want) != nil || want == nil {
 		if ok {

@@ -1,4 +1,13 @@
-package protocol
+// Package wirejson is the JSON machinery behind the league wire
+// (agents/protocol): a one-pass scanner that walks JSON text and checks it
+// as it goes, the readers and the generic one-pass reader built on it, the
+// splicing of encoded members into objects and the redaction of keys. It
+// knows nothing of league messages; protocol says which keys matter. Every
+// piece reads and writes as encoding/json does, or says it cannot and
+// leaves the work to encoding/json (its fuzzers hold it to that, with
+// encoding/json as the oracle), so that a hostile body gets what
+// encoding/json would give it.
+package wirejson
 
 import (
 	"bytes"
@@ -7,97 +16,46 @@ import (
 	"math/bits"
 )
 
-// scanHead reads the head of a JSON object in one pass, skipping every
-// other value without decoding it: routing needs four strings of a message
-// that may carry a whole standings table. It reads the way json.Unmarshal
-// into head does (see headReader; invalid JSON has no head either). ok is
-// false where it leaves the answer to encoding/json (see scanObject).
-func scanHead(body []byte) (h head, ok bool) {
-	var r headReader
-	ok = scanObject(body, func(key, raw []byte) bool {
-		r.take(key, raw)
-		return true
-	})
-	return r.head(), ok
+// MaxDepth is the nesting the scanner walks; deeper JSON is left to
+// encoding/json, which has its own limit.
+const MaxDepth = 256
+
+// Scanner walks JSON text in one pass, checking that it is valid JSON.
+type Scanner struct {
+	b     []byte
+	i     int
+	depth int // objects and arrays open
 }
 
-// headReader gathers a message's head from its top-level members as
-// json.Unmarshal into head reads them: keys in any case, the last of a
-// repeated key winning, a head field that is neither a string nor null
-// leaving no head at all. It is the one place these rules are written:
-// scanHead and the request scan (valueWithHead) both feed it.
-type headReader struct {
-	h         head
-	notString bool
-}
-
-func (r *headReader) take(key, raw []byte) {
-	if field := r.h.field(key); field != nil {
-		r.notString = r.notString || !readString(raw, field)
-	}
-}
-
-func (r *headReader) head() head {
-	if r.notString {
-		return head{} // json.Unmarshal fails on a head field that is not a string
-	}
-	return r.h
-}
-
-// readString decodes a JSON string into dst; null leaves dst as it was.
-// It is false for any other value.
-func readString(raw []byte, dst *string) bool {
-	switch {
-	case string(raw) == "null":
-		return true
-	case raw[0] != '"':
-		return false
-	}
-	if inner := raw[1 : len(raw)-1]; plainASCII(inner) {
-		*dst = string(inner) // what encoding/json makes of it, without its machinery
-		return true
-	}
-	var decoded string // not dst: encoding/json would move what dst points into to the heap
-	if json.Unmarshal(raw, &decoded) != nil {
-		return false
-	}
-	*dst = decoded
-	return true
-}
-
-// plainASCII reports the inside of a JSON string that decodes to itself:
-// printable ASCII with no escape. (scanObject checked it is a string.)
-func plainASCII(inner []byte) bool {
-	for _, c := range inner {
-		if c < 0x20 || c >= 0x80 || c == '\\' {
-			return false
-		}
-	}
-	return true
-}
-
-// scanObject walks a JSON object in one pass, checking that it is valid
-// JSON, and hands take each top-level key with its value as it stands in
-// body (both sub-slices, not copies). It is false, and the caller decodes with
-// encoding/json instead, for anything that is not a valid object, for a key
-// with an escape or a byte beyond ASCII (encoding/json folds those its own
-// way), and when take says so.
-func scanObject(body []byte, take func(key, raw []byte) bool) bool {
-	s := headScanner{b: body}
+// NewScanner is a scanner at the start of b's first value.
+func NewScanner(b []byte) Scanner {
+	s := Scanner{b: b}
 	s.space()
-	return s.object(func(key []byte, plain bool) bool {
+	return s
+}
+
+// ScanObject walks a JSON object in one pass, checking that it is valid
+// JSON, and hands take each top-level key with its value as it stands in
+// body (both sub-slices, not copies). It is false, and the caller decodes
+// with encoding/json instead, for anything that is not a valid object,
+// for a key with an escape or a byte beyond ASCII (encoding/json folds
+// those its own way), and when take says so.
+func ScanObject(body []byte, take func(key, raw []byte) bool) bool {
+	s := NewScanner(body)
+	return s.Object(func(key []byte, plain bool) bool {
 		if !plain {
 			return false
 		}
-		raw, ok := s.rawValue()
+		raw, ok := s.RawValue()
 		return ok && take(key, raw)
-	}) && s.end()
+	}) && s.End()
 }
 
-// object walks the object at s.i, handing member each key, plain or not
-// (see key), with the scanner at the key's value: member skips or reads
-// that value and says whether to go on.
-func (s *headScanner) object(member func(key []byte, plain bool) bool) bool {
+// Object walks the object at the scanner, handing member each key, plain
+// or not (see PlainASCII), with the scanner at the key's value: member
+// skips or reads that value (RawValue, RawValueMembers) and says whether
+// to go on.
+func (s *Scanner) Object(member func(key []byte, plain bool) bool) bool {
 	if !s.eat('{') {
 		return false
 	}
@@ -117,7 +75,7 @@ func (s *headScanner) object(member func(key []byte, plain bool) bool) bool {
 			return false
 		}
 		s.space()
-		if !member(key, plainASCII(key)) {
+		if !member(key, PlainASCII(key)) {
 			return false
 		}
 		s.space()
@@ -130,64 +88,83 @@ func (s *headScanner) object(member func(key []byte, plain bool) bool) bool {
 	}
 }
 
-// rawValue skips one JSON value and gives it as it stands in the body.
-func (s *headScanner) rawValue() (raw []byte, ok bool) {
+// RawValue skips one JSON value and gives it as it stands in the text.
+func (s *Scanner) RawValue() (raw []byte, ok bool) {
 	start := s.i
 	ok = s.value()
 	return s.b[start:s.i], ok
 }
 
-// valueWithHead is rawValue reading, on the same pass, the head of the
-// value when it is an object, as scanHead would read it from raw: headOK is
-// false for any other value, and where scanHead would leave the head to
-// encoding/json.
-func (s *headScanner) valueWithHead() (raw []byte, h head, headOK, ok bool) {
+// RawValueMembers is RawValue handing take, on the same pass, each
+// top-level member of the value when it is an object, as ScanObject
+// would: plainObject is false for any other value, and for an object with
+// a key ScanObject would leave to encoding/json (take sees no member from
+// that key on).
+func (s *Scanner) RawValueMembers(take func(key, raw []byte)) (raw []byte, plainObject, ok bool) {
 	if s.i >= len(s.b) || s.b[s.i] != '{' {
-		raw, ok = s.rawValue()
-		return raw, head{}, false, ok
+		raw, ok = s.RawValue()
+		return raw, false, ok
 	}
 	start := s.i
-	var r headReader
 	plainKeys := true
-	ok = s.object(func(key []byte, plain bool) bool {
-		value, ok := s.rawValue()
+	ok = s.Object(func(key []byte, plain bool) bool {
+		value, ok := s.RawValue()
 		if plainKeys = plainKeys && plain; plainKeys && ok {
-			r.take(key, value)
+			take(key, value)
 		}
 		return ok
 	})
-	return s.b[start:s.i], r.head(), ok && plainKeys, ok
+	return s.b[start:s.i], ok && plainKeys, ok
 }
 
-// field is where the value under key goes, or nil for a key routing does
-// not read. Keys match in any case, as encoding/json matches them.
-func (h *head) field(key []byte) *string {
+// End reports that nothing but white space follows.
+func (s *Scanner) End() bool {
+	s.space()
+	return s.i == len(s.b)
+}
+
+// ReadString decodes a JSON string into dst; null leaves dst as it was.
+// It is false for any other value.
+func ReadString(raw []byte, dst *string) bool {
 	switch {
-	case bytes.EqualFold(key, []byte("message_type")):
-		return &h.MessageType
-	case bytes.EqualFold(key, []byte("type")):
-		return &h.Type
-	case bytes.EqualFold(key, []byte("protocol")):
-		return &h.Protocol
-	case bytes.EqualFold(key, []byte("conversation_id")):
-		return &h.ConversationID
+	case string(raw) == "null":
+		return true
+	case len(raw) < 2 || raw[0] != '"':
+		return false
 	}
-	return nil
+	if inner := raw[1 : len(raw)-1]; PlainASCII(inner) {
+		*dst = string(inner) // what encoding/json makes of it, without its machinery
+		return true
+	}
+	var decoded string // not dst: encoding/json would move what dst points into to the heap
+	if json.Unmarshal(raw, &decoded) != nil {
+		return false
+	}
+	*dst = decoded
+	return true
 }
 
-type headScanner struct {
-	b     []byte
-	i     int
-	depth int // objects and arrays open
+// PlainASCII reports the inside of a scanned JSON string that decodes to
+// itself: printable ASCII with no escape.
+func PlainASCII(inner []byte) bool {
+	for _, c := range inner {
+		if c < 0x20 || c >= 0x80 || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
-// maxScanDepth is the nesting scanHead walks; deeper JSON is left to
-// encoding/json, which has its own limit.
-const maxScanDepth = 256
+// Verbatim reports one scanned JSON value that encoding/json writes as it
+// is when it encodes it as a json.RawMessage: plain ASCII (PlainASCII)
+// without the characters it escapes for HTML.
+func Verbatim(raw []byte) bool {
+	return PlainASCII(raw) && !bytes.ContainsAny(raw, "<>&")
+}
 
 // space skips white space. Our peers' JSON is compact: most calls find
 // none, and return on their first comparison.
-func (s *headScanner) space() {
+func (s *Scanner) space() {
 	if s.i < len(s.b) && s.b[s.i] > ' ' {
 		return
 	}
@@ -201,7 +178,7 @@ func (s *headScanner) space() {
 	}
 }
 
-func (s *headScanner) eat(c byte) bool {
+func (s *Scanner) eat(c byte) bool {
 	if s.i < len(s.b) && s.b[s.i] == c {
 		s.i++
 		return true
@@ -209,15 +186,9 @@ func (s *headScanner) eat(c byte) bool {
 	return false
 }
 
-// end reports that nothing but white space follows the object.
-func (s *headScanner) end() bool {
-	s.space()
-	return s.i == len(s.b)
-}
-
 // key reads an object key; plain is false for a key with an escape or
 // anything but a string.
-func (s *headScanner) key() (key []byte, plain bool) {
+func (s *Scanner) key() (key []byte, plain bool) {
 	if !s.eat('"') {
 		return nil, false
 	}
@@ -236,7 +207,7 @@ func (s *headScanner) key() (key []byte, plain bool) {
 }
 
 // value skips one JSON value, checking it is valid JSON as it goes.
-func (s *headScanner) value() bool {
+func (s *Scanner) value() bool {
 	if s.i >= len(s.b) {
 		return false
 	}
@@ -259,7 +230,7 @@ func (s *headScanner) value() bool {
 	return false
 }
 
-func (s *headScanner) literal(word string) bool {
+func (s *Scanner) literal(word string) bool {
 	if !bytes.HasPrefix(s.b[s.i:], []byte(word)) {
 		return false
 	}
@@ -268,7 +239,7 @@ func (s *headScanner) literal(word string) bool {
 }
 
 // number skips -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
-func (s *headScanner) number() bool {
+func (s *Scanner) number() bool {
 	s.eat('-')
 	if s.eat('0') {
 		// no more integer digits after a leading zero
@@ -290,7 +261,7 @@ func (s *headScanner) number() bool {
 }
 
 // digits skips one digit or more.
-func (s *headScanner) digits() bool {
+func (s *Scanner) digits() bool {
 	start := s.i
 	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
 		s.i++
@@ -300,10 +271,10 @@ func (s *headScanner) digits() bool {
 
 // str skips a string, checking its escapes; bytes that are not valid UTF-8
 // are taken, as encoding/json takes them.
-func (s *headScanner) str() bool {
+func (s *Scanner) str() bool {
 	s.i++ // the opening quote
 	for {
-		s.i += plainRun(s.b[s.i:])
+		s.i += PlainRun(s.b[s.i:])
 		if s.i >= len(s.b) {
 			return false
 		}
@@ -321,11 +292,11 @@ func (s *headScanner) str() bool {
 	}
 }
 
-// plainRun counts the bytes at the start of b that a JSON string holds as
+// PlainRun counts the bytes at the start of b that a JSON string holds as
 // they are: up to a quote, a backslash or a control byte (< 0x20). It reads
 // eight bytes at a time while eight are left, which is nearly always: a
 // string is followed by the rest of its message.
-func plainRun(b []byte) int {
+func PlainRun(b []byte) int {
 	n := 0
 	for ; n+8 <= len(b); n += 8 {
 		if stops := stringStops(binary.LittleEndian.Uint64(b[n:])); stops != 0 {
@@ -357,7 +328,7 @@ func stringStops(w uint64) uint64 {
 	return ((w - 0x20*eachByte01) | (quote - eachByte01) | (backslash - eachByte01)) &^ w & eachByte80
 }
 
-func (s *headScanner) escape() bool {
+func (s *Scanner) escape() bool {
 	if s.i+1 >= len(s.b) {
 		return false
 	}
@@ -381,9 +352,9 @@ func (s *headScanner) escape() bool {
 }
 
 // container skips an object (keyed) or an array up to its closing byte.
-func (s *headScanner) container(closing byte, keyed bool) bool {
+func (s *Scanner) container(closing byte, keyed bool) bool {
 	s.i++ // the opening bracket
-	if s.depth++; s.depth > maxScanDepth {
+	if s.depth++; s.depth > MaxDepth {
 		return false
 	}
 	ok := s.members(closing, keyed)
@@ -392,7 +363,7 @@ func (s *headScanner) container(closing byte, keyed bool) bool {
 }
 
 // members skips a container's members and its closing byte.
-func (s *headScanner) members(closing byte, keyed bool) bool {
+func (s *Scanner) members(closing byte, keyed bool) bool {
 	s.space()
 	if s.eat(closing) {
 		return true

@@ -1,4 +1,4 @@
-package protocol
+package wirejson
 
 import (
 	"encoding/json"
@@ -6,41 +6,41 @@ import (
 	"unicode/utf8"
 )
 
-// RedactMessage copies the JSON object raw in one pass, without white
-// space and without every member, at any depth, whose key drop names (a
-// token, wherever a peer puts it), and returns the copy with the object's
-// top-level "message_type" when it is a string. It keeps the members'
-// order and their values' bytes, so it costs a scan where decoding into a
-// map and encoding again cost reflection and allocations for each value.
-// ok is false, and the caller decodes with encoding/json instead, for
-// anything that is not a valid object of valid UTF-8, and for a key with an
-// escape or a byte beyond ASCII (see scanObject): a key drop must see as
+// Redact copies the JSON object raw in one pass, without white space and
+// without every member, at any depth, whose key drop names, and returns
+// the copy with the value of the object's top-level member named, when it
+// is a string. It keeps the members' order and their values' bytes, so it
+// costs a scan where decoding into a map and encoding again cost
+// reflection and allocations for each value. ok is false, and the caller
+// decodes with encoding/json instead (DeleteKeys), for anything that is
+// not a valid object of valid UTF-8, and for a key with an escape or a
+// byte beyond ASCII (see ScanObject): a key drop must see as
 // encoding/json decodes it.
-func RedactMessage(raw []byte, drop func(key string) bool) (content []byte, messageType string, ok bool) {
+func Redact(raw []byte, drop func(key string) bool, named string) (content []byte, value string, ok bool) {
 	if !utf8.Valid(raw) {
 		return nil, "", false // encoding/json would write U+FFFD in its place
 	}
-	r := redactor{headScanner: headScanner{b: raw}, drop: drop, out: make([]byte, 0, len(raw))}
-	r.space()
-	if r.i >= len(r.b) || r.b[r.i] != '{' || !r.object() || !r.end() {
+	r := redactor{Scanner: NewScanner(raw), drop: drop, named: named, out: make([]byte, 0, len(raw))}
+	if r.i >= len(r.b) || r.b[r.i] != '{' || !r.object() || !r.End() {
 		return nil, "", false
 	}
-	if len(r.messageType) > 0 && r.messageType[0] == '"' && json.Unmarshal(r.messageType, &messageType) != nil {
+	if len(r.namedValue) > 0 && r.namedValue[0] == '"' && json.Unmarshal(r.namedValue, &value) != nil {
 		return nil, "", false
 	}
-	return r.out, messageType, true
+	return r.out, value, true
 }
 
-// redactor is a headScanner that copies what it reads to out.
+// redactor is a Scanner that copies what it reads to out.
 type redactor struct {
-	headScanner
-	drop        func(key string) bool
-	out         []byte
-	messageType []byte // the top-level message_type's value, as it stands in b
+	Scanner
+	drop       func(key string) bool
+	named      string // the top-level member whose value Redact returns
+	out        []byte
+	namedValue []byte // that member's value, as it stands in b
 }
 
-// value copies one JSON value to out.
-func (r *redactor) value() bool {
+// copyValue copies one JSON value to out.
+func (r *redactor) copyValue() bool {
 	if r.i >= len(r.b) {
 		return false
 	}
@@ -51,7 +51,7 @@ func (r *redactor) value() bool {
 		return r.array()
 	}
 	start := r.i
-	if !r.headScanner.value() {
+	if !r.Scanner.value() {
 		return false
 	}
 	if c := r.b[start]; c == '-' || c >= '0' && c <= '9' {
@@ -90,7 +90,7 @@ func (r *redactor) object() bool {
 		r.space()
 		if r.drop(string(key)) {
 			mark := len(r.out)
-			if !r.value() { // checked as the rest is, then cut
+			if !r.copyValue() { // checked as the rest is, then cut
 				return false
 			}
 			r.out = r.out[:mark]
@@ -100,11 +100,11 @@ func (r *redactor) object() bool {
 			}
 			r.out = append(append(r.out, quoted...), ':')
 			valueStart := r.i
-			if !r.value() {
+			if !r.copyValue() {
 				return false
 			}
-			if r.depth == 1 && string(key) == "message_type" {
-				r.messageType = r.b[valueStart:r.i] // the last one wins, as in encoding/json
+			if r.depth == 1 && string(key) == r.named {
+				r.namedValue = r.b[valueStart:r.i] // the last one wins, as in encoding/json
 			}
 		}
 		r.space()
@@ -133,7 +133,7 @@ func (r *redactor) array() bool {
 			r.out = append(r.out, ',')
 		}
 		r.space()
-		if !r.value() {
+		if !r.copyValue() {
 			return false
 		}
 		r.space()
@@ -147,11 +147,11 @@ func (r *redactor) array() bool {
 	}
 }
 
-// open copies an opening bracket, within maxScanDepth, and skips the white
+// open copies an opening bracket, within MaxDepth, and skips the white
 // space after it. The caller closes the level (depth--) when it is done.
 func (r *redactor) open(bracket byte) bool {
 	r.i++
-	if r.depth++; r.depth > maxScanDepth {
+	if r.depth++; r.depth > MaxDepth {
 		return false
 	}
 	r.out = append(r.out, bracket)
@@ -160,8 +160,7 @@ func (r *redactor) open(bracket byte) bool {
 }
 
 // DeleteKeys deletes every member drop names from a decoded JSON value, at
-// any depth: what RedactMessage does, for a message it leaves to
-// encoding/json.
+// any depth: what Redact does, for a body it leaves to encoding/json.
 func DeleteKeys(v any, drop func(key string) bool) {
 	switch v := v.(type) {
 	case map[string]any:

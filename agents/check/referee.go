@@ -1,0 +1,471 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/ticket"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// refereeChecks are the checks of a referee that need it alive, in order.
+var refereeChecks = append([]string{"health/answers", "mcp/tools-list", "rpc/unknown-method-is-32601",
+	"rpc/notification-gets-no-reply", "rpc/id-echoed", "notify/acks",
+	"rpc/malformed-json-is-32700", "rpc/survives-malformed-json", "rpc/survives-oversize-body",
+	"register/presents-saved-credentials"}, refereeMatchChecks...)
+
+// refereeMatchChecks are the checks of the matches a referee runs.
+var refereeMatchChecks = []string{"register/uses-assigned-id", "referee/acks-start-match", "referee/invites-both",
+	"referee/asks-both-for-a-move", "referee/result-matches-moves", "referee/reports-once",
+	"referee/technical-loss-only-after-deadline"}
+
+// How the checker's two players behave in a match.
+type behaviour struct {
+	moves map[string]string // player id -> its parity
+	slow  string            // this player answers its move late, but before the deadline
+	quiet string            // this player never answers its move
+}
+
+// The matches a referee is given: an ordinary one, one with a move that
+// comes late but in time, one with a move that never comes.
+var refereeMatches = []struct {
+	id string
+	behaviour
+}{
+	{"R1M1", behaviour{moves: map[string]string{assignedPlayer: "even", opponentPlayer: "odd"}}},
+	{"R1M2", behaviour{moves: map[string]string{assignedPlayer: "odd", opponentPlayer: "odd"}, slow: opponentPlayer}},
+	{"R1M3", behaviour{moves: map[string]string{assignedPlayer: "even", opponentPlayer: "even"}, quiet: opponentPlayer}},
+}
+
+// lateButInTime is how long the slow player takes over its move, at most:
+// never more than half the time the call's deadline leaves.
+const lateButInTime = 2 * time.Second
+
+// fakePlayers are the two players of the checker's league, one HTTP
+// server each, answering the referee as each match's behaviour says.
+type fakePlayers struct {
+	servers map[string]*peer
+	mu      sync.Mutex
+	plays   map[string]behaviour // match id -> how its players behave
+}
+
+func (s *session) startPlayers() (*fakePlayers, error) {
+	fp := &fakePlayers{servers: map[string]*peer{}, plays: map[string]behaviour{}}
+	for _, id := range []string{assignedPlayer, opponentPlayer} {
+		p, err := startPeer(s.opts.Host, fp.answer(id))
+		if err != nil {
+			fp.close()
+			return nil, err
+		}
+		fp.servers[id] = p
+	}
+	return fp, nil
+}
+
+func (fp *fakePlayers) close() {
+	for _, p := range fp.servers {
+		p.close()
+	}
+}
+
+// answer is how player id answers the referee.
+func (fp *fakePlayers) answer(id string) func(ctx context.Context, in inbound) any {
+	return func(ctx context.Context, in inbound) any {
+		var env protocol.Envelope
+		_ = protocol.Decode(in.Message, &env)
+		fp.mu.Lock()
+		b := fp.plays[env.MatchID]
+		fp.mu.Unlock()
+		reply := protocol.NewEnvelope("", protocol.PlayerSender(id), env.ConversationID)
+		reply.LeagueID, reply.RoundID, reply.MatchID = env.LeagueID, env.RoundID, env.MatchID
+		switch in.Type {
+		case protocol.TypeGameInvitation:
+			reply.MessageType = protocol.TypeGameJoinAck
+			return &protocol.GameJoinAck{Envelope: reply, PlayerID: id, ArrivalTimestamp: protocol.FormatTime(time.Now()), Accept: true}
+		case protocol.TypeChooseParityCall, protocol.TypeGameMoveCall:
+			var call protocol.MoveCall
+			_ = protocol.Decode(in.Message, &call)
+			switch id {
+			case b.quiet:
+				<-ctx.Done() // held until the referee gives up
+				return nil
+			case b.slow:
+				wait := lateButInTime
+				if deadline, _, err := protocol.ParseTime(call.Deadline); err == nil {
+					wait = min(wait, time.Until(deadline)/2)
+				}
+				select {
+				case <-time.After(wait):
+				case <-ctx.Done():
+				}
+			}
+			reply.MessageType = protocol.TypeChooseParityResponse
+			return &protocol.MoveAnswer{Envelope: reply, PlayerID: id, Choice: b.moves[id]}
+		}
+		return nil
+	}
+}
+
+// checkReferee plays the manager and two players around a registered
+// referee.
+func (s *session) checkReferee(ctx context.Context) {
+	if s.dead != "" {
+		s.skipRest(refereeChecks...)
+		return
+	}
+	if s.opts.Strict {
+		s.checkHealth(ctx)
+		s.checkTools(ctx, []string{"start_match"})
+	}
+	s.checkRPC(ctx)
+	s.games = nil
+	if len(s.opts.Games) > 0 && s.opts.Games[0] != engine.EvenOddType || !containsString(s.meta.GameTypes, engine.EvenOddType) {
+		why := "the referee checks play even_odd, which this run does not check or the referee does not declare"
+		for _, id := range refereeMatchChecks {
+			s.rec.skip(id, why)
+		}
+	} else {
+		s.games = []string{engine.EvenOddType}
+		s.refereeMatches(ctx)
+	}
+	if s.dead == "" {
+		s.checkHostileRPC(ctx)
+	}
+	if s.dead == "" && s.opts.Strict {
+		s.checkRestart(ctx)
+	}
+	s.skipRest(refereeChecks...)
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// refereeMatches has the referee run the checker's matches one by one.
+func (s *session) refereeMatches(ctx context.Context) {
+	fp, err := s.startPlayers()
+	if err != nil {
+		s.dead = "the checker could not start its players: " + err.Error()
+		return
+	}
+	defer fp.close()
+	for _, m := range refereeMatches {
+		fp.mu.Lock()
+		fp.plays[m.id] = m.behaviour
+		fp.mu.Unlock()
+		if !s.refereeMatch(ctx, fp, m.id, m.behaviour) || s.dead != "" {
+			return
+		}
+	}
+	s.checkReportsOnce()
+}
+
+// startMatch is the checker's start_match for a match of its two players.
+func (s *session) startMatch(fp *fakePlayers, matchID string) *protocol.StartMatch {
+	env := s.managerEnvelope(protocol.TypeStartMatch, "conv-check-"+matchID)
+	env.AuthToken, env.RoundID, env.MatchID = s.managerKey, 1, matchID
+	msg := &protocol.StartMatch{Envelope: env, GameType: engine.EvenOddType, RefereeID: s.id,
+		PlayerAID: assignedPlayer, PlayerBID: opponentPlayer, LeagueSeed: 1,
+		PlayerAEndpoint: fp.servers[assignedPlayer].URL, PlayerBEndpoint: fp.servers[opponentPlayer].URL}
+	if s.meta.MatchTickets {
+		msg.PlayerATicket = ticket.Mint("tk-a-"+s.ticketKey, checkLeague, matchID, s.id)
+		msg.PlayerBTicket = ticket.Mint("tk-b-"+s.ticketKey, checkLeague, matchID, s.id)
+	}
+	return msg
+}
+
+// refereeMatch has the referee run one match and checks it; it reports
+// whether the match came to its result.
+func (s *session) refereeMatch(ctx context.Context, fp *fakePlayers, matchID string, b behaviour) bool {
+	s.statusf("the referee runs %s", matchID)
+	start := s.startMatch(fp, matchID)
+	x := s.call(ctx, "start_match", start, genericTimeout)
+	if _, err := x.reply(); err != nil {
+		s.rec.fail("referee/acks-start-match", "start_match was not acknowledged: "+err.Error(), x, "a result, such as START_MATCH_ACK")
+		s.markDead()
+		return false
+	}
+	s.rec.pass("referee/acks-start-match", "")
+	if !s.checkInvitations(ctx, fp, matchID) || !s.checkMoveCalls(ctx, fp, matchID) {
+		return false
+	}
+	over, err := s.awaitResult(ctx, fp, matchID)
+	if err != nil {
+		s.rec.fail("referee/result-matches-moves", fmt.Sprintf("%s: %v", matchID, err), exchange{Sent: x.Sent},
+			"GAME_OVER to both players, then MATCH_RESULT_REPORT to the manager")
+		s.markDead()
+		return false
+	}
+	s.checkOutcome(fp, matchID, b, over)
+	return true
+}
+
+// matchMessages are the messages of type kind a player received about a match.
+func matchMessages(p *peer, kind, matchID string) []inbound {
+	var out []inbound
+	for _, in := range p.received(kind) {
+		var env protocol.Envelope
+		if protocol.Decode(in.Message, &env) == nil && env.MatchID == matchID {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// checkInvitations: both players are invited, each with its own seat.
+func (s *session) checkInvitations(ctx context.Context, fp *fakePlayers, matchID string) bool {
+	const id = "referee/invites-both"
+	both := func() bool {
+		return len(matchMessages(fp.servers[assignedPlayer], protocol.TypeGameInvitation, matchID)) > 0 &&
+			len(matchMessages(fp.servers[opponentPlayer], protocol.TypeGameInvitation, matchID)) > 0
+	}
+	if err := fp.servers[assignedPlayer].await(ctx, genericTimeout, s.alive, both); err != nil {
+		s.rec.fail(id, fmt.Sprintf("%s: both players were not invited: %v", matchID, err), exchange{},
+			"GAME_INVITATION (handle_game_invitation) to player A and to player B")
+		s.markDead()
+		return false
+	}
+	var problems []string
+	var sent []byte
+	for seat, pid := range map[string]string{protocol.RolePlayerA: assignedPlayer, protocol.RolePlayerB: opponentPlayer} {
+		in := matchMessages(fp.servers[pid], protocol.TypeGameInvitation, matchID)[0]
+		sent = in.Body
+		var inv protocol.GameInvitation
+		_ = protocol.Decode(in.Message, &inv)
+		f := fields(in.Message)
+		problems = append(problems, prefixed(pid, envelopeProblems(f, protocol.TypeGameInvitation, "referee:"))...)
+		opponent := map[string]string{assignedPlayer: opponentPlayer, opponentPlayer: assignedPlayer}[pid]
+		if inv.RoleInMatch != seat || inv.OpponentID != opponent || inv.GameType != engine.EvenOddType {
+			problems = append(problems, fmt.Sprintf("%s: role_in_match %q, opponent_id %q, game_type %q", pid, inv.RoleInMatch, inv.OpponentID, inv.GameType))
+		}
+	}
+	s.checkRefereeID(fp, matchID)
+	if len(problems) > 0 {
+		s.rec.fail(id, matchID+": "+strings.Join(problems, "; "), received(sent),
+			"each invitation with the full envelope, match_id, game_type even_odd, the addressee's role_in_match and the other player as opponent_id")
+		return false
+	}
+	s.rec.pass(id, "")
+	return true
+}
+
+// checkRefereeID: the referee sends as the id it was given.
+func (s *session) checkRefereeID(fp *fakePlayers, matchID string) {
+	in := matchMessages(fp.servers[assignedPlayer], protocol.TypeGameInvitation, matchID)[0]
+	if sender := str(fields(in.Message), "sender"); sender != protocol.RefereeSender(s.id) {
+		s.rec.fail("register/uses-assigned-id", fmt.Sprintf("the invitation's sender is %q", sender), received(in.Body),
+			fmt.Sprintf("sender %q: the id the registration answer gave", protocol.RefereeSender(s.id)))
+		return
+	}
+	s.rec.pass("register/uses-assigned-id", "")
+}
+
+func prefixed(who string, problems []string) []string {
+	for i, p := range problems {
+		problems[i] = who + ": " + p
+	}
+	return problems
+}
+
+// checkMoveCalls: both players are asked for their move, each by its id,
+// with a deadline.
+func (s *session) checkMoveCalls(ctx context.Context, fp *fakePlayers, matchID string) bool {
+	const id = "referee/asks-both-for-a-move"
+	both := func() bool {
+		return len(matchMessages(fp.servers[assignedPlayer], protocol.TypeChooseParityCall, matchID)) > 0 &&
+			len(matchMessages(fp.servers[opponentPlayer], protocol.TypeChooseParityCall, matchID)) > 0
+	}
+	if err := fp.servers[assignedPlayer].await(ctx, genericTimeout, s.alive, both); err != nil {
+		s.rec.fail(id, fmt.Sprintf("%s: both players joined, but both were not asked for a move: %v", matchID, err), exchange{},
+			"CHOOSE_PARITY_CALL (choose_parity) to both players")
+		s.markDead()
+		return false
+	}
+	var problems []string
+	for _, pid := range []string{assignedPlayer, opponentPlayer} {
+		in := matchMessages(fp.servers[pid], protocol.TypeChooseParityCall, matchID)[0]
+		var call protocol.MoveCall
+		_ = protocol.Decode(in.Message, &call)
+		problems = append(problems, prefixed(pid, envelopeProblems(fields(in.Message), protocol.TypeChooseParityCall, "referee:"))...)
+		if call.PlayerID != pid {
+			problems = append(problems, fmt.Sprintf("%s: player_id is %q", pid, call.PlayerID))
+		}
+		if deadline, utc, err := protocol.ParseTime(call.Deadline); err != nil || !utc || deadline.Before(in.At.Add(-time.Second)) {
+			problems = append(problems, fmt.Sprintf("%s: deadline %q is not a UTC time after the call", pid, call.Deadline))
+		}
+	}
+	if len(problems) > 0 {
+		s.rec.fail(id, matchID+": "+strings.Join(problems, "; "), exchange{}, "each call with the full envelope, the addressee's player_id and a deadline in UTC")
+		return false
+	}
+	s.rec.pass(id, "")
+	return true
+}
+
+// awaitResult waits for GAME_OVER at both players and the report, and
+// returns the GAME_OVER each player got.
+func (s *session) awaitResult(ctx context.Context, fp *fakePlayers, matchID string) (map[string]inbound, error) {
+	done := func() bool {
+		return len(matchMessages(fp.servers[assignedPlayer], protocol.TypeGameOver, matchID)) > 0 &&
+			len(matchMessages(fp.servers[opponentPlayer], protocol.TypeGameOver, matchID)) > 0 &&
+			len(matchMessages(s.mgr, protocol.TypeMatchResultReport, matchID)) > 0
+	}
+	if err := s.mgr.await(ctx, s.opts.RefereeMatchTimeout, s.alive, done); err != nil {
+		return nil, fmt.Errorf("GAME_OVER to both players and the report did not all come: %v", err)
+	}
+	return map[string]inbound{
+		assignedPlayer: matchMessages(fp.servers[assignedPlayer], protocol.TypeGameOver, matchID)[0],
+		opponentPlayer: matchMessages(fp.servers[opponentPlayer], protocol.TypeGameOver, matchID)[0],
+	}, nil
+}
+
+// checkOutcome compares what the referee announced and reported with the
+// moves and with even/odd's rules.
+func (s *session) checkOutcome(fp *fakePlayers, matchID string, b behaviour, overs map[string]inbound) {
+	var problems []string
+	var first protocol.GameOver
+	for i, pid := range []string{assignedPlayer, opponentPlayer} {
+		var over protocol.GameOver
+		if err := protocol.Decode(overs[pid].Message, &over); err != nil {
+			problems = append(problems, fmt.Sprintf("%s: GAME_OVER unreadable: %v", pid, err))
+			continue
+		}
+		problems = append(problems, prefixed(pid, envelopeProblems(fields(overs[pid].Message), protocol.TypeGameOver, "referee:"))...)
+		if i == 0 {
+			first = over
+		}
+	}
+	var report protocol.MatchResultReport
+	reportIn := matchMessages(s.mgr, protocol.TypeMatchResultReport, matchID)[0]
+	if err := protocol.Decode(reportIn.Message, &report); err != nil {
+		problems = append(problems, "MATCH_RESULT_REPORT unreadable: "+err.Error())
+	}
+	want := expectedOutcome(b, first)
+	r := first.GameResult
+	if r.Status != want.status || deref(r.WinnerPlayerID) != want.winner {
+		problems = append(problems, fmt.Sprintf("GAME_OVER says %s, winner %q; %s", r.Status, deref(r.WinnerPlayerID), want.why))
+	}
+	if deref(report.Result.Winner) != want.winner {
+		problems = append(problems, fmt.Sprintf("the report's winner is %q; %s", deref(report.Result.Winner), want.why))
+	}
+	if want.status != string(engine.StatusTechnicalLoss) {
+		for pid, move := range b.moves {
+			if r.Choices[pid] != move {
+				problems = append(problems, fmt.Sprintf("GAME_OVER gives %s's move as %q; it chose %q", pid, r.Choices[pid], move))
+			}
+		}
+	}
+	const id = "referee/result-matches-moves"
+	if len(problems) > 0 {
+		s.rec.add(id, finding{Status: Fail, Message: matchID + ": " + strings.Join(problems, "; "),
+			Sent: fmt.Sprintf("start_match %s; the players chose %v", matchID, b.moves),
+			Got:  "GAME_OVER to " + assignedPlayer + ": " + clip(overs[assignedPlayer].Body) + "\nMATCH_RESULT_REPORT: " + clip(reportIn.Body),
+			Exp:  "GAME_OVER to both and MATCH_RESULT_REPORT agreeing with the moves: " + want.why})
+	} else {
+		s.rec.pass(id, "")
+	}
+	if b.slow != "" || b.quiet != "" {
+		s.checkTechnicalLoss(fp, matchID, b, r, overs)
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// outcome is what a match must end with.
+type outcome struct{ status, winner, why string }
+
+// expectedOutcome is even/odd's result for the moves of b and the number
+// the referee drew.
+func expectedOutcome(b behaviour, over protocol.GameOver) outcome {
+	if b.quiet != "" {
+		other := assignedPlayer
+		if b.quiet == assignedPlayer {
+			other = opponentPlayer
+		}
+		return outcome{string(engine.StatusTechnicalLoss), other, b.quiet + " never answered its move: a technical loss, " + other + " wins"}
+	}
+	a, o := b.moves[assignedPlayer], b.moves[opponentPlayer]
+	if a == o {
+		return outcome{string(engine.StatusDraw), "", "both chose " + a + ": a draw"}
+	}
+	n, ok := drawnNumber(over.GameResult.Details["drawn_number"])
+	if !ok || n < 1 || n > 10 {
+		return outcome{"a drawn_number from 1 to 10", "", fmt.Sprintf("drawn_number %v is not from 1 to 10", over.GameResult.Details["drawn_number"])}
+	}
+	parity := "odd"
+	if n%2 == 0 {
+		parity = "even"
+	}
+	winner := assignedPlayer
+	if o == parity {
+		winner = opponentPlayer
+	}
+	return outcome{string(engine.StatusWin), winner, fmt.Sprintf("%s chose %s, %s chose %s, %d is %s: %s wins", assignedPlayer, a, opponentPlayer, o, n, parity, winner)}
+}
+
+func drawnNumber(v any) (int, bool) {
+	switch n := v.(type) {
+	case float64:
+		return int(n), n == float64(int(n))
+	case int:
+		return n, true
+	}
+	return 0, false
+}
+
+// checkTechnicalLoss: a move late but in time is a move; a technical loss
+// comes only once the quiet player's deadline has passed.
+func (s *session) checkTechnicalLoss(fp *fakePlayers, matchID string, b behaviour, r protocol.GameResult, overs map[string]inbound) {
+	const id = "referee/technical-loss-only-after-deadline"
+	if b.slow != "" {
+		if r.Status == string(engine.StatusTechnicalLoss) {
+			s.rec.fail(id, fmt.Sprintf("%s: %s answered its move within the deadline, after about %s, and was given a technical loss", matchID, b.slow, lateButInTime),
+				received(overs[assignedPlayer].Body), "the move counted")
+			return
+		}
+		s.rec.pass(id, "")
+		return
+	}
+	calls := matchMessages(fp.servers[b.quiet], protocol.TypeChooseParityCall, matchID)
+	var call protocol.MoveCall
+	_ = protocol.Decode(calls[0].Message, &call)
+	deadline, _, err := protocol.ParseTime(call.Deadline)
+	ended := overs[b.quiet].At
+	if err == nil && ended.Before(deadline.Add(-time.Second)) {
+		s.rec.fail(id, fmt.Sprintf("%s: the technical loss came at %s, before the deadline %s of the first move call", matchID,
+			protocol.FormatTime(ended), call.Deadline), received(calls[0].Body), "no technical loss before the deadline")
+		return
+	}
+	s.rec.pass(id, "")
+}
+
+// checkReportsOnce: one report per match.
+func (s *session) checkReportsOnce() {
+	const id = "referee/reports-once"
+	for _, m := range refereeMatches {
+		if n := len(matchMessages(s.mgr, protocol.TypeMatchResultReport, m.id)); n != 1 {
+			in := matchMessages(s.mgr, protocol.TypeMatchResultReport, m.id)
+			var body []byte
+			if len(in) > 0 {
+				body = in[len(in)-1].Body
+			}
+			s.rec.fail(id, fmt.Sprintf("%s was reported %d times", m.id, n), received(body), "exactly one MATCH_RESULT_REPORT per match")
+			return
+		}
+	}
+	s.rec.pass(id, "")
+}

@@ -1,0 +1,64 @@
+package check_test
+
+import (
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/leaguetui/leaguetui/internal/leaguetest"
+)
+
+// examples is the folder of the starter players.
+func examples(t *testing.T) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "examples")
+}
+
+// interpreter finds a starter's interpreter: a missing one skips, except
+// under CI=true, where it fails.
+func interpreter(t *testing.T, name string) string {
+	path, err := exec.LookPath(name)
+	if err != nil {
+		leaguetest.SkipWithout(t, "no "+name+" to run the starter with: "+err.Error())
+	}
+	return path
+}
+
+// Each starter passes every check, the SHOULD ones too.
+func TestStartersPassStrict(t *testing.T) {
+	starters := map[string]func(t *testing.T) []string{
+		"python": func(t *testing.T) []string {
+			return []string{interpreter(t, "python3"), filepath.Join(examples(t), "python", "player.py")}
+		},
+		"node": func(t *testing.T) []string {
+			return []string{interpreter(t, "node"), filepath.Join(examples(t), "node", "player.js")}
+		},
+		"go": func(t *testing.T) []string {
+			// Its own module, standard library only: built as a student would.
+			bin := filepath.Join(t.TempDir(), "starter")
+			build := exec.Command("go", "build", "-o", bin, ".")
+			build.Dir = filepath.Join(examples(t), "go")
+			if out, err := build.CombinedOutput(); err != nil {
+				t.Fatalf("go build examples/go: %v\n%s", err, out)
+			}
+			return []string{bin}
+		},
+	}
+	for name, command := range starters {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			cmd := append(command(t), "--port", "{port}", "--manager", "{manager}", "--name", "{name}", "--data", "{data}")
+			run := runCheck(t, append([]string{"--strict", "--move-timeout", "10s", "--"}, cmd...)...)
+			if run.code != 0 || !strings.Contains(run.stdout, "OK: ") {
+				t.Errorf("exit status %d, want 0\n%s\n%s", run.code, run.stdout, run.stderr)
+			}
+			for id, v := range verdicts(run.stdout) {
+				if v != "PASS" {
+					t.Errorf("%s: %s", id, v)
+				}
+			}
+		})
+	}
+}

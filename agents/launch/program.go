@@ -1,0 +1,347 @@
+package launch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// ProgramSpec says how to start an outside program: a roster's player in
+// any language, or the program `leaguetui check` examines. Its command
+// line, folder and environment may use Placeholders; its output (stdout
+// and stderr) is appended to LogPath.
+type ProgramSpec struct {
+	Name    string            // for messages
+	Command []string          // the program and its arguments, with {placeholders}
+	Dir     string            // its working folder, with {placeholders}; "" for ours
+	Env     map[string]string // beside our environment, values with {placeholders}
+	// Secrets are KEY=value entries added to the environment as they are
+	// (a referee key): never expanded, never on a command line.
+	Secrets      []string
+	Placeholders Placeholders
+	LogPath      string
+	Limits       Limits
+	// Shim is the leaguetui executable, which applies Limits to itself
+	// and then becomes the program (LimitedExecCommand): the limits hold
+	// from the program's first instruction. Needed only with limits.
+	Shim string
+}
+
+// Limits are resource limits the operating system applies to a program
+// (setrlimit before it runs, inherited by what it starts); 0 is no limit.
+type Limits struct {
+	MemoryBytes uint64 // address space, RLIMIT_AS
+	CPUSeconds  uint64 // CPU time, RLIMIT_CPU: SIGXCPU, then SIGKILL
+	Processes   uint64 // RLIMIT_NPROC: processes of the user it runs as, all of them
+}
+
+// Set reports whether any limit is set.
+func (l Limits) Set() bool { return l != Limits{} }
+
+// Resolved is a program's command line, folder and environment with the
+// placeholders filled in.
+type Resolved struct {
+	Args []string
+	Dir  string
+	Env  []string // KEY=value, sorted by key
+}
+
+// Resolve fills in the placeholders, naming the first unknown one and
+// where it is: what a roster's validation checks before anything starts.
+func (s ProgramSpec) Resolve() (Resolved, error) {
+	if len(s.Command) == 0 || s.Command[0] == "" {
+		return Resolved{}, errors.New("no program to run")
+	}
+	args, err := s.Placeholders.ExpandAll(s.Command)
+	if err != nil {
+		return Resolved{}, err
+	}
+	dir, err := s.Placeholders.Expand(s.Dir)
+	if err != nil {
+		return Resolved{}, fmt.Errorf("dir: %w", err)
+	}
+	keys := make([]string, 0, len(s.Env))
+	for k := range s.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	env := make([]string, 0, len(keys))
+	for _, k := range keys {
+		v, err := s.Placeholders.Expand(s.Env[k])
+		if err != nil {
+			return Resolved{}, fmt.Errorf("env %s: %w", k, err)
+		}
+		env = append(env, k+"="+v)
+	}
+	return Resolved{Args: args, Dir: dir, Env: env}, nil
+}
+
+// Program is one run of an outside program.
+type Program struct {
+	Name   string
+	cmd    *exec.Cmd
+	exited chan struct{}
+	err    error // how it exited, once exited is closed
+}
+
+// StartProgram starts the program spec describes, in a process group of
+// its own that dies with leaguetui, and returns once it runs.
+func StartProgram(spec ProgramSpec) (*Program, error) {
+	r, err := spec.Resolve()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", spec.Name, err)
+	}
+	argv := r.Args
+	if spec.Limits.Set() {
+		if spec.Shim == "" {
+			return nil, fmt.Errorf("%s: limits need leaguetui's executable to apply them", spec.Name)
+		}
+		argv = append([]string{spec.Shim, LimitedExecCommand}, append(spec.Limits.flags(), append([]string{"--"}, argv...)...)...)
+	}
+	if err := os.MkdirAll(filepath.Dir(spec.LogPath), 0o755); err != nil {
+		return nil, fmt.Errorf("%s: %w", spec.Name, err)
+	}
+	out, err := os.OpenFile(spec.LogPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", spec.Name, err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = r.Dir
+	cmd.Env = append(append(os.Environ(), r.Env...), spec.Secrets...)
+	cmd.Stdout, cmd.Stderr = out, out
+	// As for our own agents (see Start): a process group we signal as a
+	// whole, and killed by the kernel if leaguetui dies.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := startOnForkThread(cmd); err != nil {
+		out.Close()
+		return nil, fmt.Errorf("cannot start %s (%q): %w", spec.Name, r.Args[0], err)
+	}
+	p := &Program{Name: spec.Name, cmd: cmd, exited: make(chan struct{})}
+	go func() {
+		p.err = cmd.Wait()
+		out.Close()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+// PID is the program's process id.
+func (p *Program) PID() int { return p.cmd.Process.Pid }
+
+// Exited is closed when the program has exited.
+func (p *Program) Exited() <-chan struct{} { return p.exited }
+
+// ExitError is how the program exited (nil for status 0); call after Exited.
+func (p *Program) ExitError() error { return p.err }
+
+// Stop asks the program's process group to end (SIGTERM) and kills the
+// group if it has not within grace.
+func (p *Program) Stop(grace time.Duration) {
+	group := -p.cmd.Process.Pid
+	select {
+	case <-p.exited:
+		_ = syscall.Kill(group, syscall.SIGKILL) // what it left behind
+		return
+	default:
+	}
+	_ = syscall.Kill(group, syscall.SIGTERM)
+	select {
+	case <-p.exited:
+	case <-time.After(grace):
+	}
+	_ = syscall.Kill(group, syscall.SIGKILL)
+	<-p.exited
+}
+
+// Supervised is a program kept running: started again when it exits, at
+// most a bounded number of times, until Stop.
+type Supervised struct {
+	spec     ProgramSpec
+	restarts int
+	notify   func(string)
+
+	mu      sync.Mutex
+	current *Program
+	started int // runs so far
+	stopped bool
+	done    chan struct{}
+	cancel  context.CancelFunc
+}
+
+// Supervise starts the program and starts it again each time it exits,
+// up to restarts times, telling notify (nil: nobody) each exit and
+// restart in a line. Stop ends it for good.
+func Supervise(spec ProgramSpec, restarts int, notify func(string)) (*Supervised, error) {
+	if notify == nil {
+		notify = func(string) {}
+	}
+	first, err := StartProgram(spec)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Supervised{spec: spec, restarts: restarts, notify: notify, current: first, started: 1,
+		done: make(chan struct{}), cancel: cancel}
+	go s.watch(ctx)
+	return s, nil
+}
+
+// restartWait is the pause before a program that exited is started again:
+// a program that fails at once does not spin.
+const restartWait = 500 * time.Millisecond
+
+func (s *Supervised) watch(ctx context.Context) {
+	defer close(s.done)
+	for {
+		s.mu.Lock()
+		p := s.current
+		s.mu.Unlock()
+		select {
+		case <-p.Exited():
+		case <-ctx.Done():
+			return
+		}
+		_ = syscall.Kill(-p.PID(), syscall.SIGKILL) // anything of it left in its group
+		s.mu.Lock()
+		left := s.restarts - (s.started - 1)
+		s.mu.Unlock()
+		why := describeExit(p.ExitError())
+		if left <= 0 {
+			s.notify(fmt.Sprintf("%s exited (%s); no restart left, it stays down", s.spec.Name, why))
+			return
+		}
+		s.notify(fmt.Sprintf("%s exited (%s); starting it again (restarts left: %d)", s.spec.Name, why, left-1))
+		select {
+		case <-time.After(restartWait):
+		case <-ctx.Done():
+			return
+		}
+		next, err := StartProgram(s.spec)
+		s.mu.Lock()
+		s.started++
+		if err == nil {
+			s.current = next
+		}
+		s.mu.Unlock()
+		if err != nil {
+			s.notify(fmt.Sprintf("%s could not be started again: %v", s.spec.Name, err))
+			return
+		}
+	}
+}
+
+// describeExit says how a program ended, naming the signal (SIGKILL,
+// SIGXCPU from a CPU limit, SIGSEGV from a memory limit hit on the stack).
+func describeExit(err error) string {
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		if err == nil {
+			return "exit status 0"
+		}
+		return err.Error()
+	}
+	if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return "killed by " + ws.Signal().String()
+	}
+	return exit.Error()
+}
+
+// Runs is how many times the program was started.
+func (s *Supervised) Runs() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.started
+}
+
+// PID is the current run's process id.
+func (s *Supervised) PID() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.current.PID()
+}
+
+// Running reports whether the current run has not exited.
+func (s *Supervised) Running() bool {
+	s.mu.Lock()
+	p := s.current
+	s.mu.Unlock()
+	select {
+	case <-p.Exited():
+		return false
+	default:
+		return true
+	}
+}
+
+// Stop ends supervision and the program, SIGTERM then SIGKILL after grace.
+func (s *Supervised) Stop(grace time.Duration) {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return
+	}
+	s.stopped = true
+	s.mu.Unlock()
+	s.cancel()
+	<-s.done
+	s.mu.Lock()
+	p := s.current
+	s.mu.Unlock()
+	p.Stop(grace)
+}
+
+// LimitedExecCommand is leaguetui's hidden command that applies limits to
+// itself and then executes a program in its place:
+//
+//	leaguetui _exec-limited [--as BYTES] [--cpu SECONDS] [--nproc N] -- PROGRAM ARGS...
+const LimitedExecCommand = "_exec-limited"
+
+func (l Limits) flags() []string {
+	var f []string
+	for _, v := range []struct {
+		name string
+		n    uint64
+	}{{"--as", l.MemoryBytes}, {"--cpu", l.CPUSeconds}, {"--nproc", l.Processes}} {
+		if v.n > 0 {
+			f = append(f, v.name, strconv.FormatUint(v.n, 10))
+		}
+	}
+	return f
+}
+
+// parseLimitedExec reads LimitedExecCommand's arguments.
+func parseLimitedExec(args []string) (Limits, []string, error) {
+	var l Limits
+	for len(args) > 0 && args[0] != "--" {
+		if len(args) < 2 {
+			return l, nil, fmt.Errorf("%s: %s needs a value", LimitedExecCommand, args[0])
+		}
+		n, err := strconv.ParseUint(args[1], 10, 64)
+		if err != nil {
+			return l, nil, fmt.Errorf("%s: %s %q: %w", LimitedExecCommand, args[0], args[1], err)
+		}
+		switch args[0] {
+		case "--as":
+			l.MemoryBytes = n
+		case "--cpu":
+			l.CPUSeconds = n
+		case "--nproc":
+			l.Processes = n
+		default:
+			return l, nil, fmt.Errorf("%s: unknown flag %s", LimitedExecCommand, args[0])
+		}
+		args = args[2:]
+	}
+	if len(args) < 2 {
+		return l, nil, fmt.Errorf("%s: want -- PROGRAM [ARGS...]", LimitedExecCommand)
+	}
+	return l, args[1:], nil
+}

@@ -1,0 +1,65 @@
+package launch
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestProgramSpecResolve(t *testing.T) {
+	spec := ProgramSpec{Command: []string{"prog", "--port", "{port}"}, Dir: "{data}/work",
+		Env:          map[string]string{"B": "{name}", "A": "x"},
+		Placeholders: Placeholders{PlaceholderPort: "9", PlaceholderData: "/d", PlaceholderName: "bob"}}
+	r, err := spec.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(r.Args, " ") != "prog --port 9" || r.Dir != "/d/work" || strings.Join(r.Env, " ") != "A=x B=bob" {
+		t.Errorf("resolved %+v", r)
+	}
+	spec.Env["C"] = "{nope}"
+	if _, err := spec.Resolve(); err == nil || !strings.Contains(err.Error(), "env C") {
+		t.Errorf("err = %v, want one naming env C", err)
+	}
+}
+
+func TestLimitedExecArguments(t *testing.T) {
+	l, argv, err := parseLimitedExec(append(Limits{MemoryBytes: 1 << 20, CPUSeconds: 5}.flags(), "--", "prog", "a"))
+	if err != nil || l != (Limits{MemoryBytes: 1 << 20, CPUSeconds: 5}) || strings.Join(argv, " ") != "prog a" {
+		t.Fatalf("parsed %+v %v %v", l, argv, err)
+	}
+	if _, _, err := parseLimitedExec([]string{"--as", "x", "--", "p"}); err == nil {
+		t.Error("a bad number was taken")
+	}
+}
+
+// A supervised program that exits is started again, at most the bounded
+// number of times, and its output goes to its log file.
+func TestSuperviseRestartsBoundedTimes(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "p.log")
+	lines := make(chan string, 10)
+	s, err := Supervise(ProgramSpec{Name: "program p", Command: []string{"sh", "-c", "echo run; exit 7"}, LogPath: log}, 2,
+		func(line string) { lines <- line })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop(time.Second)
+	var said []string
+	for len(said) < 3 {
+		select {
+		case line := <-lines:
+			said = append(said, line)
+		case <-time.After(20 * time.Second):
+			t.Fatalf("supervision said only %q", said)
+		}
+	}
+	if !strings.Contains(said[2], "no restart left") || !strings.Contains(said[0], "exit status 7") || s.Runs() != 3 {
+		t.Errorf("said %q after %d runs; want two restarts, then none left", said, s.Runs())
+	}
+	data, _ := os.ReadFile(log)
+	if strings.Count(string(data), "run") != 3 {
+		t.Errorf("log %q, want three runs' output", data)
+	}
+}

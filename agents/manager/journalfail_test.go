@@ -1,0 +1,67 @@
+//go:build linux
+
+package manager_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/config"
+	"github.com/leaguetui/leaguetui/internal/leaguetest"
+)
+
+// TestRegistrationWhoseJournalWriteFails makes the manager's disk refuse
+// the journal's next append (its process's file-size limit is lowered to
+// the journal's size) and registers a player: the registration is refused
+// with the journal's error, not accepted and not left hanging, since its
+// journal write is waited for outside the manager's lock, which the
+// failure takes to pause the league. The manager goes on answering, the
+// feed says what failed, and the journal holds no trace of the player.
+func TestRegistrationWhoseJournalWriteFails(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	mgr := leaguetest.StartManager(t, dir, adminToken, "--seed", "3")
+	url := mgr.Endpoint
+	register(t, url, "referee", ackingPeer(t, nil, nil).Endpoint)
+	register(t, url, "player", ackingPeer(t, nil, nil).Endpoint)
+
+	journal := store.Layout{Root: dir, LeagueID: config.Default().LeagueID}.Journal()
+	before, err := os.ReadFile(journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := unix.Rlimit{Cur: uint64(len(before)), Max: unix.RLIM_INFINITY}
+	if err := unix.Prlimit(mgr.PID(), unix.RLIMIT_FSIZE, &limit, nil); err != nil {
+		t.Fatalf("prlimit: %v", err)
+	}
+
+	endpoint := ackingPeer(t, nil, nil).Endpoint
+	reply := leaguetest.Call(t, url, "register_player", registration("player", endpoint, nil))
+	if reply.String("status") == "ACCEPTED" || reply.String("auth_token") != "" || !strings.Contains(string(reply.Body), "journal") {
+		t.Errorf("registration while the journal cannot grow: %s; want it refused with the journal's error", reply.Body)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	page, err := control.New(url, adminToken).Events(ctx, 0, time.Second)
+	if err != nil {
+		t.Fatalf("the manager no longer answers after the failed registration: %v", err)
+	}
+	if !strings.Contains(page.StorageFailure, journal) {
+		t.Errorf("the feed says %q; want the journal's failure", page.StorageFailure)
+	}
+	after, err := os.ReadFile(journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(after), endpoint) {
+		t.Errorf("the journal holds the refused player at %s", endpoint)
+	}
+}

@@ -1,0 +1,186 @@
+package leaguetui_test
+
+import (
+	"bufio"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// module is this module's path, the prefix of its own imports.
+const module = "github.com/leaguetui/leaguetui"
+
+// architecturePage is the page whose package table this test checks.
+const architecturePage = "docs/architecture.md"
+
+// TestArchitectureNamesEveryPackage: every Go package of the module has a
+// row in docs/architecture.md's package table, and every row names a
+// package that exists.
+func TestArchitectureNamesEveryPackage(t *testing.T) {
+	rules := readPackageTable(t)
+	packages := modulePackages(t)
+	for pkg := range packages {
+		if _, ok := rules[pkg]; !ok {
+			t.Errorf("%s does not name the package %s: add its row to the package table", architecturePage, pkg)
+		}
+	}
+	for pkg := range rules {
+		if _, ok := packages[pkg]; !ok {
+			t.Errorf("%s names %s, which is not a package of the module", architecturePage, pkg)
+		}
+	}
+}
+
+// TestArchitectureImportRules: no package's code (tests aside) imports a
+// package of the module that its row in docs/architecture.md does not
+// allow.
+func TestArchitectureImportRules(t *testing.T) {
+	rules := readPackageTable(t)
+	for pkg, imports := range modulePackages(t) {
+		rule, ok := rules[pkg]
+		if !ok || rule.any {
+			continue // a package without a row fails the test above
+		}
+		for _, imp := range imports {
+			if !slices.Contains(rule.allowed, imp) {
+				t.Errorf("%s imports %s, which its row in %s does not allow (may import: %s)",
+					pkg, imp, architecturePage, rule)
+			}
+		}
+	}
+}
+
+// importRule is a row's "may import" cell.
+type importRule struct {
+	any     bool     // any package of the module
+	allowed []string // else these, relative to the module ("engine")
+}
+
+func (r importRule) String() string {
+	if len(r.allowed) == 0 {
+		return "nothing"
+	}
+	return strings.Join(r.allowed, ", ")
+}
+
+var quoted = regexp.MustCompile("`([^`]+)`")
+
+// readPackageTable reads the table under "## Packages": each row names
+// its packages in backquotes in the first cell, and in the third either
+// the packages they may import, in backquotes, "any package of the
+// module", or "nothing".
+func readPackageTable(t *testing.T) map[string]importRule {
+	t.Helper()
+	f, err := os.Open(architecturePage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rules := map[string]importRule{}
+	inSection := false
+	scanner := bufio.NewScanner(f)
+	for scanner.Scan() {
+		line := scanner.Text()
+		if strings.HasPrefix(line, "## ") {
+			inSection = line == "## Packages"
+			continue
+		}
+		cells := strings.Split(line, "|")
+		if !inSection || len(cells) != 5 || !strings.Contains(cells[1], "`") {
+			continue
+		}
+		rule := importRule{any: strings.Contains(cells[3], "any package")}
+		for _, m := range quoted.FindAllStringSubmatch(cells[3], -1) {
+			rule.allowed = append(rule.allowed, m[1])
+		}
+		if !rule.any && len(rule.allowed) == 0 && strings.TrimSpace(cells[3]) != "nothing" {
+			t.Errorf("%s: the row of %s says %q: want packages in backquotes, \"any package of the module\" or \"nothing\"",
+				architecturePage, strings.TrimSpace(cells[1]), strings.TrimSpace(cells[3]))
+		}
+		for _, m := range quoted.FindAllStringSubmatch(cells[1], -1) {
+			if _, twice := rules[m[1]]; twice {
+				t.Errorf("%s names %s in two rows", architecturePage, m[1])
+			}
+			rules[m[1]] = rule
+		}
+	}
+	if err := scanner.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(rules) == 0 {
+		t.Fatalf("%s has no package table under \"## Packages\"", architecturePage)
+	}
+	return rules
+}
+
+// modulePackages finds every folder of the module that holds Go files and
+// returns, for each, the module's packages its non-test files import,
+// relative to the module ("." for its root). Folders named testdata or
+// node_modules, hidden ones and nested modules are not the module's.
+func modulePackages(t *testing.T) map[string][]string {
+	t.Helper()
+	packages := map[string][]string{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			name := d.Name()
+			if path != "." && (name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") ||
+				strings.HasPrefix(name, "_") || fileExists(filepath.Join(path, "go.mod"))) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		pkg := filepath.ToSlash(filepath.Dir(path))
+		imports := packages[pkg]
+		if !strings.HasSuffix(path, "_test.go") {
+			found, err := moduleImports(path)
+			if err != nil {
+				return err
+			}
+			imports = append(imports, found...)
+		}
+		slices.Sort(imports)
+		packages[pkg] = slices.Compact(imports)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return packages
+}
+
+// moduleImports lists the module's packages a Go file imports.
+func moduleImports(path string) ([]string, error) {
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, spec := range f.Imports {
+		imp, err := strconv.Unquote(spec.Path.Value)
+		if err != nil {
+			return nil, err
+		}
+		if rel, ok := strings.CutPrefix(imp, module+"/"); ok {
+			out = append(out, rel)
+		}
+	}
+	return out, nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/leaguetui/leaguetui/agents/check"
+)
+
+const checkUsage = `leaguetui check: test one league.v2 agent, a player or a referee, against the protocol.
+
+Usage:
+  leaguetui check [flags] -- COMMAND ARGS...   start the agent, check it, stop it
+  leaguetui check --listen [flags]             print a manager URL and check the agent
+                                               that registers with it
+  leaguetui check --list                       print every check
+
+In COMMAND ARGS, {manager} is the checker's manager URL to register with,
+{port} a free port to listen on, {name} a display name and {data} a data
+folder of the agent's own. The checker plays the manager and a referee
+around a player, or the manager and two players around a referee
+(--role referee), and prints one line per check: PASS, FAIL or SKIP with
+its id. MUST checks decide the exit status; --strict adds the SHOULD
+checks. docs/check.md lists every check.
+
+Exit status: 0 every selected check passed, 1 one failed, 2 a bad command line.
+
+Flags:
+`
+
+// checkFailed ends a check run in which a check failed: exit status 1.
+type checkFailed struct{ failed int }
+
+func (e *checkFailed) Error() string { return fmt.Sprintf("check: %d checks failed", e.failed) }
+
+func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newCommandFlagSet("leaguetui check", checkUsage, stdout)
+	role := fs.String("role", "player", "the agent's role: player or referee")
+	game := fs.String("game", "", "check only this game: "+strings.Join(check.Games, " or ")+" (default: every game the agent declares)")
+	strict := fs.Bool("strict", false, "also run the SHOULD checks, and count them")
+	listen := fs.Bool("listen", false, "start no agent: print the manager URL and wait for one started by hand")
+	asJSON := fs.Bool("json", false, "print one JSON object per check, then a summary object, instead of the lines")
+	junit := fs.String("junit", "", "also write the verdicts as JUnit XML to `FILE`")
+	expected := fs.String("expected-failures", "", "`FILE` of check ids, one a line, allowed to fail (a listed check that passes fails the run)")
+	data := fs.String("data", "", "the agent's {data} folder and its output file (default: a temporary folder)")
+	moveTimeout := fs.Duration("move-timeout", 30*time.Second, "the deadline the checker gives a player's move")
+	list := fs.Bool("list", false, "print every check (level, id, roles, what it checks) and exit")
+	registerTimeout := fs.Duration("register-timeout", 0, "how long to wait for the agent to register (default 60s, 10m with --listen)")
+	if err := parseArgs(fs, args); err != nil {
+		return err
+	}
+	if *list {
+		check.List(stdout)
+		return nil
+	}
+	opts := check.Options{Role: check.Role(*role), Strict: *strict, Listen: *listen, Command: fs.Args(), DataDir: *data,
+		MoveTimeout: *moveTimeout, RegisterTimeout: *registerTimeout, Status: stderr}
+	if *game != "" {
+		opts.Games = []string{*game}
+	}
+	var allowed map[string]bool
+	if *expected != "" {
+		var err error
+		if allowed, err = check.ReadExpectedFailures(*expected); err != nil {
+			return &usageError{"--expected-failures: " + err.Error()}
+		}
+	}
+	report, err := check.Run(ctx, opts)
+	var usage *check.UsageError
+	if errors.As(err, &usage) {
+		return &usageError{usage.Msg}
+	}
+	if err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return nil // stopped by a signal: the verdicts would only say so
+	}
+	report.MarkExpected(allowed)
+	if *asJSON {
+		if err := report.WriteJSON(stdout); err != nil {
+			return err
+		}
+	} else {
+		report.WriteText(stdout)
+	}
+	if *junit != "" {
+		if err := writeJUnit(*junit, report); err != nil {
+			return err
+		}
+	}
+	if s := report.Summary(); !s.OK {
+		return &checkFailed{failed: s.Failed}
+	}
+	return nil
+}
+
+func writeJUnit(path string, report check.Report) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := report.WriteJUnit(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/leaguetui/leaguetui/agents/headless"
+	"github.com/leaguetui/leaguetui/agents/llm"
+	"github.com/leaguetui/leaguetui/config"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// settingsError is a value leaguetui cannot run with, from the command
+// line, the environment or the config folder. It is a usage error (exit
+// status 2), said in one line that names where the value came from.
+type settingsError struct{ err error }
+
+func (e *settingsError) Error() string {
+	return strings.ReplaceAll(strings.TrimSpace(e.err.Error()), "\n", "; ")
+}
+
+func (e *settingsError) Unwrap() error { return e.err }
+
+// badSettings marks err as a bad setting.
+func badSettings(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &settingsError{err}
+}
+
+// checkGame refuses a game leaguetui does not know before any agent
+// starts, naming where the game was chosen.
+func checkGame(cf *config.Flags, cfg config.Config) error {
+	if _, ok := engine.LookupGame(cfg.GameType); ok {
+		return nil
+	}
+	return badSettings(fmt.Errorf("%s %q: want one of %s", cf.Origin("game", cfg), cfg.GameType,
+		strings.Join(engine.GameTypes(), ", ")))
+}
+
+// checkLeague refuses, before any agent starts, the settings that only a
+// league's start would find wrong: the game, an --sprt test that does not
+// read, and, for a league that starts its own players, --strategies they
+// could not play.
+func checkLeague(cf *config.Flags, cfg config.Config, startsPlayers bool) error {
+	if err := checkGame(cf, cfg); err != nil {
+		return err
+	}
+	if cfg.Format.SPRT != "" {
+		if _, err := engine.ParseSPRT(cfg.Format.SPRT); err != nil {
+			return badSettings(fmt.Errorf("%s %q: %v; want e.g. elo0=0,elo1=10,alpha=0.05,beta=0.05",
+				cf.Origin("sprt", cfg), cfg.Format.SPRT, strings.TrimPrefix(err.Error(), "sprt: ")))
+		}
+	}
+	if !startsPlayers {
+		return nil
+	}
+	if _, err := headless.PlayerStrategies(cfg); err != nil {
+		// The list may come from the environment or a config file rather
+		// than the flag its message names.
+		if rest, ok := strings.CutPrefix(err.Error(), "--strategies:"); ok {
+			err = errors.New(cf.Origin("strategies", cfg) + ":" + rest)
+		}
+		return badSettings(err)
+	}
+	return nil
+}
+
+// checkAgentFlags refuses, before the agent starts, a port no socket can
+// have and a manager URL that is not one.
+func checkAgentFlags(af agentFlags) error {
+	if err := checkPort(*af.port); err != nil {
+		return err
+	}
+	if u, err := url.Parse(*af.manager); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return badSettings(fmt.Errorf("--manager %q is not a valid URL: want the manager's /mcp URL, e.g. http://127.0.0.1:8000/mcp", *af.manager))
+	}
+	return nil
+}
+
+// checkPort refuses a --port no socket can have, rather than failing to
+// listen on it as if it were taken.
+func checkPort(port int) error {
+	if port < 0 || port > maxPort {
+		return badSettings(fmt.Errorf("--port %d is out of range: want 0 (a free port) to %d", port, maxPort))
+	}
+	return nil
+}
+
+const maxPort = 65535
+
+// checkStrategy refuses a player strategy the game has none of.
+func checkStrategy(cfg config.Config, strategy string) error {
+	own := engine.StrategyNamesFor(cfg.GameType)
+	if strategy == llm.StrategyName {
+		return badSettings(llm.Check(cfg.Player.LLM))
+	}
+	if slices.Contains(own, strategy) {
+		return nil
+	}
+	if len(own) == 0 {
+		return badSettings(errors.New("no built-in player plays " + cfg.GameType))
+	}
+	return badSettings(fmt.Errorf("--strategy %q: want one of %s, or %s", strategy,
+		strings.Join(own, ", "), llm.StrategyName))
+}

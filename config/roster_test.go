@@ -1,0 +1,87 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeRoster(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "roster.json")
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func noLLMCheck(l LLM) error {
+	if l.Model == "" {
+		return errors.New("needs a model")
+	}
+	return nil
+}
+
+func TestRosterValidateNamesEntryAndField(t *testing.T) {
+	for _, c := range []struct{ body, want string }{
+		{`{"players":[{"name":"bob","strategy":"adaptive"},{"name":"al ice","strategy":"random"}]}`, `players[1] "al ice": name:`},
+		{`{"players":[{"name":"bob","strategy":"nope"},{"name":"x","strategy":"random"}]}`, `players[0] "bob": strategy: "nope" is not a strategy`},
+		{`{"players":[{"name":"bob","strategy":"llm"},{"name":"x","strategy":"random"}]}`, `players[0] "bob": llm: missing`},
+		{`{"players":[{"name":"bob","strategy":"llm","llm":{"provider":"openai"}},{"name":"x","strategy":"random"}]}`, `players[0] "bob": llm: needs a model`},
+		{`{"players":[{"name":"bob","strategy":"random"},{"name":"BOB","external":true}]}`, `players[1] "BOB": name: is also`},
+		{`{"players":[{"name":"bob","command":["x"],"limits":{"memory_mb":-1}},{"name":"x","strategy":"random"}]}`, `players[0] "bob": limits:`},
+		{`{"players":[{"name":"bob","external":true,"command":["x"]},{"name":"x","strategy":"random"}]}`, `players[0] "bob": strategy: an entry is one of`},
+		{`{"players":[{"name":"P02","strategy":"random"},{"name":"x","strategy":"random"}]}`, `players[0] "P02": name: has the form of a player id`},
+		{`{"players":[{"name":"bob","command":["x","{prot}"]},{"name":"x","strategy":"random"}]}`, `players[0] "bob": command: bad {prot}`},
+	} {
+		r, err := LoadRoster(writeRoster(t, c.body), "")
+		if err != nil {
+			t.Fatalf("%s: %v", c.body, err)
+		}
+		err = r.Validate("even_odd", noLLMCheck, func(e RosterEntry) error {
+			for _, a := range e.Command {
+				if strings.Contains(a, "{prot}") {
+					return errors.New("bad {prot}")
+				}
+			}
+			return nil
+		})
+		var re *RosterError
+		if !errors.As(err, &re) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s:\n got %v\nwant one line with %q", c.body, err, c.want)
+		}
+	}
+}
+
+func TestRosterUnknownKeyIsRefused(t *testing.T) {
+	_, err := LoadRoster(writeRoster(t, `{"players":[{"name":"bob","comand":["x"]}]}`), "")
+	if err == nil || !strings.Contains(err.Error(), "comand") {
+		t.Fatalf("err = %v, want one naming the unknown key", err)
+	}
+}
+
+func TestRosterFromConfigFolder(t *testing.T) {
+	dir := t.TempDir()
+	if r, err := LoadRoster("", dir); r != nil || err != nil {
+		t.Fatalf("no roster.json: got %v, %v", r, err)
+	}
+	body := `{"players":[{"name":"bob","strategy":"random"},{"name":"gpt","strategy":"llm","llm":{"provider":"openai","model":"m","base_url":"http://x","api_key_env":"K"}},{"name":"carol","external":true}]}`
+	if err := os.WriteFile(filepath.Join(dir, RosterFile), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := LoadRoster("", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Validate("even_odd", noLLMCheck, func(RosterEntry) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if kinds := []string{r.Players[0].Kind(), r.Players[1].Kind(), r.Players[2].Kind()}; strings.Join(kinds, ",") != "built-in,model,external" {
+		t.Errorf("kinds %v", kinds)
+	}
+	if l := r.Players[1].LLM; l == nil || l.BaseURL != "http://x" || l.APIKeyEnv != "K" {
+		t.Errorf("llm settings %+v", l)
+	}
+}

@@ -1,0 +1,3 @@
+module leaguetui-starter
+
+go 1.22

@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""A league.v2 player in one file, Python's standard library only.
+
+Copy it, replace the two strategy functions, and check it:
+
+    leaguetui check --strict -- python3 player.py --port {port} --manager {manager} --name {name} --data {data}
+
+It registers with the manager, saves its credentials and presents them when
+it registers again after a restart, answers the referee's invitation, move
+and result calls (even_odd and link_race), checks match tickets, serves
+GET /health and the MCP tools/list, and logs one line per match.
+The wire is described in leaguetui's docs/protocol.md and docs/joining.md.
+"""
+import argparse, hashlib, hmac, json, os, random, sys, threading, time, urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+MAX_BODY = 1 << 20  # larger requests are refused unread
+
+
+# --- strategies: replace these two --------------------------------------
+
+def choose_parity(opponent_id):
+    """even_odd: answer "even" or "odd"."""
+    return random.choice(["even", "odd"])
+
+
+def choose_link(current_page, links, target_page):
+    """link_race: answer one of the current page's links (the target if it is there)."""
+    return target_page if target_page in links else links[0]
+
+
+# --- the wire --------------------------------------------------------------
+
+def now():
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())  # UTC, whole seconds
+
+
+class Player:
+    def __init__(self, args):
+        self.args = args
+        self.endpoint = "http://127.0.0.1:%d/mcp" % args.port
+        self.creds_path = os.path.join(args.data, "credentials-%s.json" % args.name)
+        self.creds = {}  # player_id, auth_token, league_id, match_ticket_key
+
+    def envelope(self, message_type, conversation_id, request=None):
+        env = {"protocol": "league.v2", "message_type": message_type,
+               "sender": "player:" + self.creds.get("player_id", self.args.name),
+               "timestamp": now(), "conversation_id": conversation_id}
+        for key in ("league_id", "round_id", "match_id"):  # echo the match's ids
+            if request and key in request:
+                env[key] = request[key]
+        return env
+
+    def register(self):
+        """Register, presenting saved credentials if there are any."""
+        if os.path.exists(self.creds_path):
+            with open(self.creds_path) as f:
+                self.creds = json.load(f)
+        msg = self.envelope("LEAGUE_REGISTER_REQUEST", "conv-register-" + self.args.name)
+        if self.creds.get("auth_token"):
+            msg["auth_token"] = self.creds["auth_token"]  # "it is me again"
+        msg["player_meta"] = {"display_name": self.args.name, "version": "1.0.0",
+                              "game_types": ["even_odd", "link_race"], "contact_endpoint": self.endpoint}
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "register_player", "params": msg}).encode()
+        for attempt in range(10):  # the manager may still be starting
+            try:
+                req = urllib.request.Request(self.args.manager, body, {"Content-Type": "application/json"})
+                with urllib.request.urlopen(req, timeout=10) as resp:
+                    result = json.load(resp).get("result") or {}
+                break
+            except OSError as e:
+                print("registration: %s; trying again" % e, file=sys.stderr)
+                time.sleep(min(2 ** attempt, 10))
+        else:
+            sys.exit("registration: the manager at %s never answered" % self.args.manager)
+        if result.get("status") != "ACCEPTED":
+            sys.exit("registration rejected: %s" % result.get("reason"))
+        self.creds = {k: result.get(k) for k in ("player_id", "auth_token", "league_id", "match_ticket_key")}
+        os.makedirs(self.args.data, exist_ok=True)
+        with open(self.creds_path, "w") as f:
+            json.dump(self.creds, f)
+        print("registered as %s in %s" % (self.creds["player_id"], self.creds["league_id"]), file=sys.stderr)
+
+    def ticket_ok(self, msg):
+        """A leaguetui manager gives a match_ticket_key: then a match call must carry
+        mt-<hex HMAC-SHA256(key, "match_ticket\\0" league\\0 match\\0 referee\\0)> as auth_token."""
+        key = self.creds.get("match_ticket_key")
+        if not key:
+            return True  # a manager without tickets: nothing to check
+        referee = msg.get("sender", "").partition("referee:")[2]
+        league = msg.get("league_id") or self.creds.get("league_id") or ""
+        data = "".join(part + "\0" for part in ("match_ticket", league, msg.get("match_id", ""), referee))
+        want = "mt-" + hmac.new(key.encode(), data.encode(), hashlib.sha256).hexdigest()
+        return hmac.compare_digest(want, msg.get("auth_token", ""))
+
+    def handle(self, method, msg):
+        """Answer one league message; return the result, or raise RPCError."""
+        kind = msg.get("message_type") or method
+        me = self.creds.get("player_id", "")
+        if kind in ("GAME_INVITATION", "CHOOSE_PARITY_CALL", "GAME_MOVE_CALL", "GAME_OVER") and not self.ticket_ok(msg):
+            return dict(self.envelope("LEAGUE_ERROR", msg.get("conversation_id", ""), msg), error_code="E012",
+                        error_name="AUTH_TOKEN_INVALID", error_description="not this match's ticket", retryable=False)
+        if kind in ("GAME_INVITATION", "handle_game_invitation"):
+            return dict(self.envelope("GAME_JOIN_ACK", msg.get("conversation_id", ""), msg),
+                        player_id=me, arrival_timestamp=now(), accept=True)
+        if kind in ("CHOOSE_PARITY_CALL", "choose_parity"):
+            choice = choose_parity(msg.get("context", {}).get("opponent_id"))
+            return dict(self.envelope("CHOOSE_PARITY_RESPONSE", msg.get("conversation_id", ""), msg),
+                        player_id=me, parity_choice=choice)
+        if kind in ("GAME_MOVE_CALL", "game_move_call"):
+            state = (msg.get("move_request") or {}).get("context") or {}
+            link = choose_link(state.get("current_page"), state.get("links") or [""], state.get("target_page"))
+            return dict(self.envelope("GAME_MOVE_RESPONSE", msg.get("conversation_id", ""), msg),
+                        player_id=me, move_data={"move_type": "navigate", "choice": link})
+        if kind in ("GAME_OVER", "notify_match_result"):
+            result = msg.get("game_result", {})
+            print("match %s %s: %s, winner %s" % (msg.get("match_id"), msg.get("game_type"),
+                                                  result.get("status"), result.get("winner_player_id")), file=sys.stderr)
+        if kind in ("GAME_OVER", "ROUND_ANNOUNCEMENT", "LEAGUE_STANDINGS_UPDATE", "ROUND_COMPLETED",
+                    "LEAGUE_COMPLETED", "GAME_ERROR", "ping"):
+            return dict(self.envelope(kind.upper() + "_ACK", msg.get("conversation_id", ""), msg), status="ok")
+        raise RPCError(-32601, "method not found: " + method)
+
+
+class RPCError(Exception):
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+TOOLS = [{"name": name, "description": text, "inputSchema": {"type": "object"}} for name, text in [
+    ("handle_game_invitation", "GAME_INVITATION: answers GAME_JOIN_ACK"),
+    ("choose_parity", "CHOOSE_PARITY_CALL: answers CHOOSE_PARITY_RESPONSE"),
+    ("game_move_call", "GAME_MOVE_CALL: answers GAME_MOVE_RESPONSE"),
+    ("notify_match_result", "GAME_OVER: answers an acknowledgement")]]
+
+
+def make_handler(player):
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            if self.path != "/health":
+                return self.reply(404, {"error": "not found"})
+            self.reply(200, {"status": "ok", "player_id": player.creds.get("player_id")})
+
+        def do_POST(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            if length > MAX_BODY:
+                self.close_connection = True  # refused unread
+                return self.reply(413, {"jsonrpc": "2.0", "id": None,
+                                        "error": {"code": -32600, "message": "request body too large"}})
+            try:
+                req = json.loads(self.rfile.read(length))
+            except ValueError:
+                return self.reply(200, {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error"}})
+            if not isinstance(req, dict) or not isinstance(req.get("method"), str):
+                return self.reply(200, {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "invalid request"}})
+            method, params = req["method"], req.get("params") or {}
+            try:
+                if method == "tools/list":
+                    result = {"tools": TOOLS}
+                elif method == "tools/call":  # an MCP client: the league message is the arguments
+                    answer = player.handle(params.get("name", ""), params.get("arguments") or {})
+                    result = {"content": [{"type": "text", "text": json.dumps(answer)}], "structuredContent": answer}
+                else:
+                    result = player.handle(method, params)
+                response = {"jsonrpc": "2.0", "id": req.get("id"), "result": result}
+            except RPCError as e:
+                response = {"jsonrpc": "2.0", "id": req.get("id"), "error": {"code": e.code, "message": e.message}}
+            if "id" not in req:  # a notification: acted on, never answered
+                self.send_response(202)
+                self.send_header("Content-Length", "0")
+                return self.end_headers()
+            self.reply(200, response)
+
+        def reply(self, status, obj):
+            body = json.dumps(obj).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):  # one line per match is enough
+            pass
+    return Handler
+
+
+def main():
+    parser = argparse.ArgumentParser(description="a league.v2 player")
+    parser.add_argument("--port", type=int, default=8101)
+    parser.add_argument("--manager", default="http://127.0.0.1:8000/mcp")
+    parser.add_argument("--name", default="python-starter")
+    parser.add_argument("--data", default=".", help="folder for the saved credentials")
+    player = Player(parser.parse_args())
+    server = ThreadingHTTPServer(("127.0.0.1", player.args.port), make_handler(player))
+    threading.Thread(target=server.serve_forever, daemon=True).start()  # listen before registering
+    player.register()
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()
