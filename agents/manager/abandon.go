@@ -77,7 +77,7 @@ func (m *Manager) abandonLeftFiles() {
 	m.abandonFiles(ids)
 }
 
-// readMatchFile reads a scheduled match's file, at most maxMatchFile bytes
+// readMatchFile reads a scheduled match's file, at most protocol.MaxMatchFile bytes
 // of it (a longer one is an error: it is no file our referees write).
 func (m *Manager) readMatchFile(matchID string) (string, []byte, error) {
 	path, err := m.Layout.Match(matchID)
@@ -89,9 +89,9 @@ func (m *Manager) readMatchFile(matchID string) (string, []byte, error) {
 		return path, nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxMatchFile+1))
-	if err == nil && len(data) > maxMatchFile {
-		err = fmt.Errorf("%s is larger than the %d bytes a match file may be", path, maxMatchFile)
+	data, err := io.ReadAll(io.LimitReader(f, protocol.MaxMatchFile+1))
+	if err == nil && len(data) > protocol.MaxMatchFile {
+		err = fmt.Errorf("%s is larger than the %d bytes a match file may be", path, protocol.MaxMatchFile)
 	}
 	return path, data, err
 }

@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/http"
-	"os"
 	"strconv"
 	"time"
 
+	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/engine"
@@ -40,15 +39,12 @@ func (m *Manager) serveHTTP() {
 	m.Server.HandleHTTP("GET /matches/{id}", m.serveMatchFile)
 }
 
-// maxMatchFile bounds a match file served: a transcript of a long game is
-// a few hundred kilobytes.
-const maxMatchFile = 8 << 20
-
 // serveMatchFile answers GET /matches/{id}: the match's file with its
 // transcript, as its referee wrote it in the league's data folder, so the
 // console reads transcripts over HTTP like everything else. Only the id of
 // a scheduled match reaches a path; a match without a file yet (still
-// running, or played by a referee with a data folder of its own) is 404.
+// running) is 404, and the file of a match played by a referee with a data
+// folder of its own is fetched from it first (collectTranscript).
 //
 // A match a stopped league abandoned is served as abandoned, whatever its
 // file says: a referee may have finished it and written its file after the
@@ -68,18 +64,10 @@ func (m *Manager) serveMatchFile(w http.ResponseWriter, r *http.Request) {
 		m.serveAbandoned(w, id)
 		return
 	}
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		http.Error(w, "no match file yet: the match is still to play or running, or its referee keeps its files elsewhere", http.StatusNotFound)
-		return
+	if err := m.collectTranscript(r.Context(), id); err != nil {
+		m.Log.Warn("transcript not fetched", "match_id", id, "err", err)
 	}
-	if err != nil {
-		http.Error(w, "cannot read the match file", http.StatusInternalServerError)
-		return
-	}
-	defer f.Close()
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = io.Copy(w, io.LimitReader(f, maxMatchFile))
+	node.ServeFile(w, path, protocol.MaxMatchFile, "no match file yet: the match is still to play or running, or its referee could not be reached")
 }
 
 // durableStandings is the standings once the journal holds every event

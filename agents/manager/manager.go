@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/agents/tlsconf"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -93,6 +95,12 @@ type Manager struct {
 	// restart the prior token is valid again until the agent uses the new
 	// one, which every agent of a resumed league does as it registers.
 	tokenUsed map[string]bool
+
+	// transcripts fetches match files from referees whose data folders are
+	// apart from the manager's (transcripts.go), at most transcriptFetches
+	// at a time.
+	transcripts     *http.Client
+	transcriptSlots chan struct{}
 }
 
 var _ node.Agent = (*Manager)(nil) // its lifecycle is every agent's
@@ -142,6 +150,9 @@ func New(opts Options) (*Manager, error) {
 		resumed:   make(chan struct{}),
 		cancelRun: func() {},
 		secret:    secret,
+
+		transcripts:     &http.Client{Transport: &http.Transport{TLSClientConfig: tlsconf.Client(), Proxy: http.ProxyFromEnvironment}},
+		transcriptSlots: make(chan struct{}, transcriptFetches),
 	}
 	m.post = rpc.NewMailer(n.Client, n.Log)
 	if err := m.replayJournal(); err != nil {

@@ -53,6 +53,7 @@ func (m *Manager) handleReport(_ context.Context, in protocol.Inbound) (any, err
 		}
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "%v", err)
 	}
+	m.fetchTranscriptSoon(rep.MatchID)
 	return &protocol.Ack{Envelope: m.reply(protocol.TypeMatchResultAck, rep.Envelope), Status: "RECEIVED"}, nil
 }
 

@@ -145,6 +145,10 @@ type LeagueInfoFile struct {
 	LastUpdated   string             `json:"last_updated"`
 }
 
+// MaxMatchFile bounds a match file read or served: a transcript of a long
+// game is a few hundred kilobytes.
+const MaxMatchFile = 8 << 20
+
 // MatchFile is the referee's matches/<league>/<match_id>.json, also served
 // by the manager on GET /matches/{id}.
 type MatchFile struct {

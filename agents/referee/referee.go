@@ -72,6 +72,7 @@ func New(opts Options) (*Referee, error) {
 	r.Server.Handle(protocol.TypeChooseParityResponse, r.handleLateAnswer)
 	r.Server.Handle(protocol.TypeRoundAnnouncement, r.handleRoundAnnouncement)
 	r.AcknowledgeNotifications(protocol.TypeStandingsUpdate, protocol.TypeRoundCompleted)
+	r.Server.HandleHTTP("GET /matches/{id}", r.serveMatchFile)
 	r.mcpTools()
 	return r, nil
 }

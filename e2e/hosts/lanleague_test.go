@@ -228,7 +228,9 @@ func sameRows(t *testing.T, got, want protocol.StandingsFile) {
 // started by the console attached from a fifth, over HTTP and over HTTPS
 // (a private CA, --require-tls, players listening on ::). Every agent
 // registers its own machine's address, the console's Agents pane shows
-// them all answering, and the standings equal the same seed's on one host.
+// them all answering, the standings equal the same seed's on one host, and
+// every match's transcript is read through the manager though each machine
+// keeps its own data folder.
 func TestLeagueAcrossMachines(t *testing.T) {
 	requireNetns(t)
 	const seed = "29"
@@ -250,6 +252,7 @@ func TestLeagueAcrossMachines(t *testing.T) {
 			x.WaitScreen(180*time.Second, "✓ completed")
 			sameRows(t, finalStandings(t, g.dirs["mgr"]), want)
 			g.checkEndpoints(t)
+			g.checkTranscripts(t)
 		})
 	}
 }

@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 	if base := os.Getenv(controlEnv); base != "" {
 		os.Exit(runControl(base)) // this binary re-run in a namespace as the league's control client
 	}
+	if base := os.Getenv(transcriptsEnv); base != "" {
+		os.Exit(runTranscripts(base)) // this binary re-run in a namespace, reading match files through the manager
+	}
 	leaguetest.Main(m)
 }
 
