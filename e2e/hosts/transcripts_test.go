@@ -52,7 +52,7 @@ func runTranscripts(base string) int {
 // transcriptSeen is what the manager served for one match.
 type transcriptSeen struct {
 	Asked, MatchID, Referee, Status, Err string
-	Exchanges                           int
+	Exchanges                            int
 }
 
 // checkTranscripts reads, from the console's machine and through the
