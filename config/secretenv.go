@@ -51,4 +51,3 @@ func (c Config) AdminToken(getenv func(string) string) (string, error) {
 	}
 	return token, nil
 }
-
