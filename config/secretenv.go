@@ -31,3 +31,23 @@ func SecretEnv(getenv func(string) string, name string) (string, error) {
 	}
 	return secret, nil
 }
+
+// AdminToken is the admin token the environment or the settings give:
+// LEAGUETUI_ADMIN_TOKEN when set, else the content of the file that
+// --admin-token-file (or LEAGUETUI_ADMIN_TOKEN_FILE) names; "" when
+// neither says. The manager takes it as its token, the console presents
+// it to a manager it attaches to, and a league leaguetui starts uses it
+// instead of making one.
+func (c Config) AdminToken(getenv func(string) string) (string, error) {
+	if token := getenv(AdminTokenEnv); token != "" {
+		return token, nil
+	}
+	if c.Security.AdminTokenFile == "" {
+		return "", nil
+	}
+	token, err := ReadSecretFile(c.Security.AdminTokenFile)
+	if err != nil {
+		return "", fmt.Errorf("--admin-token-file: %w", err)
+	}
+	return token, nil
+}

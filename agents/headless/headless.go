@@ -987,21 +987,22 @@ const RefereeKeyEnv = config.RefereeKeyEnv
 // adminToken is the admin token of the league Launch starts: the
 // environment's LEAGUETUI_ADMIN_TOKEN (or the file its _FILE variable
 // names), else the file --admin-token-file
-// names, else a new one, written to the data folder readable by the owner
-// only, so that a second console (--attach URL --admin-token-file FILE)
-// can control the league.
+// names, else the one of the data folder's admin.token (an earlier run's),
+// else a new one, written there readable by the owner only, so that a
+// second console (--attach URL --admin-token-file FILE) can control the
+// league.
 func adminToken(cfg config.Config, layout store.Layout) (token, file string, err error) {
-	if token, err := config.SecretEnv(os.Getenv, AdminTokenEnv); token != "" || err != nil {
-		return token, "", err
+	if token, err := cfg.AdminToken(os.Getenv); token != "" || err != nil {
+		return token, cfg.Security.AdminTokenFile, err
 	}
-	if file := cfg.Security.AdminTokenFile; file != "" {
-		token, err := config.ReadSecretFile(file)
-		if err != nil {
-			return "", "", fmt.Errorf("--admin-token-file: %w", err)
-		}
+	file = layout.AdminToken()
+	if token, err := config.ReadSecretFile(file); err == nil {
+		// The league's token from its earlier run: a console attached
+		// with it keeps control across a resume, and a run of a league
+		// already completed writes nothing.
 		return token, file, nil
 	}
-	token, file = newSecret("adm-"), layout.AdminToken()
+	token = newSecret("adm-")
 	if err := store.WriteSecret(file, token); err != nil {
 		return "", "", fmt.Errorf("cannot write the admin token: %w", err)
 	}

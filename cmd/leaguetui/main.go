@@ -334,14 +334,9 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 			return err
 		}
 	}
-	if *adminToken == "" {
-		if *adminToken, err = config.SecretEnv(os.Getenv, config.AdminTokenEnv); err != nil {
+	if *adminToken == "" && *attach != "" {
+		if *adminToken, err = cfg.AdminToken(os.Getenv); err != nil {
 			return err
-		}
-	}
-	if *adminToken == "" && *attach != "" && cfg.Security.AdminTokenFile != "" {
-		if *adminToken, err = config.ReadSecretFile(cfg.Security.AdminTokenFile); err != nil {
-			return fmt.Errorf("--admin-token-file: %w", err)
 		}
 	}
 	exe, err := os.Executable()
@@ -426,7 +421,7 @@ func shutdown(agent node.Agent) error {
 }
 
 func runManager(ctx context.Context, args []string, stdout io.Writer) error {
-	fs, cf := newFlagSet("leaguetui manager", "leaguetui manager: run the league manager.\n\nThe admin token comes from LEAGUETUI_ADMIN_TOKEN (or the file LEAGUETUI_ADMIN_TOKEN_FILE names), the referee key from LEAGUETUI_REFEREE_KEY (or the file LEAGUETUI_REFEREE_KEY_FILE names) or else from the file the config folder's system.json names in security.referee_key_file.\n\nFlags:\n", stdout)
+	fs, cf := newFlagSet("leaguetui manager", "leaguetui manager: run the league manager.\n\nThe admin token comes from LEAGUETUI_ADMIN_TOKEN (or the file --admin-token-file or LEAGUETUI_ADMIN_TOKEN_FILE names), the referee key from LEAGUETUI_REFEREE_KEY (or the file LEAGUETUI_REFEREE_KEY_FILE names) or else from the file the config folder's system.json names in security.referee_key_file.\n\nFlags:\n", stdout)
 	af := addAgentFlags(fs, config.Default().Network.ManagerPort, "league_manager")
 	seed := fs.Int64("seed", 0, "league seed (default random, saved in the journal)")
 	hold := fs.Bool("hold", false, "when the data folder holds a league in progress, keep it paused until resumed (so restarted agents can register first)")
@@ -445,7 +440,7 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	adminToken, err := config.SecretEnv(os.Getenv, config.AdminTokenEnv)
+	adminToken, err := cfg.AdminToken(os.Getenv)
 	if err != nil {
 		return err
 	}
