@@ -198,12 +198,8 @@ func move(q asked) string {
 		return q.options[0]
 	}
 	links, path := jsonLine(q.prompt, llm.LinksLabel), jsonLine(q.prompt, llm.PathLabel)
-	target := ""
-	for _, line := range strings.Split(q.prompt, "\n") {
-		if t, ok := strings.CutPrefix(line, "Target page: "); ok {
-			target = t
-		}
-	}
+	var target string
+	jsonAfter(q.prompt, llm.TargetLabel, &target)
 	if slices.Contains(links, target) {
 		return target
 	}
@@ -221,12 +217,17 @@ func move(q asked) string {
 // jsonLine reads the JSON list after label in the prompt.
 func jsonLine(prompt, label string) []string {
 	var out []string
+	jsonAfter(prompt, label, &out)
+	return out
+}
+
+// jsonAfter reads the JSON after label in the prompt into v.
+func jsonAfter(prompt, label string, v any) {
 	for _, line := range strings.Split(prompt, "\n") {
 		if rest, ok := strings.CutPrefix(line, label); ok {
-			_ = json.Unmarshal([]byte(rest), &out)
+			_ = json.Unmarshal([]byte(rest), v)
 		}
 	}
-	return out
 }
 
 // reply is a 200 answer in the request's API.
