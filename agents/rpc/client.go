@@ -310,8 +310,8 @@ func (c *Client) roundTrip(ctx context.Context, call Call, body []byte) ([]byte,
 	attemptCtx, cancel := context.WithTimeout(ctx, call.Timeout)
 	defer cancel()
 	status, respBody, err := c.poster.Post(attemptCtx, call.Endpoint, body)
-	if errors.Is(err, errReplyTooLarge) {
-		return nil, fmt.Errorf("%s: %w", call.Endpoint, err) // it answered: no retry, no breaker
+	if IsReplyTooLarge(err) {
+		return nil, err // it answered: no retry, no breaker
 	}
 	if err != nil {
 		code := protocol.ErrConnection
@@ -331,11 +331,13 @@ func (c *Client) roundTrip(ctx context.Context, call Call, body []byte) ([]byte,
 	return respBody, nil
 }
 
-// errReplyTooLarge is a reply longer than any request we take: no league
+// replyTooLarge is a reply longer than any request we take: no league
 // reply comes near it, and a hostile peer's endless reply would otherwise
 // fill our memory, and a referee's transcript and match file, until the
 // call's deadline.
-var errReplyTooLarge = fmt.Errorf("reply over %d bytes", MaxBodyBytes)
+func replyTooLarge(endpoint string) error {
+	return &ReplyTooLargeError{From: endpoint, Limit: MaxBodyBytes}
+}
 
 // notServed reads a client-error status with a body that is not JSON as
 // "method not found", so that the next method name is tried: the official

@@ -59,7 +59,7 @@ func requestHeader() http.Header {
 }
 
 // Post POSTs body as JSON and reads the whole reply, up to MaxBodyBytes
-// (errReplyTooLarge beyond). A redirect is not followed: it comes back as
+// (a *ReplyTooLargeError beyond). A redirect is not followed: it comes back as
 // its status.
 func (p *Poster) Post(ctx context.Context, endpoint string, body []byte) (status int, reply []byte, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
@@ -72,7 +72,7 @@ func (p *Poster) Post(ctx context.Context, endpoint string, body []byte) (status
 		return 0, nil, err // CallError names the endpoint
 	}
 	defer resp.Body.Close()
-	reply, err = readReply(resp)
+	reply, err = readReply(resp, endpoint)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -87,9 +87,9 @@ func (p *Poster) Post(ctx context.Context, endpoint string, body []byte) (status
 // its last bytes, so the connection goes back to the pool as before.
 // Above presizedBodyBytes a stated length is a claim not trusted with a
 // buffer: the reply is read as it arrives.
-func readReply(resp *http.Response) ([]byte, error) {
+func readReply(resp *http.Response, endpoint string) ([]byte, error) {
 	if n := resp.ContentLength; n > MaxBodyBytes {
-		return nil, errReplyTooLarge
+		return nil, replyTooLarge(endpoint)
 	} else if n > 0 && n <= presizedBodyBytes {
 		reply := make([]byte, n)
 		if _, err := io.ReadFull(resp.Body, reply); err != nil {
@@ -102,7 +102,7 @@ func readReply(resp *http.Response) ([]byte, error) {
 		return nil, err
 	}
 	if len(reply) > MaxBodyBytes {
-		return nil, errReplyTooLarge
+		return nil, replyTooLarge(endpoint)
 	}
 	return reply, nil
 }

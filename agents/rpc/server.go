@@ -411,6 +411,30 @@ func (l *Listening) Shutdown(ctx context.Context) error {
 	return err
 }
 
+// NewHTTPServer is the net/http server every leaguetui server runs on (an
+// agent's, the page server's, the manager's pprof): a client has
+// readTimeout to send a whole request, body included, and at most 5 s of
+// it for the headers; a connection idle for IdleTimeout is closed; headers
+// are at most 64 KiB. A client that drips its request a byte at a time, or
+// opens connections and sends nothing, is cut off, while the others are
+// served. Each server adds its own write deadline, if any.
+func NewHTTPServer(h http.Handler, readTimeout time.Duration, log *slog.Logger) *http.Server {
+	if readTimeout <= 0 {
+		readTimeout = DefaultReadTimeout
+	}
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: min(readTimeout, maxHeaderTimeout),
+		ReadTimeout:       readTimeout,
+		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+}
+
+// IdleTimeout is how long a server keeps a connection no request uses.
+const IdleTimeout = 2 * time.Minute
+
 // shutdownGrace is how long requests in flight get to finish at shutdown.
 const shutdownGrace = time.Second
 
@@ -422,15 +446,8 @@ func (s *Server) Listen(host string, port int) (*Listening, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot listen on %s (is port %d in use? --port 0 takes a free one): %w", addr, port, err)
 	}
-	srv := &http.Server{
-		Handler:           s,
-		ReadHeaderTimeout: min(s.readTimeout, maxHeaderTimeout),
-		ReadTimeout:       s.readTimeout,
-		WriteTimeout:      2 * time.Minute,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
-	}
+	srv := NewHTTPServer(s, s.readTimeout, s.log)
+	srv.WriteTimeout = 2 * time.Minute
 	l := &Listening{Addr: ln.Addr().String(), Scheme: "http", srv: srv, done: make(chan error, 1)}
 	if s.tls != nil {
 		srv.TLSConfig = s.tls

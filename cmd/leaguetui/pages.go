@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 
 	"github.com/leaguetui/leaguetui/agents/node"
@@ -28,7 +29,8 @@ func runPages(ctx context.Context, args []string, stderr io.Writer) error {
 			return err
 		}
 	}
-	return pages.Serve(ctx, g, cfg.Network.Host, *port, func(url string) {
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	return pages.Serve(ctx, g, cfg.Network.Host, *port, cfg.Timeouts.Generic, log, func(url string) {
 		fmt.Fprintf(stderr, "leaguetui pages: %d pages at %s\n", len(g.Titles()), url)
 		fmt.Fprintln(os.Stdout, node.ReadyListening+url)
 	})
