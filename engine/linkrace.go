@@ -197,8 +197,12 @@ func (p *racePlay) draw(rng *rand.Rand) (start, target string, err error) {
 	if d.stopped != nil {
 		return "", "", fmt.Errorf("no race drawn from %d start pages: %w", tried, d.stopped)
 	}
-	return "", "", fmt.Errorf("no two of %d pages are %d to %d links apart (%d start pages tried)",
-		len(titles), minRaceDistance, p.settings.MaxDistance, tried)
+	failed := ""
+	if d.failed != nil {
+		failed = fmt.Sprintf("; a page failed to load: %v", d.failed)
+	}
+	return "", "", fmt.Errorf("no two of %d pages are %d to %d links apart (%d start pages tried%s)",
+		len(titles), minRaceDistance, p.settings.MaxDistance, tried, failed)
 }
 
 // errDrawLoads stops a draw that has loaded all the pages it may.
@@ -211,6 +215,7 @@ type drawing struct {
 	pages     Pages
 	loadsLeft int
 	stopped   error // why the draw stopped: its loads or its time are up
+	failed    error // the last page that failed to load, to say why no race was found
 }
 
 // within lists, sorted, the pages whose shortest path from start is between
@@ -270,6 +275,7 @@ func (d *drawing) load(title string) (Page, error) {
 		d.stopped = err
 	}
 	if err != nil {
+		d.failed = err
 		return Page{}, err
 	}
 	d.play.seen[title] = page

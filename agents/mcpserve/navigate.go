@@ -234,7 +234,7 @@ func (n *Navigator) pageWithin(ctx context.Context, title string) (engine.Page, 
 	}
 	p := engine.Page{Title: title, Links: titlesOf(obj["links"]), Summary: summaryOf(obj)}
 	if extra := len(p.Links) - n.limits.MaxLinks; extra > 0 {
-		p.Links, p.DroppedLinks = slices.Clip(p.Links[:n.limits.MaxLinks]), extra
+		p.Links, p.DroppedLinks = slices.Clone(p.Links[:n.limits.MaxLinks]), extra // not the whole list's array
 		n.log.Warn("page links over the cap: the rest are dropped", "event_type", "PAGE_LINKS_DROPPED",
 			"page", clipTitle(title), "links_kept", n.limits.MaxLinks, "links_dropped", extra, "pages_url", n.server)
 	}
@@ -297,9 +297,12 @@ func (n *Navigator) call(ctx context.Context, tool string, args map[string]any) 
 	if res.IsError {
 		return nil, fmt.Errorf("%s at %s: %s", tool, n.server, clipTitle(text))
 	}
-	var obj map[string]any
-	raw, _ := json.Marshal(res.StructuredContent)
-	if json.Unmarshal(raw, &obj) != nil || obj == nil {
+	obj, _ := res.StructuredContent.(map[string]any) // as the SDK decoded it: no second pass over a large page
+	if obj == nil {
+		raw, _ := json.Marshal(res.StructuredContent)
+		_ = json.Unmarshal(raw, &obj)
+	}
+	if obj == nil {
 		if err := json.Unmarshal([]byte(text), &obj); err != nil {
 			return nil, fmt.Errorf("%s at %s: the result is not a JSON object: %w", tool, n.server, err)
 		}
