@@ -38,7 +38,9 @@ func startHostile(t *testing.T, titles []string, page pageAnswer) *hostileServer
 	t.Helper()
 	server := mcp.NewServer(&mcp.Implementation{Name: "hostile-pages"}, nil)
 	server.AddTool(&mcp.Tool{Name: "navigate", InputSchema: map[string]any{"type": "object"}},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, fmt.Errorf("answered by hand") })
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, fmt.Errorf("answered by hand")
+		})
 	mcp.AddTool(server, &mcp.Tool{Name: "list_pages"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, map[string]any, error) {
 		return nil, map[string]any{"titles": titles}, nil
 	})
