@@ -18,7 +18,7 @@ import (
 )
 
 // hostilePages serves over HTTP a page server whose page "Big" lists
-// 20,000 links, "Huge" holds 8 MB of text, "Slow" answers after 5 s (or
+// 20,000 links, "Huge" holds 2 MB of text, "Slow" answers after 5 s (or
 // when the test ends) and every other page is small.
 func hostilePages(t *testing.T) string {
 	t.Helper()
@@ -33,7 +33,7 @@ func hostilePages(t *testing.T) string {
 			}
 			return nil, linksOut{Title: in.Page, Links: links}, nil
 		case "Huge":
-			return nil, linksOut{Title: in.Page, Summary: strings.Repeat("x", 8<<20), Links: []string{"A"}}, nil
+			return nil, linksOut{Title: in.Page, Summary: strings.Repeat("x", 2<<20), Links: []string{"A"}}, nil
 		case "Slow":
 			select {
 			case <-time.After(5 * time.Second):
@@ -57,7 +57,7 @@ func hostilePages(t *testing.T) string {
 // navigator still reads the next page), the cache's bytes and a draw's
 // time.
 func TestNavigatorBoundsWhatThePageServerSends(t *testing.T) {
-	limits := config.Pages{ReplyBytes: 4 << 20, MaxLinks: 100, CacheBytes: 64 << 10, DrawTimeout: 300 * time.Millisecond}
+	limits := config.Pages{ReplyBytes: 1 << 20, MaxLinks: 100, CacheBytes: 64 << 10, DrawTimeout: 300 * time.Millisecond}
 	nav, err := ConnectPages(context.Background(), hostilePages(t), limits, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +70,7 @@ func TestNavigatorBoundsWhatThePageServerSends(t *testing.T) {
 	}
 
 	if _, err := nav.Page("Huge"); err == nil || !strings.Contains(err.Error(), rpc.ReplyTooLarge) {
-		t.Errorf("an 8 MB page: %v, want %s", err, rpc.ReplyTooLarge)
+		t.Errorf("a 2 MB page: %v, want %s", err, rpc.ReplyTooLarge)
 	}
 	if p, err := nav.Page("After"); err != nil || len(p.Links) != 2 {
 		t.Errorf("the page after a refused reply: %+v, %v", p, err)
