@@ -412,7 +412,8 @@ func (l *Listening) Shutdown(ctx context.Context) error {
 }
 
 // NewHTTPServer is the net/http server every leaguetui server runs on (an
-// agent's, the page server's, the manager's pprof): a client has
+// agent's, the page server's, the manager's pprof, the bench's; log nil
+// leaves net/http's own error log): a client has
 // readTimeout to send a whole request, body included, and at most 5 s of
 // it for the headers; a connection idle for IdleTimeout is closed; headers
 // are at most 64 KiB. A client that drips its request a byte at a time, or
@@ -422,14 +423,17 @@ func NewHTTPServer(h http.Handler, readTimeout time.Duration, log *slog.Logger) 
 	if readTimeout <= 0 {
 		readTimeout = DefaultReadTimeout
 	}
-	return &http.Server{
+	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: min(readTimeout, maxHeaderTimeout),
 		ReadTimeout:       readTimeout,
 		IdleTimeout:       IdleTimeout,
 		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	if log != nil {
+		srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+	}
+	return srv
 }
 
 // IdleTimeout is how long a server keeps a connection no request uses.
