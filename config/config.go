@@ -86,6 +86,10 @@ type Network struct {
 	TLSCA string
 	// RequireTLS makes the manager refuse agents whose endpoint is not https://.
 	RequireTLS bool
+	// MessageBytes bounds a league message an agent reads (1 MiB): a
+	// request body over it is refused (413), a reply over it is
+	// REPLY_TOO_LARGE.
+	MessageBytes int64
 }
 
 // Timeouts are the per-exchange deadlines of the specification (section 5.1).
@@ -239,6 +243,7 @@ func Default() Config {
 			RefereePortLast:  8010,
 			PlayerPortFirst:  8101,
 			PlayerPortLast:   8200,
+			MessageBytes:     1 << 20,
 		},
 		Timeouts: Timeouts{
 			RegisterReferee: 10 * time.Second,

@@ -34,6 +34,7 @@ func fullConfig(t *testing.T) Config {
 			RefereePortLast:  9020,
 			PlayerPortFirst:  9101,
 			PlayerPortLast:   9300,
+			MessageBytes:     Default().Network.MessageBytes, // the files have no message cap
 		},
 		Timeouts: Timeouts{
 			RegisterReferee: 20 * time.Second,

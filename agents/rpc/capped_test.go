@@ -1,6 +1,7 @@
 package rpc_test
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/leaguetui/leaguetui/agents/rpc"
 )
@@ -45,5 +47,35 @@ func TestCapReplies(t *testing.T) {
 		if !errors.As(err, &tooLarge) || tooLarge.Limit != limit || !rpc.IsReplyTooLarge(err) || len(body) > limit {
 			t.Errorf("%s: %d bytes read, err %v; want REPLY_TOO_LARGE after at most %d bytes", query, len(body), err, limit)
 		}
+	}
+}
+
+// --message-bytes: a server set to a smaller bound refuses a request over
+// it (413), even one whose stated length its buffers would take, and a
+// client set to one refuses a reply over it as REPLY_TOO_LARGE.
+func TestMessageBytesIsSettable(t *testing.T) {
+	const limit = 4096
+	s := newTestServer()
+	s.SetMaxBodyBytes(limit)
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	body := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", limit) + `"}}`
+	resp, err := http.Post(srv.URL+"/mcp", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("a %d-byte request to a server of %d: HTTP %d, want 413", len(body), limit, resp.StatusCode)
+	}
+
+	p := newPeer(t, func(*http.Request, string, map[string]any) (int, string) {
+		return 200, result(`{"pad":"` + strings.Repeat("x", limit) + `"}`)
+	})
+	c := rpc.NewClient(rpc.Options{Retry: fastRetry, MaxReplyBytes: limit})
+	_, err = c.Send(context.Background(), rpc.Call{Endpoint: p.endpoint(), Message: invitationMsg(), Timeout: 5 * time.Second})
+	var tooLarge *rpc.ReplyTooLargeError
+	if !errors.As(err, &tooLarge) || tooLarge.Limit != limit {
+		t.Errorf("a reply over %d bytes: %v, want REPLY_TOO_LARGE", limit, err)
 	}
 }

@@ -55,6 +55,8 @@ type Options struct {
 	Log     *slog.Logger
 	// MaxConnsPerHost bounds the connection pool to each peer; 0 means 64.
 	MaxConnsPerHost int
+	// MaxReplyBytes bounds a reply; 0 means MaxBodyBytes.
+	MaxReplyBytes int64
 }
 
 // Client sends league messages. One Client per agent process: it keeps
@@ -94,8 +96,10 @@ func NewClient(opts Options) *Client {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
+	poster := NewPoster(opts.MaxConnsPerHost)
+	poster.SetMaxReply(opts.MaxReplyBytes)
 	return &Client{
-		poster:   NewPoster(opts.MaxConnsPerHost),
+		poster:   poster,
 		opts:     opts,
 		circuit:  map[string]*gobreaker.CircuitBreaker[[]byte]{},
 		forms:    map[formKey]protocol.Form{},
@@ -311,6 +315,9 @@ func (c *Client) roundTrip(ctx context.Context, call Call, body []byte) ([]byte,
 	defer cancel()
 	status, respBody, err := c.poster.Post(attemptCtx, call.Endpoint, body)
 	if IsReplyTooLarge(err) {
+		// Longer than any request we take: no league reply comes near it,
+		// and a hostile peer's endless reply would otherwise fill our
+		// memory, and a referee's transcript and match file.
 		return nil, err // it answered: no retry, no breaker
 	}
 	if err != nil {
@@ -329,14 +336,6 @@ func (c *Client) roundTrip(ctx context.Context, call Call, body []byte) ([]byte,
 		return nil, refused
 	}
 	return respBody, nil
-}
-
-// replyTooLarge is a reply longer than any request we take: no league
-// reply comes near it, and a hostile peer's endless reply would otherwise
-// fill our memory, and a referee's transcript and match file, until the
-// call's deadline.
-func replyTooLarge(endpoint string) error {
-	return &ReplyTooLargeError{From: endpoint, Limit: MaxBodyBytes}
 }
 
 // notServed reads a client-error status with a body that is not JSON as
