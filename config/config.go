@@ -59,6 +59,14 @@ type Pages struct {
 	File        string // the page graph our own server reads (SQLite or JSONL); "" generates one from the seed
 	MaxSteps    int    // 8: moves each player has to reach the target
 	MaxDistance int    // 4: the longest shortest path from a race's start to its target
+
+	// What a referee takes from a page server, whoever runs it (see
+	// docs/limits.md): a page server may be hostile or broken.
+	ReplyBytes  int64         // 4 MiB: one reply; a longer one is refused (REPLY_TOO_LARGE)
+	MaxLinks    int           // 1000: links a page keeps; the rest are dropped and recorded
+	CacheBytes  int64         // 64 MiB: the pages a referee keeps between matches, least recently used dropped first
+	DrawLoads   int           // 200: pages one race draw may load
+	DrawTimeout time.Duration // 20s: how long one race draw may take
 }
 
 // Network says where agents listen. Each agent is its own HTTP process, so
@@ -87,6 +95,10 @@ type Network struct {
 	TLSCA string
 	// RequireTLS makes the manager refuse agents whose endpoint is not https://.
 	RequireTLS bool
+	// MessageBytes bounds a league message an agent reads (1 MiB): a
+	// request body over it is refused (413), a reply over it is
+	// REPLY_TOO_LARGE.
+	MessageBytes int64
 }
 
 // Timeouts are the per-exchange deadlines of the specification (section 5.1).
@@ -188,6 +200,9 @@ type LLM struct {
 	// MaxTokensPerMatch caps the tokens (in and out) a model player spends
 	// in one match; 0 is no cap.
 	MaxTokensPerMatch int
+	// ReplyBytes caps one reply of the provider (1 MiB): a longer one is
+	// refused (REPLY_TOO_LARGE), a MODEL_GENERATION_ERROR.
+	ReplyBytes int64
 }
 
 // Participants bounds how many agents a league needs before it can start.
@@ -232,7 +247,8 @@ func Default() Config {
 	return Config{
 		LeagueID: "league_2025_even_odd",
 		GameType: "even_odd",
-		Pages:    Pages{MaxSteps: 8, MaxDistance: 4},
+		Pages: Pages{MaxSteps: 8, MaxDistance: 4, ReplyBytes: 4 << 20, MaxLinks: 1000, CacheBytes: 64 << 20,
+			DrawLoads: 200, DrawTimeout: 20 * time.Second},
 		Network: Network{
 			Host:             "127.0.0.1",
 			ManagerPort:      8000,
@@ -240,6 +256,7 @@ func Default() Config {
 			RefereePortLast:  8010,
 			PlayerPortFirst:  8101,
 			PlayerPortLast:   8200,
+			MessageBytes:     1 << 20,
 		},
 		Timeouts: Timeouts{
 			RegisterReferee: 10 * time.Second,
@@ -256,7 +273,7 @@ func Default() Config {
 		Scoring:      Scoring{Win: 3, Draw: 1, Loss: 0, TechnicalLoss: 0},
 		Security:     Security{TokenBytes: 32, AuthTokens: true, TokenTTL: 24 * time.Hour},
 		Referee:      RefereeDefaults{MaxConcurrentMatches: 2},
-		Player:       PlayerDefaults{Strategy: "random"},
+		Player:       PlayerDefaults{Strategy: "random", LLM: LLM{ReplyBytes: 1 << 20}},
 		Participants: Participants{MinPlayers: 2, MaxPlayers: 10000, MinReferees: 1},
 		Suspension:   Suspension{AfterTechnicalLosses: 3},
 	}

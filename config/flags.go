@@ -4,11 +4,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dustin/go-humanize"
 )
 
 // Flags are the command-line and environment overrides shared by every
@@ -96,6 +99,21 @@ var overrides = []override{
 		func(c *Config) *int { return &c.Pages.MaxSteps }),
 	intOverride("race-distance", "LEAGUETUI_RACE_DISTANCE", "the longest shortest path from a link race's start to its target", 2,
 		func(c *Config) *int { return &c.Pages.MaxDistance }),
+	sizeOverride("message-bytes", "LEAGUETUI_MESSAGE_BYTES",
+		"the most a league message an agent reads may hold: a longer request is refused (413), a longer reply is REPLY_TOO_LARGE",
+		func(c *Config) *int64 { return &c.Network.MessageBytes }),
+	sizeOverride("page-reply-bytes", "LEAGUETUI_PAGE_REPLY_BYTES",
+		"the most a page server's reply may hold; a longer one is refused (REPLY_TOO_LARGE)",
+		func(c *Config) *int64 { return &c.Pages.ReplyBytes }),
+	intOverride("page-links", "LEAGUETUI_PAGE_LINKS", "links a page keeps; the rest are dropped and recorded", 1,
+		func(c *Config) *int { return &c.Pages.MaxLinks }),
+	sizeOverride("page-cache-bytes", "LEAGUETUI_PAGE_CACHE_BYTES",
+		"the pages a referee keeps between matches; the least recently used go first",
+		func(c *Config) *int64 { return &c.Pages.CacheBytes }),
+	intOverride("race-draw-loads", "LEAGUETUI_RACE_DRAW_LOADS", "pages one link race draw may load", 2,
+		func(c *Config) *int { return &c.Pages.DrawLoads }),
+	durationOverride("race-draw-timeout", "LEAGUETUI_RACE_DRAW_TIMEOUT", "how long one link race draw may take", positive,
+		func(c *Config) *time.Duration { return &c.Pages.DrawTimeout }),
 	durationOverride("join-timeout", "LEAGUETUI_JOIN_TIMEOUT", "deadline for a player's GAME_JOIN_ACK", positive,
 		func(c *Config) *time.Duration { return &c.Timeouts.JoinAck }),
 	durationOverride("move-timeout", "LEAGUETUI_MOVE_TIMEOUT", "deadline for a player's move (CHOOSE_PARITY)", positive,
@@ -165,6 +183,9 @@ var overrides = []override{
 	intOverride("llm-max-tokens-per-match", "LEAGUETUI_LLM_MAX_TOKENS_PER_MATCH",
 		"tokens (in and out) a model player may spend in one match; 0 is no cap", 0,
 		func(c *Config) *int { return &c.Player.LLM.MaxTokensPerMatch }),
+	sizeOverride("llm-reply-bytes", "LEAGUETUI_LLM_REPLY_BYTES",
+		"the most a model provider's reply may hold; a longer one is refused (REPLY_TOO_LARGE, a MODEL_GENERATION_ERROR)",
+		func(c *Config) *int64 { return &c.Player.LLM.ReplyBytes }),
 }
 
 // parentOnly marks an override that concerns the league leaguetui starts,
@@ -275,6 +296,32 @@ func intOverride(name, env, what string, least int, field func(*Config) *int) ov
 		},
 	}
 }
+
+// sizeOverride is a byte count: 4194304, 4MiB or 4 MB (humanize's
+// reading); at least 1 KiB, less than which no reply fits.
+func sizeOverride(name, env, what string, field func(*Config) *int64) override {
+	def := Default()
+	return override{
+		flag:     name,
+		env:      env,
+		usage:    fmt.Sprintf("%s, a `size` such as 4MiB or 500kB (default %s); env %s", what, humanize.IBytes(uint64(*field(&def))), env),
+		register: func(fs *flag.FlagSet, name, usage string) { fs.String(name, "", usage) },
+		apply: func(c *Config, raw string) error {
+			n, err := humanize.ParseBytes(raw)
+			if err != nil {
+				return fmt.Errorf("not a size: write e.g. 4MiB, 500kB or 1048576")
+			}
+			if n < minSize || n > math.MaxInt64 {
+				return fmt.Errorf("must be at least %s (got %s)", humanize.IBytes(minSize), humanize.IBytes(n))
+			}
+			*field(c) = int64(n)
+			return nil
+		},
+	}
+}
+
+// minSize is the smallest byte cap a flag takes.
+const minSize = 1 << 10
 
 // stringField is an override that stores its text as it is.
 func stringField(name, env, usage string, field func(*Config) *string) override {

@@ -171,6 +171,7 @@ type playerFile struct {
 			APIKeyFile        *string `json:"api_key_file"`
 			Fallback          *string `json:"fallback"`
 			MaxTokensPerMatch *int    `json:"max_tokens_per_match"`
+			ReplyBytes        *int64  `json:"reply_bytes"`
 		} `json:"llm"`
 	} `json:"settings"`
 }
@@ -286,6 +287,7 @@ func loadDefaults(dir string, cfg *Config) error {
 	set(&llm.APIKeyFile, file.APIKeyFile)
 	set(&llm.Fallback, file.Fallback)
 	set(&llm.MaxTokensPerMatch, file.MaxTokensPerMatch)
+	set(&llm.ReplyBytes, file.ReplyBytes)
 	return nil
 }
 

@@ -34,6 +34,7 @@ func fullConfig(t *testing.T) Config {
 			RefereePortLast:  9020,
 			PlayerPortFirst:  9101,
 			PlayerPortLast:   9300,
+			MessageBytes:     Default().Network.MessageBytes, // the files have no message cap
 		},
 		Timeouts: Timeouts{
 			RegisterReferee: 20 * time.Second,
@@ -50,7 +51,7 @@ func fullConfig(t *testing.T) Config {
 		Scoring:      Scoring{Win: 6, Draw: 3, Loss: 2, TechnicalLoss: 1},
 		Security:     Security{TokenBytes: 48, AuthTokens: false, TokenTTL: 12 * time.Hour},
 		Referee:      RefereeDefaults{MaxConcurrentMatches: 4},
-		Player:       PlayerDefaults{Strategy: "counter"},
+		Player:       PlayerDefaults{Strategy: "counter", LLM: Default().Player.LLM}, // the files have no reply cap
 		Participants: Participants{MinPlayers: 4, MaxPlayers: 64, MinReferees: 2},
 		Suspension:   Suspension{AfterTechnicalLosses: 5},
 		Pages:        Default().Pages, // the files have no pages keys

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -37,6 +38,9 @@ type Page struct {
 	Title   string
 	Links   []string
 	Summary string // "" if the server gives none
+	// DroppedLinks counts the links past the reader's cap on links per
+	// page: they are not on the page as the race sees it.
+	DroppedLinks int
 }
 
 // Pages is where a link race reads its pages: the referee's client of a
@@ -51,14 +55,27 @@ type Pages interface {
 	Capability() string
 }
 
+// DrawPages are Pages whose reader bounds a race's draw in time: Drawing
+// gives the Pages one draw reads through, which fail with an error
+// wrapping ErrDrawTimeUp once the draw's time is up. The clock is the
+// reader's: the game only stops drawing then.
+type DrawPages interface {
+	Pages
+	Drawing() Pages
+}
+
+// ErrDrawTimeUp is the error a draw's Pages give once its time is up.
+var ErrDrawTimeUp = errors.New("the race draw's time is up")
+
 // RaceSettings bound a link race.
 type RaceSettings struct {
 	MaxSteps    int // moves each player has to reach the target
 	MaxDistance int // the longest shortest path from start to target (at least 2)
+	DrawLoads   int // pages one draw may load, the target's check included
 }
 
 // DefaultRaceSettings are used where a setting is 0.
-var DefaultRaceSettings = RaceSettings{MaxSteps: 8, MaxDistance: 4}
+var DefaultRaceSettings = RaceSettings{MaxSteps: 8, MaxDistance: 4, DrawLoads: 200}
 
 // minRaceDistance is the shortest race: the target is never one link away.
 const minRaceDistance = 2
@@ -106,6 +123,9 @@ func (LinkRace) Start(setup MatchSetup) Play {
 	if settings.MaxDistance < minRaceDistance {
 		settings.MaxDistance = DefaultRaceSettings.MaxDistance
 	}
+	if settings.DrawLoads < minRaceDistance {
+		settings.DrawLoads = DefaultRaceSettings.DrawLoads
+	}
 	p := &racePlay{pages: setup.Pages, settings: settings, seen: map[string]Page{}}
 	if p.pages == nil {
 		p.failBoth(ErrorCapability, map[string]any{"reason": "no page server with a navigation capability"})
@@ -113,10 +133,15 @@ func (LinkRace) Start(setup MatchSetup) Play {
 	}
 	start, target, err := p.draw(setup.Rand("race"))
 	if err != nil {
-		p.failBoth(ErrorNavigation, map[string]any{"nav_error": err.Error(), "navigation_capability": p.pages.Capability()})
+		// The page server's failure, not a player's: neither loses.
+		p.noRace = err.Error()
+		p.failBoth(ErrorNavigation, map[string]any{"nav_error": err.Error(), "navigation_capability": p.pages.Capability(),
+			"reason": "the page server gave no valid race"})
 		return p
 	}
 	p.start, p.target = start, target
+	// The draw's other pages are not kept for the race.
+	p.seen = map[string]Page{start: p.seen[start], target: p.seen[target]}
 	for i := range p.current {
 		p.current[i], p.paths[i] = start, []string{start}
 	}
@@ -127,6 +152,7 @@ type racePlay struct {
 	pages    Pages
 	settings RaceSettings
 	seen     map[string]Page // pages loaded in this match
+	noRace   string          // why no race could be drawn; "" once one was
 
 	start, target string
 	current       [2]string
@@ -138,37 +164,77 @@ type racePlay struct {
 }
 
 // draw picks a start page and a target whose shortest path from it is
-// between minRaceDistance and MaxDistance links, reproducibly from rng.
+// between minRaceDistance and MaxDistance links, reproducibly from rng,
+// loading at most DrawLoads pages and, when the pages bound it, within the
+// draw's time. The target is loaded too: a race never starts towards a
+// page that does not exist; another target, or another start, is drawn.
 func (p *racePlay) draw(rng *rand.Rand) (start, target string, err error) {
-	titles, err := p.pages.Titles()
+	d := &drawing{play: p, pages: p.pages, loadsLeft: p.settings.DrawLoads}
+	if timed, ok := p.pages.(DrawPages); ok {
+		d.pages = timed.Drawing()
+	}
+	titles, err := d.pages.Titles()
 	if err != nil {
 		return "", "", err
 	}
 	titles = slices.Clone(titles)
 	sort.Strings(titles)
-	for tried, i := range rng.Perm(len(titles)) {
-		if tried >= maxRaceStarts {
+	tried := 0
+	for _, i := range rng.Perm(len(titles)) {
+		if tried >= maxRaceStarts || d.stopped != nil {
 			break
 		}
-		targets := p.within(titles[i])
-		if len(targets) > 0 {
-			return titles[i], targets[rng.IntN(len(targets))], nil
+		tried++
+		targets := d.within(titles[i])
+		for len(targets) > 0 && d.stopped == nil {
+			k := rng.IntN(len(targets))
+			if _, err := d.load(targets[k]); err == nil {
+				return titles[i], targets[k], nil
+			}
+			targets = slices.Delete(targets, k, k+1)
 		}
 	}
-	return "", "", fmt.Errorf("no two of %d pages are %d to %d links apart", len(titles), minRaceDistance, p.settings.MaxDistance)
+	if d.stopped != nil {
+		return "", "", fmt.Errorf("no race drawn from %d start pages: %w", tried, d.stopped)
+	}
+	failed := ""
+	if d.failed != nil {
+		failed = fmt.Sprintf("; a page failed to load: %v", d.failed)
+	}
+	return "", "", fmt.Errorf("no two of %d pages are %d to %d links apart (%d start pages tried%s)",
+		len(titles), minRaceDistance, p.settings.MaxDistance, tried, failed)
+}
+
+// errDrawLoads stops a draw that has loaded all the pages it may.
+var errDrawLoads = errors.New("the race draw loaded all the pages it may")
+
+// drawing is one race draw: the pages it reads through and what it may
+// still load.
+type drawing struct {
+	play      *racePlay
+	pages     Pages
+	loadsLeft int
+	stopped   error // why the draw stopped: its loads or its time are up
+	failed    error // the last page that failed to load, to say why no race was found
 }
 
 // within lists, sorted, the pages whose shortest path from start is between
 // minRaceDistance and MaxDistance links. Pages that fail to load are left
-// out.
-func (p *racePlay) within(start string) []string {
+// out; a search out of loads or time lists what it found.
+func (d *drawing) within(start string) []string {
 	distance := map[string]int{start: 0}
 	frontier := []string{start}
 	var found []string
-	for d := 1; d <= p.settings.MaxDistance && len(frontier) > 0; d++ {
+	for dist := 1; dist <= d.play.settings.MaxDistance && len(frontier) > 0 && d.stopped == nil; dist++ {
 		var next []string
 		for _, title := range frontier {
-			page, err := p.load(title)
+			if d.loadsLeft <= d.reserve() {
+				break // the rest of the loads check targets
+			}
+			page, err := d.load(title)
+			if d.stopped != nil {
+				break
+			}
 			if err != nil {
 				continue
 			}
@@ -176,9 +242,9 @@ func (p *racePlay) within(start string) []string {
 				if _, known := distance[link]; known {
 					continue
 				}
-				distance[link] = d
+				distance[link] = dist
 				next = append(next, link)
-				if d >= minRaceDistance {
+				if dist >= minRaceDistance {
 					found = append(found, link)
 				}
 			}
@@ -187,6 +253,33 @@ func (p *racePlay) within(start string) []string {
 	}
 	sort.Strings(found)
 	return found
+}
+
+// reserve is how many of its loads a draw keeps to check targets with:
+// a search that runs out of loads still races to what it found.
+func (d *drawing) reserve() int { return min(4, d.play.settings.DrawLoads/2) }
+
+// load reads a page for the draw: once per match, each new page counted
+// against the draw's loads.
+func (d *drawing) load(title string) (Page, error) {
+	if page, ok := d.play.seen[title]; ok {
+		return page, nil
+	}
+	if d.loadsLeft <= 0 {
+		d.stopped = fmt.Errorf("%w (%d)", errDrawLoads, d.play.settings.DrawLoads)
+		return Page{}, d.stopped
+	}
+	d.loadsLeft--
+	page, err := d.pages.Page(title)
+	if errors.Is(err, ErrDrawTimeUp) {
+		d.stopped = err
+	}
+	if err != nil {
+		d.failed = err
+		return Page{}, err
+	}
+	d.play.seen[title] = page
+	return page, nil
 }
 
 // load navigates to a page once per match.
@@ -225,6 +318,9 @@ func (p *racePlay) Turn(s Side) Turn {
 		"steps_left": p.settings.MaxSteps - p.steps[i], "path": slices.Clone(p.paths[i])}
 	if page.Summary != "" {
 		state["summary"] = page.Summary
+	}
+	if page.DroppedLinks > 0 {
+		state["links_dropped"] = page.DroppedLinks // past the referee's cap on links per page
 	}
 	return Turn{Number: p.steps[i] + 1, MoveType: NavigateMove, State: state}
 }
@@ -343,12 +439,16 @@ func (p *racePlay) Decide() Decision {
 	case won[1] && !won[0]:
 		winner = SideB
 	}
+	reason := fmt.Sprintf("from %q to %q: A %s after %d steps, B %s after %d steps", p.start, p.target, p.status[0], p.steps[0], p.status[1], p.steps[1])
+	if p.noRace != "" {
+		reason = "no race: " + p.noRace
+	}
 	details := map[string]any{"start_page": p.start, "target_page": p.target, "max_steps": p.settings.MaxSteps,
 		"path_A": nonNil(p.paths[0]), "path_B": nonNil(p.paths[1]), "steps_A": p.steps[0], "steps_B": p.steps[1],
 		"status_A": p.status[0], "status_B": p.status[1], "errors": nonNilErrors(p.errors)}
 	return Decision{Winner: winner, Details: details, Statuses: p.status,
 		Step:   fmt.Sprintf("A %s in %d, B %s in %d", p.status[0], p.steps[0], p.status[1], p.steps[1]),
-		Reason: fmt.Sprintf("from %q to %q: A %s after %d steps, B %s after %d steps", p.start, p.target, p.status[0], p.steps[0], p.status[1], p.steps[1])}
+		Reason: reason}
 }
 
 func nonNil(s []string) []string {

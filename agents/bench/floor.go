@@ -352,7 +352,7 @@ func (c *floorClient) Start(ctx context.Context) error {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /run", c.serveRun)
-	c.control = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	c.control = rpc.NewHTTPServer(mux, rpc.DefaultReadTimeout, nil) // no write deadline: a run answers when it ends
 	c.done = make(chan error, 1)
 	go func() { c.done <- c.control.Serve(ln) }()
 	fmt.Fprintln(c.stdout, node.ReadyListening+"http://"+ln.Addr().String()+"/run")

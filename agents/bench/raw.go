@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/leaguetui/leaguetui/agents/rpc"
 )
 
 // RawOptions configure the raw measure.
@@ -116,7 +118,7 @@ func startRawServer(response []byte) (*rawServer, error) {
 		_, _ = w.Write(response)
 	})
 	s := &rawServer{url: "http://" + ln.Addr().String() + "/mcp",
-		srv:  &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second},
+		srv:  rpc.NewHTTPServer(handler, rpc.DefaultReadTimeout, nil),
 		done: make(chan error, 1)}
 	go func() { s.done <- s.srv.Serve(ln) }()
 	return s, nil

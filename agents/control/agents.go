@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/agents/tlsconf"
 )
 
@@ -65,7 +66,9 @@ func getHealth(ctx context.Context, client *http.Client, url string) (protocol.H
 // parallelism keeps a league of hundreds of players from opening hundreds of
 // connections at once.
 func ProbeAgents(ctx context.Context, endpoints []string, parallel int, timeout time.Duration) []Probe {
-	client := &http.Client{Transport: &http.Transport{TLSClientConfig: tlsconf.Client(), Proxy: http.ProxyFromEnvironment}}
+	// Any agent may answer: its /health is read up to a league message's cap.
+	client := &http.Client{Transport: rpc.CapReplies(&http.Transport{TLSClientConfig: tlsconf.Client(), Proxy: http.ProxyFromEnvironment},
+		rpc.MaxBodyBytes)}
 	defer client.CloseIdleConnections()
 	out := make([]Probe, len(endpoints))
 	slots := make(chan struct{}, max(parallel, 1))

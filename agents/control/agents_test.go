@@ -5,8 +5,11 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/leaguetui/leaguetui/agents/rpc"
 )
 
 func TestHealthURL(t *testing.T) {
@@ -75,5 +78,24 @@ func TestProbeAgents(t *testing.T) {
 		if probes[i].Endpoint != endpoints[i] || probes[i].At.IsZero() {
 			t.Errorf("%s: probe not labelled: %+v", name, probes[i])
 		}
+	}
+}
+
+// An agent whose /health never ends is read up to a league message's cap
+// and shown as failing, REPLY_TOO_LARGE.
+func TestProbeAnEndlessHealth(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(`{"state":"`))
+		chunk := []byte(strings.Repeat("x", 64<<10))
+		for range 160 { // 10 MiB, unless the reader stops first
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	probes := ProbeAgents(context.Background(), []string{srv.URL + "/mcp"}, 1, 30*time.Second)
+	if err := probes[0].Err; !rpc.IsReplyTooLarge(err) {
+		t.Errorf("probe of an endless /health: %v, want %s", err, rpc.ReplyTooLarge)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -146,6 +147,8 @@ func classify(err error, status int, retryAfter time.Duration) *providerError {
 	var netErr net.Error
 	var opErr *net.OpError
 	switch {
+	case rpc.IsReplyTooLarge(err):
+		pe.errorType, pe.exceptionType = engine.ErrorGeneration, "ReplyTooLarge"
 	case status == 429:
 		pe.errorType, pe.exceptionType = engine.ErrorRateLimit, "RateLimitError"
 	case status == 408 || errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout()):

@@ -187,7 +187,7 @@ func TestCheck(t *testing.T) {
 func TestParityTurn(t *testing.T) {
 	turn := parityTurn(time.Second)
 	if turn.Tool.Name != "choose_parity" || turn.Tool.Param != "parity" || len(turn.Tool.Options) != 2 ||
-		!strings.Contains(turn.Prompt, "P02") || !strings.Contains(turn.Prompt, `you chose "odd", they chose "even", drawn 4: LOSS`) {
+		!strings.Contains(turn.Prompt, "P02") || !strings.Contains(turn.Prompt, `you chose "odd", they chose "even", drawn 4: "LOSS"`) {
 		t.Errorf("turn %+v", turn)
 	}
 }

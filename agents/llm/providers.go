@@ -13,6 +13,7 @@ import (
 	openaioption "github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared"
 
+	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/config"
 )
 
@@ -36,8 +37,21 @@ type openAIBackend struct {
 	model  string
 }
 
+// replyClient is the HTTP client a provider's SDK talks through: every
+// reply read up to the settings' byte cap only (rpc.CapReplies), so a
+// provider that answers without end fails the move (REPLY_TOO_LARGE, a
+// MODEL_GENERATION_ERROR) instead of filling the player's memory.
+func replyClient(s config.LLM) *http.Client {
+	limit := s.ReplyBytes
+	if limit <= 0 {
+		limit = config.Default().Player.LLM.ReplyBytes
+	}
+	return &http.Client{Transport: rpc.CapReplies(http.DefaultTransport, limit)}
+}
+
 func newOpenAI(s config.LLM, key string) *openAIBackend {
-	opts := []openaioption.RequestOption{openaioption.WithMaxRetries(0), openaioption.WithAPIKey(key)}
+	opts := []openaioption.RequestOption{openaioption.WithMaxRetries(0), openaioption.WithAPIKey(key),
+		openaioption.WithHTTPClient(replyClient(s))}
 	if s.BaseURL != "" {
 		opts = append(opts, openaioption.WithBaseURL(s.BaseURL))
 	}
@@ -72,7 +86,8 @@ type anthropicBackend struct {
 }
 
 func newAnthropic(s config.LLM, key string) *anthropicBackend {
-	opts := []anthropicoption.RequestOption{anthropicoption.WithMaxRetries(0), anthropicoption.WithAPIKey(key)}
+	opts := []anthropicoption.RequestOption{anthropicoption.WithMaxRetries(0), anthropicoption.WithAPIKey(key),
+		anthropicoption.WithHTTPClient(replyClient(s))}
 	if s.BaseURL != "" {
 		opts = append(opts, anthropicoption.WithBaseURL(s.BaseURL))
 	}

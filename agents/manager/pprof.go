@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"os"
+
+	"github.com/leaguetui/leaguetui/agents/rpc"
 )
 
 // servePprof serves net/http/pprof on the address in LEAGUETUI_PPROF (for
@@ -26,5 +28,7 @@ func (m *Manager) servePprof() {
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	m.Log.Info("serving pprof", "event_type", "PPROF_SERVING", "addr", ln.Addr().String())
-	go func() { _ = http.Serve(ln, mux) }()
+	// No write deadline: a CPU profile is written for as long as it is asked.
+	srv := rpc.NewHTTPServer(mux, rpc.DefaultReadTimeout, m.Log)
+	go func() { _ = srv.Serve(ln) }()
 }

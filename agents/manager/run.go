@@ -338,7 +338,7 @@ func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee en
 	case err := <-watchReferee(waitCtx, referee.Endpoint, refereeProbeInterval):
 		m.forgetWaiter(p.MatchID, reported)
 		return fmt.Errorf("%s went away during the match: %w", referee.ID, err)
-	case <-time.After(matchDeadline(cfg.Timeouts, cfg.Retry)):
+	case <-time.After(m.matchDeadline()):
 		m.forgetWaiter(p.MatchID, reported)
 		return fmt.Errorf("no result from %s within the match deadline", referee.ID)
 	case <-ctx.Done():
@@ -396,9 +396,21 @@ func (m *Manager) forgetWaiter(matchID string, ch chan struct{}) {
 	}
 }
 
-// matchDeadline is the longest a match may take when every call uses all
+// matchDeadline is matchDeadlineOf this league's settings, with the time
+// a race draw may take in a game that reads pages: a slow page server
+// makes an error of the page server within it, never a lost referee.
+func (m *Manager) matchDeadline() time.Duration {
+	cfg := m.opts.Config
+	d := matchDeadlineOf(cfg.Timeouts, cfg.Retry)
+	if _, reads := m.game.(engine.PageReader); reads {
+		d += cfg.Pages.DrawTimeout
+	}
+	return d
+}
+
+// matchDeadlineOf is the longest a match may take when every call uses all
 // its attempts and backoff, plus the report: past it the referee is lost.
-func matchDeadline(t config.Timeouts, r config.Retry) time.Duration {
+func matchDeadlineOf(t config.Timeouts, r config.Retry) time.Duration {
 	var backoff time.Duration
 	for i := 1; i < r.Attempts; i++ {
 		backoff += r.Delay(i)

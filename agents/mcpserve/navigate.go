@@ -1,16 +1,21 @@
 package mcpserve
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/leaguetui/leaguetui/agents/rpc"
+	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -29,7 +34,8 @@ var navigationShapes = []navigation{
 // listingTool is the tool that lists a server's pages (our own server's).
 const listingTool = "list_pages"
 
-// navigationTimeout bounds one call to a page server.
+// navigationTimeout bounds one call to a page server; a race draw's calls
+// are bounded by the draw's time too.
 const navigationTimeout = 20 * time.Second
 
 // navigation is one mapping of the navigation capability onto a tool.
@@ -74,22 +80,31 @@ func MapNavigation(server string, tools []string) (string, error) {
 
 // Navigator is a page server reached through MCP, its tools mapped onto the
 // one navigation capability a link race needs. It implements engine.Pages
-// and keeps each page it loaded: pages do not change during a league.
+// and engine.DrawPages, and keeps the pages it loaded, up to its cache's
+// bytes: pages do not change during a league. What the server sends is
+// bounded by the limits (config.Pages): a reply's bytes, a page's links,
+// the cache's bytes and a race draw's time.
 type Navigator struct {
-	session *mcp.ClientSession
-	server  string
-	nav     navigation
-	listing bool
+	server   string
+	endpoint string // where to connect again after a failed exchange; "" for a session given
+	limits   config.Pages
+	log      *slog.Logger
+	nav      navigation
+	listing  bool
 
-	mu     sync.Mutex
-	pages  map[string]engine.Page
-	titles []string
+	mu      sync.Mutex
+	session *mcp.ClientSession // nil after a failed exchange, until the next call connects
+	cache   *pageCache
+	titles  []string
 }
 
 // ConnectPages opens the page server at endpoint (its /mcp URL) and maps
 // its tools; a server without navigation fails with a *CapabilityError.
-func ConnectPages(ctx context.Context, endpoint string) (*Navigator, error) {
-	session, err := Connect(ctx, endpoint)
+// limits bound what it may send (zero fields take config.Default's); log
+// hears of pages whose links went past the cap.
+func ConnectPages(ctx context.Context, endpoint string, limits config.Pages, log *slog.Logger) (*Navigator, error) {
+	limits = pageLimits(limits)
+	session, err := connectCapped(ctx, endpoint, limits.ReplyBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -98,11 +113,25 @@ func ConnectPages(ctx context.Context, endpoint string) (*Navigator, error) {
 		session.Close()
 		return nil, err
 	}
+	n.endpoint, n.limits, n.cache = endpoint, limits, newPageCache(limits.CacheBytes)
+	if log != nil {
+		n.log = log
+	}
 	return n, nil
 }
 
-// NewNavigator maps the tools of an open session; server names it in
-// errors.
+// pageLimits fills the limits left at zero with the defaults.
+func pageLimits(l config.Pages) config.Pages {
+	def := config.Default().Pages
+	l.ReplyBytes = cmp.Or(max(l.ReplyBytes, 0), def.ReplyBytes)
+	l.MaxLinks = cmp.Or(max(l.MaxLinks, 0), def.MaxLinks)
+	l.CacheBytes = cmp.Or(max(l.CacheBytes, 0), def.CacheBytes)
+	l.DrawTimeout = cmp.Or(max(l.DrawTimeout, 0), def.DrawTimeout)
+	return l
+}
+
+// NewNavigator maps the tools of an open session, with the default
+// limits; server names it in errors.
 func NewNavigator(ctx context.Context, session *mcp.ClientSession, server string) (*Navigator, error) {
 	var tools []string
 	for tool, err := range session.Tools(ctx, nil) {
@@ -115,7 +144,9 @@ func NewNavigator(ctx context.Context, session *mcp.ClientSession, server string
 	if err != nil {
 		return nil, err
 	}
-	n := &Navigator{session: session, server: server, pages: map[string]engine.Page{}}
+	limits := pageLimits(config.Pages{})
+	n := &Navigator{session: session, server: server, limits: limits, cache: newPageCache(limits.CacheBytes),
+		log: slog.New(slog.DiscardHandler)}
 	for _, shape := range navigationShapes {
 		if shape.tool == name {
 			n.nav = shape
@@ -132,59 +163,128 @@ func NewNavigator(ctx context.Context, session *mcp.ClientSession, server string
 func (n *Navigator) CanList() bool { return n.listing }
 
 // Close ends the session.
-func (n *Navigator) Close() error { return n.session.Close() }
+func (n *Navigator) Close() error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.session == nil {
+		return nil
+	}
+	return n.session.Close()
+}
 
 // Capability names the tool navigation goes through.
 func (n *Navigator) Capability() string { return n.nav.tool }
 
 // Titles lists the server's pages, through list_pages.
 func (n *Navigator) Titles() ([]string, error) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if n.titles != nil {
-		return n.titles, nil
-	}
-	if !n.listing {
-		return nil, fmt.Errorf("the page server at %s cannot list its pages (no %s tool) to draw races from", n.server, listingTool)
-	}
-	obj, err := n.call(listingTool, map[string]any{})
-	if err != nil {
-		return nil, err
-	}
-	n.titles = titlesOf(obj["titles"])
-	if len(n.titles) == 0 {
-		return nil, fmt.Errorf("the page server at %s lists no pages", n.server)
-	}
-	return n.titles, nil
+	ctx, cancel := context.WithTimeout(context.Background(), navigationTimeout)
+	defer cancel()
+	return n.titlesWithin(ctx)
 }
 
 // Page navigates to one page; a failed call is an error (the seed's
 // APP_NAVIGATION_ERROR).
 func (n *Navigator) Page(title string) (engine.Page, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), navigationTimeout)
+	defer cancel()
+	return n.pageWithin(ctx, title)
+}
+
+// Drawing gives the pages one race draw reads through: every call fails
+// with engine.ErrDrawTimeUp once the draw's time (limits.DrawTimeout,
+// from now) is up, and none waits past it.
+func (n *Navigator) Drawing() engine.Pages {
+	return &drawPages{n: n, deadline: time.Now().Add(n.limits.DrawTimeout)}
+}
+
+func (n *Navigator) titlesWithin(ctx context.Context) ([]string, error) {
 	n.mu.Lock()
-	defer n.mu.Unlock()
-	if p, ok := n.pages[title]; ok {
+	titles := n.titles
+	n.mu.Unlock()
+	if titles != nil {
+		return titles, nil
+	}
+	if !n.listing {
+		return nil, fmt.Errorf("the page server at %s cannot list its pages (no %s tool) to draw races from", n.server, listingTool)
+	}
+	obj, err := n.call(ctx, listingTool, map[string]any{})
+	if err != nil {
+		return nil, err
+	}
+	titles = titlesOf(obj["titles"])
+	if len(titles) == 0 {
+		return nil, fmt.Errorf("the page server at %s lists no pages", n.server)
+	}
+	n.mu.Lock()
+	n.titles = titles
+	n.mu.Unlock()
+	return titles, nil
+}
+
+func (n *Navigator) pageWithin(ctx context.Context, title string) (engine.Page, error) {
+	if p, ok := n.cache.get(title); ok {
 		return p, nil
 	}
-	obj, err := n.call(n.nav.tool, n.nav.args(title))
+	obj, err := n.call(ctx, n.nav.tool, n.nav.args(title))
 	if err != nil {
 		return engine.Page{}, err
 	}
 	if msg, ok := obj["error"].(string); ok && msg != "" {
-		return engine.Page{}, fmt.Errorf("%s %q: %s", n.nav.tool, title, msg)
+		return engine.Page{}, fmt.Errorf("%s %q: %s", n.nav.tool, clipTitle(title), clipTitle(msg))
 	}
 	p := engine.Page{Title: title, Links: titlesOf(obj["links"]), Summary: summaryOf(obj)}
-	n.pages[title] = p
+	if extra := len(p.Links) - n.limits.MaxLinks; extra > 0 {
+		p.Links, p.DroppedLinks = slices.Clone(p.Links[:n.limits.MaxLinks]), extra // not the whole list's array
+		n.log.Warn("page links over the cap: the rest are dropped", "event_type", "PAGE_LINKS_DROPPED",
+			"page", clipTitle(title), "links_kept", n.limits.MaxLinks, "links_dropped", extra, "pages_url", n.server)
+	}
+	n.cache.put(p)
 	return p, nil
+}
+
+// live is the session to call through: after a failed exchange (the SDK
+// gives up a session whose reply it could not read) a new one is opened.
+func (n *Navigator) live(ctx context.Context) (*mcp.ClientSession, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.session != nil {
+		return n.session, nil
+	}
+	session, err := connectCapped(ctx, n.endpoint, n.limits.ReplyBytes)
+	if err != nil {
+		return nil, err
+	}
+	n.session = session
+	return session, nil
+}
+
+// drop gives up session after a failed exchange, when it can be opened
+// again.
+func (n *Navigator) drop(session *mcp.ClientSession) {
+	if n.endpoint == "" {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.session == session {
+		n.session = nil
+		go session.Close()
+	}
 }
 
 // call runs one tool and returns its structured result, or the JSON object
 // of its first text block.
-func (n *Navigator) call(tool string, args map[string]any) (map[string]any, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), navigationTimeout)
-	defer cancel()
-	res, err := n.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+func (n *Navigator) call(ctx context.Context, tool string, args map[string]any) (map[string]any, error) {
+	session, err := n.live(ctx)
 	if err != nil {
+		return nil, fmt.Errorf("%s at %s: %w", tool, n.server, err)
+	}
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		n.drop(session)
+		if rpc.IsReplyTooLarge(err) {
+			return nil, fmt.Errorf("%s at %s: %s: a reply over %d bytes (--page-reply-bytes)", tool, n.server, rpc.ReplyTooLarge, n.limits.ReplyBytes)
+		}
 		return nil, fmt.Errorf("%s at %s: %w", tool, n.server, err)
 	}
 	text := ""
@@ -195,16 +295,74 @@ func (n *Navigator) call(tool string, args map[string]any) (map[string]any, erro
 		}
 	}
 	if res.IsError {
-		return nil, fmt.Errorf("%s at %s: %s", tool, n.server, text)
+		return nil, fmt.Errorf("%s at %s: %s", tool, n.server, clipTitle(text))
 	}
-	var obj map[string]any
-	raw, _ := json.Marshal(res.StructuredContent)
-	if json.Unmarshal(raw, &obj) != nil || obj == nil {
+	obj, _ := res.StructuredContent.(map[string]any) // as the SDK decoded it: no second pass over a large page
+	if obj == nil {
+		raw, _ := json.Marshal(res.StructuredContent)
+		_ = json.Unmarshal(raw, &obj)
+	}
+	if obj == nil {
 		if err := json.Unmarshal([]byte(text), &obj); err != nil {
 			return nil, fmt.Errorf("%s at %s: the result is not a JSON object: %w", tool, n.server, err)
 		}
 	}
 	return obj, nil
+}
+
+// drawPages are a Navigator's pages for one race draw, bounded by its
+// deadline.
+type drawPages struct {
+	n        *Navigator
+	deadline time.Time
+}
+
+func (d *drawPages) Capability() string { return d.n.Capability() }
+
+func (d *drawPages) Titles() ([]string, error) {
+	var titles []string
+	err := d.within(func(ctx context.Context) (err error) {
+		titles, err = d.n.titlesWithin(ctx)
+		return err
+	})
+	return titles, err
+}
+
+func (d *drawPages) Page(title string) (engine.Page, error) {
+	var page engine.Page
+	err := d.within(func(ctx context.Context) (err error) {
+		page, err = d.n.pageWithin(ctx, title)
+		return err
+	})
+	return page, err
+}
+
+// within runs f with the draw's deadline, or not at all past it; a call
+// the deadline cut short is the draw's time being up.
+func (d *drawPages) within(f func(ctx context.Context) error) error {
+	timeUp := fmt.Errorf("%w: %v (--race-draw-timeout) at the page server %s", engine.ErrDrawTimeUp, d.n.limits.DrawTimeout, d.n.server)
+	if !time.Now().Before(d.deadline) {
+		return timeUp
+	}
+	deadline := d.deadline
+	if call := time.Now().Add(navigationTimeout); call.Before(deadline) {
+		deadline = call
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	err := f(ctx)
+	if err != nil && !time.Now().Before(d.deadline) {
+		return fmt.Errorf("%w (%v)", timeUp, err)
+	}
+	return err
+}
+
+// clipTitle bounds a server's text kept in an error or a log line.
+func clipTitle(s string) string {
+	if len(s) > maxSummary {
+		return s[:maxSummary]
+	}
+	return s
 }
 
 // titlesOf reads a list of titles: strings, or objects with a title.

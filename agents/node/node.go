@@ -143,9 +143,10 @@ func New(cfg config.Config, role protocol.Role, name, dataDir string, opts ...Op
 	n := &Node{Cfg: cfg, Role: role, Name: name, Log: logger, Layout: layout, Stdout: os.Stdout,
 		state: protocol.StateInit, logFile: closer}
 	n.life, n.endLife = context.WithCancel(context.Background())
-	n.Client = rpc.NewClient(rpc.Options{Retry: cfg.Retry, Breaker: cfg.Breaker, Log: logger})
+	n.Client = rpc.NewClient(rpc.Options{Retry: cfg.Retry, Breaker: cfg.Breaker, Log: logger, MaxReplyBytes: cfg.Network.MessageBytes})
 	n.Server = rpc.NewServer(logger, n.Sender)
 	n.Server.SetReadTimeout(cfg.Timeouts.Generic) // a request slower to arrive than any reply would be is cut off
+	n.Server.SetMaxBodyBytes(cfg.Network.MessageBytes)
 	n.MCP = mcpserve.Mount(n.Server, role, name)
 	n.Server.HandleHTTP("GET /health", n.serveHealth)
 	return n, nil

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/leaguetui/leaguetui/agents/mcpserve"
+	"github.com/leaguetui/leaguetui/config"
 )
 
 func TestLoadJSONL(t *testing.T) {
@@ -91,7 +92,7 @@ func TestServerThroughNavigator(t *testing.T) {
 	g := Generate(3, 40)
 	srv := httptest.NewServer(Handler(NewServer(g)))
 	defer srv.Close()
-	nav, err := mcpserve.ConnectPages(context.Background(), srv.URL+"/mcp")
+	nav, err := mcpserve.ConnectPages(context.Background(), srv.URL+"/mcp", config.Pages{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

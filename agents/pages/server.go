@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
@@ -12,7 +13,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
 )
+
+// writeTimeout bounds the writing of one reply: a client that reads it
+// slowly, or not at all, is cut off.
+const writeTimeout = time.Minute
 
 // NavigateIn is the navigate tool's input: the seed's Wikipedia MCP shape.
 type NavigateIn struct {
@@ -56,22 +62,26 @@ func NewServer(g *Graph) *mcp.Server {
 	return server
 }
 
-// Handler serves server at /mcp over streamable HTTP.
+// Handler serves server at /mcp over streamable HTTP; a request body over
+// rpc.MaxBodyBytes is refused (413), as an agent refuses one.
 func Handler(server *mcp.Server) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: rpc.MaxBodyBytes}))
 	return mux
 }
 
 // Serve listens on host:port (0: a free port), calls ready with the /mcp
-// URL, and serves g until ctx ends.
-func Serve(ctx context.Context, g *Graph, host string, port int, ready func(url string)) error {
+// URL, and serves g until ctx ends. A client has readTimeout to send a
+// whole request, as with an agent (rpc.NewHTTPServer), and writeTimeout
+// to read the reply.
+func Serve(ctx context.Context, g *Graph, host string, port int, readTimeout time.Duration, log *slog.Logger, ready func(url string)) error {
 	l, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
 	if err != nil {
 		return fmt.Errorf("page server: %w", err)
 	}
-	srv := &http.Server{Handler: Handler(NewServer(g)), ReadHeaderTimeout: 10 * time.Second}
+	srv := rpc.NewHTTPServer(Handler(NewServer(g)), readTimeout, log)
+	srv.WriteTimeout = writeTimeout
 	ready("http://" + l.Addr().String() + "/mcp")
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(l) }()

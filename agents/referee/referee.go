@@ -105,7 +105,7 @@ func (r *Referee) connectPages(ctx context.Context) error {
 	if url == "" {
 		return fmt.Errorf("%s: %s reads pages and no page server was given (--pages-url)", engine.ErrorCapability, game.Type())
 	}
-	nav, err := mcpserve.ConnectPages(ctx, url)
+	nav, err := mcpserve.ConnectPages(ctx, url, r.opts.Config.Pages, r.Log)
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,8 @@ func (r *Referee) connectPages(ctx context.Context) error {
 // matchSetup is what a match's game starts from.
 func (r *Referee) matchSetup(start protocol.StartMatch) engine.MatchSetup {
 	setup := engine.MatchSetup{MatchID: start.MatchID, Seed: start.LeagueSeed,
-		Race: engine.RaceSettings{MaxSteps: r.opts.Config.Pages.MaxSteps, MaxDistance: r.opts.Config.Pages.MaxDistance}}
+		Race: engine.RaceSettings{MaxSteps: r.opts.Config.Pages.MaxSteps, MaxDistance: r.opts.Config.Pages.MaxDistance,
+			DrawLoads: r.opts.Config.Pages.DrawLoads}}
 	if r.pages != nil { // a nil *Navigator in the interface would look like pages
 		setup.Pages = r.pages
 	}

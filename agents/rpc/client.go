@@ -55,6 +55,8 @@ type Options struct {
 	Log     *slog.Logger
 	// MaxConnsPerHost bounds the connection pool to each peer; 0 means 64.
 	MaxConnsPerHost int
+	// MaxReplyBytes bounds a reply; 0 means MaxBodyBytes.
+	MaxReplyBytes int64
 }
 
 // Client sends league messages. One Client per agent process: it keeps
@@ -94,8 +96,10 @@ func NewClient(opts Options) *Client {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
+	poster := NewPoster(opts.MaxConnsPerHost)
+	poster.SetMaxReply(opts.MaxReplyBytes)
 	return &Client{
-		poster:   NewPoster(opts.MaxConnsPerHost),
+		poster:   poster,
 		opts:     opts,
 		circuit:  map[string]*gobreaker.CircuitBreaker[[]byte]{},
 		forms:    map[formKey]protocol.Form{},
@@ -310,8 +314,11 @@ func (c *Client) roundTrip(ctx context.Context, call Call, body []byte) ([]byte,
 	attemptCtx, cancel := context.WithTimeout(ctx, call.Timeout)
 	defer cancel()
 	status, respBody, err := c.poster.Post(attemptCtx, call.Endpoint, body)
-	if errors.Is(err, errReplyTooLarge) {
-		return nil, fmt.Errorf("%s: %w", call.Endpoint, err) // it answered: no retry, no breaker
+	if IsReplyTooLarge(err) {
+		// Longer than any request we take: no league reply comes near it,
+		// and a hostile peer's endless reply would otherwise fill our
+		// memory, and a referee's transcript and match file.
+		return nil, err // it answered: no retry, no breaker
 	}
 	if err != nil {
 		code := protocol.ErrConnection
@@ -330,12 +337,6 @@ func (c *Client) roundTrip(ctx context.Context, call Call, body []byte) ([]byte,
 	}
 	return respBody, nil
 }
-
-// errReplyTooLarge is a reply longer than any request we take: no league
-// reply comes near it, and a hostile peer's endless reply would otherwise
-// fill our memory, and a referee's transcript and match file, until the
-// call's deadline.
-var errReplyTooLarge = fmt.Errorf("reply over %d bytes", MaxBodyBytes)
 
 // notServed reads a client-error status with a body that is not JSON as
 // "method not found", so that the next method name is tried: the official

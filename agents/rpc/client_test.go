@@ -576,7 +576,8 @@ func TestClientRefusesAnEndlessReply(t *testing.T) {
 	c := newClient(fastRetry, config.Breaker{})
 	_, err := c.Send(context.Background(), rpc.Call{Endpoint: p.endpoint(), Message: invitationMsg(), Timeout: 5 * time.Second})
 	var callErr *rpc.CallError
-	if err == nil || errors.As(err, &callErr) || !strings.Contains(err.Error(), "reply over") {
+	var tooLarge *rpc.ReplyTooLargeError
+	if err == nil || errors.As(err, &callErr) || !errors.As(err, &tooLarge) || tooLarge.Limit != rpc.MaxBodyBytes {
 		t.Errorf("err = %v, want a refused reply, not a transport failure", err)
 	}
 	if n := p.hits(); n != 1 {

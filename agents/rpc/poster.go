@@ -23,6 +23,7 @@ import (
 type Poster struct {
 	transport *http.Transport
 	header    http.Header // every request's headers, shared: read only
+	maxReply  int64       // a reply's bound: MaxBodyBytes unless SetMaxReply
 }
 
 // NewPoster keeps connections alive, at most maxConnsPerHost to each peer
@@ -43,7 +44,16 @@ func NewPoster(maxConnsPerHost int) *Poster {
 			// bytes over loopback or a LAN.
 			DisableCompression: true,
 		},
-		header: requestHeader(),
+		header:   requestHeader(),
+		maxReply: MaxBodyBytes,
+	}
+}
+
+// SetMaxReply changes the bound of a reply (MaxBodyBytes by default).
+// Call it before the first Post.
+func (p *Poster) SetMaxReply(n int64) {
+	if n > 0 {
+		p.maxReply = n
 	}
 }
 
@@ -58,8 +68,8 @@ func requestHeader() http.Header {
 	}
 }
 
-// Post POSTs body as JSON and reads the whole reply, up to MaxBodyBytes
-// (errReplyTooLarge beyond). A redirect is not followed: it comes back as
+// Post POSTs body as JSON and reads the whole reply, up to its bound
+// (a *ReplyTooLargeError beyond). A redirect is not followed: it comes back as
 // its status.
 func (p *Poster) Post(ctx context.Context, endpoint string, body []byte) (status int, reply []byte, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
@@ -72,14 +82,14 @@ func (p *Poster) Post(ctx context.Context, endpoint string, body []byte) (status
 		return 0, nil, err // CallError names the endpoint
 	}
 	defer resp.Body.Close()
-	reply, err = readReply(resp)
+	reply, err = readReply(resp, endpoint, p.maxReply)
 	if err != nil {
 		return 0, nil, err
 	}
 	return resp.StatusCode, reply, nil
 }
 
-// readReply reads a reply's body, up to MaxBodyBytes. A reply of a
+// readReply reads a reply's body, up to limit bytes. A reply of a
 // stated length (every agent's) is read into one buffer of that size,
 // the caller's to keep (a referee's transcript keeps its replies): no
 // io.ReadAll growing a buffer from 512 bytes, no LimitReader. net/http's
@@ -87,9 +97,10 @@ func (p *Poster) Post(ctx context.Context, endpoint string, body []byte) (status
 // its last bytes, so the connection goes back to the pool as before.
 // Above presizedBodyBytes a stated length is a claim not trusted with a
 // buffer: the reply is read as it arrives.
-func readReply(resp *http.Response) ([]byte, error) {
-	if n := resp.ContentLength; n > MaxBodyBytes {
-		return nil, errReplyTooLarge
+func readReply(resp *http.Response, endpoint string, limit int64) ([]byte, error) {
+	tooLarge := &ReplyTooLargeError{From: endpoint, Limit: limit}
+	if n := resp.ContentLength; n > limit {
+		return nil, tooLarge
 	} else if n > 0 && n <= presizedBodyBytes {
 		reply := make([]byte, n)
 		if _, err := io.ReadFull(resp.Body, reply); err != nil {
@@ -97,12 +108,12 @@ func readReply(resp *http.Response) ([]byte, error) {
 		}
 		return reply, nil
 	}
-	reply, err := io.ReadAll(io.LimitReader(resp.Body, MaxBodyBytes+1))
+	reply, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(reply) > MaxBodyBytes {
-		return nil, errReplyTooLarge
+	if int64(len(reply)) > limit {
+		return nil, tooLarge
 	}
 	return reply, nil
 }

@@ -2,6 +2,7 @@ package rpc_test
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -66,7 +67,8 @@ func TestPosterRefusesAStatedLengthOverTheLimit(t *testing.T) {
 	}))
 	defer peer.Close()
 	_, _, err := rpc.NewPoster(1).Post(context.Background(), peer.URL+"/mcp", []byte(`{}`))
-	if err == nil || !strings.Contains(err.Error(), "reply over") {
+	var tooLarge *rpc.ReplyTooLargeError
+	if !errors.As(err, &tooLarge) || !strings.Contains(err.Error(), rpc.ReplyTooLarge) {
 		t.Fatalf("got %v, want the reply refused as over %d bytes", err, rpc.MaxBodyBytes)
 	}
 }

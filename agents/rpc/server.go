@@ -23,7 +23,9 @@ import (
 	"github.com/leaguetui/leaguetui/agents/protocol"
 )
 
-// MaxBodyBytes bounds a request body; larger ones are refused unread.
+// MaxBodyBytes is the default bound of a league message's body, a request
+// (larger ones are refused unread) or a reply (refused as REPLY_TOO_LARGE);
+// --message-bytes sets another (SetMaxBodyBytes, Options.MaxReplyBytes).
 const MaxBodyBytes = 1 << 20
 
 // presizedBodyBytes bounds the buffer made from a request's stated length
@@ -54,6 +56,7 @@ type Server struct {
 	mcp      http.Handler // MCP methods go here when set (MountMCP)
 
 	readTimeout time.Duration // for a whole request to arrive (SetReadTimeout)
+	maxBody     int64         // a request body's bound (SetMaxBodyBytes)
 	tls         *tls.Config   // serve HTTPS when set (SetTLS)
 }
 
@@ -73,6 +76,14 @@ func (s *Server) SetReadTimeout(d time.Duration) {
 	}
 }
 
+// SetMaxBodyBytes changes the bound of a request body (MaxBodyBytes by
+// default). Call it before Listen.
+func (s *Server) SetMaxBodyBytes(n int64) {
+	if n > 0 {
+		s.maxBody = n
+	}
+}
+
 // SetTLS makes Listen serve HTTPS with cfg (nil: plain HTTP). Call it
 // before Listen.
 func (s *Server) SetTLS(cfg *tls.Config) { s.tls = cfg }
@@ -80,7 +91,7 @@ func (s *Server) SetTLS(cfg *tls.Config) { s.tls = cfg }
 // NewServer makes a server whose LEAGUE_ERROR replies carry sender().
 func NewServer(log *slog.Logger, sender func() string) *Server {
 	s := &Server{mux: http.NewServeMux(), log: log, sender: sender, handlers: map[string]route{},
-		readTimeout: DefaultReadTimeout}
+		readTimeout: DefaultReadTimeout, maxBody: MaxBodyBytes}
 	s.mux.HandleFunc("/mcp", s.serveMCP)
 	s.HandleBorrowing(protocol.TypePing, func(context.Context, protocol.Inbound) (any, error) {
 		return map[string]string{"status": "ok"}, nil
@@ -132,13 +143,13 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "POST a JSON-RPC request to /mcp", http.StatusMethodNotAllowed)
 		return
 	}
-	body, pooled, err := readBody(w, r)
+	body, pooled, err := readBody(w, r, s.maxBody)
 	if err != nil {
 		s.served.Add(1) // answered, with an error
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			WriteEncoded(w, http.StatusRequestEntityTooLarge, protocol.EncodeError(nil,
-				protocol.NewRPCError(protocol.CodeInvalidRequest, "", "request body over %d bytes", MaxBodyBytes)))
+				protocol.NewRPCError(protocol.CodeInvalidRequest, "", "request body over %d bytes", s.maxBody)))
 			return
 		}
 		WriteEncoded(w, http.StatusBadRequest, protocol.EncodeError(nil,
@@ -168,7 +179,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	giveBack(pooled)
 }
 
-// readBody reads a request's body, at most MaxBodyBytes of it. A body of
+// readBody reads a request's body, at most limit bytes of it. A body of
 // a stated length (every league peer's) is read into a buffer of the
 // pool, returned as pooled, which serveMCP gives back once the reply is
 // written: io.ReadAll grows its buffer from 512 bytes, and a fresh buffer
@@ -178,8 +189,8 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 // though: a stated length is a claim, and a hostile peer could claim a
 // megabyte on each of many connections and send nothing; above it the
 // buffer grows with what actually arrives, and is not pooled.
-func readBody(w http.ResponseWriter, r *http.Request) (body []byte, pooled *[]byte, err error) {
-	if n := r.ContentLength; n > 0 && n <= presizedBodyBytes {
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) (body []byte, pooled *[]byte, err error) {
+	if n := r.ContentLength; n > 0 && n <= min(presizedBodyBytes, limit) {
 		pooled = borrowBuffer(int(n))
 		if _, err := io.ReadFull(r.Body, *pooled); err != nil {
 			giveBack(pooled)
@@ -187,7 +198,7 @@ func readBody(w http.ResponseWriter, r *http.Request) (body []byte, pooled *[]by
 		}
 		return *pooled, pooled, nil
 	}
-	body, err = io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	body, err = io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	return body, nil, err
 }
 
@@ -411,6 +422,34 @@ func (l *Listening) Shutdown(ctx context.Context) error {
 	return err
 }
 
+// NewHTTPServer is the net/http server every leaguetui server runs on (an
+// agent's, the page server's, the manager's pprof, the bench's; log nil
+// leaves net/http's own error log): a client has
+// readTimeout to send a whole request, body included, and at most 5 s of
+// it for the headers; a connection idle for IdleTimeout is closed; headers
+// are at most 64 KiB. A client that drips its request a byte at a time, or
+// opens connections and sends nothing, is cut off, while the others are
+// served. Each server adds its own write deadline, if any.
+func NewHTTPServer(h http.Handler, readTimeout time.Duration, log *slog.Logger) *http.Server {
+	if readTimeout <= 0 {
+		readTimeout = DefaultReadTimeout
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: min(readTimeout, maxHeaderTimeout),
+		ReadTimeout:       readTimeout,
+		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+	}
+	if log != nil {
+		srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+	}
+	return srv
+}
+
+// IdleTimeout is how long a server keeps a connection no request uses.
+const IdleTimeout = 2 * time.Minute
+
 // shutdownGrace is how long requests in flight get to finish at shutdown.
 const shutdownGrace = time.Second
 
@@ -422,15 +461,8 @@ func (s *Server) Listen(host string, port int) (*Listening, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot listen on %s (is port %d in use? --port 0 takes a free one): %w", addr, port, err)
 	}
-	srv := &http.Server{
-		Handler:           s,
-		ReadHeaderTimeout: min(s.readTimeout, maxHeaderTimeout),
-		ReadTimeout:       s.readTimeout,
-		WriteTimeout:      2 * time.Minute,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
-	}
+	srv := NewHTTPServer(s, s.readTimeout, s.log)
+	srv.WriteTimeout = 2 * time.Minute
 	l := &Listening{Addr: ln.Addr().String(), Scheme: "http", srv: srv, done: make(chan error, 1)}
 	if s.tls != nil {
 		srv.TLSConfig = s.tls

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 
 	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/pages"
@@ -30,7 +31,8 @@ func runPages(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	return pages.Serve(ctx, g, cfg.Network.Host, *port, func(url string) {
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	return pages.Serve(ctx, g, cfg.Network.Host, *port, cfg.Timeouts.Generic, log, func(url string) {
 		fmt.Fprintf(stderr, "leaguetui pages: %d pages at %s\n", len(g.Titles()), url)
 		fmt.Fprintln(stdout, node.ReadyListening+url)
 	})

@@ -17,11 +17,13 @@ import (
 	"net/http"
 	neturl "net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/mcpserve"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
@@ -252,7 +254,7 @@ func TestBadInput(t *testing.T) {
 		for _, tg := range targets {
 			t.Run(tg.role, func(t *testing.T) {
 				t.Parallel()
-				checkDripCutOff(t, tg.url)
+				checkDripCutOff(t, tg.url, stillServes)
 			})
 		}
 	})
@@ -428,7 +430,7 @@ const (
 // checkDripCutOff sends a request's headers, then in another connection
 // its body, a byte at a time, and requires the agent to close each such
 // connection (its read timeout) while it answers another client.
-func checkDripCutOff(t *testing.T, mcpURL string) {
+func checkDripCutOff(t *testing.T, mcpURL string, serves func(*testing.T, string)) {
 	u, err := neturl.Parse(mcpURL)
 	if err != nil {
 		t.Fatal(err)
@@ -439,11 +441,11 @@ func checkDripCutOff(t *testing.T, mcpURL string) {
 			"Content-Length: 100000\r\n\r\n{",
 	}
 	for part, start := range starts {
-		t.Run(part, func(t *testing.T) { drip(t, u.Host, mcpURL, start) })
+		t.Run(part, func(t *testing.T) { drip(t, u.Host, mcpURL, start, serves) })
 	}
 }
 
-func drip(t *testing.T, host, mcpURL, start string) {
+func drip(t *testing.T, host, mcpURL, start string, serves func(*testing.T, string)) {
 	conn, err := net.Dial("tcp", host)
 	if err != nil {
 		t.Fatal(err)
@@ -473,8 +475,24 @@ func drip(t *testing.T, host, mcpURL, start string) {
 			return
 		}
 		if i == 0 {
-			stillServes(t, mcpURL) // others are served while one drips
+			serves(t, mcpURL) // others are served while one drips
 		}
 	}
 	t.Errorf("the agent still reads a request dripped for %d bytes", maxDrips)
+}
+
+// The page server (leaguetui pages) cuts off a client that drips its
+// request's headers or body, as an agent does, and serves the others
+// meanwhile.
+func TestPageServerCutsOffDrippingClients(t *testing.T) {
+	dir := t.TempDir()
+	pages := leaguetest.Start(t, "pages", filepath.Join(dir, "test-output"), false, nil,
+		"pages", "--port", "0", "--generic-timeout", readTimeout)
+	checkDripCutOff(t, pages.Endpoint, func(t *testing.T, url string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if tools, err := mcpserve.ListTools(ctx, url); err != nil || !slices.Contains(tools, "navigate") {
+			t.Errorf("the page server's tools while a client drips: %v, %v", tools, err)
+		}
+	})
 }

@@ -4,7 +4,8 @@
 // messages JSON (POST .../messages), streaming off, and answers every
 // request the way it is told: a good tool call, no tool call, an unknown
 // tool, empty arguments, an illegal link, 429 with Retry-After, a request
-// held until the client gives up, 500, or malformed JSON.
+// held until the client gives up, 500, malformed JSON, or an answer of
+// 200 MB.
 package fakellm
 
 import (
@@ -34,10 +35,15 @@ const (
 	Hang           Answer = "hang"            // no answer until the client gives up
 	ServerError    Answer = "server_error"    // 500
 	MalformedJSON  Answer = "malformed_json"  // 200 with a body cut short
+	Huge           Answer = "huge"            // 200 with HugeBytes of one answer, streamed
 )
 
+// HugeBytes is the size of a Huge answer: more than a player should ever
+// hold of one reply.
+const HugeBytes = 200 << 20
+
 // Answers lists every answer.
-var Answers = []Answer{Good, NoToolCall, UnknownTool, EmptyArguments, IllegalLink, RateLimited, Hang, ServerError, MalformedJSON}
+var Answers = []Answer{Good, NoToolCall, UnknownTool, EmptyArguments, IllegalLink, RateLimited, Hang, ServerError, MalformedJSON, Huge}
 
 // Usage is the tokens every answered request says it cost.
 const (
@@ -138,9 +144,24 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(errorBody(q.api, "api_error", "the fake is down"))
 	case MalformedJSON:
 		_, _ = w.Write([]byte(`{"id": "cut", "choices": [{"message": {"tool_calls": [`))
+	case Huge:
+		writeHuge(w)
 	default:
 		_ = json.NewEncoder(w).Encode(reply(q, answer))
 	}
+}
+
+// writeHuge streams an answer of HugeBytes whose text never ends until
+// then, stopping when the client stops reading.
+func writeHuge(w http.ResponseWriter) {
+	chunk := []byte(strings.Repeat("x", 64<<10))
+	_, _ = w.Write([]byte(`{"id": "huge", "choices": [{"message": {"content": "`))
+	for written := 0; written < HugeBytes; written += len(chunk) {
+		if _, err := w.Write(chunk); err != nil {
+			return
+		}
+	}
+	_, _ = w.Write([]byte(`"}}]}`))
 }
 
 // read finds the API, the offered tool and the prompt of a request.
@@ -198,12 +219,8 @@ func move(q asked) string {
 		return q.options[0]
 	}
 	links, path := jsonLine(q.prompt, llm.LinksLabel), jsonLine(q.prompt, llm.PathLabel)
-	target := ""
-	for _, line := range strings.Split(q.prompt, "\n") {
-		if t, ok := strings.CutPrefix(line, "Target page: "); ok {
-			target = t
-		}
-	}
+	var target string
+	jsonAfter(q.prompt, llm.TargetLabel, &target)
 	if slices.Contains(links, target) {
 		return target
 	}
@@ -221,12 +238,17 @@ func move(q asked) string {
 // jsonLine reads the JSON list after label in the prompt.
 func jsonLine(prompt, label string) []string {
 	var out []string
+	jsonAfter(prompt, label, &out)
+	return out
+}
+
+// jsonAfter reads the JSON after label in the prompt into v.
+func jsonAfter(prompt, label string, v any) {
 	for _, line := range strings.Split(prompt, "\n") {
 		if rest, ok := strings.CutPrefix(line, label); ok {
-			_ = json.Unmarshal([]byte(rest), &out)
+			_ = json.Unmarshal([]byte(rest), v)
 		}
 	}
-	return out
 }
 
 // reply is a 200 answer in the request's API.
