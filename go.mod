@@ -20,6 +20,7 @@ require (
 	github.com/muesli/termenv v0.16.0
 	github.com/openai/openai-go/v3 v3.96.0
 	github.com/sony/gobreaker/v2 v2.4.0
+	golang.org/x/sync v0.23.0
 	golang.org/x/sys v0.48.0
 	modernc.org/sqlite v1.39.0
 )
@@ -67,7 +68,6 @@ require (
 	golang.org/x/exp v0.0.0-20250620022241-b7579e27df2b // indirect
 	golang.org/x/net v0.60.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
-	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	modernc.org/libc v1.66.3 // indirect

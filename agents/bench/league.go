@@ -49,8 +49,9 @@ type LeagueResult struct {
 	// PlayersInProcess says the players ran inside the bench process
 	// (LeagueOptions.PlayersInProcess); their CPU is that process's.
 	PlayersInProcess bool
-	// StartUp is how long the agents took to start, each registered
-	// before the next starts, and Processes how many were started.
+	// StartUp is how long the agents took to start and register,
+	// headless.StartParallelism at a time, and Processes how many were
+	// started.
 	StartUp   time.Duration
 	Processes int
 	// AgentsMemoryBytes is the proportional set size of every agent
@@ -121,6 +122,14 @@ func (r LeagueResult) ExchangesPerMatch() float64 {
 		return 0
 	}
 	return float64(r.Exchanges) / float64(r.Matches)
+}
+
+// StartUpPerAgent is the start-up divided among the agent processes.
+func (r LeagueResult) StartUpPerAgent() time.Duration {
+	if r.Processes == 0 {
+		return 0
+	}
+	return r.StartUp / time.Duration(r.Processes)
 }
 
 // League launches opts' league as separate processes (headless.Launch),

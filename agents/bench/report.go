@@ -6,6 +6,8 @@ import (
 	"io"
 	"text/tabwriter"
 	"time"
+
+	"github.com/leaguetui/leaguetui/agents/headless"
 )
 
 // Targets the league is measured against (issue 5): 64 players and 8
@@ -57,7 +59,7 @@ func (r Report) Table(w io.Writer) error {
 		{"match duration p99", ms(lg.MatchP99), ""},
 		{"manager peak memory", r.peakMemory(), r.peakDetail(), verdictOf(verdicts, "manager_peak_memory_bytes")},
 		{"league CPU", r.cpuUsed(), r.cpuDetail(), ""},
-		{"start-up", fmt.Sprintf("%.1f s", lg.StartUp.Seconds()), fmt.Sprintf("%d agent processes started, each registered before the next", lg.Processes), ""},
+		{"start-up", fmt.Sprintf("%.1f s", lg.StartUp.Seconds()), fmt.Sprintf("%d agent processes started and registered, %d at a time: %s per agent", lg.Processes, headless.StartParallelism(), ms(lg.StartUpPerAgent())), ""},
 		{"agents' memory", r.agentsMemory(), "proportional set size of every agent process at the end" + r.hosted(), ""},
 		{"ratio league/raw", fmt.Sprintf("%.3f", r.Ratio()), fmt.Sprintf("league exchanges/s ÷ raw exchanges/s, raw being both ends in one process without JSON%s (target >= %.1f)", r.floorRatioNote(), TargetRatio), verdictOf(verdicts, "ratio")},
 	}
@@ -197,6 +199,7 @@ type (
 		PlayersInProcess   bool     `json:"players_in_process"`
 		ManagerPeakBytes   *int64   `json:"manager_peak_memory_bytes"`
 		StartUpSeconds     float64  `json:"startup_seconds"`
+		StartUpPerAgentMs  float64  `json:"startup_per_agent_ms"`
 		Processes          int      `json:"processes"`
 		AgentsMemoryBytes  *int64   `json:"agents_memory_bytes"`
 		CPUSeconds         *jsonCPU `json:"cpu_seconds"`
@@ -228,6 +231,7 @@ func (r Report) JSON(w io.Writer) error {
 	}
 	out.CPUBreakdown = lg.Breakdown.json(lg)
 	out.League.StartUpSeconds, out.League.Processes = lg.StartUp.Seconds(), lg.Processes
+	out.League.StartUpPerAgentMs = millis(lg.StartUpPerAgent())
 	if lg.AgentsMemoryKnown {
 		out.League.AgentsMemoryBytes = &lg.AgentsMemoryBytes
 	}

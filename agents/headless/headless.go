@@ -13,12 +13,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/launch"
@@ -487,49 +490,46 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	if err != nil {
 		return league, err
 	}
-	for i, e := range refereeEntries(opts) {
+	referees := refereeEntries(opts)
+	started, err := startConcurrently(ctx, len(referees), func(ctx context.Context, i int) (*launch.Child, error) {
+		e := referees[i]
 		switch e.Kind() {
 		case config.KindExternal:
-			continue
+			return nil, nil
 		case config.KindProgram: // admitted with the league's referee key, in its environment
-			if err := league.startProgram(opts, e, league.say, keyEnv); err != nil {
-				return league, err
-			}
-			continue
+			return nil, league.startProgram(opts, e, league.say, keyEnv)
 		}
-		child, err := launch.Start(ctx, opts.Executable, launch.Spec{
+		return launch.Start(ctx, opts.Executable, launch.Spec{
 			Name: "referee " + e.Name, OutputPath: output(e.Name), Register: true,
 			Args: append([]string{"referee", "--port", port(opts, cfg.Network.RefereePortFirst, i),
 				"--manager", manager.Endpoint, "--name", e.Name}, refereeArgs...),
 			Env: append([]string{keyEnv}, opts.Env...),
 		}, ready)
-		if err != nil {
-			return league, err
-		}
-		league.Referees = append(league.Referees, child)
+	})
+	league.Referees = started
+	if err != nil {
+		return league, err
 	}
-	for i, e := range players {
+	started, err = startConcurrently(ctx, len(players), func(ctx context.Context, i int) (*launch.Child, error) {
+		e := players[i]
 		switch e.Kind() {
 		case config.KindExternal:
-			continue
+			return nil, nil
 		case config.KindProgram:
-			if err := league.startProgram(opts, e, league.say); err != nil {
-				return league, err
-			}
-			continue
+			return nil, league.startProgram(opts, e, league.say)
 		}
 		args := append([]string{"player", "--port", port(opts, cfg.Network.PlayerPortFirst, i),
 			"--manager", manager.Endpoint, "--name", e.Name, "--strategy", e.Strategy,
 			"--seed", strconv.FormatInt(opts.Seed, 10)}, common...)
-		child, err := launch.Start(ctx, opts.Executable, launch.Spec{
+		return launch.Start(ctx, opts.Executable, launch.Spec{
 			Name: "player " + e.Name, OutputPath: output(e.Name), Register: true,
 			Args: append(args, modelArgs(e)...),
 			Env:  opts.Env,
 		}, ready)
-		if err != nil {
-			return league, err
-		}
-		league.Players = append(league.Players, child)
+	})
+	league.Players = started
+	if err != nil {
+		return league, err
 	}
 	return league, nil
 }
@@ -1029,3 +1029,30 @@ func randomSeed() int64 {
 	}
 	return n
 }
+
+// startConcurrently runs start for 0…n-1, a bounded number at a time, and
+// returns the children started, in the order of i (a start may start none),
+// with the first error. Each start waits for its agent to register, so
+// starting one after another left all but one core idle; the ids do not
+// depend on the order of registration (the manager keeps each name's id,
+// and schedules by id), so neither do the standings. On an error the
+// children started so far are returned, for the caller to stop.
+func startConcurrently(ctx context.Context, n int, start func(ctx context.Context, i int) (*launch.Child, error)) ([]*launch.Child, error) {
+	children := make([]*launch.Child, n)
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(StartParallelism())
+	for i := range n {
+		g.Go(func() error {
+			child, err := start(ctx, i)
+			children[i] = child
+			return err
+		})
+	}
+	err := g.Wait()
+	return slices.DeleteFunc(children, func(c *launch.Child) bool { return c == nil }), err
+}
+
+// StartParallelism is how many agents leaguetui starts at once: a few per
+// core, since an agent starting spends most of its time waiting for its
+// registration's answer.
+func StartParallelism() int { return 4 * runtime.NumCPU() }
