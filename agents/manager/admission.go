@@ -62,12 +62,13 @@ func managerSecret(layout store.Layout) (string, error) {
 	return secret, nil
 }
 
-// startKey is what the manager presents as the auth_token of a start_match
-// to referee, and gave it at registration: only the two of them know it,
-// and it changes with the referee's token.
-func (m *Manager) startKey(referee engine.AgentInfo) string {
+// managerKey is what the manager proves itself with to agent, given to
+// it at registration (manager_key): the auth_token of a referee's
+// start_match and of every agent's league completion. Only the two of them
+// know it, and it changes with the agent's token.
+func (m *Manager) managerKey(agent engine.AgentInfo) string {
 	mac := hmac.New(sha256.New, []byte(m.secret))
-	fmt.Fprintf(mac, "start_match\x00%s\x00%s\x00%s", m.league.ID, referee.ID, referee.TokenHash)
+	fmt.Fprintf(mac, "manager_key\x00%s\x00%s\x00%s\x00%s", m.league.ID, agent.Role, agent.ID, agent.TokenHash)
 	key := "mk-" + hex.EncodeToString(mac.Sum(nil))
 	store.Redact(key)
 	return key

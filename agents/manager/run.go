@@ -298,9 +298,9 @@ func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee en
 	}
 	reported := make(chan struct{})
 	m.reported[p.MatchID] = reported
-	startKey := m.startKey(referee)
+	startKey := m.managerKey(referee)
 	if current, ok := m.league.Agent(referee.ID); ok {
-		startKey = m.startKey(current) // its token may have changed since the round began
+		startKey = m.managerKey(current) // its token may have changed since the round began
 	}
 	playerA, _ := m.league.Agent(p.PlayerA)
 	playerB, _ := m.league.Agent(p.PlayerB)

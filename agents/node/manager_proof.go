@@ -1,4 +1,4 @@
-package referee
+package node
 
 import (
 	"crypto/subtle"
@@ -8,17 +8,18 @@ import (
 	"github.com/leaguetui/leaguetui/agents/store"
 )
 
-// managerProof is the key this referee's manager gave it at registration,
-// which the manager presents as the auth_token of every start_match: only
-// the two of them know it, so a start_match from anyone else is refused
-// before it changes anything.
+// managerProof is the key this agent's manager gave it at registration
+// (manager_key), which the manager presents as the auth_token of every
+// message that changes the agent's state (a referee's start_match, every
+// agent's notify_league_completed): only the two of them know it, so such
+// a message from anyone else is refused before it changes anything.
 type managerProof struct {
 	mu         sync.Mutex
 	key        string
 	registered bool
 }
 
-// set keeps what registration issued; until then no match is taken.
+// set keeps what registration issued; until then nothing is taken.
 func (p *managerProof) set(key string) {
 	store.Redact(key)
 	p.mu.Lock()
@@ -26,22 +27,32 @@ func (p *managerProof) set(key string) {
 	p.mu.Unlock()
 }
 
-// check refuses a start_match that does not come from this referee's
-// manager. A manager that issued no key (another implementation's) cannot
-// be told from anyone else: its matches are taken as before.
-func (p *managerProof) check(token string) error {
+// check refuses a message that does not come from this agent's manager,
+// as role sees it. A manager that issued no key (another
+// implementation's) cannot be told from anyone else: its messages are
+// taken as before.
+func (p *managerProof) check(role protocol.Role, messageType, token string) error {
 	p.mu.Lock()
 	key, registered := p.key, p.registered
 	p.mu.Unlock()
 	switch {
+	case !registered && role == protocol.RefereeRole:
+		return protocol.Reject(protocol.ErrRefereeNotRegistred, "this referee takes %s once registered with its manager", messageType)
 	case !registered:
-		return protocol.Reject(protocol.ErrRefereeNotRegistred, "this referee takes matches once registered with its manager")
+		return protocol.Reject(protocol.ErrPlayerNotRegistered, "this %s takes %s once registered with its manager", role, messageType)
 	case key == "":
 		return nil
 	case token == "":
-		return protocol.Reject(protocol.ErrAuthTokenMissing, "start_match must carry the auth_token this referee's manager holds")
+		return protocol.Reject(protocol.ErrAuthTokenMissing, "%s must carry the auth_token this %s's manager holds (its manager_key)", messageType, role)
 	case subtle.ConstantTimeCompare([]byte(token), []byte(key)) != 1:
-		return protocol.Reject(protocol.ErrAuthTokenInvalid, "start_match is taken from this referee's own manager only")
+		return protocol.Reject(protocol.ErrAuthTokenInvalid, "%s is taken from this %s's own manager only", messageType, role)
 	}
 	return nil
+}
+
+// CheckManager refuses a message of messageType whose auth_token is not
+// the manager_key this agent's manager gave it: what every message that
+// changes the agent's state must carry.
+func (n *Node) CheckManager(messageType, token string) error {
+	return n.manager.check(n.Role, messageType, token)
 }
