@@ -27,32 +27,33 @@ func (p *managerProof) set(key string) {
 	p.mu.Unlock()
 }
 
-// check refuses a message that does not come from this agent's manager,
-// as role sees it. A manager that issued no key (another
+// check refuses what (a message, named as its method) that does not come
+// from this agent's manager, as role sees it. A manager that issued no key (another
 // implementation's) cannot be told from anyone else: its messages are
 // taken as before.
-func (p *managerProof) check(role protocol.Role, messageType, token string) error {
+func (p *managerProof) check(role protocol.Role, what, token string) error {
 	p.mu.Lock()
 	key, registered := p.key, p.registered
 	p.mu.Unlock()
 	switch {
 	case !registered && role == protocol.RefereeRole:
-		return protocol.Reject(protocol.ErrRefereeNotRegistred, "this referee takes %s once registered with its manager", messageType)
+		return protocol.Reject(protocol.ErrRefereeNotRegistred, "this referee takes %s once registered with its manager", what)
 	case !registered:
-		return protocol.Reject(protocol.ErrPlayerNotRegistered, "this %s takes %s once registered with its manager", role, messageType)
+		return protocol.Reject(protocol.ErrPlayerNotRegistered, "this %s takes %s once registered with its manager", role, what)
 	case key == "":
 		return nil
 	case token == "":
-		return protocol.Reject(protocol.ErrAuthTokenMissing, "%s must carry the auth_token this %s's manager holds (its manager_key)", messageType, role)
+		return protocol.Reject(protocol.ErrAuthTokenMissing, "%s must carry the auth_token this %s's manager holds (its manager_key)", what, role)
 	case subtle.ConstantTimeCompare([]byte(token), []byte(key)) != 1:
-		return protocol.Reject(protocol.ErrAuthTokenInvalid, "%s is taken from this %s's own manager only", messageType, role)
+		return protocol.Reject(protocol.ErrAuthTokenInvalid, "%s is taken from this %s's own manager only", what, role)
 	}
 	return nil
 }
 
-// CheckManager refuses a message of messageType whose auth_token is not
-// the manager_key this agent's manager gave it: what every message that
-// changes the agent's state must carry.
-func (n *Node) CheckManager(messageType, token string) error {
-	return n.manager.check(n.Role, messageType, token)
+// CheckManager refuses what (a message, named as its method, e.g.
+// start_match) when its auth_token is not the manager_key this agent's
+// manager gave it: what every message that changes the agent's state must
+// carry.
+func (n *Node) CheckManager(what, token string) error {
+	return n.manager.check(n.Role, what, token)
 }

@@ -51,7 +51,7 @@ func (n *Node) leagueCompleted(ctx context.Context, in protocol.Inbound) (any, e
 	if err := rpc.DecodeParams(in, &env); err != nil {
 		return nil, err
 	}
-	if err := n.CheckManager(protocol.TypeLeagueCompleted, env.AuthToken); err != nil {
+	if err := n.CheckManager("notify_league_completed", env.AuthToken); err != nil {
 		n.Log.Warn("league completion refused", "event_type", "NOTIFICATION_REFUSED", "message_type", protocol.TypeLeagueCompleted,
 			"sender", env.Sender, "err", err)
 		return nil, err

@@ -151,7 +151,7 @@ func (r *Referee) handleStartMatch(_ context.Context, in protocol.Inbound) (any,
 	if err := rpc.DecodeParams(in, &start); err != nil {
 		return nil, err
 	}
-	if err := r.CheckManager(protocol.TypeStartMatch, start.AuthToken); err != nil {
+	if err := r.CheckManager("start_match", start.AuthToken); err != nil {
 		r.Log.Warn("start_match refused", "event_type", "START_MATCH_REFUSED", "sender", start.Sender, "err", err)
 		return nil, err
 	}

@@ -29,7 +29,7 @@ func TestUnauthenticatedLeagueCompleted(t *testing.T) {
 			if token != "" {
 				msg["auth_token"] = token
 			}
-			wantRefusal(t, leaguetest.Call(t, a.Endpoint, "notify_league_completed", msg), code, "LEAGUE_COMPLETED")
+			wantRefusal(t, leaguetest.Call(t, a.Endpoint, "notify_league_completed", msg), code, "notify_league_completed")
 		}
 		if state := health(t, a.Endpoint)["state"]; state != protocol.StateRegistered {
 			t.Errorf("%s says %v on /health after the forged completions, want %s", a.ID, state, protocol.StateRegistered)
