@@ -1,9 +1,7 @@
 package manager
 
 import (
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"fmt"
@@ -67,9 +65,7 @@ func managerSecret(layout store.Layout) (string, error) {
 // start_match and of every agent's league completion. Only the two of them
 // know it, and it changes with the agent's token.
 func (m *Manager) managerKey(agent engine.AgentInfo) string {
-	mac := hmac.New(sha256.New, []byte(m.secret))
-	fmt.Fprintf(mac, "manager_key\x00%s\x00%s\x00%s\x00%s", m.league.ID, agent.Role, agent.ID, agent.TokenHash)
-	key := "mk-" + hex.EncodeToString(mac.Sum(nil))
+	key := ticket.ManagerKey(m.secret, m.league.ID, string(agent.Role), agent.ID, agent.TokenHash)
 	store.Redact(key)
 	return key
 }
