@@ -220,6 +220,12 @@ type Suspension struct {
 	// AfterTechnicalLosses is how many technical losses in a row, as the
 	// offender, suspend a player; 0 never suspends.
 	AfterTechnicalLosses int // 3
+	// AfterMissedReports is how many matches in a row a referee may be
+	// given and not report (its match deadline passed, or it went away)
+	// before it is suspended: given no more matches, its own going to the
+	// other referees at once. The last referee in play is never
+	// suspended; 0 never suspends a referee.
+	AfterMissedReports int // 2
 }
 
 // Default returns the built-in defaults, equal to the specification's config layer.
@@ -275,7 +281,7 @@ func Default() Config {
 		Referee:      RefereeDefaults{MaxConcurrentMatches: 2},
 		Player:       PlayerDefaults{Strategy: "random", LLM: LLM{ReplyBytes: 1 << 20}},
 		Participants: Participants{MinPlayers: 2, MaxPlayers: 10000, MinReferees: 1},
-		Suspension:   Suspension{AfterTechnicalLosses: 3},
+		Suspension:   Suspension{AfterTechnicalLosses: 3, AfterMissedReports: 2},
 	}
 }
 

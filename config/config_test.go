@@ -41,6 +41,7 @@ func TestDefault(t *testing.T) {
 		{"Player.Strategy", c.Player.Strategy, "random"},
 		{"Participants", c.Participants, Participants{MinPlayers: 2, MaxPlayers: 10000, MinReferees: 1}},
 		{"Suspension.AfterTechnicalLosses", c.Suspension.AfterTechnicalLosses, 3},
+		{"Suspension.AfterMissedReports", c.Suspension.AfterMissedReports, 2},
 		{"Dir", c.Dir, ""},
 	}
 	for _, tt := range tests {

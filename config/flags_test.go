@@ -259,6 +259,7 @@ func TestUsageNamesDefaults(t *testing.T) {
 		{"retry-delay", "default 2s"},
 		{"attempts", "default 3"},
 		{"suspend-after", "default 3"},
+		{"suspend-referee-after", "default 2"},
 	}
 	for _, tt := range tests {
 		f := fs.Lookup(tt.flag)

@@ -152,6 +152,7 @@ type leagueFile struct {
 	} `json:"participants"`
 	Suspension struct {
 		AfterTechnicalLosses *int `json:"after_consecutive_technical_losses"`
+		AfterMissedReports   *int `json:"referee_after_consecutive_missed_reports"`
 	} `json:"suspension"`
 }
 
@@ -263,6 +264,7 @@ func loadLeague(dir string, cfg *Config) error {
 	set(&p.MaxPlayers, f.Participants.MaxPlayers)
 	set(&p.MinReferees, f.Participants.MinReferees)
 	set(&cfg.Suspension.AfterTechnicalLosses, f.Suspension.AfterTechnicalLosses)
+	set(&cfg.Suspension.AfterMissedReports, f.Suspension.AfterMissedReports)
 	return nil
 }
 

@@ -53,7 +53,7 @@ func fullConfig(t *testing.T) Config {
 		Referee:      RefereeDefaults{MaxConcurrentMatches: 4},
 		Player:       PlayerDefaults{Strategy: "counter", LLM: Default().Player.LLM}, // the files have no reply cap
 		Participants: Participants{MinPlayers: 4, MaxPlayers: 64, MinReferees: 2},
-		Suspension:   Suspension{AfterTechnicalLosses: 5},
+		Suspension:   Suspension{AfterTechnicalLosses: 5, AfterMissedReports: 4},
 		Pages:        Default().Pages, // the files have no pages keys
 		Dir:          absDir(t, "full"),
 	}

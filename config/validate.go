@@ -28,6 +28,7 @@ func (c Config) Validate() error {
 		"referee.max_concurrent_matches must be >= 1 (got %d)", c.Referee.MaxConcurrentMatches)
 	c.Participants.validate(&p)
 	p.nonNegative("suspension.after_technical_losses", c.Suspension.AfterTechnicalLosses)
+	p.nonNegative("suspension.referee_after_consecutive_missed_reports", c.Suspension.AfterMissedReports)
 	c.Format.validate(&p)
 	return errors.Join(p...)
 }

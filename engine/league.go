@@ -40,6 +40,11 @@ const (
 	// as its technical losses. The same player registering again is
 	// reinstated.
 	EventPlayerSuspended EventKind = "player_suspended"
+	// EventRefereeSuspended: the manager gave up on a referee that keeps
+	// taking matches and reporting none (SilentReferee); it is given no
+	// more, and the matches it would have run go to the others. The same
+	// referee registering again is reinstated.
+	EventRefereeSuspended EventKind = "referee_suspended"
 	// EventRoundScheduled: a round made once the league started (a Swiss
 	// round, paired when the one before ended), carried in Schedule.
 	EventRoundScheduled EventKind = "round_scheduled"
@@ -104,7 +109,7 @@ type Event struct {
 	Facts   *MatchFacts `json:"facts,omitempty"`    // match_result: how it was played
 	// Schedule is the round a round_scheduled event adds.
 	Schedule *Round `json:"schedule,omitempty"`
-	AgentID  string `json:"agent_id,omitempty"` // player_suspended
+	AgentID  string `json:"agent_id,omitempty"` // player_suspended, referee_suspended
 	Detail   string `json:"detail,omitempty"`   // a human sentence: reason, who paused …
 }
 
@@ -246,8 +251,9 @@ type League struct {
 	referees   []*AgentInfo
 	byID       map[string]*AgentInfo
 	byEndpoint map[string]*AgentInfo
-	suspended  map[string]bool
-	streak     map[string]int // player -> technical losses in a row as the offender
+	suspended  map[string]bool // players and referees
+	streak     map[string]int  // player -> technical losses in a row as the offender
+	missed     map[string]int  // referee -> matches in a row it was given and did not report
 	finished   int
 	total      int // matches scheduled
 	lastSeq    int64
@@ -288,6 +294,7 @@ func NewLeague(id string, scoring Scoring) *League {
 		byEndpoint: map[string]*AgentInfo{},
 		suspended:  map[string]bool{},
 		streak:     map[string]int{},
+		missed:     map[string]int{},
 		steps:      map[matchKey]string{},
 		running:    map[matchKey]struct{}{},
 		unusual:    map[matchKey]*Result{},
@@ -317,6 +324,7 @@ func (l *League) apply(ev Event) error {
 	case EventMatchAssigned:
 		key, err := l.unfinished(ev.MatchID)
 		if err == nil {
+			l.countMiss(key)
 			l.setReferee(key, ev.Referee)
 			l.steps[key] = "assigned"
 			l.setRunning(key, true)
@@ -333,7 +341,9 @@ func (l *League) apply(ev Event) error {
 	case EventRoundScheduled:
 		return l.addRound(ev.Schedule)
 	case EventPlayerSuspended:
-		return l.suspend(ev.AgentID)
+		return l.suspend(ev.AgentID, RolePlayer)
+	case EventRefereeSuspended:
+		return l.suspend(ev.AgentID, RoleReferee)
 	case EventPaused:
 		return l.transition(LeagueRunning, LeaguePaused)
 	case EventStorageFailed:
@@ -487,6 +497,9 @@ func (l *League) recordResult(r *Result) error {
 		return fmt.Errorf("match %s is %s vs %s, not %s vs %s", r.MatchID, m.PlayerA, m.PlayerB, r.PlayerA, r.PlayerB)
 	}
 	res := compactResult(*r, m)
+	if _, running := l.running[key]; running {
+		delete(l.missed, l.record(key).Referee) // its referee reported it
+	}
 	l.setRunning(key, false)
 	l.storeResult(key, res)
 	delete(l.steps, key)
@@ -563,28 +576,48 @@ func sharedID(id string, p Pairing) string {
 	return id
 }
 
-// suspend marks a registered player suspended.
-func (l *League) suspend(id string) error {
+// suspend marks a registered player or referee suspended. The league
+// keeps at least one referee in play: without one no match could be run.
+func (l *League) suspend(id string, role Role) error {
 	a, ok := l.byID[id]
 	switch {
-	case !ok || a.Role != RolePlayer:
-		return fmt.Errorf("no player %q", id)
+	case !ok || a.Role != role:
+		return fmt.Errorf("no %s %q", role, id)
 	case l.suspended[id]:
-		return fmt.Errorf("player %s is already suspended", id)
+		return fmt.Errorf("%s %s is already suspended", role, id)
+	case role == RoleReferee && len(l.RefereesInPlay()) <= 1:
+		return fmt.Errorf("referee %s is the last in play", id)
 	}
 	l.suspended[id] = true
-	l.Table.SetStatus(id, PlayerSuspended)
+	if role == RolePlayer {
+		l.Table.SetStatus(id, PlayerSuspended)
+	}
 	return nil
 }
 
-// reinstate lifts a suspension: the player came back (a restarted process
+// reinstate lifts a suspension: the agent came back (a restarted process
 // registering again) and starts with a clean record of failures.
 func (l *League) reinstate(id string) {
 	if l.suspended[id] {
 		delete(l.suspended, id)
-		l.Table.SetStatus(id, "")
+		if l.byID[id].Role == RolePlayer {
+			l.Table.SetStatus(id, "")
+		}
 	}
 	delete(l.streak, id)
+	delete(l.missed, id)
+}
+
+// countMiss counts, when a match is assigned again while it runs, a miss
+// of the referee it ran on: that referee let the match's deadline pass, or
+// went away, without a report. A match that no longer runs (the manager
+// restarted, the league was stopped) is no referee's miss.
+func (l *League) countMiss(key matchKey) {
+	if _, running := l.running[key]; running {
+		if referee := l.record(key).Referee; referee != "" {
+			l.missed[referee]++
+		}
+	}
 }
 
 // countRoundsDone moves past the leading rounds that have every result;
@@ -637,8 +670,21 @@ func (l *League) AgentAt(endpoint string) (AgentInfo, bool) {
 	return *a, true
 }
 
-// Suspended reports whether a player is suspended.
+// Suspended reports whether a player or a referee is suspended.
 func (l *League) Suspended(id string) bool { return l.suspended[id] }
+
+// MissedReports counts the matches in a row a referee was given and did
+// not report: each ended by the manager giving the match to another (or to
+// it again), up to its latest report.
+func (l *League) MissedReports(id string) int { return l.missed[id] }
+
+// SilentReferee reports whether a referee is to be suspended: it missed
+// after (> 0) reports in a row or more, is not suspended yet, and is not
+// the last referee in play. Its suspension is the journal's
+// referee_suspended, like a player's (see FailureStreak).
+func (l *League) SilentReferee(id string, after int) bool {
+	return after > 0 && l.missed[id] >= after && !l.suspended[id] && len(l.RefereesInPlay()) > 1
+}
 
 // FailureStreak counts a player's technical losses in a row as the
 // offender, up to its latest result.
@@ -649,6 +695,18 @@ func (l *League) Players() []AgentInfo { return copyAgents(l.players) }
 
 // Referees lists registered referees in registration order.
 func (l *League) Referees() []AgentInfo { return copyAgents(l.referees) }
+
+// RefereesInPlay lists the referees not suspended, in registration order:
+// those a match may be given to.
+func (l *League) RefereesInPlay() []AgentInfo {
+	out := make([]AgentInfo, 0, len(l.referees))
+	for _, r := range l.referees {
+		if !l.suspended[r.ID] {
+			out = append(out, *r)
+		}
+	}
+	return out
+}
 
 func copyAgents(list []*AgentInfo) []AgentInfo {
 	out := make([]AgentInfo, len(list))

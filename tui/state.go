@@ -72,8 +72,9 @@ type agentInfo struct {
 	HealthAt time.Time
 	Tools    []string            // MCP tools from /health
 	Model    *protocol.ModelCost // a model player's cost from /health; nil for others
-	// Suspended: the manager suspended this player (player_suspended); it
-	// says nothing on /health, the player may not even know.
+	// Suspended: the manager suspended this player (player_suspended) or
+	// referee (referee_suspended); it says nothing on /health, the agent
+	// may not even know.
 	Suspended bool
 }
 
@@ -419,7 +420,7 @@ func (s *leagueState) Apply(ev engine.Event) {
 			plural(len(touched), "running match"))
 	case engine.EventRestarted:
 		s.Log(ev.Time, levelWarn, "%s", ev.Detail)
-	case engine.EventPlayerSuspended:
+	case engine.EventPlayerSuspended, engine.EventRefereeSuspended:
 		s.syncAgent(ev.AgentID)
 		s.Log(ev.Time, levelWarn, "%s", ev.Detail)
 	case engine.EventStorageFailed:

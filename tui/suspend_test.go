@@ -113,3 +113,27 @@ func TestStorageFailureOnPage(t *testing.T) {
 		t.Errorf("the failure is logged %d times, want once as %q: %+v", logged, want, m.st.Logs())
 	}
 }
+
+// TestSuspendedRefereeShown: a referee the manager suspended for missing
+// its reports is marked in the agents pane, and the log says why.
+func TestSuspendedRefereeShown(t *testing.T) {
+	l := runningLeague(t)
+	const why = "referee REF02 suspended after 2 matches in a row without a report; its matches go to the other referees"
+	l.add(engine.Event{Kind: engine.EventRefereeSuspended, AgentID: "REF02", Detail: why})
+	m := newTestModel(t, nil, t0)
+	feed(m, l)
+	press(m, "tab")
+	if line := screenLine(m.screen(), "REF02"); !strings.Contains(line, "‖ suspended") {
+		t.Errorf("agents line of REF02 = %q, want ‖ suspended", line)
+	}
+	if line := screenLine(m.screen(), "REF01"); strings.Contains(line, "suspended") {
+		t.Errorf("agents line of REF01 = %q, not suspended", line)
+	}
+	logged := false
+	for _, e := range m.pc.State.Logs() {
+		logged = logged || (e.Level == levelWarn && e.Text == why)
+	}
+	if !logged {
+		t.Errorf("the log does not say why REF02 was suspended: %+v", m.pc.State.Logs())
+	}
+}

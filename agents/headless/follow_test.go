@@ -17,8 +17,8 @@ import (
 	"github.com/leaguetui/leaguetui/engine"
 )
 
-// TestFollowPrintsSuspension: a stall and a suspension on the manager's
-// feed are lines of their own in the --no-ui progress, between the results
+// TestFollowPrintsSuspension: a stall and a suspension (of a referee, of a
+// player) on the manager's feed are lines of their own in the --no-ui progress, between the results
 // around them.
 func TestFollowPrintsSuspension(t *testing.T) {
 	pairing := engine.Pairing{MatchID: "R1M1", Round: 1, PlayerA: "P01", PlayerB: "P02"}
@@ -27,19 +27,23 @@ func TestFollowPrintsSuspension(t *testing.T) {
 	events := []engine.Event{
 		{Seq: 1, Kind: engine.EventAgentRegistered, Agent: &engine.AgentInfo{ID: "P01", Role: engine.RolePlayer, Endpoint: "a"}},
 		{Seq: 2, Kind: engine.EventAgentRegistered, Agent: &engine.AgentInfo{ID: "P02", Role: engine.RolePlayer, Endpoint: "b"}},
-		{Seq: 3, Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Players: []string{"P01", "P02"},
+		{Seq: 3, Kind: engine.EventAgentRegistered, Agent: &engine.AgentInfo{ID: "REF01", Role: engine.RoleReferee, Endpoint: "c"}},
+		{Seq: 4, Kind: engine.EventAgentRegistered, Agent: &engine.AgentInfo{ID: "REF02", Role: engine.RoleReferee, Endpoint: "d"}},
+		{Seq: 5, Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Players: []string{"P01", "P02"},
 			LegacyRounds: []engine.Round{{Number: 1, Matches: []engine.Pairing{pairing}}}}},
-		{Seq: 4, Kind: engine.EventStalled, MatchID: "R1M1", Referee: "REF01", Detail: "league stalled: no referee could take R1M1"},
-		{Seq: 5, Kind: engine.EventMatchResult, MatchID: "R1M1", Result: result},
-		{Seq: 6, Kind: engine.EventPlayerSuspended, AgentID: "P02", Detail: "P02 suspended after 1 technical losses in a row"},
-		{Seq: 7, Kind: engine.EventLeagueCompleted},
+		{Seq: 6, Kind: engine.EventStalled, MatchID: "R1M1", Referee: "REF01", Detail: "league stalled: no referee could take R1M1"},
+		{Seq: 7, Kind: engine.EventRefereeSuspended, AgentID: "REF02",
+			Detail: "referee REF02 suspended after 2 matches in a row without a report; its matches go to the other referees"},
+		{Seq: 8, Kind: engine.EventMatchResult, MatchID: "R1M1", Result: result},
+		{Seq: 9, Kind: engine.EventPlayerSuspended, AgentID: "P02", Detail: "P02 suspended after 1 technical losses in a row"},
+		{Seq: 10, Kind: engine.EventLeagueCompleted},
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/events" || r.URL.Query().Get("after") != "0" {
 			http.Error(w, "one page only", http.StatusBadRequest)
 			return
 		}
-		_ = json.NewEncoder(w).Encode(protocol.FeedPage{Events: events, LastSeq: 7})
+		_ = json.NewEncoder(w).Encode(protocol.FeedPage{Events: events, LastSeq: 10})
 	}))
 	defer srv.Close()
 
@@ -52,6 +56,7 @@ func TestFollowPrintsSuspension(t *testing.T) {
 	want := []string{
 		"league started: 2 players, 1 round, 1 match",
 		"league stalled: no referee could take R1M1",
+		"referee REF02 suspended after 2 matches in a row without a report; its matches go to the other referees",
 		"[1/1] R1M1 P01 vs P02: P01 wins, technical loss for [P02]",
 		"P02 suspended after 1 technical losses in a row",
 		"league completed",

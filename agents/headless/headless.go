@@ -795,7 +795,7 @@ func (p *progress) apply(ev engine.Event) (finished bool, err error) {
 		fmt.Fprintf(p.out, "round %d paired: %s\n", ev.Round, control.Plural(len(ev.Schedule.Matches), "match"))
 	case engine.EventMatchResult:
 		fmt.Fprintf(p.out, "[%d/%d] %s\n", done, total, DescribeResult(*ev.Result))
-	case engine.EventPlayerSuspended, engine.EventRestarted, engine.EventStalled:
+	case engine.EventPlayerSuspended, engine.EventRefereeSuspended, engine.EventRestarted, engine.EventStalled:
 		fmt.Fprintln(p.out, ev.Detail)
 	case engine.EventRoundCompleted:
 		fmt.Fprintf(p.out, "round %d completed\n", ev.Round)

@@ -1,9 +1,7 @@
 package manager
 
 import (
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"fmt"
@@ -62,13 +60,12 @@ func managerSecret(layout store.Layout) (string, error) {
 	return secret, nil
 }
 
-// startKey is what the manager presents as the auth_token of a start_match
-// to referee, and gave it at registration: only the two of them know it,
-// and it changes with the referee's token.
-func (m *Manager) startKey(referee engine.AgentInfo) string {
-	mac := hmac.New(sha256.New, []byte(m.secret))
-	fmt.Fprintf(mac, "start_match\x00%s\x00%s\x00%s", m.league.ID, referee.ID, referee.TokenHash)
-	key := "mk-" + hex.EncodeToString(mac.Sum(nil))
+// managerKey is what the manager proves itself with to agent, given to
+// it at registration (manager_key): the auth_token of a referee's
+// start_match and of every agent's league completion. Only the two of them
+// know it, and it changes with the agent's token.
+func (m *Manager) managerKey(agent engine.AgentInfo) string {
+	key := ticket.ManagerKey(m.secret, m.league.ID, string(agent.Role), agent.ID, agent.TokenHash)
 	store.Redact(key)
 	return key
 }

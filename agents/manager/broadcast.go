@@ -122,9 +122,9 @@ func announcementsFor(matches []protocol.AnnouncedMatch, players int, copies ann
 // standingsFor gives each player its copy of a message with the standings
 // as its list: all the rows in a league of up to fullListPlayers,
 // otherwise the leaders' and the player's own.
-func standingsFor(rows []protocol.StandingRow, copies *listBroadcast) func(engine.AgentInfo) protocol.Message {
+func standingsFor(rows []protocol.StandingRow, copies *listBroadcast) func(engine.AgentInfo) *protocol.Encoded {
 	if len(rows) <= fullListPlayers {
-		return func(engine.AgentInfo) protocol.Message { return copies.whole }
+		return func(engine.AgentInfo) *protocol.Encoded { return copies.whole }
 	}
 	leaders := make([]int, leadersShown)
 	index := make(map[string]int, len(rows))
@@ -135,7 +135,7 @@ func standingsFor(rows []protocol.StandingRow, copies *listBroadcast) func(engin
 		}
 	}
 	leadersOnly := copies.with(leaders)
-	return func(a engine.AgentInfo) protocol.Message {
+	return func(a engine.AgentInfo) *protocol.Encoded {
 		i, ok := index[a.ID]
 		if !ok || i < leadersShown {
 			return leadersOnly
@@ -167,7 +167,8 @@ func (m *Manager) broadcastStandings(round int) {
 		m.Log.Error("standings not sent", "round", round, "err", err)
 		return
 	}
-	m.broadcast(players, standingsFor(rows, copies))
+	copyFor := standingsFor(rows, copies)
+	m.broadcast(players, func(a engine.AgentInfo) protocol.Message { return copyFor(a) })
 }
 
 func (m *Manager) broadcastRoundCompleted(round, totalRounds int, results []engine.Result) {
@@ -216,7 +217,10 @@ func (m *Manager) broadcastLeagueCompleted() {
 		m.Log.Error("league completion not sent", "err", err)
 		return
 	}
-	m.broadcast(everyone, standingsFor(rows, copies))
+	// It changes every agent (it says the league is over): each copy
+	// carries, as its auth_token, the key the manager gave that agent.
+	copyFor := standingsFor(rows, copies)
+	m.broadcast(everyone, func(a engine.AgentInfo) protocol.Message { return copyFor(a).WithAuthToken(m.managerKey(a)) })
 }
 
 // standingRows converts the engine's table to the wire's rows.

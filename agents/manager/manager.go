@@ -78,6 +78,7 @@ type Manager struct {
 	changedMu sync.Mutex
 	changed   chan struct{}
 	reported  map[string]chan struct{} // match id -> closed when its result is in
+	benched   map[string]chan struct{} // referee id -> closed when it is suspended (suspension)
 	running   bool
 	cancelRun context.CancelFunc
 	runDone   chan struct{}
@@ -146,6 +147,7 @@ func New(opts Options) (*Manager, error) {
 		changed:   make(chan struct{}),
 		reported:  map[string]chan struct{}{},
 		tokenUsed: map[string]bool{},
+		benched:   map[string]chan struct{}{},
 		runDone:   make(chan struct{}),
 		resumed:   make(chan struct{}),
 		cancelRun: func() {},

@@ -206,9 +206,8 @@ func (m *Manager) welcome(env protocol.Envelope, role engine.Role, entry enrolme
 	m.Log.Info("registered", "event_type", strings.ToUpper(string(role))+"_REGISTERED", "agent_id", agent.ID,
 		"endpoint", agent.Endpoint, "again", entry.again)
 	resp := m.acceptRegistration(env, role, agent.ID, token)
-	if role == engine.RoleReferee {
-		resp.ManagerKey = m.startKey(agent)
-	} else if m.issuesTickets() {
+	resp.ManagerKey = m.managerKey(agent)
+	if role == engine.RolePlayer && m.issuesTickets() {
 		resp.MatchTicketKey = m.ticketKey(agent.ID)
 	}
 	return resp

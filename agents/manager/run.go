@@ -119,7 +119,7 @@ func (m *Manager) run(ctx context.Context) error {
 func (m *Manager) playRound(ctx context.Context, round int) error {
 	m.mu.Lock()
 	pairings := m.league.Round(round).Matches
-	referees := m.league.Referees()
+	referees := m.league.RefereesInPlay()
 	m.mu.Unlock()
 	if len(referees) == 0 {
 		return fmt.Errorf("no referee registered")
@@ -177,9 +177,9 @@ func (m *Manager) playMatch(ctx context.Context, a assignment, referees []engine
 		return err
 	}
 	first := indexOf(referees, a.Referee.ID)
-	// The referee of each attempt, as registered now: one that restarted
-	// as itself may be on a new port.
-	refereeFor := func(attempt int) engine.AgentInfo { return m.current(referees[(first+attempt-1)%len(referees)]) }
+	// The referee of each attempt, as registered now (one that restarted
+	// as itself may be on a new port), passing over those suspended.
+	refereeFor := func(attempt int) engine.AgentInfo { return m.inPlayFrom(referees, first+attempt-1) }
 	err := retry.Do(ctx, m.reassignment(a.MatchID, len(referees), refereeFor), func(attempt int) error {
 		return m.playOn(ctx, a.Pairing, refereeFor(attempt), slots)
 	})
@@ -221,6 +221,8 @@ func (m *Manager) playOn(ctx context.Context, p engine.Pairing, referee engine.A
 	}
 	select {
 	case slots[referee.ID] <- struct{}{}:
+	case <-m.suspension(referee.ID):
+		return fmt.Errorf("%s is suspended", referee.ID) // the next referee takes the match at once
 	case <-ctx.Done():
 		return ctx.Err()
 	}
@@ -240,6 +242,24 @@ func (m *Manager) playOn(ctx context.Context, p engine.Pairing, referee engine.A
 
 // maxPassDelay bounds the wait between two passes over the referees.
 const maxPassDelay = 5 * time.Second
+
+// inPlayFrom is the first referee of the round's list, from index i on
+// and around, that is not suspended, as registered now; the one at i when
+// all are (the league keeps one in play, but it may be another's now).
+func (m *Manager) inPlayFrom(referees []engine.AgentInfo, i int) engine.AgentInfo {
+	for k := range referees {
+		if r := m.current(referees[(i+k)%len(referees)]); !m.isSuspended(r.ID) {
+			return r
+		}
+	}
+	return m.current(referees[i%len(referees)])
+}
+
+func (m *Manager) isSuspended(id string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.league.Suspended(id)
+}
 
 // current is a referee as registered now.
 func (m *Manager) current(referee engine.AgentInfo) engine.AgentInfo {
@@ -294,9 +314,16 @@ func (m *Manager) hasResult(matchID string) bool {
 // for its report until the match's deadline.
 func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee engine.AgentInfo) error {
 	m.mu.Lock()
-	if rec, _ := m.league.Match(p.MatchID); rec.Result != nil {
+	rec, _ := m.league.Match(p.MatchID)
+	if rec.Result != nil {
 		m.mu.Unlock()
 		return nil
+	}
+	// A match assigned again while it runs is a miss of the referee it
+	// ran on (engine.League.MissedReports).
+	var missedBy string
+	if m.league.Running(p.MatchID) {
+		missedBy = rec.Referee
 	}
 	assigned, err := m.stage(engine.Event{Kind: engine.EventMatchAssigned, Round: p.Round, MatchID: p.MatchID, Referee: referee.ID})
 	if err != nil {
@@ -305,9 +332,9 @@ func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee en
 	}
 	reported := make(chan struct{})
 	m.reported[p.MatchID] = reported
-	startKey := m.startKey(referee)
+	startKey := m.managerKey(referee)
 	if current, ok := m.league.Agent(referee.ID); ok {
-		startKey = m.startKey(current) // its token may have changed since the round began
+		startKey = m.managerKey(current) // its token may have changed since the round began
 	}
 	playerA, _ := m.league.Agent(p.PlayerA)
 	playerB, _ := m.league.Agent(p.PlayerB)
@@ -319,6 +346,10 @@ func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee en
 	}
 	m.mu.Unlock()
 	if err := assigned.durable(); err != nil {
+		m.forgetWaiter(p.MatchID, reported)
+		return err
+	}
+	if err := m.suspendSilent(missedBy); err != nil {
 		m.forgetWaiter(p.MatchID, reported)
 		return err
 	}
@@ -345,6 +376,9 @@ func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee en
 	case err := <-watchReferee(waitCtx, referee.Endpoint, refereeProbeInterval):
 		m.forgetWaiter(p.MatchID, reported)
 		return fmt.Errorf("%s went away during the match: %w", referee.ID, err)
+	case <-m.suspension(referee.ID):
+		m.forgetWaiter(p.MatchID, reported)
+		return fmt.Errorf("%s was suspended during the match", referee.ID)
 	case <-time.After(m.matchDeadline()):
 		m.forgetWaiter(p.MatchID, reported)
 		return fmt.Errorf("no result from %s within the match deadline", referee.ID)

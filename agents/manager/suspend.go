@@ -50,6 +50,64 @@ func (m *Manager) suspendFailing(matchID string) error {
 	return err
 }
 
+// A referee that keeps taking matches and reporting none (its match
+// deadlines pass, or it goes away) is suspended too (config
+// Suspension.AfterMissedReports in a row; engine.League.SilentReferee): it
+// is given no more matches, and those waiting for it or running on it go
+// to the other referees at once. The last referee in play is never
+// suspended. Registering again reinstates it.
+
+// suspendSilent suspends referee when the matches in a row it missed
+// reached the configured number, and tells the feed, the log and the
+// matches waiting for it. "" is no referee.
+func (m *Manager) suspendSilent(referee string) error {
+	after := m.opts.Config.Suspension.AfterMissedReports
+	m.mu.Lock()
+	if referee == "" || !m.league.SilentReferee(referee, after) {
+		m.mu.Unlock()
+		return nil
+	}
+	missed := m.league.MissedReports(referee)
+	ev, err := m.stage(engine.Event{Kind: engine.EventRefereeSuspended, Round: m.league.CurrentRound(), AgentID: referee,
+		Detail: fmt.Sprintf("referee %s suspended after %d matches in a row without a report; its matches go to the other referees",
+			referee, missed)})
+	m.mu.Unlock()
+	if err == nil {
+		err = ev.durable()
+	}
+	if err != nil {
+		return err
+	}
+	m.Log.Warn("referee suspended", "event_type", "REFEREE_SUSPENDED", "referee_id", referee, "missed_reports", missed,
+		"reason", ev.Detail)
+	m.mu.Lock()
+	if ch, ok := m.benched[referee]; ok {
+		close(ch)
+		delete(m.benched, referee)
+	}
+	m.mu.Unlock()
+	return nil
+}
+
+// suspension is closed once referee is suspended: what a match waiting
+// for it, or running on it, leaves it for.
+func (m *Manager) suspension(referee string) <-chan struct{} {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.league.Suspended(referee) {
+		return closedChan
+	}
+	ch, ok := m.benched[referee]
+	if !ok {
+		ch = make(chan struct{})
+		m.benched[referee] = ch
+	}
+	return ch
+}
+
+// closedChan is a channel that is closed.
+var closedChan = func() chan struct{} { ch := make(chan struct{}); close(ch); return ch }()
+
 // forfeitSuspended scores a match with a suspended player at once, without a
 // referee: a technical loss for each suspended player (both: a double
 // technical loss, no winner). It reports whether it did.

@@ -13,7 +13,8 @@ import (
 
 // playerCalls is a valid message for each player tool, as a referee or the
 // manager sends it, and the reply's message type. The referee's messages
-// carry REF01's ticket for P01's match R1M1 of the league in dataDir.
+// carry REF01's ticket for P01's match R1M1 of the league in dataDir, the
+// league's completion P01's manager_key.
 func playerCalls(t *testing.T, dataDir string) map[string]struct {
 	args  map[string]any
 	reply string
@@ -55,7 +56,8 @@ func playerCalls(t *testing.T, dataDir string) map[string]struct {
 		"notify_round_completed": {message(protocol.TypeRoundCompleted, protocol.SenderManager, with(map[string]any{
 			"matches_completed": 1, "next_round_id": nil})), "ROUND_COMPLETED_ACK"},
 		"notify_league_completed": {message(protocol.TypeLeagueCompleted, protocol.SenderManager, map[string]any{
-			"total_rounds": 1, "champion": map[string]any{"player_id": "P01", "points": 3}}), "LEAGUE_COMPLETED_ACK"},
+			"total_rounds": 1, "champion": map[string]any{"player_id": "P01", "points": 3},
+			"auth_token": leaguetest.ManagerKey(t, dataDir, "league_2025_even_odd", "P01")}), "LEAGUE_COMPLETED_ACK"},
 	}
 }
 

@@ -66,6 +66,8 @@ type Node struct {
 	// referee key, so that /health says so.
 	OpenReferees bool
 
+	manager managerProof // what its manager proves itself with
+
 	mu        sync.RWMutex
 	id, token string
 	sender    string // from id, once registered: every reply's envelope carries it
@@ -281,6 +283,7 @@ func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Mes
 	if credsPath, err = n.Layout.Credentials(n.Name); err != nil {
 		return nil, err
 	}
+	n.manager.set(resp.ManagerKey)
 	if n.Admitted != nil {
 		n.Admitted(&resp)
 	}

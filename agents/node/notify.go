@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
 )
 
 // Ack answers a notification with a small acknowledgement that echoes its
@@ -29,20 +30,35 @@ var ackTypes = func() map[string]string {
 }()
 
 // AcknowledgeNotifications routes notifications this agent only needs to
-// acknowledge. LEAGUE_COMPLETED also runs the agent's LeagueCompleted hook,
-// if it has one, and moves the agent to SHUTDOWN. Neither reads the body
-// (routing read its conversation id): they only borrow it, and the
-// server reuses its memory, the round's broadcasts being the largest
-// bodies an agent gets.
+// acknowledge: they change nothing, so they are taken from anyone. Neither
+// reads the body (routing read its conversation id): they only borrow it,
+// and the server reuses its memory, the round's broadcasts being the
+// largest bodies an agent gets. LEAGUE_COMPLETED, which changes the agent,
+// is routed too: see leagueCompleted.
 func (n *Node) AcknowledgeNotifications(messageTypes ...string) {
 	for _, t := range messageTypes {
 		n.Server.HandleBorrowing(t, n.Ack)
 	}
-	n.Server.HandleBorrowing(protocol.TypeLeagueCompleted, func(ctx context.Context, in protocol.Inbound) (any, error) {
-		if n.LeagueCompleted != nil {
-			n.LeagueCompleted()
-		}
-		n.SetState(protocol.StateShutdown)
-		return n.Ack(ctx, in)
-	})
+	n.Server.HandleBorrowing(protocol.TypeLeagueCompleted, n.leagueCompleted)
+}
+
+// leagueCompleted takes LEAGUE_COMPLETED from this agent's manager only
+// (CheckManager): it runs the agent's LeagueCompleted hook, if it has one,
+// and moves the agent to SHUTDOWN. From anyone else it is refused and
+// changes nothing: /health goes on saying what the agent is doing.
+func (n *Node) leagueCompleted(ctx context.Context, in protocol.Inbound) (any, error) {
+	var env protocol.Envelope
+	if err := rpc.DecodeParams(in, &env); err != nil {
+		return nil, err
+	}
+	if err := n.CheckManager("notify_league_completed", env.AuthToken); err != nil {
+		n.Log.Warn("league completion refused", "event_type", "NOTIFICATION_REFUSED", "message_type", protocol.TypeLeagueCompleted,
+			"sender", env.Sender, "err", err)
+		return nil, err
+	}
+	if n.LeagueCompleted != nil {
+		n.LeagueCompleted()
+	}
+	n.SetState(protocol.StateShutdown)
+	return n.Ack(ctx, in)
 }

@@ -14,7 +14,8 @@ import (
 // TestAcknowledgeNotifications posts broadcasts to a listening node, as
 // the manager does, before and after it registers: each is acknowledged
 // with its own _ACK type, its conversation, and the node's sender as it
-// is then; LEAGUE_COMPLETED runs the hook and moves the node to SHUTDOWN.
+// is then. LEAGUE_COMPLETED, with the key its manager gave it and only
+// with it, runs the hook and moves the node to SHUTDOWN.
 func TestAcknowledgeNotifications(t *testing.T) {
 	n := listeningNode(t, "127.0.0.1", "")
 	var completed atomic.Int32
@@ -27,7 +28,6 @@ func TestAcknowledgeNotifications(t *testing.T) {
 		{"", protocol.TypeRoundAnnouncement, "player:alpha"},
 		{"P07", protocol.TypeStandingsUpdate, "player:P07"},
 		{"", protocol.TypeRoundAnnouncement, "player:P07"},
-		{"", protocol.TypeLeagueCompleted, "player:P07"},
 	}
 	for i, tt := range tests {
 		if tt.register != "" {
@@ -40,6 +40,20 @@ func TestAcknowledgeNotifications(t *testing.T) {
 			t.Errorf("%s got %+v, want %s_ACK from %s in %s", tt.messageType, ack, tt.messageType, tt.sender, conversation)
 		}
 	}
+	// LEAGUE_COMPLETED changes the node: it is taken with the key its
+	// manager gave it, and refused without it, before anything changes.
+	n.manager.set("mk-test-key")
+	n.SetState(protocol.StateRegistered)
+	for token, code := range map[string]string{"": protocol.ErrAuthTokenMissing, "mk-guessed": protocol.ErrAuthTokenInvalid} {
+		reply := postWith(t, n.Endpoint(), protocol.TypeLeagueCompleted, "conv-forged", token)
+		if reply.ErrorCode != code || completed.Load() != 0 || n.State() != protocol.StateRegistered {
+			t.Errorf("LEAGUE_COMPLETED with auth_token %q: %+v, hook ran %d times, state %s; want refused with %s, nothing changed",
+				token, reply, completed.Load(), n.State(), code)
+		}
+	}
+	if ack := postWith(t, n.Endpoint(), protocol.TypeLeagueCompleted, "conv-done", "mk-test-key"); ack.MessageType != "LEAGUE_COMPLETED_ACK" {
+		t.Errorf("LEAGUE_COMPLETED with the manager's key: %+v, want its ack", ack)
+	}
 	if completed.Load() != 1 || n.State() != protocol.StateShutdown {
 		t.Errorf("after LEAGUE_COMPLETED: hook ran %d times, state %s; want once, %s", completed.Load(), n.State(), protocol.StateShutdown)
 	}
@@ -48,19 +62,32 @@ func TestAcknowledgeNotifications(t *testing.T) {
 // post sends one notification as a JSON-RPC request and decodes the Ack.
 func post(t *testing.T, endpoint, messageType, conversation string) protocol.Ack {
 	t.Helper()
+	return postWith(t, endpoint, messageType, conversation, "").Ack
+}
+
+// reply is an Ack or a league error, as the result of a notification.
+type reply struct {
+	protocol.Ack
+	ErrorCode string `json:"error_code"`
+}
+
+// postWith sends one notification with authToken, if any, and decodes
+// its result.
+func postWith(t *testing.T, endpoint, messageType, conversation, authToken string) reply {
+	t.Helper()
 	body := fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"notify","id":1,"params":{"protocol":"league.v2",`+
-		`"message_type":%q,"sender":"league_manager","timestamp":"2025-01-15T10:00:00Z","conversation_id":%q,"round_id":1}}`,
-		messageType, conversation)
+		`"message_type":%q,"sender":"league_manager","timestamp":"2025-01-15T10:00:00Z","conversation_id":%q,"round_id":1,"auth_token":%q}}`,
+		messageType, conversation, authToken)
 	resp, err := http.Post(endpoint, "application/json", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var reply struct {
-		Result protocol.Ack `json:"result"`
+	var out struct {
+		Result reply `json:"result"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&reply); err != nil {
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
 		t.Fatal(err)
 	}
-	return reply.Result
+	return out.Result
 }

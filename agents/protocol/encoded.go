@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -54,3 +55,20 @@ func MarshalIndent(v any, prefix, indent string) ([]byte, error) {
 
 // Unmarshal is json.Unmarshal (see Marshal).
 func Unmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
+
+// WithAuthToken is a copy of the message that carries token as its
+// auth_token, for a broadcast whose every copy is signed for its
+// recipient: the bytes are e's with the field put first, nothing encoded
+// again but the token. e must carry no auth_token of its own.
+func (e *Encoded) WithAuthToken(token string) *Encoded {
+	quoted, _ := Marshal(token) // a string always encodes
+	out := make([]byte, 0, len(e.JSON)+len(quoted)+len(`"auth_token":,`))
+	out = append(append(out, `{"auth_token":`...), quoted...)
+	if rest := e.JSON[1:]; len(bytes.TrimSpace(rest)) > 1 { // more than the closing brace
+		out = append(out, ',')
+	}
+	out = append(out, e.JSON[1:]...)
+	signed := &Encoded{Envelope: e.Envelope, JSON: out}
+	signed.AuthToken = token
+	return signed
+}

@@ -40,3 +40,33 @@ func TestEncodedGoesOutAsItsMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestWithAuthToken: a signed copy is the same message with the token as
+// its auth_token, in its envelope and in its bytes; the original is left
+// as it was.
+func TestWithAuthToken(t *testing.T) {
+	msg := &LeagueCompleted{Envelope: NewEnvelope(TypeLeagueCompleted, SenderManager, "conv-1"), TotalRounds: 3,
+		FinalStandings: []StandingRow{{Rank: 1, PlayerID: "P01", Points: 6}}}
+	enc, err := Encode(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := string(enc.JSON)
+	signed := enc.WithAuthToken(`mk-"quoted"`)
+	var got LeagueCompleted
+	if err := Decode(signed.JSON, &got); err != nil {
+		t.Fatalf("%s: %v", signed.JSON, err)
+	}
+	want := *msg
+	want.AuthToken = `mk-"quoted"`
+	if got.AuthToken != want.AuthToken || got.TotalRounds != 3 || len(got.FinalStandings) != 1 || signed.AuthToken != want.AuthToken {
+		t.Errorf("signed copy decodes to %+v (envelope token %q), want %+v", got, signed.AuthToken, want)
+	}
+	if string(enc.JSON) != before || enc.AuthToken != "" {
+		t.Errorf("the original changed: %s", enc.JSON)
+	}
+	empty := (&Encoded{JSON: []byte("{}")}).WithAuthToken("k")
+	if string(empty.JSON) != `{"auth_token":"k"}` {
+		t.Errorf("signed empty object: %s", empty.JSON)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -15,7 +16,8 @@ const maxEndpointLen = 512
 // NormalizeEndpoint is the one spelling of an agent's contact endpoint, so
 // that one endpoint is one agent however it is written: the scheme and
 // host in lower case, localhost as 127.0.0.1, an IP address in its
-// canonical form ([0:0::1] as [::1]), no default port (80 for http, 443 for https), and the path
+// canonical form ([0:0::1] as [::1]), the port as its number (":031999"
+// as ":31999"), no default port (80 for http, 443 for https), and the path
 // cleaned without a trailing slash ("/mcp/" and "/mcp" are one); a query
 // is kept as it is. It refuses what is not an http(s) URL of a host, and
 // URLs with credentials or a fragment, which no agent needs.
@@ -38,7 +40,10 @@ func NormalizeEndpoint(raw string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("endpoint %q: %w", Printable(raw), err)
 	}
-	port := u.Port()
+	port, err := endpointPort(u.Port())
+	if err != nil {
+		return "", fmt.Errorf("endpoint %q: %w", Printable(raw), err)
+	}
 	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
 		port = ""
 	}
@@ -55,6 +60,20 @@ func NormalizeEndpoint(raw string) (string, error) {
 		p += "?" + u.RawQuery
 	}
 	return scheme + "://" + host + p, nil
+}
+
+// endpointPort writes a port as the number it is (":031999" is ":31999",
+// the socket a client reaches either way), "" when there is none. A port
+// that no socket can have is refused.
+func endpointPort(port string) (string, error) {
+	if port == "" {
+		return "", nil
+	}
+	n, err := strconv.ParseUint(port, 10, 16)
+	if err != nil || n == 0 {
+		return "", fmt.Errorf("port %q is not a number from 1 to 65535", Printable(port))
+	}
+	return strconv.FormatUint(n, 10), nil
 }
 
 // endpointHost lower-cases a host and writes every loopback spelling as

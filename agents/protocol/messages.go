@@ -81,9 +81,10 @@ type RegisterResponse struct {
 	RefereeID string  `json:"referee_id,omitempty"`
 	PlayerID  string  `json:"player_id,omitempty"`
 	Reason    *string `json:"reason"`
-	// ManagerKey, for a referee, is what the manager presents as the
-	// auth_token of its start_match, so that the referee runs matches
-	// from its own manager only (an extra of leaguetui's).
+	// ManagerKey is what the manager presents as the auth_token of what
+	// changes the agent: a referee's start_match, every agent's
+	// notify_league_completed; the agent takes those from its own manager
+	// only (an extra of leaguetui's).
 	ManagerKey string `json:"manager_key,omitempty"`
 	// MatchTicketKey, for a player, is the key its match tickets are
 	// made with: a player given one takes match calls only with a valid

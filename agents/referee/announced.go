@@ -22,7 +22,7 @@ import (
 // referee's manager issued no manager_key, takes the matches it assigns
 // to this referee, each once however often the announcement comes.
 func (r *Referee) handleRoundAnnouncement(ctx context.Context, in protocol.Inbound) (any, error) {
-	if !r.proof.startsByAnnouncement() {
+	if !r.ManagerIssuedNoKey() {
 		return r.Ack(ctx, in)
 	}
 	var ann protocol.RoundAnnouncement

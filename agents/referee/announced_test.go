@@ -33,20 +33,3 @@ func TestPhoneBookEndpoints(t *testing.T) {
 		}
 	}
 }
-
-// Announcements are taken only from a manager that registered this
-// referee and issued no key: ours issues one and starts matches itself.
-func TestAnnouncementsTakenOnlyWithoutManagerKey(t *testing.T) {
-	var p managerProof
-	if p.startsByAnnouncement() {
-		t.Error("taken before registration")
-	}
-	p.set("mk-123")
-	if p.startsByAnnouncement() {
-		t.Error("taken under a manager that issued a key")
-	}
-	p.set("")
-	if !p.startsByAnnouncement() {
-		t.Error("not taken under a manager that issued no key")
-	}
-}

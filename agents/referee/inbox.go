@@ -1,50 +1,76 @@
 package referee
 
 import (
+	"crypto/subtle"
 	"encoding/json"
 	"sync"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
 )
 
 // inbox holds the answers players post back on their own instead of in the
-// reply, keyed by match, player and message type.
+// reply, keyed by match, player and message type. A slot takes an answer
+// only with the match ticket its player was sent as the auth_token of the
+// call it answers: nobody else knows that ticket, so nobody else can answer
+// in the player's name.
 type inbox struct {
 	mu      sync.Mutex
-	waiting map[string]chan json.RawMessage
+	waiting map[string]slot
 }
 
-func newInbox() *inbox { return &inbox{waiting: map[string]chan json.RawMessage{}} }
+// slot is one answer awaited, and the ticket that must come with it.
+type slot struct {
+	answers chan json.RawMessage
+	ticket  string // "" when the match came without tickets: nothing to check
+}
+
+func newInbox() *inbox { return &inbox{waiting: map[string]slot{}} }
 
 func inboxKey(matchID, player, messageType string) string {
 	return matchID + "|" + player + "|" + messageType
 }
 
-// expect opens a slot for one answer; cancel closes it.
-func (b *inbox) expect(matchID, player, messageType string) (answers <-chan json.RawMessage, cancel func()) {
+// expect opens a slot for one answer that carries ticket; cancel closes it.
+func (b *inbox) expect(matchID, player, messageType, ticket string) (answers <-chan json.RawMessage, cancel func()) {
 	key := inboxKey(matchID, player, messageType)
-	ch := make(chan json.RawMessage, 1)
+	s := slot{answers: make(chan json.RawMessage, 1), ticket: ticket}
 	b.mu.Lock()
-	b.waiting[key] = ch
+	b.waiting[key] = s
 	b.mu.Unlock()
-	return ch, func() {
+	return s.answers, func() {
 		b.mu.Lock()
-		if b.waiting[key] == ch {
+		if b.waiting[key].answers == s.answers {
 			delete(b.waiting, key)
 		}
 		b.mu.Unlock()
 	}
 }
 
-// deliver hands an answer to whoever expects it; false if nobody does.
-func (b *inbox) deliver(matchID, player, messageType string, body json.RawMessage) bool {
+// errNotExpected is deliver's answer when no slot waits for an answer.
+var errNotExpected = protocol.Reject(protocol.ErrMissingField, "no such answer is awaited")
+
+// deliver hands an answer to whoever expects it. It refuses, and the slot
+// stays open for the player's own answer, when none is expected
+// (errNotExpected) or when token is not the ticket (E011 without one,
+// E012 with another): a refused answer changes nothing.
+func (b *inbox) deliver(matchID, player, messageType, token string, body json.RawMessage) error {
 	b.mu.Lock()
-	ch, ok := b.waiting[inboxKey(matchID, player, messageType)]
+	s, ok := b.waiting[inboxKey(matchID, player, messageType)]
 	b.mu.Unlock()
-	if !ok {
-		return false
+	switch {
+	case !ok:
+		return errNotExpected
+	case s.ticket == "":
+	case token == "":
+		return protocol.Reject(protocol.ErrAuthTokenMissing,
+			"a posted %s must carry as auth_token the match ticket %s was sent with the call it answers", messageType, player)
+	case subtle.ConstantTimeCompare([]byte(token), []byte(s.ticket)) != 1:
+		return protocol.Reject(protocol.ErrAuthTokenInvalid,
+			"auth_token is not the match ticket %s was sent for match %s: only the invited player answers in its name", player, matchID)
 	}
 	select {
-	case ch <- body:
+	case s.answers <- body:
 	default: // one answer is enough
 	}
-	return true
+	return nil
 }

@@ -315,7 +315,7 @@ func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Me
 	if call, ok := msg.(*protocol.MoveCall); ok {
 		call.Deadline = protocol.FormatTime(deadline) // protocol.md §3.8: now + the move timeout, for this attempt
 	}
-	late, cancel := run.r.inbox.expect(run.start.MatchID, player, inboxType(answerType))
+	late, cancel := run.r.inbox.expect(run.start.MatchID, player, inboxType(answerType), run.tickets[player])
 	defer cancel()
 	raw, err := run.tell(ctx, player, msg, rpc.Call{Timeout: timeout, Attempts: 1, Repeat: repeat})
 	if err != nil {

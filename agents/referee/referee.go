@@ -40,7 +40,6 @@ type Referee struct {
 	inbox  *inbox
 	steps  *stepBatcher // match steps to the manager, in order, batched
 	states *matchStates // what get_match_state answers
-	proof  managerProof // what its manager proves itself with
 	// announced are the matches taken from round announcements, each once
 	// (a manager of another implementation may announce a round again).
 	announced onceEach
@@ -66,7 +65,6 @@ func New(opts Options) (*Referee, error) {
 	}
 	r := &Referee{Node: n, opts: opts, inbox: newInbox(), states: newMatchStates(), running: map[string]bool{}}
 	r.steps = &stepBatcher{r: r}
-	n.Admitted = func(resp *protocol.RegisterResponse) { r.proof.set(resp.ManagerKey) }
 	r.Server.Handle(protocol.TypeStartMatch, r.handleStartMatch)
 	r.Server.Handle(protocol.TypeGameJoinAck, r.handleLateAnswer)
 	r.Server.Handle(protocol.TypeChooseParityResponse, r.handleLateAnswer)
@@ -161,7 +159,7 @@ func (r *Referee) handleStartMatch(_ context.Context, in protocol.Inbound) (any,
 	if err := rpc.DecodeParams(in, &start); err != nil {
 		return nil, err
 	}
-	if err := r.proof.check(start.AuthToken); err != nil {
+	if err := r.CheckManager("start_match", start.AuthToken); err != nil {
 		r.Log.Warn("start_match refused", "event_type", "START_MATCH_REFUSED", "sender", start.Sender, "err", err)
 		return nil, err
 	}
@@ -244,8 +242,10 @@ func (r *Referee) release(matchID string) {
 	delete(r.running, matchID)
 }
 
-// handleLateAnswer takes a GAME_JOIN_ACK or CHOOSE_PARITY_RESPONSE that a
-// player posts back instead of answering inline (protocol.md §9 #2).
+// handleLateAnswer takes a GAME_JOIN_ACK or CHOOSE_PARITY_RESPONSE (or
+// GAME_MOVE_RESPONSE) that a player posts back instead of answering inline
+// (protocol.md §9 #2), from that player only: it must carry as auth_token
+// the match ticket the call it answers carried (see inbox.deliver).
 func (r *Referee) handleLateAnswer(ctx context.Context, in protocol.Inbound) (any, error) {
 	var env protocol.Envelope
 	if err := rpc.DecodeParams(in, &env); err != nil {
@@ -259,8 +259,14 @@ func (r *Referee) handleLateAnswer(ctx context.Context, in protocol.Inbound) (an
 	if player == "" {
 		player = env.SenderID()
 	}
-	if !r.inbox.deliver(env.MatchID, player, in.MessageType, in.Body) {
-		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "no %s expected from %s in match %s", in.MessageType, player, env.MatchID)
+	switch err := r.inbox.deliver(env.MatchID, player, in.MessageType, env.AuthToken, in.Body); {
+	case err == errNotExpected:
+		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "no %s expected from %s in match %s",
+			in.MessageType, protocol.Printable(player), protocol.Printable(env.MatchID))
+	case err != nil:
+		r.Log.Warn("posted answer refused", "event_type", "POSTED_ANSWER_REFUSED", "message_type", in.MessageType,
+			"match_id", env.MatchID, "player_id", player, "sender", env.Sender, "err", err)
+		return nil, err
 	}
 	return r.Ack(ctx, in)
 }

@@ -62,11 +62,17 @@ type variantPlayer struct {
 
 	completed     chan struct{} // closed on LEAGUE_COMPLETED
 	completedOnce sync.Once
+
+	tickets map[string]string // match id -> the auth_token its invitation carried
+	// beforePost, when set, runs before each answer the player posts back,
+	// with the method and the answer it is about to post.
+	beforePost func(method string, answer map[string]any)
 }
 
 func newVariantPlayer(t *testing.T, s style) *variantPlayer {
 	p := &variantPlayer{style: s, invitations: map[string]bool{}, moves: map[string]bool{}, gameOvers: map[string]bool{},
-		methods: map[string]int{}, flaked: map[string]bool{}, completed: make(chan struct{})}
+		methods: map[string]int{}, flaked: map[string]bool{}, completed: make(chan struct{}),
+		tickets: map[string]string{}}
 	p.peer = leaguetest.NewPeer(t, p.serve)
 	return p
 }
@@ -198,12 +204,20 @@ func (p *variantPlayer) envelope(messageType string, in map[string]any) map[stri
 	return env
 }
 
+// postedEnvelope starts an answer posted back to the referee: its
+// auth_token is the match ticket the call carried, which is how the
+// referee knows the answer is the invited player's.
+func (p *variantPlayer) postedEnvelope(messageType string, call map[string]any) map[string]any {
+	return p.with(p.envelope(messageType, call), "auth_token", call["auth_token"])
+}
+
 func (p *variantPlayer) handle(kind string, msg map[string]any) map[string]any {
 	matchID, _ := msg["match_id"].(string)
 	p.mu.Lock()
 	switch kind {
 	case kindInvite:
 		p.invitations[matchID] = true
+		p.tickets[matchID], _ = msg["auth_token"].(string)
 	case kindMove:
 		p.moves[matchID] = true
 		p.checkDeadline(msg)
@@ -231,11 +245,11 @@ func (p *variantPlayer) handle(kind string, msg map[string]any) map[string]any {
 	case kind == kindMove && p.style == styleParity:
 		return p.with(p.envelope("RESPONSE_PARITY_CHOOSE", msg), "parity_choice", choice)
 	case kind == kindInvite && p.style == styleAsync:
-		go p.postBack("receive_game_join_ack", p.with(p.with(p.envelope("GAME_JOIN_ACK", msg), "accept", true),
+		go p.postBack("receive_game_join_ack", p.with(p.with(p.postedEnvelope("GAME_JOIN_ACK", msg), "accept", true),
 			"arrival_timestamp", p.now()))
 		return map[string]any{"status": "joined"}
 	case kind == kindMove && p.style == styleAsync:
-		go p.postBack("receive_parity_response", p.with(p.envelope("CHOOSE_PARITY_RESPONSE", msg), "parity_choice", choice))
+		go p.postBack("receive_parity_response", p.with(p.postedEnvelope("CHOOSE_PARITY_RESPONSE", msg), "parity_choice", choice))
 		return map[string]any{"status": "ok"}
 	case kind == kindInvite:
 		return p.with(p.with(p.envelope("GAME_JOIN_ACK", msg), "accept", true), "arrival_timestamp", p.now())
@@ -269,6 +283,9 @@ func (p *variantPlayer) with(m map[string]any, k string, v any) map[string]any {
 // postBack sends an answer to the referee's /mcp on its own, as TalHibner's
 // players do, and checks that the referee took it.
 func (p *variantPlayer) postBack(method string, msg map[string]any) {
+	if p.beforePost != nil {
+		p.beforePost(method, msg)
+	}
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method, "params": msg, "id": "cb-" + fmt.Sprint(msg["match_id"])})
 	resp, err := http.Post(p.refereeURL, "application/json", bytes.NewReader(body))
 	var reply struct {

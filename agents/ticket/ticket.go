@@ -13,6 +13,11 @@
 // the league calling about a match it was not given, or a message about
 // another match. The ticket is all the player needs, so a player that
 // restarts mid-match accepts the rest of it.
+//
+// The manager proves itself the same way to every agent: it gives each, at
+// registration, a manager key (ManagerKey) that only the two of them know,
+// and presents it as the auth_token of what changes the agent (a
+// referee's start_match, every agent's notify_league_completed).
 package ticket
 
 import (
@@ -24,14 +29,23 @@ import (
 
 // Prefixes tell a ticket key and a ticket apart from tokens at a glance.
 const (
-	keyPrefix    = "tk-"
-	ticketPrefix = "mt-"
+	keyPrefix        = "tk-"
+	ticketPrefix     = "mt-"
+	managerKeyPrefix = "mk-"
 )
 
 // PlayerKey is the ticket key the manager whose secret is managerSecret
 // gives player playerID of league leagueID.
 func PlayerKey(managerSecret, leagueID, playerID string) string {
 	return keyPrefix + mac(managerSecret, "match_ticket_key", leagueID, playerID)
+}
+
+// ManagerKey is what the manager whose secret is managerSecret proves
+// itself with to the agent of league leagueID with that role and id,
+// registered with the token whose hash is tokenHash: it changes with the
+// agent's token.
+func ManagerKey(managerSecret, leagueID, role, agentID, tokenHash string) string {
+	return managerKeyPrefix + mac(managerSecret, "manager_key", leagueID, role, agentID, tokenHash)
 }
 
 // Mint is the ticket of the player holding key for match matchID of league

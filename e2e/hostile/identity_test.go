@@ -132,11 +132,14 @@ func TestIdentityAttacks(t *testing.T) {
 	p01 := l.players[0]
 	url := l.manager.Endpoint
 
+	// One endpoint is one agent however it is spelt: the port is compared
+	// as the number it is, so leading zeros name the same socket.
 	t.Run("impersonation at P01's endpoint in other spellings", func(t *testing.T) {
 		before := l.state(t)
 		port := p01.Endpoint[strings.LastIndex(p01.Endpoint, ":")+1 : strings.LastIndex(p01.Endpoint, "/")]
 		for _, spelling := range []string{p01.Endpoint, p01.Endpoint + "/", "http://localhost:" + port + "/mcp",
-			"HTTP://LOCALHOST:" + port + "/mcp/", "http://127.0.0.1:" + port + "//mcp/"} {
+			"HTTP://LOCALHOST:" + port + "/mcp/", "http://127.0.0.1:" + port + "//mcp/",
+			"http://127.0.0.1:0" + port + "/mcp", "http://LocalHost:000" + port + "/mcp/"} {
 			reply := leaguetest.Call(t, url, "register_player", playerRegistration(spelling, nil))
 			if reply.String("status") != "REJECTED" || reply.String("auth_token") != "" ||
 				!strings.Contains(reply.String("reason"), "P01") {

@@ -33,6 +33,7 @@ type league struct {
 	players  []*launch.Child
 	spy      *fakePlayer // registered like a player, records what it receives
 	spyKey   string      // the ticket key the manager gave the fake player
+	spyProof string      // the manager_key the manager gave the fake player
 	ctl      *control.Client
 }
 
@@ -61,6 +62,9 @@ func playLeague(t *testing.T) *league {
 	l.spy.setIdentity(reply.String("player_id"), reply.String("auth_token"))
 	if l.spyKey = reply.String("match_ticket_key"); l.spyKey == "" {
 		t.Fatalf("the manager gave the fake player no match ticket key: %s", reply.Body)
+	}
+	if l.spyProof = reply.String("manager_key"); l.spyProof == "" {
+		t.Fatalf("the manager gave the fake player no manager key: %s", reply.Body)
 	}
 
 	if err := l.ctl.Start(context.Background()); err != nil {
@@ -105,9 +109,10 @@ func TestNoTokenLeaks(t *testing.T) {
 	secrets := append(issued, secret{spyID, spyToken}, secret{"the admin", l.admin}, secret{"the fake player's ticket key", l.spyKey})
 
 	t.Run("the fake player got no token", func(t *testing.T) {
-		checkReceived(t, l.spy, secrets, l.spyKey, "handle_game_invitation", "choose_parity", "notify_match_result",
+		checkReceived(t, l.spy, secrets, l.spyKey, l.spyProof, "handle_game_invitation", "choose_parity", "notify_match_result",
 			"notify_round", "update_standings", "notify_league_completed")
 	})
+	secrets = append(secrets, secret{"the fake player's manager key", l.spyProof})
 	t.Run("error replies echo no token", func(t *testing.T) {
 		secrets = append(secrets, probeErrors(t, l, creds, secret{spyID, spyToken})...)
 	})
@@ -146,7 +151,7 @@ func TestNoTokenLeaks(t *testing.T) {
 // checkReceived requires that nothing the fake player received carries a
 // token field, or a piece of any token, in its body or headers.
 // It must have received at least the methods in want.
-func checkReceived(t *testing.T, f *fakePlayer, secrets []secret, ticketKey string, want ...string) {
+func checkReceived(t *testing.T, f *fakePlayer, secrets []secret, ticketKey, managerKey string, want ...string) {
 	t.Helper()
 	pieces := fragments(secrets)
 	got := f.requests()
@@ -160,6 +165,12 @@ func checkReceived(t *testing.T, f *fakePlayer, secrets []secret, ticketKey stri
 		params, ticketed := withoutTicket(r.params, ticketKey)
 		if ticketed && r.method != "notify_game_error" {
 			tickets++
+		}
+		if r.method == "notify_league_completed" {
+			var signed bool
+			if params, signed = withoutManagerKey(params, managerKey); !signed {
+				t.Errorf("notify_league_completed to the fake player does not carry its own manager_key")
+			}
 		}
 		if field := tokenField(params); field != "" {
 			t.Errorf("%s to the fake player carries %s", r.method, field)
@@ -193,6 +204,19 @@ func withoutTicket(raw, key string) (string, bool) {
 	sender, _ := msg["sender"].(string)
 	_, referee := protocol.SplitSender(sender)
 	if got == "" || !ticket.Valid(key, got, league, match, referee) {
+		return raw, false
+	}
+	delete(msg, "auth_token")
+	out, _ := json.Marshal(msg)
+	return string(out), true
+}
+
+// withoutManagerKey is a message without its auth_token when that is
+// key, the fake player's own manager_key: what the manager proves itself
+// with, and the one thing it sends a player as auth_token.
+func withoutManagerKey(raw, key string) (string, bool) {
+	var msg map[string]any
+	if json.Unmarshal([]byte(raw), &msg) != nil || msg["auth_token"] != key {
 		return raw, false
 	}
 	delete(msg, "auth_token")
