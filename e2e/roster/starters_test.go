@@ -1,0 +1,56 @@
+package roster_test
+
+import (
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/leaguetui/leaguetui/internal/leaguetest"
+)
+
+// starter is the roster entry of one of examples/' starter players.
+func starter(t *testing.T, name string, command ...string) map[string]any {
+	t.Helper()
+	if _, err := exec.LookPath(command[0]); err != nil {
+		leaguetest.SkipWithout(t, "no "+command[0]+" to run the "+name+" starter with")
+	}
+	args := append(command, "--port", "{port}", "--manager", "{manager}", "--name", "{name}", "--data", "{data}")
+	return map[string]any{"name": name, "command": args}
+}
+
+// TestStartersPlayARosterLeague: the three starter players of examples/
+// (Python, Node and Go, standard libraries only) play a whole league from a
+// roster beside built-in players, with no technical loss for anyone.
+func TestStartersPlayARosterLeague(t *testing.T) {
+	examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goStarter := filepath.Join(t.TempDir(), "starter")
+	build := exec.Command("go", "build", "-o", goStarter, ".")
+	build.Dir = filepath.Join(examples, "go")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build examples/go: %v\n%s", err, out)
+	}
+	roster := writeRoster(t,
+		starter(t, "py-starter", "python3", filepath.Join(examples, "python", "player.py")),
+		starter(t, "js-starter", "node", filepath.Join(examples, "node", "player.js")),
+		starter(t, "go-starter", goStarter),
+		map[string]any{"name": "bob", "strategy": "adaptive"},
+		map[string]any{"name": "dan", "strategy": "counter"},
+	)
+	dataDir := t.TempDir()
+	run := startLeaguetui(t, dataDir, nil, append([]string{"--no-ui", "--data", dataDir, "--seed", "5",
+		"--roster", roster, "--referees", "2"}, fast...)...)
+	run.wait(t)
+	rows := rowsByName(readStandings(t, dataDir))
+	for _, name := range []string{"py-starter", "js-starter", "go-starter", "bob", "dan"} {
+		row, ok := rows[name]
+		switch {
+		case !ok:
+			t.Errorf("%s is not in the standings: %v", name, rows)
+		case row.Played != 4 || row.TechnicalLosses != 0:
+			t.Errorf("%s played %d matches with %d technical losses; want 4 and none", name, row.Played, row.TechnicalLosses)
+		}
+	}
+}
