@@ -22,6 +22,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/report"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
@@ -51,6 +52,10 @@ type Options struct {
 	// OpenReferees admits referees without the referee key (the manager's
 	// --open-referees); ours get the key all the same.
 	OpenReferees bool
+	// CSVDir, when set, gets the league's exports (agents/report) once
+	// it has completed: standings.csv, crosstable.csv, matches.csv and
+	// results.jsonl.
+	CSVDir string
 	// Env is added to the environment of every agent it starts (the
 	// bench's profiling asks for a window this way).
 	Env []string
@@ -166,6 +171,22 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	out.standings(standings, league.modelCosts(ctx))
+	return writeExports(opts, standings.LeagueID)
+}
+
+// writeExports writes the league's exports into --csv's folder, read from
+// the data folder the league has just completed in.
+func writeExports(opts Options, leagueID string) error {
+	if opts.CSVDir == "" {
+		return nil
+	}
+	l, err := report.Load(opts.DataDir, leagueID)
+	if err == nil {
+		err = l.WriteExports(opts.CSVDir)
+	}
+	if err != nil {
+		return fmt.Errorf("--csv %s: %w", opts.CSVDir, err)
+	}
 	return nil
 }
 

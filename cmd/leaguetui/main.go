@@ -41,6 +41,7 @@ Usage:
   leaguetui player [flags]       run one player
   leaguetui pages [flags]        serve a page graph to link-race referees (MCP)
   leaguetui bench [flags]        measure how close a league runs to the machine's limit
+  leaguetui report DATA [flags]  write a data folder's league as an HTML report and CSV files
 
 Run "leaguetui COMMAND --help" for a command's flags.
 
@@ -153,6 +154,7 @@ func run(ctx context.Context, interrupts <-chan os.Signal, args []string, stdout
 		"player":  func(ctx context.Context, args []string) error { return runPlayer(ctx, args, stdout) },
 		"bench":   func(ctx context.Context, args []string) error { return runBench(ctx, args, stdout, stderr) },
 		"pages":   func(ctx context.Context, args []string) error { return runPages(ctx, args, stderr) },
+		"report":  func(ctx context.Context, args []string) error { return runReport(ctx, args, stdout) },
 	}
 	if len(args) > 0 && commands[args[0]] != nil {
 		ctx, interrupted := cancelOnInterrupt(ctx, interrupts)
@@ -245,6 +247,7 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	attach := fs.String("attach", "", "show the league of a manager already running at `URL` (e.g. http://HOST:8000) instead of starting one")
 	adminToken := fs.String("admin-token", "", "the attached manager's admin `token`, for start, pause, resume and stop (default $LEAGUETUI_ADMIN_TOKEN)")
 	openReferees := fs.Bool("open-referees", false, openRefereesUsage)
+	csvDir := fs.String("csv", "", "with --no-ui: write the league's standings.csv, crosstable.csv, matches.csv and results.jsonl into `folder` when it completes")
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
 		return err
@@ -255,6 +258,9 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	}
 	if (*asJSON || *quiet) && !*noUI {
 		return &usageError{"--json and --quiet go with --no-ui"}
+	}
+	if *csvDir != "" && !*noUI {
+		return &usageError{"--csv goes with --no-ui; for the console's league, run leaguetui report DATA afterwards"}
 	}
 	if *attach != "" && *noUI {
 		return &usageError{"--attach shows a league in the console; without it, read the league with curl URL/standings"}
@@ -278,7 +284,7 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	opts := headless.Options{Config: cfg, ConfigArgs: cf.Args(), Executable: exe, DataDir: *data,
 		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, PlayersSet: playersSet,
 		RefereesSet: refereesSet, FreePorts: *freePorts,
-		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet, OpenReferees: *openReferees}
+		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet, OpenReferees: *openReferees, CSVDir: *csvDir}
 	if !*noUI {
 		// In the console Ctrl-C is a key; a signal from elsewhere quits.
 		ctx, interrupted := cancelOnInterrupt(ctx, interrupts)
