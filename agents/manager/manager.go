@@ -82,6 +82,7 @@ type Manager struct {
 	storageDetail string
 	secret        string // the manager's own key, see managerSecret
 	stalled       bool   // no referee could take a match, and none has been played since
+	metrics       *leagueMetrics
 }
 
 var _ node.Agent = (*Manager)(nil) // its lifecycle is every agent's
@@ -132,6 +133,7 @@ func New(opts Options) (*Manager, error) {
 		secret:    secret,
 	}
 	m.post = rpc.NewMailer(n.Client, n.Log)
+	m.newMetrics()
 	if err := m.replayJournal(); err != nil {
 		lock.Release()
 		return nil, err
@@ -322,9 +324,11 @@ func (m *Manager) stage(ev engine.Event) (staged, error) {
 func (m *Manager) apply(ev *engine.Event) error {
 	ev.Seq = m.league.LastSeq() + 1
 	ev.Time = time.Now().UTC()
+	running := m.league.RunningCount()
 	if err := m.league.Apply(*ev); err != nil {
 		return err
 	}
+	m.metrics.observe(*ev, running)
 	m.feed.push(*ev, m.journal.Committed())
 	return nil
 }
