@@ -24,6 +24,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/report"
 	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/agents/web"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -56,6 +57,9 @@ type Options struct {
 	// it has completed: standings.csv, crosstable.csv, matches.csv and
 	// results.jsonl.
 	CSVDir string
+	// WebAddr, when set, serves the live web view (agents/web) of the
+	// league on that address while it runs.
+	WebAddr string
 	// Env is added to the environment of every agent it starts (the
 	// bench's profiling asks for a window this way).
 	Env []string
@@ -143,6 +147,9 @@ func Run(ctx context.Context, opts Options) error {
 		defer league.Stop()
 	}
 	out := newOutput(opts)
+	if err == nil && opts.WebAddr != "" {
+		err = ServeWeb(ctx, league.Control.Base(), opts.WebAddr, out.progress)
+	}
 	var progress *progress
 	if err == nil {
 		progress, err = begin(startCtx, league, opts, out)
@@ -172,6 +179,17 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	out.standings(standings, league.modelCosts(ctx))
 	return writeExports(opts, standings.LeagueID)
+}
+
+// ServeWeb serves the live web view of the manager at managerURL on addr
+// until ctx ends, and says where on progress.
+func ServeWeb(ctx context.Context, managerURL, addr string, progress io.Writer) error {
+	url, err := web.New(managerURL).Start(ctx, addr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(progress, "leaguetui: web view at %s\n", url)
+	return nil
 }
 
 // writeExports writes the league's exports into --csv's folder, read from

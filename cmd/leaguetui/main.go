@@ -42,6 +42,7 @@ Usage:
   leaguetui pages [flags]        serve a page graph to link-race referees (MCP)
   leaguetui bench [flags]        measure how close a league runs to the machine's limit
   leaguetui report DATA [flags]  write a data folder's league as an HTML report and CSV files
+  leaguetui web --attach URL     serve a running manager's live web view for spectators
 
 Run "leaguetui COMMAND --help" for a command's flags.
 
@@ -155,6 +156,7 @@ func run(ctx context.Context, interrupts <-chan os.Signal, args []string, stdout
 		"bench":   func(ctx context.Context, args []string) error { return runBench(ctx, args, stdout, stderr) },
 		"pages":   func(ctx context.Context, args []string) error { return runPages(ctx, args, stderr) },
 		"report":  func(ctx context.Context, args []string) error { return runReport(ctx, args, stdout) },
+		"web":     func(ctx context.Context, args []string) error { return runWeb(ctx, args, stdout, stderr) },
 	}
 	if len(args) > 0 && commands[args[0]] != nil {
 		ctx, interrupted := cancelOnInterrupt(ctx, interrupts)
@@ -248,6 +250,7 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	adminToken := fs.String("admin-token", "", "the attached manager's admin `token`, for start, pause, resume and stop (default $LEAGUETUI_ADMIN_TOKEN)")
 	openReferees := fs.Bool("open-referees", false, openRefereesUsage)
 	csvDir := fs.String("csv", "", "with --no-ui: write the league's standings.csv, crosstable.csv, matches.csv and results.jsonl into `folder` when it completes")
+	webAddr := fs.String("web", "", webFlagUsage)
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
 		return err
@@ -284,7 +287,7 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	opts := headless.Options{Config: cfg, ConfigArgs: cf.Args(), Executable: exe, DataDir: *data,
 		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, PlayersSet: playersSet,
 		RefereesSet: refereesSet, FreePorts: *freePorts,
-		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet, OpenReferees: *openReferees, CSVDir: *csvDir}
+		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet, OpenReferees: *openReferees, CSVDir: *csvDir, WebAddr: *webAddr}
 	if !*noUI {
 		// In the console Ctrl-C is a key; a signal from elsewhere quits.
 		ctx, interrupted := cancelOnInterrupt(ctx, interrupts)
