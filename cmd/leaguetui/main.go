@@ -43,6 +43,7 @@ Usage:
   leaguetui bench [flags]        measure how close a league runs to the machine's limit
   leaguetui report DATA [flags]  write a data folder's league as an HTML report and CSV files
   leaguetui web --attach URL     serve a running manager's live web view for spectators
+  leaguetui replay DATA          step through a finished league's matches in the console
 
 Run "leaguetui COMMAND --help" for a command's flags.
 
@@ -157,6 +158,7 @@ func run(ctx context.Context, interrupts <-chan os.Signal, args []string, stdout
 		"pages":   func(ctx context.Context, args []string) error { return runPages(ctx, args, stderr) },
 		"report":  func(ctx context.Context, args []string) error { return runReport(ctx, args, stdout) },
 		"web":     func(ctx context.Context, args []string) error { return runWeb(ctx, args, stdout, stderr) },
+		"replay":  func(ctx context.Context, args []string) error { return runReplay(ctx, args, stdout) },
 	}
 	if len(args) > 0 && commands[args[0]] != nil {
 		ctx, interrupted := cancelOnInterrupt(ctx, interrupts)

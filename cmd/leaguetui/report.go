@@ -6,10 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/leaguetui/leaguetui/agents/report"
+	"github.com/leaguetui/leaguetui/tui"
 )
 
 const reportHelp = `leaguetui report: turn a data folder into an HTML report and CSV exports.
@@ -81,9 +83,43 @@ func parseWithFolder(fs *flag.FlagSet, args []string) (string, error) {
 	}
 	switch {
 	case folder == "":
-		return "", &usageError{"name the data folder: leaguetui report DATA"}
+		return "", &usageError{"name the data folder: " + fs.Name() + " DATA"}
 	case len(rest) > 0:
 		return "", &usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
 	}
 	return folder, nil
+}
+
+const replayHelp = `leaguetui replay: step through a finished league's matches in the console.
+
+Usage:
+  leaguetui replay DATA [--league ID]
+
+DATA is only read (an archived or read-only folder works). Every match is
+there, in schedule order: n or → the next, p or ← the one before, g the
+first, G the last, j/k scroll the transcript, q quits.
+
+Flags:
+`
+
+func runReplay(_ context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("leaguetui replay", flag.ContinueOnError)
+	fs.SetOutput(&helpText{to: stdout})
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), replayHelp)
+		fs.PrintDefaults()
+	}
+	league := fs.String("league", "", "the league `id` to replay, when the data folder holds several")
+	data, err := parseWithFolder(fs, args)
+	if err != nil {
+		return err
+	}
+	l, err := report.Load(data, *league)
+	if err != nil {
+		return err
+	}
+	if err := tui.CheckTerminal(os.Stdin, os.Stdout); err != nil {
+		return err
+	}
+	return tui.RunReplay(l)
 }
