@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,6 +46,7 @@ type page struct {
 	Images    int        `json:"images"`
 	Title     string     `json:"title"`
 	Flow      int        `json:"flow"`
+	Pairs     []string   `json:"pairs"` // the running matches' players
 }
 
 const look = `({
@@ -55,6 +57,7 @@ const look = `({
   images: document.querySelectorAll("img").length,
   title: document.title,
   flow: document.querySelectorAll("#flow li").length,
+  pairs: Array.from(document.querySelectorAll("#running tbody tr")).map(tr => tr.cells[1].textContent),
 })`
 
 // A real league of real processes watched in a real browser through
@@ -89,7 +92,7 @@ func TestWebViewInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	var seen page
-	sawRunning, sawFlow := 0, 0
+	sawRunning, sawFlow, sawPlayers := 0, 0, false
 	want := ""
 	deadline := time.Now().Add(3 * time.Minute)
 	for {
@@ -98,6 +101,9 @@ func TestWebViewInChromium(t *testing.T) {
 			t.Fatal(err)
 		}
 		sawRunning, sawFlow = max(sawRunning, seen.Running), max(sawFlow, seen.Flow)
+		for _, pair := range seen.Pairs {
+			sawPlayers = sawPlayers || strings.Contains(pair, " vs ")
+		}
 		if seen.State == "completed" && want == "" {
 			doc, err := ctl.Standings(context.Background())
 			if err != nil {
@@ -113,8 +119,9 @@ func TestWebViewInChromium(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond) // the browser's own pace: polling the page's state
 	}
-	if sawRunning == 0 || sawFlow == 0 {
-		t.Errorf("the page never showed a running match (%d) or a match's flow (%d)", sawRunning, sawFlow)
+	if sawRunning == 0 || sawFlow == 0 || !sawPlayers {
+		t.Errorf("the page never showed a running match (%d), a match's flow (%d) or a running match's players (%v)",
+			sawRunning, sawFlow, sawPlayers)
 	}
 	doc, err := ctl.Standings(context.Background())
 	if err != nil {
@@ -134,7 +141,7 @@ func TestWebViewInChromium(t *testing.T) {
 	if seen.Images != 0 || seen.Title == "pwned" {
 		t.Errorf("a display name became markup: %d images, title %q", seen.Images, seen.Title)
 	}
-	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100 is a PNG
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +152,7 @@ func TestWebViewInChromium(t *testing.T) {
 	if err := os.MkdirAll(keep, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(keep, "web-view-completed.jpg")
+	path := filepath.Join(keep, "web-view-completed.png")
 	if err := os.WriteFile(path, shot, 0o644); err != nil {
 		t.Fatal(err)
 	}

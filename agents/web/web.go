@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/engine"
 )
 
 //go:embed static
@@ -53,6 +54,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /stream", s.serveStream)
 	mux.HandleFunc("GET /standings", s.serveStandings)
 	mux.HandleFunc("GET /matches/{id}", s.serveMatch)
+	mux.HandleFunc("GET /schedule", s.serveSchedule)
 	return secured(mux)
 }
 
@@ -184,6 +186,58 @@ func (s *Server) serveMatch(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(raw)
+}
+
+// Pairing is one scheduled match, as GET /schedule lists them.
+type Pairing struct {
+	MatchID string `json:"match_id"`
+	Round   int    `json:"round"`
+	PlayerA string `json:"player_a"`
+	PlayerB string `json:"player_b"`
+}
+
+// maxSchedulePages bounds how far serveSchedule reads the feed for the
+// league's start: it follows the registrations, in the first pages.
+const maxSchedulePages = 20
+
+// serveSchedule lists the league's matches with their players, so that
+// the page can name who plays a running match (match_assigned names only
+// the match). The schedule is the one league_started fixes, made again
+// from it as the manager makes it (engine.StartInfo.Schedule), and each
+// round_scheduled's; an empty list before the league starts.
+func (s *Server) serveSchedule(w http.ResponseWriter, r *http.Request) {
+	var out []Pairing
+	add := func(rounds ...engine.Round) {
+		for _, round := range rounds {
+			for _, p := range round.Matches {
+				out = append(out, Pairing{MatchID: p.MatchID, Round: p.Round, PlayerA: p.PlayerA, PlayerB: p.PlayerB})
+			}
+		}
+	}
+	var cursor int64
+	for range maxSchedulePages {
+		page, err := s.ctl.Events(r.Context(), cursor, 0)
+		if err != nil {
+			http.Error(w, "the manager does not answer", http.StatusBadGateway)
+			return
+		}
+		for _, ev := range page.Events {
+			switch {
+			case ev.Kind == engine.EventLeagueStarted && ev.Start != nil:
+				rounds, err := ev.Start.Schedule()
+				if err == nil {
+					add(rounds...)
+				}
+			case ev.Kind == engine.EventRoundScheduled && ev.Schedule != nil:
+				add(*ev.Schedule)
+			}
+		}
+		if len(page.Events) == 0 || page.LastSeq <= cursor {
+			break
+		}
+		cursor = page.LastSeq
+	}
+	writeJSON(w, out)
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

@@ -12,6 +12,7 @@ const view = {
   results: [],         // times of results, for the rate
   round: 0, done: 0, total: 0,
   picked: "",
+  pairings: new Map(), // match id -> {player_a, player_b}, from /schedule
 };
 
 const $ = (id) => document.getElementById(id);
@@ -30,8 +31,26 @@ function fill(parent, items, make, tag = "tr") {
 }
 
 function match(id) {
-  if (!view.matches.has(id)) view.matches.set(id, { id, a: "", b: "", steps: [], pathA: [], pathB: [] });
+  if (!view.matches.has(id)) {
+    const p = view.pairings.get(id) || {};
+    view.matches.set(id, { id, a: p.player_a || "", b: p.player_b || "", steps: [], pathA: [], pathB: [] });
+    if (!p.player_a) view.scheduleDue = true;
+  }
   return view.matches.get(id);
+}
+
+// loadSchedule learns who plays each match (the feed's match_assigned
+// names only the match); asked again when a match is not in it yet.
+async function loadSchedule() {
+  view.scheduleDue = false;
+  const resp = await fetch("schedule", { cache: "no-store" });
+  if (!resp.ok) return;
+  for (const p of (await resp.json()) || []) {
+    view.pairings.set(p.match_id, p);
+    const m = view.matches.get(p.match_id);
+    if (m && !m.a) { m.a = p.player_a; m.b = p.player_b; }
+  }
+  render();
 }
 
 // A link race's step detail: "A: page (step n) · B: page (step n)".
@@ -176,6 +195,10 @@ function connect() {
   stream.onmessage = (msg) => {
     apply(JSON.parse(msg.data));
     scheduleStandings();
+    if (view.scheduleDue && !view.scheduleLoading) {
+      view.scheduleLoading = true;
+      loadSchedule().catch(() => {}).finally(() => { view.scheduleLoading = false; });
+    }
     render();
   };
   stream.addEventListener("state", (msg) => {
