@@ -251,9 +251,6 @@ func cell(s string) string {
 	return s
 }
 
-// Cell is how an export writes a string from the data folder (see cell).
-func Cell(s string) string { return cell(s) }
-
 func itoa(n int) string               { return strconv.Itoa(n) }
 func i64toa(n int64) string           { return strconv.FormatInt(n, 10) }
 func ftoa(x float64, prec int) string { return strconv.FormatFloat(x, 'f', prec, 64) }

@@ -424,3 +424,48 @@ func read(t *testing.T, path string) string {
 	}
 	return string(data)
 }
+
+// A league stopped by the admin while a match runs: the report lists every
+// scheduled match, the one that ran as ABANDONED and those never played as
+// UNPLAYED, and counts no result the journal does not hold.
+func TestStoppedLeagueReport(t *testing.T) {
+	dir := t.TempDir()
+	mgr := leaguetest.StartManager(t, dir, adminToken, "--seed", "2")
+	leaguetest.StartReferee(t, dir, mgr.Endpoint, "REF01")
+	leaguetest.StartBadPlayer(t, dir, mgr.Endpoint, "slow1", "slow", "--delay", "3s")
+	leaguetest.StartBadPlayer(t, dir, mgr.Endpoint, "slow2", "slow", "--delay", "3s")
+	leaguetest.StartPlayer(t, dir, mgr.Endpoint, "random", "--strategy", "random")
+	ctl := control.New(mgr.Endpoint, adminToken)
+	if err := ctl.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	leaguetest.NextEvents(t, ctl, 0, time.Minute, engine.EventMatchAssigned)
+	if err := ctl.Stop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	leaguetest.NextEvents(t, ctl, 0, time.Minute, engine.EventStopped)
+	dir = copyOf(t, dir)
+	l, err := report.Load(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	statuses := map[string]int{}
+	for _, m := range l.Matches {
+		statuses[m.Status()]++
+	}
+	journal := journalResults(t, dir)
+	if len(l.Matches) != 3 || statuses["ABANDONED"] == 0 || statuses["UNPLAYED"] == 0 ||
+		statuses["ABANDONED"]+statuses["UNPLAYED"]+len(journal) != 3 || l.State != engine.LeagueStopped {
+		t.Errorf("state %s, %d matches, statuses %v, %d results in the journal", l.State, len(l.Matches), statuses, len(journal))
+	}
+	out := t.TempDir()
+	if err := l.Write(out); err != nil {
+		t.Fatal(err)
+	}
+	rows := readCSV(t, filepath.Join(out, report.MatchesCSV), report.MatchesHead)
+	for _, row := range rows {
+		if _, played := journal[row["match_id"]]; !played && (row["winner"] != "" || row["finished_at"] != "") {
+			t.Errorf("matches.csv gives a match without a result %v", row)
+		}
+	}
+}

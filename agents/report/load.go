@@ -48,6 +48,10 @@ type League struct {
 	// Problems are what the folder lacks or contradicts (a result without
 	// its match file, a journal cut short); the report lists them.
 	Problems []string
+
+	running  map[string]*Match // assigned and without a result, while the journal is read
+	entrants []string          // the players league_started names
+	state    engine.LeagueState
 }
 
 // Rating is one player's rating and its 95 % interval.
@@ -72,7 +76,7 @@ type Match struct {
 	Facts     *engine.MatchFacts
 	Assigned  time.Time // the last match_assigned's time
 	Finished  time.Time // the match_result's time
-	Abandoned bool      // the league stopped, or its manager went down, while it ran, and it has no result
+	Abandoned bool      // it ran when the league stopped or its manager went down, and has no result since
 	File      *protocol.MatchFile
 	Exchanges []Exchange        // the transcript, each entry read for the report
 	Statuses  map[string]string // per player: the status the game gave (player_statuses), if it gives one
@@ -242,13 +246,19 @@ func Load(dataDir, leagueID string) (*League, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &League{DataDir: dataDir, LeagueID: leagueID, Names: map[string]string{}, Models: map[string]*Tokens{}}
-	if err := readJSON(layout.Standings(), maxMatchFile, &l.Standings); err != nil {
+	l := &League{DataDir: dataDir, LeagueID: leagueID, Names: map[string]string{}, Models: map[string]*Tokens{},
+		running: map[string]*Match{}}
+	err = readJSON(layout.Standings(), maxMatchFile, &l.Standings)
+	missing := errors.Is(err, fs.ErrNotExist)
+	if err != nil && !missing {
 		return nil, fmt.Errorf("league %s: %w", leagueID, err)
 	}
 	l.State, l.Seed, l.GameType = l.Standings.State, l.Standings.Seed, l.Standings.GameType
 	if err := l.readJournal(layout); err != nil {
 		return nil, fmt.Errorf("league %s: %w", leagueID, err)
+	}
+	if missing {
+		l.tableFromJournal()
 	}
 	for _, row := range l.Standings.Standings {
 		if _, ok := l.Names[row.PlayerID]; !ok {
@@ -264,6 +274,29 @@ func Load(dataDir, leagueID string) (*League, error) {
 	}
 	l.rate()
 	return l, nil
+}
+
+// tableFromJournal makes the table when the folder has no standings.json
+// (the manager had not written it yet, or it was lost): from the journal's
+// results, scored with the protocol's default points, which the report
+// says, since the journal does not keep the league's scoring.
+func (l *League) tableFromJournal() {
+	var results []engine.Result
+	for _, m := range l.Matches {
+		if m.Result != nil {
+			results = append(results, *m.Result)
+		}
+	}
+	l.Standings = protocol.StandingsFile{LeagueID: l.LeagueID, Seed: l.Seed, State: l.state, GameType: l.GameType,
+		MatchesDone: len(results), MatchesTotal: len(l.Matches)}
+	for _, r := range engine.Standings(engine.DefaultScoring(), l.entrants, results) {
+		l.Standings.Standings = append(l.Standings.Standings, protocol.StandingRow{Rank: r.Rank, PlayerID: r.PlayerID,
+			DisplayName: l.Name(r.PlayerID), Played: r.Played, Wins: r.Wins, Draws: r.Draws, Losses: r.Losses,
+			TechnicalLosses: r.TechnicalLosses, Points: r.Points})
+	}
+	l.State = l.state
+	l.Problems = append(l.Problems, "the folder has no standings.json: the table is made from the journal's results "+
+		"with the default points (win 3, draw 1, loss 0)")
 }
 
 // schedule adds a round's matches, in the schedule's order.
@@ -312,11 +345,15 @@ func (l *League) apply(ev engine.Event, byID map[string]*Match) {
 		if ev.Agent != nil {
 			l.Names[ev.Agent.ID] = ev.Agent.DisplayName
 		}
+		if l.state == "" {
+			l.state = engine.LeagueWaiting
+		}
 	case engine.EventLeagueStarted:
 		l.Started = ev.Time
 		if ev.Start == nil {
 			return
 		}
+		l.entrants, l.Seed, l.state = ev.Start.Players, ev.Start.Seed, engine.LeagueRunning
 		if l.GameType == "" {
 			l.GameType = ev.Start.GameType
 		}
@@ -334,9 +371,21 @@ func (l *League) apply(ev engine.Event, byID map[string]*Match) {
 	case engine.EventMatchAssigned:
 		m := match()
 		m.Referee, m.Assigned, m.Abandoned = ev.Referee, ev.Time, false
-	case engine.EventMatchStep:
-		if ev.Step == engine.StepAbandoned || ev.Step == engine.StepInterrupted {
-			match().Abandoned = true
+		l.running[m.MatchID] = m
+	case engine.EventPaused:
+		l.state = engine.LeaguePaused
+	case engine.EventResumed:
+		l.state = engine.LeagueRunning
+	case engine.EventLeagueCompleted:
+		l.state = engine.LeagueCompleted
+	case engine.EventStopped, engine.EventRestarted:
+		if ev.Kind == engine.EventStopped {
+			l.state = engine.LeagueStopped
+		}
+		// What ran then ends without a result (a restart plays it again).
+		for id, m := range l.running {
+			m.Abandoned = true
+			delete(l.running, id)
 		}
 	case engine.EventMatchResult:
 		if ev.Result == nil {
@@ -345,6 +394,7 @@ func (l *League) apply(ev engine.Event, byID map[string]*Match) {
 		m := match()
 		res := *ev.Result
 		m.Result, m.Facts, m.Finished, m.Abandoned = &res, ev.Facts, ev.Time, false
+		delete(l.running, m.MatchID)
 		m.PlayerA, m.PlayerB = res.PlayerA, res.PlayerB
 		if ev.Referee != "" {
 			m.Referee = ev.Referee
