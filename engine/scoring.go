@@ -99,6 +99,13 @@ func kindFor(r Result, p string) outcomeKind {
 	}
 }
 
+// OutcomeFor names how result r ended for player p, as reports and exports
+// write it: "win", "draw", "loss" or "technical_loss" (p was an offender).
+// It is the reading Points and Table score by.
+func OutcomeFor(r Result, p string) string {
+	return [...]string{won: "win", drew: "draw", lost: "loss", lostTechnically: "technical_loss"}[kindFor(r, p)]
+}
+
 // isOffender reports whether p caused the technical loss in r.
 func isOffender(r Result, p string) bool {
 	if len(r.Offenders) == 0 {

@@ -26,7 +26,9 @@ import (
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/report"
 	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/agents/web"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -55,6 +57,13 @@ type Options struct {
 	// OpenReferees admits referees without the referee key (the manager's
 	// --open-referees); ours get the key all the same.
 	OpenReferees bool
+	// CSVDir, when set, gets the league's exports (agents/report) once
+	// it has completed: standings.csv, crosstable.csv, matches.csv and
+	// results.jsonl.
+	CSVDir string
+	// WebAddr, when set, serves the live web view (agents/web) of the
+	// league on that address while it runs.
+	WebAddr string
 	// Env is added to the environment of every agent it starts (the
 	// bench's profiling asks for a window this way).
 	Env []string
@@ -173,6 +182,9 @@ func Run(ctx context.Context, opts Options) error {
 	if league != nil {
 		defer league.Stop()
 	}
+	if err == nil && opts.WebAddr != "" {
+		err = ServeWeb(ctx, league.Control.Base(), opts.WebAddr, out.progress)
+	}
 	if err == nil {
 		err = awaitJoining(startCtx, league, opts, out)
 	}
@@ -195,7 +207,10 @@ func Run(ctx context.Context, opts Options) error {
 		return league.managerExited(err)
 	}
 	if progress == nil { // completed before this run: its final standings
-		return league.printStandings(ctx, out)
+		if err := league.printStandings(ctx, out); err != nil {
+			return err
+		}
+		return writeExports(opts, opts.Config.LeagueID)
 	}
 	if err := follow(ctx, league.Control, progress, opts.Interrupts); err != nil {
 		var stopped *InterruptedError
@@ -219,7 +234,7 @@ func Run(ctx context.Context, opts Options) error {
 		// The journal holds the completed league: the same command prints it.
 		return fmt.Errorf("the league completed, but its standings could not be read: %w; print them with: %s", err, resume)
 	}
-	return nil
+	return writeExports(opts, opts.Config.LeagueID)
 }
 
 // printStandings prints the league's final standings on stdout.
@@ -359,6 +374,33 @@ func awaitJoining(ctx context.Context, league *League, opts Options, out *output
 		return err
 	}
 	fmt.Fprintf(out.progress, "leaguetui: %s\n", end.DescribeEnd())
+	return nil
+}
+
+// ServeWeb serves the live web view of the manager at managerURL on addr
+// until ctx ends, and says where on progress.
+func ServeWeb(ctx context.Context, managerURL, addr string, progress io.Writer) error {
+	url, err := web.New(managerURL).Start(ctx, addr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(progress, "leaguetui: web view at %s\n", url)
+	return nil
+}
+
+// writeExports writes the league's exports into --csv's folder, read from
+// the data folder the league has just completed in.
+func writeExports(opts Options, leagueID string) error {
+	if opts.CSVDir == "" {
+		return nil
+	}
+	l, err := report.Load(opts.DataDir, leagueID)
+	if err == nil {
+		err = l.WriteExports(opts.CSVDir)
+	}
+	if err != nil {
+		return fmt.Errorf("--csv %s: %w", opts.CSVDir, err)
+	}
 	return nil
 }
 

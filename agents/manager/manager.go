@@ -102,6 +102,8 @@ type Manager struct {
 	// at a time.
 	transcripts     *http.Client
 	transcriptSlots chan struct{}
+
+	metrics *leagueMetrics
 }
 
 var _ node.Agent = (*Manager)(nil) // its lifecycle is every agent's
@@ -157,6 +159,7 @@ func New(opts Options) (*Manager, error) {
 		transcriptSlots: make(chan struct{}, transcriptFetches),
 	}
 	m.post = rpc.NewMailer(n.Client, n.Log)
+	m.newMetrics()
 	if err := m.replayJournal(); err != nil {
 		lock.Release()
 		return nil, err
@@ -350,9 +353,11 @@ func (m *Manager) stage(ev engine.Event) (staged, error) {
 func (m *Manager) apply(ev *engine.Event) error {
 	ev.Seq = m.league.LastSeq() + 1
 	ev.Time = time.Now().UTC()
+	running := m.league.RunningCount()
 	if err := m.league.Apply(*ev); err != nil {
 		return err
 	}
+	m.metrics.observe(*ev, running)
 	m.feed.push(*ev, m.journal.Committed())
 	return nil
 }

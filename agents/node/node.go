@@ -25,8 +25,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/leaguetui/leaguetui/agents/mcpserve"
+	"github.com/leaguetui/leaguetui/agents/metrics"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/retry"
 	"github.com/leaguetui/leaguetui/agents/rpc"
@@ -54,8 +56,11 @@ type Node struct {
 	Client    *rpc.Client
 	Server    *rpc.Server
 	MCP       *mcpserve.Server // the same /mcp as an MCP server: league operations as tools
-	Layout    store.Layout
-	Stdout    io.Writer
+	// Metrics is the agent's own registry, served on GET /metrics
+	// (agents/metrics declares what each role puts in it).
+	Metrics *prometheus.Registry
+	Layout  store.Layout
+	Stdout  io.Writer
 	// Admitted, if set, takes a registration's answer before the agent
 	// says it is registered, for what the agent keeps besides its id.
 	Admitted func(*protocol.RegisterResponse)
@@ -151,6 +156,8 @@ func New(cfg config.Config, role protocol.Role, name, dataDir string, opts ...Op
 	n.Server.SetMaxBodyBytes(cfg.Network.MessageBytes)
 	n.MCP = mcpserve.Mount(n.Server, role, name)
 	n.Server.HandleHTTP("GET /health", n.serveHealth)
+	n.Metrics = metrics.NewRegistry()
+	n.Server.HandleHTTP("GET /metrics", metrics.Handler(n.Metrics).ServeHTTP)
 	return n, nil
 }
 

@@ -79,6 +79,7 @@ func (p *Player) settleModelMove(key string, mc engine.MoveContext, asked llm.Mo
 		p.llm.cost[mc.MatchID] = cost
 	}
 	cost.Add(report, mc.Turn)
+	p.countModelMove(report)
 	return move, &report
 }
 
@@ -126,4 +127,15 @@ func (p *Player) modelCost() *protocol.ModelCost {
 	}
 	total.Errors = nil
 	return &total
+}
+
+// countModelMove adds a model move's cost to GET /metrics. Call with p.mu
+// held, once per move asked (not for a repeated call).
+func (p *Player) countModelMove(report protocol.ModelMove) {
+	p.metrics.ModelTokens.WithLabelValues("input").Add(float64(report.InputTokens))
+	p.metrics.ModelTokens.WithLabelValues("output").Add(float64(report.OutputTokens))
+	p.metrics.ModelLatency.Observe(float64(report.LatencyMS) / 1000)
+	if report.ErrorType != "" {
+		p.metrics.ProviderErrors.WithLabelValues(report.ErrorType).Inc()
+	}
 }

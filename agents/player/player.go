@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/llm"
+	"github.com/leaguetui/leaguetui/agents/metrics"
 	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
@@ -44,6 +45,7 @@ type Player struct {
 	// historyFile writes history.json at a bounded rate; nil until registered.
 	historyFile *store.Coalescer
 	llm         *modelPlayer // the llm strategy's model; nil for a scripted strategy
+	metrics     *metrics.Player
 }
 
 var _ node.Agent = (*Player)(nil) // its lifecycle is every agent's
@@ -65,7 +67,7 @@ func New(opts Options) (*Player, error) {
 		return nil, err
 	}
 	p := &Player{Node: n, opts: opts, strategies: map[string]engine.Strategy{}, moves: map[string]string{},
-		opponent: map[string]string{}, llm: model}
+		opponent: map[string]string{}, llm: model, metrics: metrics.NewPlayer(n.Metrics)}
 	n.Admitted = p.door.admitted
 	if model != nil {
 		p.ReportModelCost(p.modelCost)
@@ -200,6 +202,8 @@ func (p *Player) handleInvitation(_ context.Context, in protocol.Inbound) (any, 
 // strategy's move for the call's game, the same one again if the referee
 // asks twice for the same turn.
 func (p *Player) handleMoveCall(_ context.Context, in protocol.Inbound) (any, error) {
+	arrived := time.Now()
+	defer func() { p.metrics.MoveDuration.Observe(time.Since(arrived).Seconds()) }()
 	var call protocol.MoveCall
 	if err := rpc.DecodeParams(in, &call); err != nil {
 		return nil, err

@@ -100,6 +100,8 @@ func (run *matchRun) play(ctx context.Context) {
 		return
 	}
 	run.r.states.record(run, "finished", string(outcome.Status)) // the manager has the result: no step to send
+	run.r.metrics.MatchesDone.Inc()
+	run.r.metrics.MatchDuration.Observe(time.Since(run.createdAt).Seconds())
 	log.Info("match finished", "event_type", "MATCH_FINISHED", "status", string(outcome.Status), "winner", outcome.Winner)
 }
 
@@ -317,10 +319,12 @@ func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Me
 	}
 	late, cancel := run.r.inbox.expect(run.start.MatchID, player, inboxType(answerType), run.tickets[player])
 	defer cancel()
+	asked := time.Now()
 	raw, err := run.tell(ctx, player, msg, rpc.Call{Timeout: timeout, Attempts: 1, Repeat: repeat})
 	if err != nil {
 		return err
 	}
+	run.r.metrics.MoveDuration.Observe(time.Since(asked).Seconds())
 	run.transcript.addRaw(protocol.PlayerSender(player), run.r.Sender(), raw)
 	if answered, invalid := read(raw); answered {
 		return invalid

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/leaguetui/leaguetui/agents/mcpserve"
+	"github.com/leaguetui/leaguetui/agents/metrics"
 	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
@@ -46,6 +47,8 @@ type Referee struct {
 
 	pages *mcpserve.Navigator // the page server, for games that read pages; nil otherwise
 
+	metrics *metrics.Referee // GET /metrics
+
 	mu      sync.Mutex
 	running map[string]bool // match ids in progress
 	closed  bool            // no more matches: awaitMatches is counting them
@@ -63,7 +66,8 @@ func New(opts Options) (*Referee, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Referee{Node: n, opts: opts, inbox: newInbox(), states: newMatchStates(), running: map[string]bool{}}
+	r := &Referee{Node: n, opts: opts, inbox: newInbox(), states: newMatchStates(), running: map[string]bool{},
+		metrics: metrics.NewReferee(n.Metrics)}
 	r.steps = &stepBatcher{r: r}
 	r.Server.Handle(protocol.TypeStartMatch, r.handleStartMatch)
 	r.Server.Handle(protocol.TypeGameJoinAck, r.handleLateAnswer)

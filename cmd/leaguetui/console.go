@@ -36,6 +36,11 @@ func runConsole(ctx context.Context, opts headless.Options, attach attachOptions
 		previous := slog.Default()
 		slog.SetDefault(slog.New(slog.DiscardHandler))
 		defer slog.SetDefault(previous)
+		if opts.WebAddr != "" {
+			if err := headless.ServeWeb(ctx, attach.URL, opts.WebAddr, opts.Stderr); err != nil {
+				return err
+			}
+		}
 		return tui.Run(ctx, tui.Options{Control: control.New(attach.URL, attach.AdminToken), Attached: true,
 			Scoring: scoring})
 	}
@@ -70,6 +75,11 @@ func runConsole(ctx context.Context, opts headless.Options, attach attachOptions
 			"matches_done", resumed.MatchesDone, "matches_total", resumed.MatchesTotal)
 	} else {
 		fmt.Fprintf(opts.Stderr, "leaguetui: seed %d (repeat this league with --seed %d)\n", opts.Seed, opts.Seed)
+	}
+	if opts.WebAddr != "" {
+		if err := headless.ServeWeb(ctx, league.Control.Base(), opts.WebAddr, opts.Stderr); err != nil {
+			return err
+		}
 	}
 	slog.Info("league launched", "manager", league.Control.Base(), "seed", opts.Seed,
 		"referees", opts.Referees, "players", opts.Players)

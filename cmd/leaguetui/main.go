@@ -45,6 +45,9 @@ Usage:
   leaguetui pages [flags]        serve a page graph to link-race referees (MCP)
   leaguetui bench [flags]        measure how close a league runs to the machine's limit
   leaguetui check [flags] -- COMMAND   test a player or referee of any implementation against league.v2
+  leaguetui report DATA [flags]  write a data folder's league as an HTML report and CSV files
+  leaguetui web --attach URL     serve a running manager's live web view for spectators
+  leaguetui replay DATA          step through a finished league's matches in the console
   leaguetui probe [flags] URL    exit 0 when the agent at URL answers healthy (for container health checks)
   leaguetui completion SHELL     print the completion script for bash, zsh or fish
 
@@ -181,6 +184,9 @@ func commandTable(stdout, stderr io.Writer) map[string]func(context.Context, []s
 		"completion": func(_ context.Context, args []string) error { return runCompletion(args, stdout) },
 		"probe":      func(ctx context.Context, args []string) error { return runProbe(ctx, args, stdout) },
 		"check":      func(ctx context.Context, args []string) error { return runCheck(ctx, args, stdout, stderr) },
+		"report":     func(ctx context.Context, args []string) error { return runReport(ctx, args, stdout) },
+		"web":        func(ctx context.Context, args []string) error { return runWeb(ctx, args, stdout, stderr) },
+		"replay":     func(ctx context.Context, args []string) error { return runReplay(ctx, args, stdout) },
 	}
 }
 
@@ -308,6 +314,8 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	attach := fs.String("attach", "", "show the league of a manager already running at `URL` (e.g. http://HOST:8000) instead of starting one")
 	adminToken := fs.String("admin-token", "", "the attached manager's admin `token`, for start, pause, resume and stop (default $LEAGUETUI_ADMIN_TOKEN)")
 	openReferees := fs.Bool("open-referees", false, openRefereesUsage)
+	csvDir := fs.String("csv", "", "with --no-ui: write the league's standings.csv, crosstable.csv, matches.csv and results.jsonl into `folder` when it completes")
+	webAddr := fs.String("web", "", webFlagUsage)
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
 		return err
@@ -318,6 +326,9 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	}
 	if (*asJSON || *quiet) && !*noUI {
 		return &usageError{"--json and --quiet go with --no-ui"}
+	}
+	if *csvDir != "" && !*noUI {
+		return &usageError{"--csv goes with --no-ui; for the console's league, run leaguetui report DATA afterwards"}
 	}
 	if *attach != "" && *noUI {
 		return &usageError{"--attach shows a league in the console; without it, read the league with curl URL/standings"}
@@ -352,7 +363,8 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	opts := headless.Options{Config: cfg, ConfigArgs: cf.Args(), Executable: exe, DataDir: *data,
 		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, PlayersSet: playersSet,
 		RefereesSet: refereesSet, FreePorts: *freePorts,
-		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet, OpenReferees: *openReferees, Roster: roster}
+		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet, OpenReferees: *openReferees, Roster: roster,
+		CSVDir: *csvDir, WebAddr: *webAddr}
 	if err := opts.CheckSize(); err != nil && *attach == "" {
 		return &usageError{err.Error()}
 	}

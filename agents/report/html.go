@@ -1,0 +1,114 @@
+package report
+
+import (
+	"bufio"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"math"
+	"path/filepath"
+	"time"
+)
+
+// HTMLFile is the report's one file: the league, then each match under
+// its own anchor (#match-ID).
+const HTMLFile = "index.html"
+
+//go:embed report.html.tmpl
+var reportTemplate string
+
+// page is parsed once. html/template escapes every value by its context
+// (text, attribute, URL), so no string from the data folder can become
+// markup or script.
+var page = template.Must(template.New("report").Funcs(template.FuncMap{
+	"stamp":    stamp,
+	"duration": func(d time.Duration) string { return d.Round(time.Millisecond).String() },
+	"letter":   Letter,
+	"cross":    CrossCell,
+	"f0":       func(x float64) string { return fmt.Sprintf("%+.0f", x) },
+	"f2":       func(x float64) string { return fmt.Sprintf("%.2f", x) },
+	"perMove":  func(t *Tokens) float64 { return float64(t.LatencyMS) / float64(max(t.Moves, 1)) },
+	"list":     func(s ...string) []string { return s },
+}).Parse(reportTemplate))
+
+// WriteHTML writes the report into dir (which must exist).
+func (l *League) WriteHTML(dir string) error {
+	view := l.view()
+	return writeFile(filepath.Join(dir, HTMLFile), func(w *bufio.Writer) error { return page.Execute(w, view) })
+}
+
+// Write writes the HTML report and the exports into dir.
+func (l *League) Write(dir string) error {
+	if err := l.WriteExports(dir); err != nil {
+		return err
+	}
+	return l.WriteHTML(dir)
+}
+
+// view is what the template reads.
+type view struct {
+	*League
+	Generated string
+	Rounds    []roundView
+	Cross     map[string]map[string][]*Match
+	Bars      ratingBars
+	Ratings   map[string]Rating
+}
+
+type roundView struct {
+	Round   int
+	Matches []*Match
+}
+
+func (l *League) view() view {
+	v := view{League: l, Generated: stamp(time.Now()), Cross: l.Crosstable(), Bars: l.bars(), Ratings: l.ratingsByPlayer()}
+	for _, m := range l.Matches {
+		if n := len(v.Rounds); n == 0 || v.Rounds[n-1].Round != m.Round {
+			v.Rounds = append(v.Rounds, roundView{Round: m.Round})
+		}
+		last := &v.Rounds[len(v.Rounds)-1]
+		last.Matches = append(last.Matches, m)
+	}
+	return v
+}
+
+// ratingBars is the ratings drawn as an SVG: a bar per rated player from
+// elo-ci95 to elo+ci95, a dot at the rating, a line at 0.
+type ratingBars struct {
+	Width, Height, Zero float64
+	Bars                []ratingBar
+}
+
+type ratingBar struct {
+	Rating
+	Y, X1, X2, CX, TextY float64
+}
+
+const (
+	barLabel  = 170.0 // room for the player's label
+	barWidth  = 520.0 // the scale
+	barHeight = 24.0
+)
+
+func (l *League) bars() ratingBars {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	var rated []Rating
+	for _, r := range l.Ratings {
+		if r.Rated {
+			rated = append(rated, r)
+			lo, hi = min(lo, r.Elo-r.CI95, 0), max(hi, r.Elo+r.CI95, 0)
+		}
+	}
+	b := ratingBars{Width: barLabel + barWidth + 20, Height: barHeight*float64(len(rated)) + 10}
+	if len(rated) == 0 || hi <= lo {
+		return b
+	}
+	x := func(elo float64) float64 { return math.Round((barLabel+(elo-lo)/(hi-lo)*barWidth)*10) / 10 }
+	b.Zero = x(0)
+	for i, r := range rated {
+		y := 5 + barHeight*float64(i)
+		b.Bars = append(b.Bars, ratingBar{Rating: r, Y: y + barHeight/2, TextY: y + barHeight/2 + 4,
+			X1: x(r.Elo - r.CI95), X2: x(r.Elo + r.CI95), CX: x(r.Elo)})
+	}
+	return b
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/leaguetui/leaguetui/agents/report"
+	"github.com/leaguetui/leaguetui/tui"
+)
+
+const reportHelp = `leaguetui report: turn a data folder into an HTML report and CSV exports.
+
+Usage:
+  leaguetui report DATA [--out DIR] [--league ID]
+
+DATA is only read, so an archived, read-only or copied folder works. DIR gets
+index.html (the league, then every match under #match-ID; no network assets),
+standings.csv, crosstable.csv, matches.csv and results.jsonl (docs/report.md).
+
+Flags:
+`
+
+func runReport(_ context.Context, args []string, stdout io.Writer) error {
+	fs := newCommandFlagSet("leaguetui report", reportHelp, stdout)
+	out := fs.String("out", "", "`folder` to write the report and exports into (default report-LEAGUE in the current folder)")
+	league := fs.String("league", "", "the league `id` to report, when the data folder holds several")
+	data, err := parseWithFolder(fs, args)
+	if err != nil {
+		return err
+	}
+	l, err := report.Load(data, *league)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		*out = "report-" + l.LeagueID
+	}
+	if err := l.Write(*out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "leaguetui report: league %s, %d of %d matches played: %s\n", l.LeagueID, l.Played(), len(l.Matches),
+		filepath.Join(*out, report.HTMLFile))
+	for _, p := range l.Problems {
+		fmt.Fprintln(stdout, "leaguetui report: note:", p)
+	}
+	return nil
+}
+
+// parseWithFolder parses a command line of one folder and flags, in either
+// order, and returns the folder.
+func parseWithFolder(fs *flag.FlagSet, args []string) (string, error) {
+	var folder string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		folder, args = args[0], args[1:]
+	}
+	if err := parseArgs(fs, args); err != nil {
+		return "", err
+	}
+	rest := fs.Args()
+	if folder == "" && len(rest) > 0 {
+		folder, rest = rest[0], rest[1:]
+		if err := fs.Parse(rest); err != nil {
+			return "", badCommandLine(fs, err)
+		}
+		rest = fs.Args()
+	}
+	switch {
+	case folder == "":
+		return "", &usageError{"name the data folder: " + fs.Name() + " DATA"}
+	case len(rest) > 0:
+		return "", &usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
+	}
+	return folder, nil
+}
+
+const replayHelp = `leaguetui replay: step through a finished league's matches in the console.
+
+Usage:
+  leaguetui replay DATA [--league ID]
+
+DATA is only read (an archived or read-only folder works). Every match is
+there, in schedule order: n or → the next, p or ← the one before, g the
+first, G the last, j/k scroll the transcript, q quits.
+
+Flags:
+`
+
+func runReplay(_ context.Context, args []string, stdout io.Writer) error {
+	fs := newCommandFlagSet("leaguetui replay", replayHelp, stdout)
+	league := fs.String("league", "", "the league `id` to replay, when the data folder holds several")
+	data, err := parseWithFolder(fs, args)
+	if err != nil {
+		return err
+	}
+	l, err := report.Load(data, *league)
+	if err != nil {
+		return err
+	}
+	if err := tui.CheckTerminal(os.Stdin, os.Stdout); err != nil {
+		return err
+	}
+	return tui.RunReplay(l)
+}
