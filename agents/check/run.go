@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -276,7 +275,7 @@ func (s *session) registration(in inbound) any {
 // start runs the agent's command with the placeholders filled in.
 func (s *session) start() error {
 	if s.argv == nil {
-		port, err := freePort(s.opts.Host)
+		port, err := launch.FreePort(s.opts.Host)
 		if err != nil {
 			return err
 		}
@@ -299,16 +298,6 @@ func (s *session) stopAgent() {
 	if s.agent != nil {
 		s.agent.stop(10 * time.Second)
 	}
-}
-
-// freePort is a port the kernel gives, closed again for the agent to take.
-func freePort(host string) (int, error) {
-	ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 // alive is nil while the agent runs (always, for one started by hand).

@@ -2,7 +2,6 @@ package headless
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -98,7 +97,7 @@ func modelArgs(e config.RosterEntry) []string {
 
 // startProgram starts a roster program under supervision, on a free port.
 func (l *League) startProgram(opts Options, e config.RosterEntry, notify func(string), secrets ...string) error {
-	port, err := freePort(opts.Config.Network.Host)
+	port, err := launch.FreePort(opts.Config.Network.Host)
 	if err != nil {
 		return fmt.Errorf("program %s: %w", e.Name, err)
 	}
@@ -119,17 +118,6 @@ func (l *League) startProgram(opts Options, e config.RosterEntry, notify func(st
 type Program struct {
 	Name string
 	*launch.Supervised
-}
-
-// freePort is a port the kernel says is free now, for a program to listen
-// on.
-func freePort(host string) (int, error) {
-	ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 // joinTarget is who a new league waits for before it starts: the roster's

@@ -225,6 +225,17 @@ func (c *Child) Kill() {
 	c.exited <- err
 }
 
+// FreePort is a port the kernel says is free on host now, closed again for
+// an outside program to listen on (one whose command line names {port}).
+func FreePort(host string) (int, error) {
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
 // CheckPortsFree fails naming the first port in use on host.
 func CheckPortsFree(host string, ports ...int) error {
 	for _, port := range ports {
