@@ -86,7 +86,8 @@ type League struct {
 	Manager    *launch.Child
 	Referees   []*launch.Child
 	Players    []*launch.Child
-	Programs   []Program // the roster's programs, kept running
+	Programs   []Program  // the roster's programs, kept running
+	programsMu sync.Mutex // Launch starts programs concurrently
 	Control    *control.Client
 	AdminToken string
 	// AdminTokenFile is where the admin token is kept: the file it was

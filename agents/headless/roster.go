@@ -110,7 +110,9 @@ func (l *League) startProgram(opts Options, e config.RosterEntry, notify func(st
 	if err != nil {
 		return err
 	}
+	l.programsMu.Lock() // programs start concurrently with the other agents
 	l.Programs = append(l.Programs, Program{Name: e.Name, Supervised: s})
+	l.programsMu.Unlock()
 	return nil
 }
 

@@ -1,15 +1,12 @@
 package manager
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net"
 	"net/url"
-	"slices"
-	"strings"
 	"syscall"
 	"time"
 
@@ -38,10 +35,7 @@ func (m *Manager) startLeague() error {
 	for i, p := range players {
 		ids[i] = p.ID
 	}
-	// In the order of the ids, not of registration: agents started at
-	// once register in any order, and the schedule (so the standings) must
-	// be the same seed's whatever it was. P09 comes before P10 and P100.
-	slices.SortFunc(ids, func(a, b string) int { return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b)) })
+	engine.SortIDs(ids) // the schedule is the seed's whatever order the players registered in
 	seed := m.opts.Seed
 	if !m.opts.SeedSet {
 		seed = rand.Int64N(1 << 53) // fits a JSON number exactly
