@@ -102,6 +102,7 @@ type Manager struct {
 	// at a time.
 	transcripts     *http.Client
 	transcriptSlots chan struct{}
+	fetching        sync.WaitGroup // fetches in flight, which shutdown waits for
 
 	metrics *leagueMetrics
 }
@@ -290,7 +291,9 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 	return m.Stop(ctx, node.Stopping{Finish: m.awaitRun, Deliver: m.post.Drain, Close: m.closeAll})
 }
 
-// awaitRun waits for the league run, if one was started, to end.
+// awaitRun waits for the league run, if one was started, to end, and for
+// the transcript fetches in flight (cancelled with the lifetime), so that
+// none writes a file after the data folder is given up.
 func (m *Manager) awaitRun(ctx context.Context) {
 	m.mu.Lock()
 	running := m.running
@@ -298,6 +301,9 @@ func (m *Manager) awaitRun(ctx context.Context) {
 	if running {
 		node.AwaitDone(ctx, m.runDone)
 	}
+	fetched := make(chan struct{})
+	go func() { m.fetching.Wait(); close(fetched) }()
+	node.AwaitDone(ctx, fetched)
 }
 
 // closeAll closes what the manager writes, once it serves no more.

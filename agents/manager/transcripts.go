@@ -36,7 +36,9 @@ func (m *Manager) fetchTranscriptSoon(matchID string) {
 	if err != nil || fileExists(path) {
 		return // one folder for all: the referee's file is ours already
 	}
+	m.fetching.Add(1)
 	go func() {
+		defer m.fetching.Done()
 		select {
 		case m.transcriptSlots <- struct{}{}:
 		case <-m.Lifetime().Done():
