@@ -87,15 +87,7 @@ func post(ctx context.Context, url string, body []byte, timeout time.Duration, h
 	for k, v := range header {
 		req.Header[k] = v
 	}
-	start := time.Now()
-	resp, err := http.DefaultClient.Do(req)
-	if err == nil {
-		x.Status, x.Header = resp.StatusCode, resp.Header
-		x.Body, err = io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-		resp.Body.Close()
-	}
-	x.Err, x.Elapsed = err, time.Since(start)
-	return x
+	return x.do(req)
 }
 
 // get fetches url within timeout.
@@ -108,6 +100,13 @@ func get(ctx context.Context, url string, timeout time.Duration) exchange {
 		x.Err = err
 		return x
 	}
+	return x.do(req)
+}
+
+// do sends req and keeps what came back: the status, the headers, at most
+// 1 MiB of the body (the agent under test may be hostile), the error and the
+// time it took.
+func (x exchange) do(req *http.Request) exchange {
 	start := time.Now()
 	resp, err := http.DefaultClient.Do(req)
 	if err == nil {
