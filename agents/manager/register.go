@@ -139,7 +139,7 @@ func (m *Manager) enrol(env protocol.Envelope, meta protocol.AgentMeta, role eng
 			return enrolment{}, err
 		}
 	}
-	if refused := m.endpointRefusal(meta.ContactEndpoint, role, agent, known); refused != "" {
+	if refused := m.endpointRefusal(meta.ContactEndpoint, known); refused != "" {
 		return enrolment{refused: refused}, nil
 	}
 	if holder, taken := m.nameHolder(meta.DisplayName, agent.ID); taken {
@@ -179,14 +179,16 @@ func (m *Manager) enrol(env protocol.Envelope, meta protocol.AgentMeta, role eng
 // An endpoint is public (round announcements, GET_PLAYERS): being
 // registered from it proves nothing, or anyone could take over the agent
 // there with a token of its own. An agent that proved who it is (known)
-// may take it over from another of its role, though: restarted agents get
-// free ports, and one may be a port another agent had before; that one
-// keeps its id and token. A replay of the registration that issued the
-// holder's token proves nothing either: it is refused, and the holder's
-// token stays valid. Call with m.mu held.
-func (m *Manager) endpointRefusal(endpoint string, role engine.Role, agent engine.AgentInfo, known bool) string {
+// may take it over from another, though, of either role: restarted agents
+// get free ports, and a referee may get the port a player had before (a
+// resumed league restarts all of them); that one keeps its id and token,
+// and nothing the league sends it goes elsewhere, since the league calls
+// an agent by its id's own record. A replay of the registration that
+// issued the holder's token proves nothing either: it is refused, and the
+// holder's token stays valid. Call with m.mu held.
+func (m *Manager) endpointRefusal(endpoint string, known bool) string {
 	holder, taken := m.league.AgentAt(endpoint)
-	if !taken || known && (holder.ID == agent.ID || holder.Role == role) {
+	if !taken || known {
 		return ""
 	}
 	return fmt.Sprintf("that endpoint is %s's; it registers again with its own auth_token", holder.ID)

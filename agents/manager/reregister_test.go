@@ -94,7 +94,6 @@ func TestReRegistration(t *testing.T) {
 		{name: "a player sender with REF01's id and token", method: "register_player", sender: "player:" + ref1.id, token: ref1.token},
 		{name: "a referee sender registering as a player", method: "register_player", sender: ref1.sender, token: ref1.token},
 		{name: "no token from P01's endpoint", method: "register_player", sender: "player:alpha", endpoint: p1Peer.Endpoint},
-		{name: "P02's token from REF01's endpoint", method: "register_player", sender: p2.sender, token: p2.token, endpoint: refPeer.Endpoint},
 		{name: "a referee without token from REF01's endpoint", method: "register_referee", sender: "referee:alpha", endpoint: refPeer.Endpoint},
 		{name: "REF01 with P01's token", method: "register_referee", sender: ref1.sender, token: p1.token, endpoint: refPeer.Endpoint},
 	}
@@ -163,6 +162,27 @@ func TestReRegistration(t *testing.T) {
 		p2.token = reply.String("auth_token")
 		if reply := query(t, url, p2.sender, p2.token, "GET_STATUS"); reply.Result["success"] != true {
 			t.Errorf("%s's new token is refused: %s", p2.id, reply.Body)
+		}
+	})
+
+	// A resumed league restarts its referees too, and REF01 may get the
+	// port P02 has in the journal: with its own token it registers from
+	// there, and P02 keeps its id and token.
+	t.Run("REF01's own token from a port P02 had", func(t *testing.T) {
+		endpoint := registryOf(t, url, p2)[p2.id]
+		req := leaguetest.With(registration("referee", endpoint, nil), map[string]any{"sender": ref1.sender, "auth_token": ref1.token})
+		reply := leaguetest.Call(t, url, "register_referee", req)
+		if reply.String("status") != "ACCEPTED" || reply.String("referee_id") != ref1.id {
+			t.Fatalf("reply %s, want ACCEPTED as %s", reply.Body, ref1.id)
+		}
+		ref1.token = reply.String("auth_token")
+		if registry := registryOf(t, url, p2); registry[p2.id] != endpoint {
+			t.Errorf("registry %v, want %s still at %s", registry, p2.id, endpoint)
+		}
+		for _, a := range []agent{p2, ref1} {
+			if reply := query(t, url, a.sender, a.token, "GET_STATUS"); reply.Result["success"] != true {
+				t.Errorf("%s's token stopped working: %s", a.id, reply.Body)
+			}
 		}
 	})
 }
