@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -172,13 +173,14 @@ func LoadRoster(path, configDir string) (*Roster, error) {
 }
 
 // rosterName is what a roster name may be: it is a display name and the
-// name of the entry's log file.
-var rosterName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+// name of the entry's log file. It and the two below are compiled when a
+// roster is first read, not at every agent's start.
+var rosterName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
 
 // playerID is the form of a player id (P01); refereeID a referee's.
 var (
-	playerID  = regexp.MustCompile(`^[Pp][0-9]{2,4}$`)
-	refereeID = regexp.MustCompile(`^(?i)REF[0-9]{2,4}$`)
+	playerID  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[Pp][0-9]{2,4}$`) })
+	refereeID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i)REF[0-9]{2,4}$`) })
 )
 
 // Validate checks every entry against the game the league plays, before
@@ -200,7 +202,7 @@ func (r *Roster) Validate(game string, checkLLM func(LLM) error, checkCommand fu
 			fail := func(field string, format string, args ...any) error {
 				return &RosterError{Path: r.Path, Entry: where, Field: field, Err: fmt.Errorf(format, args...)}
 			}
-			if !rosterName.MatchString(e.Name) {
+			if !rosterName().MatchString(e.Name) {
 				return fail("name", "want 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit")
 			}
 			if other, dup := seen[strings.ToLower(e.Name)]; dup {
@@ -227,9 +229,9 @@ func (r *Roster) Validate(game string, checkLLM func(LLM) error, checkCommand fu
 // no other.
 func (r *Roster) checkIDShape(role string, i int, name string) error {
 	switch {
-	case role == "players" && playerID.MatchString(name) && !strings.EqualFold(name, PlayerIDAt(i)):
+	case role == "players" && playerID().MatchString(name) && !strings.EqualFold(name, PlayerIDAt(i)):
 		return fmt.Errorf("has the form of a player id; the %s player is %s, so it may be called that or a name", ordinal(i), PlayerIDAt(i))
-	case role == "players" && refereeID.MatchString(name), role == "referees" && playerID.MatchString(name):
+	case role == "players" && refereeID().MatchString(name), role == "referees" && playerID().MatchString(name):
 		return errors.New("has the form of another role's id")
 	}
 	return nil

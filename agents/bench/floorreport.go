@@ -132,7 +132,7 @@ func (r Report) jsonFloor() *jsonFloor {
 // WorkKinds), whatever their role, once the processes that wrote them
 // have exited.
 func (p *cpuProfiles) byKind() ([]time.Duration, int, error) {
-	total := make([]time.Duration, len(WorkKinds))
+	total := make([]time.Duration, len(WorkKinds()))
 	for path := range p.roles {
 		kinds, err := readProfile(path)
 		if err != nil {
@@ -162,7 +162,7 @@ func (r Report) floorKinds() []floorKind {
 	}
 	var out []floorKind
 	var all floorKind
-	for k, kind := range WorkKinds {
+	for k, kind := range WorkKinds() {
 		row := floorKind{Kind: kind.Name, Floor: micros(f.Kinds[k]) / float64(f.Exchanges), League: perExchange(b.Kinds[k].CPU, r.League)}
 		all.Floor, all.League = all.Floor+row.Floor, all.League+row.League
 		if row.Floor > 0 || row.League > 0 {

@@ -151,13 +151,13 @@ func TestFloorPeerArguments(t *testing.T) {
 func TestFloorKinds(t *testing.T) {
 	r := sampleFloor() // the league: 40,000 exchanges; the floor: 20,000
 	http, json := kindIndex(t, "HTTP: net/http server and client, sockets, syscalls"), kindIndex(t, "JSON: encoding and decoding")
-	r.League.Breakdown = &Breakdown{Profiles: 73, Kinds: make([]KindCPU, len(WorkKinds))}
-	for k, kind := range WorkKinds {
+	r.League.Breakdown = &Breakdown{Profiles: 73, Kinds: make([]KindCPU, len(WorkKinds()))}
+	for k, kind := range WorkKinds() {
 		r.League.Breakdown.Kinds[k].Kind = kind.Name
 	}
 	r.League.Breakdown.Kinds[http].CPU = CPU{Players: 6 * time.Second}  // 150 µs an exchange
 	r.League.Breakdown.Kinds[json].CPU = CPU{Referees: 2 * time.Second} // 50
-	r.Floor.Kinds, r.Floor.Profiles = make([]time.Duration, len(WorkKinds)), 72
+	r.Floor.Kinds, r.Floor.Profiles = make([]time.Duration, len(WorkKinds())), 72
 	r.Floor.Kinds[http] = 1600 * time.Millisecond // 80 µs an exchange
 	var out bytes.Buffer
 	if err := r.Table(&out); err != nil {

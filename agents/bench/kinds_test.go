@@ -61,7 +61,7 @@ func frames(names ...string) [][]string {
 
 func kindIndex(t *testing.T, name string) int {
 	t.Helper()
-	for i, k := range WorkKinds {
+	for i, k := range WorkKinds() {
 		if k.Name == name {
 			return i
 		}
@@ -115,15 +115,15 @@ func TestClassifyProfile(t *testing.T) {
 		{routing, 110 * time.Millisecond, frames("runtime.mapaccess1_faststr", mod+"agents/rpc.(*Server).handler", mod+"agents/rpc.(*Server).respond")},
 	}
 	synthetic := newSyntheticProfile()
-	want := make([]time.Duration, len(WorkKinds))
+	want := make([]time.Duration, len(WorkKinds()))
 	for _, c := range cases {
 		synthetic.sample(c.cpu, c.stack...)
 		want[kindIndex(t, c.kind)] += c.cpu
 	}
 	got := classifyFile(t, synthetic.prof)
-	for k := range WorkKinds {
+	for k := range WorkKinds() {
 		if got[k] != want[k] {
-			t.Errorf("%s: %v, want %v", WorkKinds[k].Name, got[k], want[k])
+			t.Errorf("%s: %v, want %v", WorkKinds()[k].Name, got[k], want[k])
 		}
 	}
 }
@@ -165,11 +165,11 @@ func TestClassifyProfileNeedsCPU(t *testing.T) {
 // TestKindsEndWithOther: the list ends with the kind that takes what no
 // pattern claims, and every other kind has a pattern.
 func TestKindsEndWithOther(t *testing.T) {
-	last := WorkKinds[len(WorkKinds)-1]
+	last := WorkKinds()[len(WorkKinds())-1]
 	if last.Name != OtherWork || last.Frames != nil {
 		t.Errorf("last kind %q, want %q without a pattern", last.Name, OtherWork)
 	}
-	for _, k := range WorkKinds[:len(WorkKinds)-1] {
+	for _, k := range WorkKinds()[:len(WorkKinds())-1] {
 		if k.Frames == nil {
 			t.Errorf("%q has no pattern", k.Name)
 		}

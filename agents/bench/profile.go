@@ -19,7 +19,7 @@ import (
 // work (WorkKinds) and role, from the CPU profiles of every agent.
 type Breakdown struct {
 	Profiles int       // profiles read: one per agent process (the bench's own when it hosts the players)
-	Kinds    []KindCPU // every kind of WorkKinds, in its order
+	Kinds    []KindCPU // every kind of WorkKinds(), in its order
 }
 
 // KindCPU is the CPU one kind of work took, by role.
@@ -121,8 +121,8 @@ func (p *cpuProfiles) close() {
 // read classifies every profile's samples by kind of work, once the agents
 // that wrote them have exited.
 func (p *cpuProfiles) read() (*Breakdown, error) {
-	b := &Breakdown{Kinds: make([]KindCPU, len(WorkKinds))}
-	for i, kind := range WorkKinds {
+	b := &Breakdown{Kinds: make([]KindCPU, len(WorkKinds()))}
+	for i, kind := range WorkKinds() {
 		b.Kinds[i].Kind = kind.Name
 	}
 	for path, role := range p.roles {
@@ -175,7 +175,7 @@ func ClassifyProfile(prof *profile.Profile) ([]time.Duration, error) {
 	if value < 0 {
 		return nil, errors.New("not a CPU profile: no cpu/nanoseconds sample type")
 	}
-	byKind := make([]time.Duration, len(WorkKinds))
+	byKind := make([]time.Duration, len(WorkKinds()))
 	var stack []string
 	for _, s := range prof.Sample {
 		stack = stack[:0]

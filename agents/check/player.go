@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/mcpserve"
@@ -314,8 +315,9 @@ func (s *session) playParity(ctx context.Context, matchID string, round int) (pr
 	return result, true
 }
 
-// raceGraph is the checker's own small page set, the same for every run.
-var raceGraph = pages.Generate(1, 40)
+// raceGraph is the checker's own small page set, the same for every run,
+// made when a check first needs it rather than at every agent's start.
+var raceGraph = sync.OnceValue(func() *pages.Graph { return pages.Generate(1, 40) })
 
 // raceSteps bounds the checker's link race.
 const raceSteps = 6
@@ -324,9 +326,9 @@ const raceSteps = 6
 // page to one it does not link to, each move checked against the page.
 func (s *session) playRace(ctx context.Context, matchID string, round int) (protocol.GameResult, bool) {
 	const id = "move/link-is-on-the-page"
-	titles := raceGraph.Titles()
+	titles := raceGraph().Titles()
 	current := titles[0]
-	first, _ := raceGraph.Page(current)
+	first, _ := raceGraph().Page(current)
 	target := titles[len(titles)-1]
 	for _, t := range titles[1:] {
 		if t != current && !slices.Contains(first.Links, t) {
@@ -336,7 +338,7 @@ func (s *session) playRace(ctx context.Context, matchID string, round int) (prot
 	}
 	path := []string{current}
 	for turn := 1; turn <= raceSteps && current != target; turn++ {
-		page, _ := raceGraph.Page(current)
+		page, _ := raceGraph().Page(current)
 		state := map[string]any{"current_page": current, "links": page.Links, "target_page": target,
 			"steps_left": raceSteps - turn + 1, "path": path, "summary": page.Summary}
 		f, x, ok := s.ask(ctx, engine.LinkRaceType, s.moveCall(matchID, engine.LinkRaceType, round,

@@ -47,8 +47,9 @@ func (m *Manager) handleRegisterReferee(ctx context.Context, in protocol.Inbound
 // register admits a player or referee. An agent registering again with its
 // own token gets the same id with a fresh token, from any endpoint, so a
 // restarted agent keeps its place; an endpoint already registered is
-// refused to anyone else. A player whose MCP tools lack what referees call is
-// refused here rather than failing its first match. The manager calls an
+// refused to anyone else. A player that registered through MCP's tools/call
+// and whose MCP tools lack what referees call is refused here rather than
+// failing its first match. The manager calls an
 // admitted agent in the dialect it registered in. The registration is
 // decided and staged under m.mu, and waited for in the journal outside it
 // (see stage): the acceptance is sent once it is durable.
@@ -56,7 +57,7 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	if err := m.checkRegistration(env, &meta, role); err != nil {
 		return nil, err
 	}
-	if reason := m.unfitReason(ctx, meta, role); reason != "" {
+	if reason := m.unfitReason(ctx, meta, role, dialect); reason != "" {
 		return m.rejectRegistration(env, role, reason), nil
 	}
 	token, hash, err := m.newToken()
@@ -99,8 +100,12 @@ func (m *Manager) checkRegistration(env protocol.Envelope, meta *protocol.AgentM
 
 // unfitReason is why an agent that cannot take part in this league is
 // refused (too old a protocol, other games, a player without the tools
-// referees call), or "".
-func (m *Manager) unfitReason(ctx context.Context, meta protocol.AgentMeta, role engine.Role) string {
+// referees call), or "". Only a player that registered through tools/call
+// is asked for its tools: the referees call it the same way, and call
+// every other player by plain JSON-RPC methods, where its MCP tools (if it
+// has any) play no part. Asking every player cost each registration an MCP
+// exchange and the player the building of its tools' schemas.
+func (m *Manager) unfitReason(ctx context.Context, meta protocol.AgentMeta, role engine.Role, dialect protocol.Dialect) string {
 	if meta.ProtocolVersion != "" && versionBelow(meta.ProtocolVersion, protocol.MinProtocolVersion) {
 		return protocol.Reject(protocol.ErrProtocolVersion,
 			"protocol_version %s is below %s", meta.ProtocolVersion, protocol.MinProtocolVersion).Error()
@@ -108,7 +113,7 @@ func (m *Manager) unfitReason(ctx context.Context, meta protocol.AgentMeta, role
 	if len(meta.GameTypes) > 0 && !slices.Contains(meta.GameTypes, m.game.Type()) {
 		return fmt.Sprintf("this league plays %s, not %v", m.game.Type(), meta.GameTypes)
 	}
-	if role == engine.RolePlayer {
+	if role == engine.RolePlayer && dialect.Wrapper == protocol.MethodToolsCall {
 		if missing := m.missingPlayerTools(ctx, meta.ContactEndpoint); len(missing) > 0 {
 			return missingToolsReason(missing)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,15 +40,29 @@ func (t LeagueTool) MCPTool() *mcp.Tool {
 
 // ToolFor returns the tool that carries a message type, if there is one.
 func ToolFor(messageType string) (LeagueTool, bool) {
-	t, ok := catalog[messageType]
-	return t, ok
+	build, ok := catalog[messageType]
+	if !ok {
+		return LeagueTool{}, false
+	}
+	return build(), true
+}
+
+// toolName is the name of the tool that carries a message type, if there
+// is one, without building any schema.
+func toolName(messageType string) (string, bool) {
+	for _, m := range protocol.Messages {
+		if m.Type == messageType && m.Tool != nil {
+			return m.ToolName(), true
+		}
+	}
+	return "", false
 }
 
 // LeagueTools lists every league tool, whatever agent serves it.
 func LeagueTools() []LeagueTool {
 	out := make([]LeagueTool, 0, len(catalog))
-	for _, t := range catalog {
-		out = append(out, t)
+	for _, build := range catalog {
+		out = append(out, build())
 	}
 	return out
 }
@@ -57,30 +72,38 @@ func LeagueTools() []LeagueTool {
 // GAME_MOVE_CALL). A player that lists tools but not these could not finish
 // a match.
 func PlayerTools(moveCallType string) []string {
-	return []string{catalog[protocol.TypeGameInvitation].Name, catalog[moveCallType].Name,
-		catalog[protocol.TypeGameOver].Name}
+	var names []string
+	for _, messageType := range []string{protocol.TypeGameInvitation, moveCallType, protocol.TypeGameOver} {
+		name, _ := toolName(messageType)
+		names = append(names, name)
+	}
+	return names
 }
 
 // catalog maps each league message type an agent may serve to its tool,
-// one per entry of protocol.Messages that has a ToolSpec.
-var catalog = buildCatalog()
-
-func buildCatalog() map[string]LeagueTool {
-	out := map[string]LeagueTool{}
+// one per entry of protocol.Messages that has a ToolSpec. Each tool's
+// schemas are built when first asked for, not at start: an agent serves a
+// few of them, perhaps to no MCP client at all (see Server).
+var catalog = func() map[string]func() LeagueTool {
+	out := map[string]func() LeagueTool{}
 	for _, m := range protocol.Messages {
-		if m.Tool == nil {
-			continue
+		if m.Tool != nil {
+			out[m.Type] = sync.OnceValue(func() LeagueTool { return buildTool(m) })
 		}
-		schema := inputSchema(m)
-		resolved, err := schema.Resolve(nil)
-		if err != nil {
-			panic(fmt.Sprintf("mcpserve: schema of %s: %v", m.Type, err)) // a Go type jsonschema cannot describe
-		}
-		out[m.Type] = LeagueTool{Name: m.ToolName(), MessageType: m.Type, Title: m.Tool.Title,
-			Description: m.Tool.Description, ReadOnly: m.Tool.ReadOnly, Schema: schema, Output: schemaOf(m.Reply),
-			resolved: resolved}
 	}
 	return out
+}()
+
+// buildTool makes a message's tool with its schemas.
+func buildTool(m protocol.MessageSpec) LeagueTool {
+	schema := inputSchema(m)
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserve: schema of %s: %v", m.Type, err)) // a Go type jsonschema cannot describe
+	}
+	return LeagueTool{Name: m.ToolName(), MessageType: m.Type, Title: m.Tool.Title,
+		Description: m.Tool.Description, ReadOnly: m.Tool.ReadOnly, Schema: schema, Output: schemaOf(m.Reply),
+		resolved: resolved}
 }
 
 // envelopeRequired are the envelope fields every message has

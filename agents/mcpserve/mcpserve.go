@@ -28,28 +28,58 @@ import (
 	"github.com/leaguetui/leaguetui/agents/rpc"
 )
 
-// Server is one agent's MCP side.
+// Server is one agent's MCP side. Its SDK server, with every tool's
+// schemas, is built when the first MCP request arrives: most agents only
+// ever speak plain JSON-RPC, and building the schemas costs each agent's
+// start-up about 10 ms of CPU and 3 MB (a thousand agents start at once).
 type Server struct {
-	sdk    *mcp.Server
 	league *rpc.Server
+	impl   *mcp.Implementation
+	opts   *mcp.ServerOptions
 
-	mu    sync.Mutex
-	names []string // tools offered, in the order added
+	mu      sync.Mutex
+	tools   []toolEntry  // offered, in the order added
+	handler http.Handler // nil until the first MCP request
+	sdk     *mcp.Server  // idem
+}
+
+// toolEntry is a tool offered: its name, and how to make its definition
+// and handler once the SDK server is built.
+type toolEntry struct {
+	name  string
+	build func() (*mcp.Tool, mcp.ToolHandler)
 }
 
 // Mount creates the agent's MCP server and routes MCP traffic on league's
 // /mcp to it. role and name describe the agent to clients.
 func Mount(league *rpc.Server, role protocol.Role, name string) *Server {
-	impl := &mcp.Implementation{Name: "leaguetui-" + string(role), Title: name, Version: protocol.ProtocolVersion}
-	sdk := mcp.NewServer(impl, &mcp.ServerOptions{
-		Instructions: instructions(role),
-		// Tools only; a stateless server has no session to notify of list changes.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
-	})
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sdk },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
-	league.MountMCP(handler)
-	return &Server{sdk: sdk, league: league}
+	s := &Server{league: league,
+		impl: &mcp.Implementation{Name: "leaguetui-" + string(role), Title: name, Version: protocol.ProtocolVersion},
+		opts: &mcp.ServerOptions{
+			Instructions: instructions(role),
+			// Tools only; a stateless server has no session to notify of list changes.
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		}}
+	league.MountMCP(http.HandlerFunc(s.serveHTTP))
+	return s
+}
+
+// serveHTTP serves an MCP request, building the SDK server first if this
+// is the first.
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	if s.handler == nil {
+		s.sdk = mcp.NewServer(s.impl, s.opts)
+		for _, t := range s.tools {
+			s.sdk.AddTool(t.build())
+		}
+		sdk := s.sdk
+		s.handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sdk },
+			&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	}
+	handler := s.handler
+	s.mu.Unlock()
+	handler.ServeHTTP(w, r)
 }
 
 func instructions(role protocol.Role) string {
@@ -62,11 +92,14 @@ func instructions(role protocol.Role) string {
 // has a handler for. Agents call it once their handlers are in place.
 func (s *Server) PublishLeagueTools() {
 	for _, messageType := range s.league.MessageTypes() {
-		tool, ok := ToolFor(messageType)
-		if !ok || s.has(tool.Name) {
+		name, ok := toolName(messageType)
+		if !ok || s.has(name) {
 			continue
 		}
-		s.add(tool.MCPTool(), s.leagueHandler(tool))
+		s.add(name, func() (*mcp.Tool, mcp.ToolHandler) {
+			tool, _ := ToolFor(messageType)
+			return tool.MCPTool(), s.leagueHandler(tool)
+		})
 	}
 }
 
@@ -93,16 +126,18 @@ func (s *Server) AddReadOnlyTool(t Tool) {
 	}
 	def := &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: input,
 		Annotations: &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: true}}
-	s.add(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		args := req.Params.Arguments
-		if err := validate(resolved, args); err != nil {
-			return invalidArguments(t.Name, err), nil
+	s.add(t.Name, func() (*mcp.Tool, mcp.ToolHandler) {
+		return def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			args := req.Params.Arguments
+			if err := validate(resolved, args); err != nil {
+				return invalidArguments(t.Name, err), nil
+			}
+			reply, err := t.Call(ctx, args)
+			if err != nil {
+				return failure(map[string]string{"error": err.Error()}), nil
+			}
+			return success(reply), nil
 		}
-		reply, err := t.Call(ctx, args)
-		if err != nil {
-			return failure(map[string]string{"error": err.Error()}), nil
-		}
-		return success(reply), nil
 	})
 }
 
@@ -110,21 +145,32 @@ func (s *Server) AddReadOnlyTool(t Tool) {
 func (s *Server) Names() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.names)
+	names := make([]string, len(s.tools))
+	for i, t := range s.tools {
+		names[i] = t.name
+	}
+	return names
 }
 
 func (s *Server) has(name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Contains(s.names, name)
+	return slices.ContainsFunc(s.tools, func(t toolEntry) bool { return t.name == name })
 }
 
-func (s *Server) add(def *mcp.Tool, h mcp.ToolHandler) {
+// add offers a tool, or replaces the one of the same name; a server already
+// built gets it at once.
+func (s *Server) add(name string, build func() (*mcp.Tool, mcp.ToolHandler)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.sdk.AddTool(def, h)
-	if !slices.Contains(s.names, def.Name) {
-		s.names = append(s.names, def.Name)
+	entry := toolEntry{name: name, build: build}
+	if i := slices.IndexFunc(s.tools, func(t toolEntry) bool { return t.name == name }); i >= 0 {
+		s.tools[i] = entry
+	} else {
+		s.tools = append(s.tools, entry)
+	}
+	if s.sdk != nil {
+		s.sdk.AddTool(build())
 	}
 }
 
