@@ -18,8 +18,10 @@ import (
 // ratingsMinInterval and never more than a fifth of the time (the next fit
 // waits four times as long as the last one took); readers get the latest
 // fit and its matches_fitted says how far behind it is. A completed league
-// is fitted at once, before league_completed is announced.
+// is fitted at once once league_completed is announced, and readers of a
+// completed league wait for that fit: its ratings are final.
 type ratingsCache struct {
+	final   sync.Mutex // one final fit at a time; held while it runs
 	mu      sync.Mutex
 	fit     *ratingsFit
 	busy    bool
@@ -40,21 +42,47 @@ const ratingsMinInterval = 500 * time.Millisecond
 // ratingsNow returns the latest fit, asking for a new one when results
 // came in since. With no fit yet it fits at once, so a league's first
 // reader (a restarted manager's, say) sees ratings.
+//
+// A completed league's readers get its final fit, waiting for it if need
+// be: the standings of a finished league do not change, and their ratings
+// must not be those of before its last results.
 func (m *Manager) ratingsNow() *ratingsFit {
 	m.mu.Lock()
 	done, _ := m.league.Progress()
+	over := m.league.State == engine.LeagueCompleted
 	m.mu.Unlock()
-	c := &m.ratings
-	c.mu.Lock()
-	f := c.fit
-	c.mu.Unlock()
+	f := m.latestRatings()
 	switch {
 	case f == nil:
 		return m.fitRatings()
+	case f.matches < done && over:
+		return m.finalRatings()
 	case f.matches < done:
 		m.requestRatings()
 	}
 	return f
+}
+
+// latestRatings is the fit kept, nil before the first.
+func (m *Manager) latestRatings() *ratingsFit {
+	c := &m.ratings
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.fit
+}
+
+// finalRatings fits every result of a completed league, once however many
+// ask at the same time: those that come while the fit runs wait for it.
+func (m *Manager) finalRatings() *ratingsFit {
+	m.ratings.final.Lock()
+	defer m.ratings.final.Unlock()
+	m.mu.Lock()
+	done, _ := m.league.Progress()
+	m.mu.Unlock()
+	if f := m.latestRatings(); f != nil && f.matches >= done {
+		return f
+	}
+	return m.fitRatings()
 }
 
 // requestRatings starts a fit in the background, now or when the rate

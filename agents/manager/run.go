@@ -472,16 +472,19 @@ func (m *Manager) completeRound(round int) error {
 	return nil
 }
 
-// completeLeague announces the champion to every agent.
+// completeLeague announces the champion to every agent. The final ratings
+// fit follows the announcement rather than holding it back (over a second
+// at 1,000 players): until it is done, a reader of the standings waits for
+// it (see ratingsNow), so none sees the ratings of before the last results.
 func (m *Manager) completeLeague() error {
-	m.fitRatings() // the final table's ratings are there when league_completed is
 	if _, err := m.record(engine.Event{Kind: engine.EventLeagueCompleted}); err != nil {
 		return err
 	}
-	m.writeStandings()
-	m.writeRounds()
 	m.broadcastLeagueCompleted()
 	m.Log.Info("league completed", "event_type", "LEAGUE_COMPLETED")
+	m.finalRatings()
+	m.writeStandings()
+	m.writeRounds()
 	m.mu.Lock()
 	st, ok := m.league.SPRT()
 	m.mu.Unlock()
