@@ -23,9 +23,13 @@ import (
 // the host, which has no address on the test's LAN.
 const controlEnv = "LEAGUETUI_TEST_CONTROL"
 
+// watchEnv makes runControl only watch a league already under way.
+const watchEnv = "LEAGUETUI_TEST_WATCH"
+
 // runControl starts the league of the manager at base with the admin
-// token of LEAGUETUI_ADMIN_TOKEN, then prints each event of its feed as a
-// line "EVENT <json>" until the league ends. It returns the exit status.
+// token of LEAGUETUI_ADMIN_TOKEN (unless watchEnv is set), then prints each
+// event of its feed as a line "EVENT <json>" until the league ends. It
+// returns the exit status.
 func runControl(base string) int {
 	if err := tlsconf.Setup(os.Getenv("LEAGUETUI_TLS_CA")); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -34,9 +38,11 @@ func runControl(base string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	ctl := control.New(base, os.Getenv("LEAGUETUI_ADMIN_TOKEN"))
-	if err := ctl.Start(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "start:", err)
-		return 1
+	if os.Getenv(watchEnv) == "" {
+		if err := ctl.Start(ctx); err != nil {
+			fmt.Fprintln(os.Stderr, "start:", err)
+			return 1
+		}
 	}
 	out := json.NewEncoder(os.Stdout)
 	var cursor int64
@@ -65,12 +71,24 @@ type feed struct {
 
 func startControl(t *testing.T, g *lanLeague, machine string) *feed {
 	t.Helper()
+	return startFeed(t, g, machine)
+}
+
+// watchLeague is a feed from a machine of the LAN of a league already
+// started.
+func watchLeague(t *testing.T, g *lanLeague, machine string) *feed {
+	t.Helper()
+	return startFeed(t, g, machine, watchEnv+"=1")
+}
+
+func startFeed(t *testing.T, g *lanLeague, machine string, env ...string) *feed {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command("ip", "netns", "exec", g.lan.ns[machine], exe)
-	cmd.Env = append(os.Environ(), controlEnv+"="+g.base(), "LEAGUETUI_ADMIN_TOKEN="+g.admin)
+	cmd.Env = append(append(os.Environ(), controlEnv+"="+g.base(), "LEAGUETUI_ADMIN_TOKEN="+g.admin), env...)
 	if g.ca != nil {
 		cmd.Env = append(cmd.Env, "LEAGUETUI_TLS_CA="+g.ca.CertFile)
 	}
@@ -97,9 +115,9 @@ func startControl(t *testing.T, g *lanLeague, machine string) *feed {
 	}()
 	t.Cleanup(func() {
 		_ = syscall.Kill(cmd.Process.Pid, syscall.SIGKILL) // by PID; already gone when the league ended
-		_ = cmd.Wait()
+		err := cmd.Wait()
 		if t.Failed() {
-			t.Logf("control client's stderr:\n%s", stderr.String())
+			t.Logf("control client (%v), its stderr:\n%s", err, stderr.String())
 		}
 	})
 	return f

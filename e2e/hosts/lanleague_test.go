@@ -50,15 +50,7 @@ func startLANLeague(t *testing.T, l *lan, opts lanOptions) *lanLeague {
 	if opts.Secure {
 		g.ca = testcert.NewCA(t)
 	}
-	args := append([]string{"manager", "--host", l.addr["mgr"], "--port", "0", "--seed", opts.Seed}, g.agentArgs(t, "mgr")...)
-	if opts.Secure {
-		args = append(args, "--require-tls")
-	}
-	g.mgr = leaguetest.StartInNetns(t, l.ns["mgr"], "manager", g.out, false,
-		[]string{"LEAGUETUI_ADMIN_TOKEN=" + g.admin, "LEAGUETUI_REFEREE_KEY=" + leaguetest.RefereeKey}, args...)
-	if host := hostOf(t, g.mgr.Endpoint); host != l.addr["mgr"] || g.scheme(g.mgr.Endpoint) != "" {
-		t.Fatalf("manager listens at %s, want %s on %s", g.mgr.Endpoint, g.wantScheme(), l.addr["mgr"])
-	}
+	g.startManager(t, "manager", "0")
 	for i := range 2 {
 		name := fmt.Sprintf("REF%02d", i+1)
 		leaguetest.StartInNetns(t, l.ns["ref"], "referee "+name, g.out, true,
@@ -73,6 +65,21 @@ func startLANLeague(t *testing.T, l *lan, opts lanOptions) *lanLeague {
 				"--strategy", strategies[i%len(strategies)], "--seed", opts.Seed}, g.agentArgs(t, machine)...)...))
 	}
 	return g
+}
+
+// startManager starts the manager on its machine, on port ("0": one the
+// kernel picks), with its own data folder: the same one each time.
+func (g *lanLeague) startManager(t *testing.T, name, port string) {
+	t.Helper()
+	args := append([]string{"manager", "--host", g.lan.addr["mgr"], "--port", port, "--seed", g.opts.Seed}, g.agentArgs(t, "mgr")...)
+	if g.opts.Secure {
+		args = append(args, "--require-tls")
+	}
+	g.mgr = leaguetest.StartInNetns(t, g.lan.ns["mgr"], name, g.out, false,
+		[]string{"LEAGUETUI_ADMIN_TOKEN=" + g.admin, "LEAGUETUI_REFEREE_KEY=" + leaguetest.RefereeKey}, args...)
+	if host := hostOf(t, g.mgr.Endpoint); host != g.lan.addr["mgr"] || g.scheme(g.mgr.Endpoint) != "" {
+		t.Fatalf("manager listens at %s, want %s on %s", g.mgr.Endpoint, g.wantScheme(), g.lan.addr["mgr"])
+	}
 }
 
 // agentArgs are the flags of an agent on machine: its own data folder,
