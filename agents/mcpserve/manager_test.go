@@ -118,6 +118,19 @@ func TestRegistrationRejectsAPlayerMissingGameTools(t *testing.T) {
 		t.Errorf("the reason names tools the player has: %s", reason)
 	}
 
+	// A player that registers by plain JSON-RPC is called by plain JSON-RPC:
+	// its MCP tools are not asked for (asking every player cost each
+	// registration an MCP exchange).
+	plain := startMCPOnlyPlayer(t, protocol.TypeGameInvitation, protocol.TypeGameOver)
+	reply = leaguetest.Call(t, m.Endpoint(), "register_player", message(protocol.TypeLeagueRegisterRequest, "player:plain",
+		playerMeta("plain", plain.URL))).Result
+	if reply["status"] != protocol.StatusAccepted {
+		t.Errorf("register_player by plain JSON-RPC: %v, want it accepted without a tools/list", reply)
+	}
+	if methods := plain.receivedMethods(); len(methods) != 0 {
+		t.Errorf("a player that registered by plain JSON-RPC was sent %v", methods)
+	}
+
 	complete := startMCPOnlyPlayer(t, gamePlayerTypes...)
 	reply = callOK(t, session, "register_player", message(protocol.TypeLeagueRegisterRequest, "player:complete",
 		playerMeta("complete", complete.URL)))
