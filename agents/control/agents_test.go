@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -97,5 +98,34 @@ func TestProbeAnEndlessHealth(t *testing.T) {
 	probes := ProbeAgents(context.Background(), []string{srv.URL + "/mcp"}, 1, 30*time.Second)
 	if err := probes[0].Err; !rpc.IsReplyTooLarge(err) {
 		t.Errorf("probe of an endless /health: %v, want %s", err, rpc.ReplyTooLarge)
+	}
+}
+
+// TestClientCapsReplies: a manager that answers without end (anyone's,
+// once the console attaches to it) is cut off at MaxReplyBytes with a
+// reply-too-large error; the console does not read it whole into memory.
+func TestClientCapsReplies(t *testing.T) {
+	chunk := []byte(`{"x":"` + strings.Repeat("a", 1<<20))
+	var written atomic.Int64
+	endless := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		for written.Load() < 4*MaxReplyBytes {
+			n, err := w.Write(chunk)
+			written.Add(int64(n))
+			if err != nil {
+				return // the client hung up, as it should
+			}
+		}
+	}))
+	defer endless.Close()
+	c := New(endless.URL, "")
+	if _, err := c.Standings(context.Background()); !rpc.IsReplyTooLarge(err) {
+		t.Errorf("standings of an endless reply: %v, want a reply-too-large error", err)
+	}
+	if _, err := c.MatchFile(context.Background(), "R1M1"); !rpc.IsReplyTooLarge(err) {
+		t.Errorf("match file of an endless reply: %v, want a reply-too-large error", err)
+	}
+	if got := written.Load(); got >= 4*MaxReplyBytes {
+		t.Errorf("the client read %d bytes, want it to stop after %d", got, MaxReplyBytes)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/go-resty/resty/v2"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/agents/tlsconf"
 )
 
@@ -40,13 +41,24 @@ type Client struct {
 	nextID     atomic.Int64
 }
 
+// MaxReplyBytes caps each reply the client reads: a console may attach to
+// anyone's manager, and a manager that answers without end must not fill
+// the console's memory. The largest reply a manager sends is far smaller:
+// a feed page of 2,000 events is a few MB, a match file at most
+// protocol.MaxMatchFile; the cap leaves room for a league_started event
+// of a journal written when it still carried the schedule (tens of MB at
+// 1,000 players).
+const MaxReplyBytes = 128 << 20
+
 // New makes a client for the manager at base ("http://127.0.0.1:8000"; a
 // trailing /mcp is ignored). adminToken may be empty for read-only use.
 func New(base, adminToken string) *Client {
 	base = strings.TrimSuffix(strings.TrimSuffix(base, "/"), "/mcp")
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.TLSClientConfig = tlsconf.Client()
 	return &Client{base: base, adminToken: adminToken,
 		http: resty.New().SetTimeout(45*time.Second).SetHeader("Content-Type", "application/json").
-			SetTLSClientConfig(tlsconf.Client())}
+			SetTransport(rpc.CapReplies(transport, MaxReplyBytes))}
 }
 
 // HasAdminToken reports whether the client may start, pause, resume and
