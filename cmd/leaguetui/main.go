@@ -391,7 +391,8 @@ func loadRoster(cfg config.Config, attached bool) (*config.Roster, error) {
 	return roster, headless.CheckRoster(roster, cfg)
 }
 
-// agentFlags are the flags every agent command has.
+// agentFlags are the flags every agent command has, and the manager's URL
+// for those that register with one (nil for the manager itself).
 type agentFlags struct {
 	port    *int
 	data    *string
@@ -401,11 +402,18 @@ type agentFlags struct {
 
 func addAgentFlags(fs *flag.FlagSet, defaultPort int, defaultName string) agentFlags {
 	return agentFlags{
-		port:    fs.Int("port", defaultPort, "port to listen on (0 takes a free one)"),
-		data:    fs.String("data", "./data", "data `folder`"),
-		name:    fs.String("name", defaultName, "display name, also the log file's name"),
-		manager: fs.String("manager", "http://127.0.0.1:8000/mcp", "the league manager's /mcp `URL`"),
+		port: fs.Int("port", defaultPort, "port to listen on (0 takes a free one)"),
+		data: fs.String("data", "./data", "data `folder`"),
+		name: fs.String("name", defaultName, "display name, also the log file's name"),
 	}
+}
+
+// addJoiningFlags are addAgentFlags and --manager, for a referee or a
+// player.
+func addJoiningFlags(fs *flag.FlagSet, defaultPort int, defaultName string) agentFlags {
+	af := addAgentFlags(fs, defaultPort, defaultName)
+	af.manager = fs.String("manager", "http://127.0.0.1:8000/mcp", "the league manager's /mcp `URL`")
+	return af
 }
 
 // serve runs an agent until a signal, then stops it cleanly. An agent
@@ -468,7 +476,7 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 
 func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
 	fs, cf := newFlagSet("leaguetui referee", "leaguetui referee: run one referee; it registers with the manager, presenting the referee key from LEAGUETUI_REFEREE_KEY (or the file LEAGUETUI_REFEREE_KEY_FILE names) or else from the file the config folder's system.json names in security.referee_key_file.\n\nFlags:\n", stdout)
-	af := addAgentFlags(fs, config.Default().Network.RefereePortFirst, "referee")
+	af := addJoiningFlags(fs, config.Default().Network.RefereePortFirst, "referee")
 	maxConcurrent := fs.Int("max-concurrent", 0, "matches run at once (default from the config: 2)")
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
@@ -492,7 +500,7 @@ func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
 
 func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
 	fs, cf := newFlagSet("leaguetui player", "leaguetui player: run one player; it registers with the manager.\n\nFlags:\n", stdout)
-	af := addAgentFlags(fs, config.Default().Network.PlayerPortFirst, "player")
+	af := addJoiningFlags(fs, config.Default().Network.PlayerPortFirst, "player")
 	strategy := fs.String("strategy", config.Default().Player.Strategy, fmt.Sprintf("strategy, one of %v, or llm (a language model: --llm-*)", engine.StrategyNames()))
 	seed := fs.Int64("seed", 0, "seed for the strategy's randomness")
 	cfg, err := parse(fs, cf, args)

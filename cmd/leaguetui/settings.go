@@ -76,6 +76,9 @@ func checkAgentFlags(af agentFlags) error {
 	if err := checkPort(*af.port); err != nil {
 		return err
 	}
+	if af.manager == nil {
+		return nil
+	}
 	if u, err := url.Parse(*af.manager); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return badSettings(fmt.Errorf("--manager %q is not a valid URL: want the manager's /mcp URL, e.g. http://127.0.0.1:8000/mcp", *af.manager))
 	}
