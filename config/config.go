@@ -14,7 +14,10 @@
 package config
 
 import (
+	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -228,10 +231,6 @@ type Suspension struct {
 	AfterMissedReports int // 2
 }
 
-// Default returns the built-in defaults, equal to the specification's config layer.
-//
-// One deliberate difference: the sample system.json says initial_delay_sec
-// 1.0, while the specification's retry code (and our Retry) waits 2 s then
 // Format is the league's format (see engine.Formats). Challengers is a
 // comma-separated list so that Config stays comparable.
 type Format struct {
@@ -243,11 +242,51 @@ type Format struct {
 	MaxGames     int    // the SPRT's bound on games (0: the engine's default)
 }
 
+// ChallengerIDs are the player ids Challengers names, in order.
+func (f Format) ChallengerIDs() []string {
+	var ids []string
+	for _, c := range strings.Split(f.Challengers, ",") {
+		if c = strings.TrimSpace(c); c != "" {
+			ids = append(ids, c)
+		}
+	}
+	return ids
+}
+
+// CheckChallengers refuses a gauntlet's challenger that is none of the
+// league's players, when those are the first players ids (P01 to Pnn), as
+// in a league leaguetui starts: better said before anything starts than
+// when the league would.
+func (f Format) CheckChallengers(players int) error {
+	if f.Name != "gauntlet" {
+		return nil
+	}
+	for _, c := range f.ChallengerIDs() {
+		if !slices.Contains(playerIDs(players), c) {
+			return fmt.Errorf("--challengers: %q is not one of the league's players, %s to %s", c, PlayerIDAt(0), PlayerIDAt(players-1))
+		}
+	}
+	return nil
+}
+
+// playerIDs are the first n player ids.
+func playerIDs(n int) []string {
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = PlayerIDAt(i)
+	}
+	return ids
+}
+
 // Ratings choose what the Elo fit counts.
 type Ratings struct {
 	ExcludeTechnical bool // leave technical losses out (default: they count as losses)
 }
 
+// Default returns the built-in defaults, equal to the specification's config layer.
+//
+// One deliberate difference: the sample system.json says initial_delay_sec
+// 1.0, while the specification's retry code (and our Retry) waits 2 s then
 // 4 s; the code is what peers actually run.
 func Default() Config {
 	return Config{

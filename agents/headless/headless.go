@@ -334,7 +334,8 @@ func (e *LeagueStoppedError) Error() string {
 }
 
 // CheckSize checks that the league has players and a referee: at least
-// two players (the roster's and the open seats) and one referee.
+// two players (the roster's and the open seats) and one referee; and that
+// a gauntlet's challengers are among those players.
 func (opts Options) CheckSize() error {
 	if opts.Roster != nil {
 		players, referees := len(opts.Roster.Players)+opts.Config.Joining.OpenSeats, len(refereeEntries(opts))
@@ -342,12 +343,12 @@ func (opts Options) CheckSize() error {
 			return fmt.Errorf("roster %s: a league needs at least 2 players (with the open seats) and 1 referee (got %d and %d)",
 				opts.Roster.Path, players, referees)
 		}
-		return nil
+		return opts.Config.Format.CheckChallengers(players)
 	}
 	if opts.Players+opts.Config.Joining.OpenSeats < 2 || opts.Referees < 1 {
 		return fmt.Errorf("a league needs at least 2 players and 1 referee (got --players %d --referees %d)", opts.Players, opts.Referees)
 	}
-	return nil
+	return opts.Config.Format.CheckChallengers(opts.Players + opts.Config.Joining.OpenSeats)
 }
 
 // awaitJoining waits, for a new league, until the roster's programs and

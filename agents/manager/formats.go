@@ -2,7 +2,6 @@ package manager
 
 import (
 	"cmp"
-	"strings"
 
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
@@ -11,12 +10,7 @@ import (
 // formatSpec is the league's format as the configuration gives it.
 func formatSpec(f config.Format) (engine.FormatSpec, error) {
 	spec := engine.FormatSpec{Format: engine.Format(cmp.Or(f.Name, string(engine.FormatRoundRobin))),
-		Rounds: f.Rounds, GamesPerPair: f.GamesPerPair, MaxGames: f.MaxGames}
-	for _, c := range strings.Split(f.Challengers, ",") {
-		if c = strings.TrimSpace(c); c != "" {
-			spec.Challengers = append(spec.Challengers, c)
-		}
-	}
+		Rounds: f.Rounds, GamesPerPair: f.GamesPerPair, MaxGames: f.MaxGames, Challengers: f.ChallengerIDs()}
 	if f.SPRT != "" {
 		test, err := engine.ParseSPRT(f.SPRT)
 		if err != nil {

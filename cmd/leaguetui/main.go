@@ -291,13 +291,18 @@ func parseWithArgs(fs *flag.FlagSet, cf *config.Flags, args []string) (config.Co
 }
 
 // resolve makes the config from the flags, the environment and the config
-// folder, and sets up TLS before any client is built.
+// folder, and sets up TLS before any client is built. TLS files that
+// cannot be read are bad settings too, found here rather than when an
+// agent the console started fails to listen.
 func resolve(cf *config.Flags) (config.Config, error) {
 	cfg, err := cf.Resolve()
 	if err != nil {
 		return cfg, badSettings(err)
 	}
-	return cfg, tlsconf.Setup(cfg.Network.TLSCA)
+	if _, err := tlsconf.Server(cfg.Network.TLSCert, cfg.Network.TLSKey); err != nil {
+		return cfg, badSettings(err)
+	}
+	return cfg, badSettings(tlsconf.Setup(cfg.Network.TLSCA))
 }
 
 func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, stdout, stderr io.Writer) error {
