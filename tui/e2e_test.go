@@ -506,3 +506,58 @@ func TestRestartInTmux(t *testing.T) {
 		t.Errorf("the second run printed a new seed:\n%s", out)
 	}
 }
+
+// TestManagerExitInTmux: when the manager a console started dies
+// (SIGKILL) mid-league, the console says so in its log, with how far the
+// league got and the exact command that resumes it, and the agents pane
+// shows the manager exited.
+func TestManagerExitInTmux(t *testing.T) {
+	bin := leaguetuiBinary(t)
+	if !leaguetest.HaveProc() {
+		t.Skip("needs Linux /proc to find the manager among the console's children")
+	}
+	data := t.TempDir()
+	x := leaguetest.NewTmux(t, 250, 40, fmt.Sprintf("exec %s --free-ports --data %s --players 12 --referees 2 --seed 5", bin, data))
+	screen := x.WaitScreen(90*time.Second, "press s to start")
+	url := regexp.MustCompile(`local (http://127\.0\.0\.1:\d+)`).FindStringSubmatch(screen)
+	if url == nil {
+		t.Fatalf("no manager URL in the header:\n%s", screen)
+	}
+	x.Keys("s")
+	_, _ = leaguetest.NextEvents(t, control.New(url[1], ""), 0, 60*time.Second, engine.EventMatchResult)
+	console, err := strconv.Atoi(x.Pane("#{pane_pid}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	manager := childNamed(t, console, "manager")
+	if err := syscall.Kill(manager, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	x.WaitScreen(60*time.Second, fmt.Sprintf("the manager (PID %d) exited; league at", manager),
+		"resume with: leaguetui --data "+data+" --free-ports")
+	// Matches it showed running may make q ask first: y answers.
+	x.Keys("q")
+	eventually(t, 60*time.Second, "leaguetui quits", func() bool {
+		if strings.Contains(x.Screen(), "Quit and stop the agents this console started?") {
+			x.Keys("y")
+		}
+		return x.Pane("#{pane_dead}") == "1"
+	})
+}
+
+// childNamed is the PID of the child of parent whose leaguetui command is
+// command (manager, referee, player).
+func childNamed(t *testing.T, parent int, command string) int {
+	t.Helper()
+	children, err := leaguetest.ChildPIDs(parent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range children {
+		if args := strings.Fields(leaguetest.CommandLine(pid)); len(args) > 1 && args[1] == command {
+			return pid
+		}
+	}
+	t.Fatalf("no %s among the children %v of %d", command, children, parent)
+	return 0
+}

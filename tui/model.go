@@ -66,14 +66,16 @@ type Model struct {
 	cursor       int64 // the feed's cursor: last sequence number read
 	feedDown     bool
 	storageShown bool // the manager's storage failure is in the log
-	healthEvery  time.Duration
-	healthBusy   bool
-	dirty        bool
-	framePending bool
-	frame        string
-	renders      int // how many times the screen was drawn (tests read it)
-	quitting     bool
-	interrupted  bool // left with Ctrl-C
+	// managerExitShown: the log says the manager the console started exited
+	managerExitShown bool
+	healthEvery      time.Duration
+	healthBusy       bool
+	dirty            bool
+	framePending     bool
+	frame            string
+	renders          int // how many times the screen was drawn (tests read it)
+	quitting         bool
+	interrupted      bool // left with Ctrl-C
 }
 
 // New builds the root model. ctx bounds every request the console makes.
@@ -244,6 +246,7 @@ func (m *Model) onFeed(msg feedMsg) tea.Cmd {
 			m.feedDown, m.pc.Unreachable = true, true
 			m.st.Log(m.pc.Now(), levelError, "event feed: %v (retrying)", msg.Err)
 		}
+		m.sayManagerExited()
 		return after(feedRetry, feedRetryMsg{})
 	}
 	if m.feedDown {
@@ -279,6 +282,29 @@ func (m *Model) onFeed(msg feedMsg) tea.Cmd {
 	}
 	return tea.Batch(cmds...)
 }
+
+// sayManagerExited logs once, as an error, that the manager this console
+// started has exited, with how far the league got and the command that
+// resumes it: the feed alone cannot tell a dead manager from a slow one.
+func (m *Model) sayManagerExited() {
+	if m.managerExitShown || m.opts.Children == nil {
+		return
+	}
+	for _, c := range m.opts.Children() {
+		if c.Name != managerChild || c.Running {
+			continue
+		}
+		m.managerExitShown = true
+		done, total := m.st.Progress()
+		m.st.Log(m.pc.Now(), levelError, "the manager (PID %d) exited; league at %d of %d matches, state saved; quit with q%s",
+			c.PID, done, total, resumeHint(m.opts.ResumeCommand))
+		m.setFlash(true, "the manager exited: the log (5) says how to resume")
+		return
+	}
+}
+
+// managerChild is the name of the manager among the console's children.
+const managerChild = "manager"
 
 // onAdmin reports the manager's answer to an admin command.
 func (m *Model) onAdmin(msg adminMsg) {

@@ -2,12 +2,15 @@ package tui
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -135,5 +138,45 @@ func TestSuspendedRefereeShown(t *testing.T) {
 	}
 	if !logged {
 		t.Errorf("the log does not say why REF02 was suspended: %+v", m.pc.State.Logs())
+	}
+}
+
+// TestManagerExitShown: when the manager the console started has exited,
+// the console says so once, as an error, with how far the league got and
+// the command that resumes it; while it runs, a failing feed says only
+// that it retries.
+func TestManagerExitShown(t *testing.T) {
+	manager := ChildInfo{Name: "manager", PID: 4242, Running: true}
+	m := New(context.Background(), Options{Now: func() time.Time { return t0 }, Location: time.UTC, NoColor: true,
+		HealthEvery: -1, FlashFor: time.Millisecond, ResumeCommand: "leaguetui --data ./data",
+		Control: control.New("http://127.0.0.1:1", ""), // never called: the test sends the feed's answers itself
+		Children: func() []ChildInfo {
+			return []ChildInfo{manager, {Name: "player P01", ID: "P01", PID: 4243, Running: true}}
+		}})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	l := runningLeague(t)
+	m.Update(feedMsg{Page: protocol.FeedPage{Events: l.events, LastSeq: l.seq}})
+	refused := errors.New("dial tcp 127.0.0.1:1: connect: connection refused")
+	exitLines := func() []string {
+		var lines []string
+		for _, e := range m.st.Logs() {
+			if e.Level == levelError && strings.Contains(e.Text, "the manager (PID 4242) exited") {
+				lines = append(lines, e.Text)
+			}
+		}
+		return lines
+	}
+	m.Update(feedMsg{Err: refused})
+	if lines := exitLines(); len(lines) != 0 {
+		t.Errorf("the manager runs, yet the log says %q", lines)
+	}
+	manager.Running = false
+	m.Update(feedMsg{Err: refused})
+	m.Update(feedMsg{Err: refused})
+	done, total := m.st.Progress()
+	want := fmt.Sprintf("the manager (PID 4242) exited; league at %d of %d matches, state saved; quit with q; resume with: leaguetui --data ./data",
+		done, total)
+	if lines := exitLines(); len(lines) != 1 || lines[0] != want {
+		t.Errorf("the log says %q, want once %q", lines, want)
 	}
 }
