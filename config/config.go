@@ -254,7 +254,7 @@ func (f Format) ChallengerIDs() []string {
 }
 
 // CheckChallengers refuses a gauntlet's challenger that is none of the
-// league's players, when those are the first players ids (P01 to Pnn), as
+// league's players, when those are the first player ids (P01 to Pnn), as
 // in a league leaguetui starts: better said before anything starts than
 // when the league would.
 func (f Format) CheckChallengers(players int) error {

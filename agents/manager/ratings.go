@@ -18,7 +18,7 @@ import (
 // ratingsMinInterval and never more than a fifth of the time (the next fit
 // waits four times as long as the last one took); readers get the latest
 // fit and its matches_fitted says how far behind it is. A completed league
-// is fitted at once once league_completed is announced, and readers of a
+// is fitted as soon as league_completed is announced, and readers of a
 // completed league wait for that fit: its ratings are final.
 type ratingsCache struct {
 	final   sync.Mutex // one final fit at a time; held while it runs
