@@ -15,10 +15,14 @@ import (
 // Standings snapshots the standings document. Everything but sorting the
 // table is O(1), so serving it and writing it cost the same however far the
 // league has gone.
+//
+// The ratings are those of the fit kept, and for a completed league its
+// final fit: the state is read with the table, and a league found
+// completed there waits for the fit of all its results, even if it
+// completed after ratingsNow looked.
 func (m *Manager) Standings() protocol.StandingsFile {
 	ratings := m.ratingsNow()
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	done, total := m.league.Progress()
 	doc := protocol.StandingsFile{
 		SchemaVersion: protocol.FileSchemaVersion, LeagueID: m.league.ID, Version: m.league.LastSeq(), State: m.league.State,
@@ -26,10 +30,14 @@ func (m *Manager) Standings() protocol.StandingsFile {
 		MatchesDone: done, MatchesTotal: total, Standings: standingRows(m.league.Table.Rows()),
 		LastUpdated: protocol.FormatTime(time.Now()),
 	}
-	doc.Ratings = m.ratingsDoc(ratings, doc.Standings)
 	if st, ok := m.league.SPRT(); ok {
 		doc.SPRT = &st
 	}
+	m.mu.Unlock()
+	if doc.State == engine.LeagueCompleted && (ratings == nil || ratings.matches < done) {
+		ratings = m.finalRatings()
+	}
+	doc.Ratings = m.ratingsDoc(ratings, doc.Standings)
 	return doc
 }
 

@@ -251,9 +251,18 @@ func cell(s string) string {
 	return s
 }
 
-func itoa(n int) string               { return strconv.Itoa(n) }
-func i64toa(n int64) string           { return strconv.FormatInt(n, 10) }
-func ftoa(x float64, prec int) string { return strconv.FormatFloat(x, 'f', prec, 64) }
+func itoa(n int) string     { return strconv.Itoa(n) }
+func i64toa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// ftoa writes x with prec decimals; a value that rounds to zero is 0,
+// never -0 (a rating of -0.0001 is no worse than one of 0).
+func ftoa(x float64, prec int) string {
+	s := strconv.FormatFloat(x, 'f', prec, 64)
+	if zero := strings.Trim(s, "-0."); zero == "" {
+		return strings.TrimPrefix(s, "-")
+	}
+	return s
+}
 
 // stamp is a time in RFC 3339 with milliseconds, "" for none.
 func stamp(t time.Time) string {

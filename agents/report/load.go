@@ -538,7 +538,11 @@ func stringList(v any) []string {
 
 // rate takes the ratings standings.json carries when they fit every
 // result, and otherwise fits them from the journal's results with the
-// engine's own fit.
+// engine's own fit, as the manager fits them: players in id order
+// (engine.SortIDs), technical losses counted as the file says. The same
+// results then give the same ratings to the last bit, whichever wrote them
+// (standings.json may lag the last results by a moment when --csv reads
+// it). Either way the ratings are in the table's order.
 func (l *League) rate() {
 	doc := l.Standings.Ratings
 	if doc != nil && doc.MatchesFitted >= l.played() {
@@ -547,9 +551,9 @@ func (l *League) rate() {
 		}
 		return
 	}
-	var players []string
+	var table []string
 	for _, row := range l.Standings.Standings {
-		players = append(players, row.PlayerID)
+		table = append(table, row.PlayerID)
 	}
 	var results []engine.Result
 	for _, m := range l.Matches {
@@ -557,15 +561,27 @@ func (l *League) rate() {
 			results = append(results, *m.Result)
 		}
 	}
-	fit := engine.FitRatings(players, results, engine.RatingOptions{})
-	for i, p := range fit.Players {
-		r := Rating{PlayerID: p.PlayerID, Elo: p.Elo, CI95: p.CI95, Games: p.Games, Rated: p.Rated}
-		if i+1 < len(fit.Players) && p.Rated && fit.Players[i+1].Rated {
-			los := fit.LOS(p.PlayerID, fit.Players[i+1].PlayerID)
+	byID := slices.Clone(table)
+	engine.SortIDs(byID)
+	opts := engine.RatingOptions{ExcludeTechnical: doc != nil && doc.TechnicalLosses == "excluded"}
+	fit := engine.FitRatings(byID, results, opts)
+	for i, id := range table {
+		p, _ := fit.Rating(id)
+		r := Rating{PlayerID: id, Elo: p.Elo, CI95: p.CI95, Games: p.Games, Rated: p.Rated}
+		if next, ok := fit.Rating(at(table, i+1)); ok && p.Rated && next.Rated {
+			los := fit.LOS(id, next.PlayerID)
 			r.LOSNext = &los
 		}
 		l.Ratings = append(l.Ratings, r)
 	}
+}
+
+// at is list[i], "" past its end.
+func at(list []string, i int) string {
+	if i < len(list) {
+		return list[i]
+	}
+	return ""
 }
 
 // played is how many matches have a result.
