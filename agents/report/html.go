@@ -2,12 +2,8 @@ package report
 
 import (
 	"bufio"
-	_ "embed"
-	"fmt"
-	"html/template"
 	"math"
 	"path/filepath"
-	"sync"
 	"time"
 )
 
@@ -15,30 +11,10 @@ import (
 // its own anchor (#match-ID).
 const HTMLFile = "index.html"
 
-//go:embed report.html.tmpl
-var reportTemplate string
-
-// page is parsed once, when the first report is written: every agent runs
-// this binary, and parsing it at start cost each about 2 ms. html/template
-// escapes every value by its context (text, attribute, URL), so no string
-// from the data folder can become markup or script.
-var page = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("report").Funcs(template.FuncMap{
-		"stamp":    stamp,
-		"duration": func(d time.Duration) string { return d.Round(time.Millisecond).String() },
-		"letter":   Letter,
-		"cross":    CrossCell,
-		"f0":       func(x float64) string { return fmt.Sprintf("%+.0f", x) },
-		"f2":       func(x float64) string { return fmt.Sprintf("%.2f", x) },
-		"perMove":  func(t *Tokens) float64 { return float64(t.LatencyMS) / float64(max(t.Moves, 1)) },
-		"list":     func(s ...string) []string { return s },
-	}).Parse(reportTemplate))
-})
-
 // WriteHTML writes the report into dir (which must exist).
 func (l *League) WriteHTML(dir string) error {
 	view := l.view()
-	return writeFile(filepath.Join(dir, HTMLFile), func(w *bufio.Writer) error { return page().Execute(w, view) })
+	return writeFile(filepath.Join(dir, HTMLFile), func(w *bufio.Writer) error { return writePage(w, view) })
 }
 
 // Write writes the HTML report and the exports into dir.
@@ -49,7 +25,7 @@ func (l *League) Write(dir string) error {
 	return l.WriteHTML(dir)
 }
 
-// view is what the template reads.
+// view is what the page shows (page.go).
 type view struct {
 	*League
 	Generated string
