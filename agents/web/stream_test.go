@@ -6,15 +6,22 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/agents/web"
+	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
+	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
 
 // A manager that goes down and comes back (a restart on its journal):
@@ -103,4 +110,100 @@ func readStream(t *testing.T, url, lastID string, done func(ids, names []string)
 	}
 	t.Fatalf("the stream ended (%v) with ids %v, names %v", sc.Err(), ids, names)
 	return nil, nil
+}
+
+// The same across a real restart: the manager of a league of real
+// processes is killed (SIGKILL) while it runs and started again on its
+// data folder at its port, as a supervisor would. The stream says the
+// manager went down and came back, and relays every event of the journal
+// once and in order, the restart's own included, to league_completed.
+func TestStreamAcrossARealManagerRestart(t *testing.T) {
+	dir := t.TempDir()
+	mgr := leaguetest.StartManager(t, dir, adminToken, "--seed", "6")
+	leaguetest.StartReferee(t, dir, mgr.Endpoint, "REF01")
+	leaguetest.StartPlayer(t, dir, mgr.Endpoint, "random", "--strategy", "random")
+	leaguetest.StartPlayer(t, dir, mgr.Endpoint, "pattern", "--strategy", "pattern")
+	// Slow players, so that the league is still running when its manager dies.
+	leaguetest.StartBadPlayer(t, dir, mgr.Endpoint, "slow1", "slow", "--delay", "300ms")
+	leaguetest.StartBadPlayer(t, dir, mgr.Endpoint, "slow2", "slow", "--delay", "300ms")
+	view := web.New(mgr.Endpoint)
+	view.Wait, view.Retry = 200*time.Millisecond, 50*time.Millisecond
+	srv := httptest.NewServer(view.Handler())
+	defer srv.Close()
+	u, err := url.Parse(mgr.Endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := control.New(mgr.Endpoint, adminToken).Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+
+	var completed atomic.Int64 // league_completed's sequence number, once the restarted manager has it
+	restarted := false
+	ids, names := readStream(t, srv.URL+"/stream", "", func(ids []string, _ []string) bool {
+		if !restarted && len(ids) >= 12 { // registrations, the start, the first matches under way
+			restarted = true
+			mgr.Kill()
+			again := leaguetest.StartManager(t, dir, adminToken, "--seed", "6", "--port", u.Port())
+			go waitCompleted(control.New(again.Endpoint, adminToken), &completed)
+		}
+		last := completed.Load()
+		return last > 0 && len(ids) > 0 && ids[len(ids)-1] == strconv.FormatInt(last, 10)
+	})
+	for i, id := range ids {
+		if id != strconv.Itoa(i+1) {
+			t.Fatalf("event ids %v: want 1 to %d, each once and in order", ids, len(ids))
+		}
+	}
+	if !strings.Contains(strings.Join(names, ","), "manager,manager") {
+		t.Errorf("the stream did not say the manager went down and came back: %v", names)
+	}
+	kinds := journalKinds(t, dir)
+	t.Logf("relayed %d events across the restart; the stream's named events: %v", len(ids), names)
+	if len(kinds) != len(ids) || !slices.Contains(kinds, engine.EventRestarted) {
+		t.Errorf("the stream relayed %d events; the journal holds %d (%v), manager_restarted among them", len(ids), len(kinds), kinds)
+	}
+}
+
+// waitCompleted stores league_completed's sequence number in seq once the
+// manager's feed has it (within a minute; the test's stream read is
+// bounded too).
+func waitCompleted(ctl *control.Client, seq *atomic.Int64) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var after int64
+	for ctx.Err() == nil {
+		page, err := ctl.Events(ctx, after, 5*time.Second)
+		if err != nil {
+			time.Sleep(50 * time.Millisecond) // a retry interval: the manager may still be starting
+			continue
+		}
+		for _, ev := range page.Events {
+			if ev.Kind == engine.EventLeagueCompleted {
+				seq.Store(ev.Seq)
+				return
+			}
+		}
+		after = page.LastSeq
+	}
+}
+
+// journalKinds are the kinds of the events of the league's journal in dir.
+func journalKinds(t *testing.T, dir string) []engine.EventKind {
+	t.Helper()
+	f, err := os.Open(store.Layout{Root: dir, LeagueID: config.Default().LeagueID}.Journal())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var kinds []engine.EventKind
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		var ev engine.Event
+		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Kind != "" {
+			kinds = append(kinds, ev.Kind)
+		}
+	}
+	return kinds
 }
