@@ -1,12 +1,9 @@
 package metrics_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -181,22 +178,7 @@ func hasLabel(m *dto.Metric, name, value string) bool {
 
 func readJournal(t *testing.T, dir string) []engine.Event {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, "leagues", leagueID, "journal.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var events []engine.Event
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var ev engine.Event
-		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
-			t.Fatal(err)
-		}
-		events = append(events, ev)
-	}
-	return events
+	return leaguetest.Journal(t, dir, leagueID)
 }
 
 // modelMoves counts the model blocks of the match files' move replies.

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/protocol"
-	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/agents/web"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
@@ -191,19 +189,9 @@ func waitCompleted(ctl *control.Client, seq *atomic.Int64) {
 // journalKinds are the kinds of the events of the league's journal in dir.
 func journalKinds(t *testing.T, dir string) []engine.EventKind {
 	t.Helper()
-	f, err := os.Open(store.Layout{Root: dir, LeagueID: config.Default().LeagueID}.Journal())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var kinds []engine.EventKind
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 16<<20)
-	for sc.Scan() {
-		var ev engine.Event
-		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Kind != "" {
-			kinds = append(kinds, ev.Kind)
-		}
+	for _, ev := range leaguetest.Journal(t, dir, config.Default().LeagueID) {
+		kinds = append(kinds, ev.Kind)
 	}
 	return kinds
 }

@@ -1,7 +1,6 @@
 package hosts_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -140,22 +139,7 @@ func (g *lanLeague) journal(t *testing.T) []engine.Event { return readJournal(t,
 // readJournal reads the events of the journal in the data folder dir.
 func readJournal(t *testing.T, dir string) []engine.Event {
 	t.Helper()
-	layout := store.Layout{Root: dir, LeagueID: config.Default().LeagueID}
-	f, err := os.Open(layout.Journal())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var events []engine.Event
-	scanner := bufio.NewScanner(f)
-	scanner.Buffer(nil, 16<<20)
-	for scanner.Scan() {
-		var ev engine.Event
-		if err := json.Unmarshal(scanner.Bytes(), &ev); err == nil && ev.Kind != "" {
-			events = append(events, ev)
-		}
-	}
-	return events
+	return leaguetest.Journal(t, dir, config.Default().LeagueID)
 }
 
 // checkEndpoints: every agent registered the address of its own machine
