@@ -1,12 +1,9 @@
 package tui
 
 import (
-	"crypto/sha256"
 	"fmt"
-	"io/fs"
-	"os"
+	"maps"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -27,7 +24,7 @@ func TestReplayInTmux(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("leaguetui --no-ui: %v\n%s", err, out)
 	}
-	before := folderState(t, data)
+	before := leaguetest.FolderState(t, data)
 	x := leaguetest.NewTmux(t, 120, 40, fmt.Sprintf("exec %s replay %s", bin, data))
 	x.WaitScreen(20*time.Second, "replay · league league_2025_even_odd", "match 1 of 6 · R1M1 · round 1", "GAME_INVITATION")
 	x.Keys("n")
@@ -42,29 +39,7 @@ func TestReplayInTmux(t *testing.T) {
 	}
 	x.Keys("q")
 	x.WaitScreenFor(10*time.Second, "the replay to quit", func(s string) bool { return !strings.Contains(s, "replay · league") })
-	if after := folderState(t, data); after != before {
+	if after := leaguetest.FolderState(t, data); !maps.Equal(after, before) {
 		t.Error("the replay changed the data folder")
 	}
-}
-
-// folderState is a digest of every file of a folder, its content and time.
-func folderState(t *testing.T, dir string) string {
-	t.Helper()
-	h := sha256.New()
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		fmt.Fprintf(h, "%s %x %s\n", path, sha256.Sum256(data), info.ModTime())
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fmt.Sprintf("%x", h.Sum(nil))
 }

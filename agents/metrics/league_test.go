@@ -47,10 +47,7 @@ func TestMetricsAgreeWithTheJournal(t *testing.T) {
 	if err := ctl.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	events, _ := leaguetest.NextEvents(t, ctl, 0, 3*time.Minute, engine.EventLeagueCompleted, engine.EventStopped)
-	if last := events[len(events)-1]; last.Kind != engine.EventLeagueCompleted {
-		t.Fatalf("the league ended with %s", last.Kind)
-	}
+	leaguetest.UntilCompleted(t, ctl, 0, 3*time.Minute)
 
 	journal := readJournal(t, dir)
 	kinds, roles, reasons := map[string]float64{}, map[string]float64{}, map[string]float64{}

@@ -94,10 +94,7 @@ func postBackLeague(t *testing.T, attack bool) postBackOutcome {
 	if err := ctl.Start(context.Background()); err != nil {
 		t.Fatalf("start: %v", err)
 	}
-	events, _ := leaguetest.NextEvents(t, ctl, 0, 2*time.Minute, engine.EventLeagueCompleted, engine.EventStopped)
-	if last := events[len(events)-1]; last.Kind != engine.EventLeagueCompleted {
-		t.Fatalf("the league ended with %s", last.Kind)
-	}
+	events := leaguetest.UntilCompleted(t, ctl, 0, 2*time.Minute)
 	for _, ev := range events {
 		if ev.Kind == engine.EventMatchResult && ev.Result.Status == engine.StatusTechnicalLoss {
 			t.Errorf("%s: technical loss for %v", ev.MatchID, ev.Result.Offenders)

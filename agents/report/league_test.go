@@ -1,13 +1,11 @@
 package report_test
 
 import (
-	"bufio"
 	"context"
-	"crypto/sha256"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -84,10 +82,7 @@ func TestLinkRaceReport(t *testing.T) {
 	if err := ctl.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	events, _ := leaguetest.NextEvents(t, ctl, 0, leagueTimeout, engine.EventLeagueCompleted, engine.EventStopped)
-	if last := events[len(events)-1]; last.Kind != engine.EventLeagueCompleted {
-		t.Fatalf("the league ended with %s", last.Kind)
-	}
+	leaguetest.UntilCompleted(t, ctl, 0, leagueTimeout)
 	waitStandingsFile(t, dir, 3)
 	// A copy, as one taken to another machine, that no agent still writes to.
 	dir = copyOf(t, dir)
@@ -120,7 +115,7 @@ func TestLinkRaceReport(t *testing.T) {
 // nothing into it.
 func reportOf(t *testing.T, dir string) string {
 	t.Helper()
-	before := snapshot(t, dir)
+	before := leaguetest.FolderState(t, dir)
 	out := filepath.Join(t.TempDir(), "report")
 	run := leaguetest.RunLeaguetui(t, dir, time.Minute, nil, "report", dir, "--out", out)
 	if run.Err != nil {
@@ -129,7 +124,7 @@ func reportOf(t *testing.T, dir string) string {
 	if strings.Contains(run.Stdout, "note:") {
 		t.Errorf("the report found problems in a league that completed:\n%s", run.Stdout)
 	}
-	if after := snapshot(t, dir); !maps(before, after) {
+	if after := leaguetest.FolderState(t, dir); !maps.Equal(before, after) {
 		t.Errorf("leaguetui report changed the data folder")
 	}
 	return out
@@ -164,40 +159,6 @@ func copyOf(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return dst
-}
-
-// snapshot is every file of a folder with a hash of its content and its time.
-func snapshot(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		files[path] = fmt.Sprintf("%x %s", sha256.Sum256(data), info.ModTime())
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
-
-func maps(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // matchFile is a match file as these tests read it.
@@ -315,7 +276,7 @@ func checkExports(t *testing.T, dir, out string, matches int) {
 			t.Errorf("%s: duration %q in matches.csv, %d in results.jsonl", f.MatchID, row["duration_ms"], line.DurationMS)
 		}
 		if line.Status != f.Result.Status || line.Winner != winner || line.Referee != f.RefereeID ||
-			!equalScores(line.Score, f.Result.Score) || line.Round != f.RoundID || line.PlayerA != a || line.PlayerB != b {
+			!maps.Equal(line.Score, f.Result.Score) || line.Round != f.RoundID || line.PlayerA != a || line.PlayerB != b {
 			t.Errorf("results.jsonl %s: %+v; match file %+v", f.MatchID, line, f.Result)
 		}
 		if line.Moves[a] != ev.Facts.Moves[a] || line.Moves[b] != ev.Facts.Moves[b] {
@@ -328,30 +289,12 @@ func checkExports(t *testing.T, dir, out string, matches int) {
 func journalResults(t *testing.T, dir string) map[string]engine.Event {
 	t.Helper()
 	results := map[string]engine.Event{}
-	sc := bufio.NewScanner(strings.NewReader(read(t, filepath.Join(dir, "leagues", leagueID, "journal.jsonl"))))
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var ev engine.Event
-		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
-			t.Fatal(err)
-		}
+	for _, ev := range leaguetest.Journal(t, dir, leagueID) {
 		if ev.Kind == engine.EventMatchResult {
 			results[ev.MatchID] = ev
 		}
 	}
 	return results
-}
-
-func equalScores(a, b map[string]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // checkHTML checks the page is self-contained, names every match and

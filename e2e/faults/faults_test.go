@@ -85,11 +85,7 @@ func (l *league) finish(t *testing.T, cursor int64) []engine.Event {
 // finishFeed reads a league's feed from cursor until it completes.
 func finishFeed(t *testing.T, ctl *control.Client, cursor int64) []engine.Event {
 	t.Helper()
-	events, _ := leaguetest.NextEvents(t, ctl, cursor, leagueTimeout, engine.EventLeagueCompleted, engine.EventStopped)
-	if last := events[len(events)-1]; last.Kind != engine.EventLeagueCompleted {
-		t.Fatalf("the league ended with %s, want league_completed", last.Kind)
-	}
-	return events
+	return leaguetest.UntilCompleted(t, ctl, cursor, leagueTimeout)
 }
 
 // results lists the match results among events.

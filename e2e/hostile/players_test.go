@@ -35,10 +35,7 @@ func startFullLeague(t *testing.T) *league {
 // results are a finished league's matches by id, and its standings.
 func finish(t *testing.T, l *league, after int64) (map[string]engine.Result, []string) {
 	t.Helper()
-	events, _ := leaguetest.NextEvents(t, l.ctl, after, 3*time.Minute, engine.EventLeagueCompleted, engine.EventStopped)
-	if last := events[len(events)-1]; last.Kind != engine.EventLeagueCompleted {
-		t.Fatalf("the league ended with %s, want league_completed", last.Kind)
-	}
+	leaguetest.UntilCompleted(t, l.ctl, after, 3*time.Minute)
 	all, _ := leaguetest.NextEvents(t, l.ctl, 0, time.Minute, engine.EventLeagueCompleted)
 	results := map[string]engine.Result{}
 	for _, ev := range all {

@@ -287,9 +287,6 @@ func playRaces(t *testing.T, dir string, game, pagesArgs []string, addPlayers fu
 	if err := ctl.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	events, _ := leaguetest.NextEvents(t, ctl, 0, leagueTimeout, engine.EventLeagueCompleted, engine.EventStopped)
-	if last := events[len(events)-1]; last.Kind != engine.EventLeagueCompleted {
-		t.Fatalf("the league ended with %s", last.Kind)
-	}
+	leaguetest.UntilCompleted(t, ctl, 0, leagueTimeout)
 	return readMatches(t, dir)
 }

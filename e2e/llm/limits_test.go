@@ -36,10 +36,7 @@ func TestProviderReplyOverItsCap(t *testing.T) {
 	if err := ctl.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	events, _ := leaguetest.NextEvents(t, ctl, 0, leagueTimeout, engine.EventLeagueCompleted, engine.EventStopped)
-	if last := events[len(events)-1]; last.Kind != engine.EventLeagueCompleted {
-		t.Fatalf("the league ended with %s", last.Kind)
-	}
+	leaguetest.UntilCompleted(t, ctl, 0, leagueTimeout)
 	matches := leaguetest.ReadMatchFiles[match](t, dir, leagueID)
 	if len(matches) != 1 {
 		t.Fatalf("%d match files, want 1", len(matches))

@@ -17,7 +17,6 @@ import (
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/agents/ticket"
-	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
 
@@ -70,10 +69,7 @@ func playLeague(t *testing.T) *league {
 	if err := l.ctl.Start(context.Background()); err != nil {
 		t.Fatalf("start: %v", err)
 	}
-	events, _ := leaguetest.NextEvents(t, l.ctl, 0, 3*time.Minute, engine.EventLeagueCompleted, engine.EventStopped)
-	if last := events[len(events)-1]; last.Kind != engine.EventLeagueCompleted {
-		t.Fatalf("the league ended with %s, want league_completed", last.Kind)
-	}
+	leaguetest.UntilCompleted(t, l.ctl, 0, 3*time.Minute)
 	await(t, l.spy.completed, "LEAGUE_COMPLETED at the fake player")
 	return l
 }

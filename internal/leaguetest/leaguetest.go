@@ -509,3 +509,15 @@ func With(msg map[string]any, extra map[string]any) map[string]any {
 	}
 	return out
 }
+
+// UntilCompleted reads the manager's event feed after cursor until the
+// league ends, and fails the test unless it completed (rather than being
+// stopped). It returns the events read, league_completed last.
+func UntilCompleted(t testing.TB, ctl *control.Client, after int64, timeout time.Duration) []engine.Event {
+	t.Helper()
+	events, _ := NextEvents(t, ctl, after, timeout, engine.EventLeagueCompleted, engine.EventStopped)
+	if last := events[len(events)-1]; last.Kind != engine.EventLeagueCompleted {
+		t.Fatalf("the league ended with %s, want league_completed", last.Kind)
+	}
+	return events
+}

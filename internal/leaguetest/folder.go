@@ -1,0 +1,34 @@
+package leaguetest
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FolderState is every file below dir with a hash of its content and its
+// modification time, by path: two states are equal (maps.Equal) when
+// nothing in the folder was written, even with the same bytes.
+func FolderState(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		files[path] = fmt.Sprintf("%x %s", sha256.Sum256(data), info.ModTime())
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
