@@ -125,7 +125,7 @@ func (p *player) register() error {
 		client := http.Client{Timeout: 10 * time.Second}
 		resp, err := client.Post(p.manager, "application/json", bytes.NewReader(body))
 		if err == nil {
-			err = json.NewDecoder(resp.Body).Decode(&reply)
+			err = json.NewDecoder(io.LimitReader(resp.Body, maxBody)).Decode(&reply)
 			resp.Body.Close()
 		}
 		if err == nil {

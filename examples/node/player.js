@@ -73,7 +73,7 @@ async function register() {
       const resp = await fetch(args.manager, {
         method: 'POST', headers: { 'Content-Type': 'application/json' }, body, signal: AbortSignal.timeout(10000),
       });
-      result = (await resp.json()).result || {};
+      result = JSON.parse(await readCapped(resp)).result || {};
       break;
     } catch (e) {
       if (attempt >= 9) throw new Error(`registration: the manager at ${args.manager} never answered`);
@@ -89,6 +89,18 @@ async function register() {
   fs.mkdirSync(args.data, { recursive: true });
   fs.writeFileSync(credsPath, JSON.stringify(creds));
   console.error(`registered as ${creds.player_id} in ${creds.league_id}`);
+}
+
+// readCapped reads a reply's body, refusing one over MAX_BODY bytes.
+async function readCapped(resp) {
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of resp.body) {
+    size += chunk.length;
+    if (size > MAX_BODY) throw new Error(`the manager's reply is over ${MAX_BODY} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 // A leaguetui manager gives a match_ticket_key: then a match call must carry

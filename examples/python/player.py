@@ -66,7 +66,10 @@ class Player:
             try:
                 req = urllib.request.Request(self.args.manager, body, {"Content-Type": "application/json"})
                 with urllib.request.urlopen(req, timeout=10) as resp:
-                    result = json.load(resp).get("result") or {}
+                    raw = resp.read(MAX_BODY + 1)  # at most one byte past the cap
+                if len(raw) > MAX_BODY:
+                    raise OSError("the manager's reply is over %d bytes" % MAX_BODY)
+                result = json.loads(raw).get("result") or {}
                 break
             except OSError as e:
                 print("registration: %s; trying again" % e, file=sys.stderr)
