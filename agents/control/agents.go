@@ -28,10 +28,10 @@ func HealthURL(endpoint string) string {
 	return base + "/health"
 }
 
-// ProbeAgent reads one agent's /health within timeout. It uses a plain
+// probeAgent reads one agent's /health within timeout. It uses a plain
 // http.Client, not the manager client's retries: an agent that does not
 // answer at once is what the console wants to see as down.
-func ProbeAgent(ctx context.Context, client *http.Client, endpoint string, timeout time.Duration) Probe {
+func probeAgent(ctx context.Context, client *http.Client, endpoint string, timeout time.Duration) Probe {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	p := Probe{Endpoint: endpoint}
@@ -79,7 +79,7 @@ func ProbeAgents(ctx context.Context, endpoints []string, parallel int, timeout 
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
-			out[i] = ProbeAgent(ctx, client, ep, timeout)
+			out[i] = probeAgent(ctx, client, ep, timeout)
 		}()
 	}
 	wg.Wait()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/protocol"
-	"github.com/leaguetui/leaguetui/agents/tlsconf"
 )
 
 const probeUsage = `leaguetui probe: exit 0 when an agent's GET /health says it is healthy
@@ -51,9 +49,7 @@ func runProbe(ctx context.Context, args []string, stdout io.Writer) error {
 	if *timeout <= 0 {
 		return &usageError{fmt.Sprintf("--timeout %s: want a positive duration", *timeout)}
 	}
-	client := &http.Client{Transport: &http.Transport{TLSClientConfig: tlsconf.Client(), Proxy: http.ProxyFromEnvironment}}
-	defer client.CloseIdleConnections()
-	probe := control.ProbeAgent(ctx, client, endpoint, *timeout)
+	probe := control.ProbeAgents(ctx, []string{endpoint}, 1, *timeout)[0] // its reply read up to a message's cap
 	if probe.Err != nil {
 		return fmt.Errorf("probe %s: %w", control.HealthURL(endpoint), probe.Err)
 	}
