@@ -331,16 +331,20 @@ func testSwissProgress(t *testing.T, bin string) {
 
 // testTinyLeague is the short bench run for CI: a tiny league, checking
 // that every figure is there and sane. It asserts nothing about speed.
+// Each pair plays three games: the league's CPU is read from /proc in
+// 10 ms ticks, and six matches (some 25 ms of CPU over seven processes)
+// could read as none.
 func testTinyLeague(t *testing.T, bin string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "bench", "--players", "4", "--referees", "2", "--raw-duration", "300ms", "--json")
+	cmd := exec.CommandContext(ctx, bin, "bench", "--players", "4", "--referees", "2", "--games-per-pair", "3",
+		"--raw-duration", "300ms", "--json")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("leaguetui bench: %v\nstderr:\n%s", err, stderr.String())
 	}
-	if !strings.Contains(stderr.String(), "bench: league started: 6 matches") {
+	if !strings.Contains(stderr.String(), "bench: league started: 18 matches") {
 		t.Errorf("no progress on stderr:\n%s", stderr.String())
 	}
 
@@ -364,8 +368,8 @@ func testTinyLeague(t *testing.T, bin string) {
 	if v, ok := number(report, "league.startup_seconds"); !ok || v <= 0 {
 		t.Errorf("league.startup_seconds = %v", lookup(report, "league.startup_seconds"))
 	}
-	if v, _ := number(report, "league.matches"); v != 6 {
-		t.Errorf("league.matches = %v, want 6 (4 players, one round-robin)", v)
+	if v, _ := number(report, "league.matches"); v != 18 {
+		t.Errorf("league.matches = %v, want 18 (4 players, a round robin of three games a pair)", v)
 	}
 	if v, _ := number(report, "raw.concurrency"); v != 8 {
 		t.Errorf("raw.concurrency = %v, want 2 referees x 2 matches x 2 = 8", v)
