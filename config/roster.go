@@ -2,13 +2,16 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -46,14 +49,49 @@ type RosterEntry struct {
 	Restarts *int              `json:"restarts,omitempty"` // times a program is started again after it exits (default 3)
 	Limits   ProgramLimits     `json:"limits"`
 	External bool              `json:"external,omitempty"` // registered by someone else, under Name
+	// Sandbox false runs a program unconfined, as leaguetui's own user:
+	// only for a program the organiser trusts (default: confined).
+	Sandbox *bool `json:"sandbox,omitempty"`
+	// Connect names the hosts, "host:port", a confined program may reach
+	// beside the league (a model provider).
+	Connect []string `json:"connect,omitempty"`
+	// Read names more files and folders a confined program may read
+	// (relative ones from its dir).
+	Read []string `json:"read,omitempty"`
 }
 
+// Sandboxed reports whether the program runs confined.
+func (e RosterEntry) Sandboxed() bool { return e.Sandbox == nil || *e.Sandbox }
+
 // ProgramLimits are a roster program's resource limits, applied by the
-// operating system (setrlimit) before the program runs; 0 is no limit.
+// operating system before the program runs (a cgroup where leaguetui can
+// make one, rlimits otherwise); 0 is the default, DefaultProgramLimits
+// for a confined program and none for one run with "sandbox": false.
 type ProgramLimits struct {
-	MemoryMB   int `json:"memory_mb,omitempty"`   // address space (RLIMIT_AS), in MiB
+	MemoryMB   int `json:"memory_mb,omitempty"`   // private memory (RLIMIT_DATA; memory.max), in MiB
 	CPUSeconds int `json:"cpu_seconds,omitempty"` // CPU time (RLIMIT_CPU)
-	Processes  int `json:"processes,omitempty"`   // processes of the user (RLIMIT_NPROC)
+	Processes  int `json:"processes,omitempty"`   // processes and threads (pids.max; RLIMIT_NPROC of the user where no cgroup holds it)
+	FileMB     int `json:"file_mb,omitempty"`     // the largest file it may write (RLIMIT_FSIZE), in MiB
+	DiskMB     int `json:"disk_mb,omitempty"`     // what its data and temporary folders may hold together, in MiB
+}
+
+// DefaultProgramLimits are a confined program's limits where its entry
+// sets none: room for an interpreter and a strategy, not for a flood.
+var DefaultProgramLimits = ProgramLimits{MemoryMB: 1024, Processes: 64, FileMB: 256, DiskMB: 1024}
+
+// EffectiveLimits are the entry's limits with the defaults of a confined
+// program filled in.
+func (e RosterEntry) EffectiveLimits() ProgramLimits {
+	l := e.Limits
+	if !e.Sandboxed() {
+		return l
+	}
+	d := DefaultProgramLimits
+	l.MemoryMB = cmp.Or(l.MemoryMB, d.MemoryMB)
+	l.Processes = cmp.Or(l.Processes, d.Processes)
+	l.FileMB = cmp.Or(l.FileMB, d.FileMB)
+	l.DiskMB = cmp.Or(l.DiskMB, d.DiskMB)
+	return l
 }
 
 // DefaultRestarts is how many times a roster program that exits is
@@ -264,8 +302,9 @@ func checkEntry(role, game string, e RosterEntry, checkLLM func(LLM) error, chec
 	if kinds > 1 {
 		return fieldErr("strategy", "an entry is one of a strategy, a command or external, not several")
 	}
-	if e.Kind() != KindProgram && (e.Dir != "" || len(e.Env) > 0 || e.Restarts != nil || e.Limits != (ProgramLimits{})) {
-		return fieldErr("command", "dir, env, restarts and limits go with a command")
+	if e.Kind() != KindProgram && (e.Dir != "" || len(e.Env) > 0 || e.Restarts != nil || e.Limits != (ProgramLimits{}) ||
+		e.Sandbox != nil || len(e.Connect) > 0 || len(e.Read) > 0) {
+		return fieldErr("command", "dir, env, restarts, limits, sandbox, connect and read go with a command")
 	}
 	if e.LLM != nil && e.Kind() != KindModel {
 		return fieldErr("llm", "goes with \"strategy\": \"llm\"")
@@ -299,8 +338,13 @@ func checkEntry(role, game string, e RosterEntry, checkLLM func(LLM) error, chec
 		if e.Restarts != nil && *e.Restarts < 0 {
 			return fieldErr("restarts", "must not be negative")
 		}
-		if e.Limits.MemoryMB < 0 || e.Limits.CPUSeconds < 0 || e.Limits.Processes < 0 {
+		if l := e.Limits; l.MemoryMB < 0 || l.CPUSeconds < 0 || l.Processes < 0 || l.FileMB < 0 || l.DiskMB < 0 {
 			return fieldErr("limits", "must not be negative")
+		}
+		for _, hostPort := range e.Connect {
+			if _, err := ConnectPort(hostPort); err != nil {
+				return fieldErr("connect", "%v", err)
+			}
 		}
 		if err := checkCommand(e); err != nil {
 			return fieldErr("command", "%v", err)
@@ -317,4 +361,17 @@ func (r *Roster) PlayerNames() []string {
 		names[i] = e.Name
 	}
 	return names
+}
+
+// ConnectPort is the port of a roster entry's "connect" item, "host:port".
+func ConnectPort(hostPort string) (uint16, error) {
+	host, port, err := net.SplitHostPort(hostPort)
+	if err != nil || host == "" {
+		return 0, fmt.Errorf("%q: want host:port", hostPort)
+	}
+	n, err := strconv.ParseUint(port, 10, 16)
+	if err != nil || n == 0 {
+		return 0, fmt.Errorf("%q: want a port from 1 to 65535", hostPort)
+	}
+	return uint16(n), nil
 }

@@ -1,59 +1,66 @@
 package check
 
 import (
-	"fmt"
+	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/leaguetui/leaguetui/agents/launch"
 )
 
-// agentProcess is the agent the checker started: its own process group,
-// so that stopping it stops what it started too (an interpreter's
-// children, a shell's command).
+// agentProcess is the agent the checker started, confined as a roster
+// program is (launch.StartProgram): its own process group and cgroup, so
+// that stopping it stops what it started too (an interpreter's children,
+// a shell's command, a child in a session of its own).
 type agentProcess struct {
-	cmd     *exec.Cmd
+	program *launch.Program
 	outPath string
-	done    chan struct{}
-	err     error // from Wait, once done is closed
 }
 
-// startAgent runs argv with its output in outPath.
-func startAgent(argv []string, outPath string) (*agentProcess, error) {
-	if err := os.MkdirAll(filepath.Dir(outPath), 0o755); err != nil {
+// agentSpec is how the checker starts the agent: with the placeholders
+// filled in, its output in the data folder, and a sandbox that lets it
+// reach the checker's manager (a referee: any port, since it calls
+// players) and read nothing of the data folder but its own {data}.
+func (s *session) agentSpec(ph launch.Placeholders) launch.ProgramSpec {
+	data, _ := filepath.Abs(s.data)
+	confine := launch.Confinement{Off: s.opts.NoSandbox, Require: s.opts.RequireSandbox,
+		AnyPort: s.opts.Role == RefereeRole, Hide: []string{data}, DiskBytes: 1 << 30}
+	if u, err := url.Parse(s.mgr.URL); err == nil {
+		if port, err := strconv.ParseUint(u.Port(), 10, 16); err == nil {
+			confine.Connect = []uint16{uint16(port)}
+		}
+	}
+	return launch.ProgramSpec{Name: "the checked agent", Command: s.opts.Command, Placeholders: ph,
+		LogPath: filepath.Join(s.data, "agent.out"), Shim: s.opts.Executable, Sandbox: confine,
+		Limits: s.opts.Limits}
+}
+
+// startAgent runs the agent spec describes.
+func startAgent(spec launch.ProgramSpec) (*agentProcess, error) {
+	if err := os.MkdirAll(spec.Placeholders[launch.PlaceholderData], 0o755); err != nil {
 		return nil, err
 	}
-	out, err := os.OpenFile(outPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	p, err := launch.StartProgram(spec)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdout, cmd.Stderr = out, out
-	// Pdeathsig: an agent never outlives a checker killed outright.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
-		out.Close()
-		return nil, fmt.Errorf("cannot start %s: %w", argv[0], err)
-	}
-	p := &agentProcess{cmd: cmd, outPath: outPath, done: make(chan struct{})}
-	go func() {
-		p.err = cmd.Wait()
-		out.Close()
-		close(p.done)
-	}()
-	return p, nil
+	return &agentProcess{program: p, outPath: spec.LogPath}, nil
 }
+
+// describe says how the agent is confined.
+func (p *agentProcess) describe() string { return p.program.Describe() }
 
 // exited reports whether the agent has ended, and how.
 func (p *agentProcess) exited() (bool, string) {
 	select {
-	case <-p.done:
-		if p.err == nil {
-			return true, "exit status 0"
+	case <-p.program.Exited():
+		if err := p.program.ExitError(); err != nil {
+			return true, err.Error()
 		}
-		return true, p.err.Error()
+		return true, "exit status 0"
 	default:
 		return false, ""
 	}
@@ -62,26 +69,16 @@ func (p *agentProcess) exited() (bool, string) {
 // wait waits up to d for the agent to end.
 func (p *agentProcess) wait(d time.Duration) bool {
 	select {
-	case <-p.done:
+	case <-p.program.Exited():
 		return true
 	case <-time.After(d):
 		return false
 	}
 }
 
-// stop ends the agent's process group: SIGTERM, then SIGKILL after grace.
-func (p *agentProcess) stop(grace time.Duration) {
-	if done, _ := p.exited(); done {
-		return
-	}
-	pgid := p.cmd.Process.Pid // Setpgid: the group's id is the leader's pid
-	_ = syscall.Kill(-pgid, syscall.SIGTERM)
-	if p.wait(grace) {
-		return
-	}
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	<-p.done
-}
+// stop ends the agent and all it started: SIGTERM, then SIGKILL after
+// grace.
+func (p *agentProcess) stop(grace time.Duration) { p.program.Stop(grace) }
 
 // tail is the end of the agent's output, for a message about its death.
 func (p *agentProcess) tail() string {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/sandbox"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -40,6 +41,14 @@ type Options struct {
 	// RefereeMatchTimeout bounds how long a referee may take over one match.
 	RefereeMatchTimeout time.Duration
 	Status              io.Writer // progress for people (stderr); nil for none
+	// Executable is leaguetui's own, which confines the agent it starts
+	// (launch.StartProgram); NoSandbox runs a trusted agent unconfined,
+	// RequireSandbox refuses to run it with less than files, ports and
+	// signals confined. Limits are its resource limits.
+	Executable     string
+	NoSandbox      bool
+	RequireSandbox bool
+	Limits         sandbox.Limits
 }
 
 // Games the checker can play.
@@ -69,7 +78,10 @@ type session struct {
 	mgr   *peer
 	agent *agentProcess // nil with Listen
 	argv  []string      // the expanded command line
-	data  string
+	// placeholders are the values the agent's command line was given,
+	// the same each time it is started.
+	placeholders launch.Placeholders
+	data         string
 
 	mu          sync.Mutex
 	refuseFirst bool
@@ -279,17 +291,23 @@ func (s *session) start() error {
 		if err != nil {
 			return err
 		}
+		data, err := filepath.Abs(filepath.Join(s.data, "agent"))
+		if err != nil {
+			return err
+		}
 		ph := launch.Placeholders{launch.PlaceholderManager: s.mgr.URL, launch.PlaceholderPort: strconv.Itoa(port),
-			launch.PlaceholderName: agentName, launch.PlaceholderData: filepath.Join(s.data, "agent")}
+			launch.PlaceholderName: agentName, launch.PlaceholderData: data}
+		s.placeholders = ph
 		if s.argv, err = ph.ExpandAll(s.opts.Command); err != nil {
 			return &UsageError{"the agent's command: " + err.Error()}
 		}
 	}
 	s.statusf("starting %s", strings.Join(s.argv, " "))
-	p, err := startAgent(s.argv, filepath.Join(s.data, "agent.out"))
+	p, err := startAgent(s.agentSpec(s.placeholders))
 	if err != nil {
 		return err
 	}
+	s.statusf("%s", p.describe())
 	s.agent = p
 	return nil
 }

@@ -74,6 +74,9 @@ type Options struct {
 	// Notify is told, a line each, what happens to the roster's programs
 	// and who joins while a new league waits (nil: nobody).
 	Notify func(string)
+	// RequireSandbox refuses to start a roster program where this
+	// machine cannot confine its files, ports and signals.
+	RequireSandbox bool
 	// Interrupts are the Ctrl-C presses: the first drains the league (no
 	// new match starts, running ones finish, the state is saved), the
 	// second stops it at once. Nil: only ctx ends a run early.
@@ -88,8 +91,11 @@ type League struct {
 	Players    []*launch.Child
 	Programs   []Program  // the roster's programs, kept running
 	programsMu sync.Mutex // Launch starts programs concurrently
-	Control    *control.Client
-	AdminToken string
+	// leaguePorts are the manager's and the referees' ports, which a
+	// player program may connect to (under programsMu).
+	leaguePorts []uint16
+	Control     *control.Client
+	AdminToken  string
 	// AdminTokenFile is where the admin token is kept: the file it was
 	// given in, or the data folder's admin.token (mode 0600) for one made
 	// here; "" when it came from LEAGUETUI_ADMIN_TOKEN.
@@ -511,6 +517,7 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		return league, err
 	}
 	league.Manager = manager
+	league.addLeagueEndpoint(manager.Endpoint)
 	league.Control = control.New(manager.Endpoint, league.AdminToken)
 	if err := league.checkResumed(ctx, &opts); err != nil {
 		return league, err
@@ -543,12 +550,16 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		case config.KindProgram: // admitted with the league's referee key, in its environment
 			return nil, league.startProgram(opts, e, league.say, keyEnv)
 		}
-		return launch.Start(ctx, opts.Executable, launch.Spec{
+		child, err := launch.Start(ctx, opts.Executable, launch.Spec{
 			Name: "referee " + e.Name, OutputPath: output(e.Name), Register: true,
 			Args: append([]string{"referee", "--port", port(opts, cfg.Network.RefereePortFirst, i),
 				"--manager", manager.Endpoint, "--name", e.Name}, refereeArgs...),
 			Env: append([]string{keyEnv}, opts.Env...),
 		}, ready)
+		if err == nil {
+			league.addLeagueEndpoint(child.Endpoint)
+		}
+		return child, err
 	})
 	league.Referees = started
 	if err != nil {
@@ -560,7 +571,7 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		case config.KindExternal:
 			return nil, nil
 		case config.KindProgram:
-			return nil, league.startProgram(opts, e, league.say)
+			return nil, league.startProgram(opts, e, league.say, "")
 		}
 		args := append([]string{"player", "--port", port(opts, cfg.Network.PlayerPortFirst, i),
 			"--manager", manager.Endpoint, "--name", e.Name, "--strategy", e.Strategy,

@@ -2,14 +2,17 @@ package headless
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/agents/llm"
+	"github.com/leaguetui/leaguetui/agents/sandbox"
 	"github.com/leaguetui/leaguetui/config"
 )
 
@@ -19,28 +22,58 @@ import (
 // *config.RosterError naming the file, the entry and the field.
 func CheckRoster(r *config.Roster, cfg config.Config) error {
 	return r.Validate(cfg.GameType, llm.Check, func(e config.RosterEntry) error {
-		_, err := programSpec(e, "", "", "/dev/null", 1).Resolve()
+		_, err := programSpec(e, programSite{dataDir: "/dev/null"}, 1).Resolve()
 		return err
 	})
 }
 
+// programSite is where a roster program runs: the league's manager, its
+// data folder, leaguetui's executable (which confines the program), the
+// ports of the league it may connect to, and what it must never read.
+type programSite struct {
+	managerURL string
+	dataDir    string // absolute
+	shim       string
+	ports      []uint16 // the manager's and the referees'
+	referee    bool     // a referee calls players wherever they are
+	hide       []string
+	require    bool // --require-sandbox
+}
+
 // programSpec is how a roster program is started: its placeholders, its
-// log file and its limits.
-func programSpec(e config.RosterEntry, managerURL, dataDir, shim string, port int) launch.ProgramSpec {
-	own := filepath.Join(dataDir, "programs", e.Name)
+// log file, its sandbox and its limits.
+func programSpec(e config.RosterEntry, site programSite, port int) launch.ProgramSpec {
+	own := filepath.Join(site.dataDir, "programs", e.Name)
+	limits := e.EffectiveLimits()
+	confine := launch.Confinement{Off: !e.Sandboxed(), Require: site.require, AnyPort: site.referee,
+		Connect: slices.Clone(site.ports), Hide: site.hide, DiskBytes: uint64(limits.DiskMB) << 20}
+	for _, hostPort := range e.Connect {
+		port, _ := config.ConnectPort(hostPort) // checked with the roster
+		confine.Connect = append(confine.Connect, port)
+		confine.UDP = true // names to resolve
+	}
+	for _, path := range e.Read {
+		if !filepath.IsAbs(path) && e.Dir != "" {
+			path = filepath.Join(e.Dir, path)
+		}
+		if abs, err := filepath.Abs(path); err == nil {
+			confine.Read = append(confine.Read, abs)
+		}
+	}
 	return launch.ProgramSpec{
 		Name:    "program " + e.Name,
 		Command: e.Command, Dir: e.Dir, Env: e.Env,
 		Placeholders: launch.Placeholders{
-			launch.PlaceholderManager: managerURL,
+			launch.PlaceholderManager: site.managerURL,
 			launch.PlaceholderPort:    strconv.Itoa(port),
 			launch.PlaceholderName:    e.Name,
 			launch.PlaceholderData:    own,
 		},
-		LogPath: ProgramLog(dataDir, e.Name),
-		Limits: launch.Limits{MemoryBytes: uint64(e.Limits.MemoryMB) << 20, CPUSeconds: uint64(e.Limits.CPUSeconds),
-			Processes: uint64(e.Limits.Processes)},
-		Shim: shim,
+		LogPath: ProgramLog(site.dataDir, e.Name),
+		Limits: sandbox.Limits{MemoryBytes: uint64(limits.MemoryMB) << 20, CPUSeconds: uint64(limits.CPUSeconds),
+			Processes: uint64(limits.Processes), FileBytes: uint64(limits.FileMB) << 20},
+		Shim:    site.shim,
+		Sandbox: confine,
 	}
 }
 
@@ -95,14 +128,23 @@ func modelArgs(e config.RosterEntry) []string {
 	return args
 }
 
-// startProgram starts a roster program under supervision, on a free port.
-func (l *League) startProgram(opts Options, e config.RosterEntry, notify func(string), secrets ...string) error {
+// startProgram starts a roster program under supervision, on a free port:
+// a player, or a referee (which gets the league's referee key in its
+// environment).
+func (l *League) startProgram(opts Options, e config.RosterEntry, notify func(string), refereeKey string) error {
 	port, err := launch.FreePort(opts.Config.Network.Host)
 	if err != nil {
 		return fmt.Errorf("program %s: %w", e.Name, err)
 	}
-	spec := programSpec(e, l.Manager.Endpoint, opts.DataDir, opts.Executable, port)
-	spec.Secrets = secrets
+	site, err := l.programSite(opts, refereeKey != "")
+	if err != nil {
+		return fmt.Errorf("program %s: %w", e.Name, err)
+	}
+	spec := programSpec(e, site, port)
+	if refereeKey != "" {
+		spec.Secrets = []string{refereeKey}
+		l.addLeaguePort(port)
+	}
 	if err := os.MkdirAll(spec.Placeholders[launch.PlaceholderData], 0o755); err != nil {
 		return fmt.Errorf("program %s: %w", e.Name, err)
 	}
@@ -114,6 +156,59 @@ func (l *League) startProgram(opts Options, e config.RosterEntry, notify func(st
 	l.Programs = append(l.Programs, Program{Name: e.Name, Supervised: s})
 	l.programsMu.Unlock()
 	return nil
+}
+
+// programSite is where the league's programs run. A player may connect to
+// the manager and the referees leaguetui started (players start after
+// them); none may read the data folder but its own part, the config
+// folder, or any key file the league uses.
+func (l *League) programSite(opts Options, referee bool) (programSite, error) {
+	dataDir, err := filepath.Abs(opts.DataDir)
+	if err != nil {
+		return programSite{}, err
+	}
+	hide := []string{dataDir}
+	cfg := opts.Config
+	secrets := []string{cfg.Dir, cfg.Security.RefereeKeyFile, cfg.Security.AdminTokenFile, cfg.Network.TLSKey,
+		cfg.Player.LLM.APIKeyFile}
+	if opts.Roster != nil {
+		for _, e := range append(slices.Clone(opts.Roster.Players), opts.Roster.Referees...) {
+			if e.LLM != nil {
+				secrets = append(secrets, e.LLM.APIKeyFile)
+			}
+		}
+	}
+	for _, path := range secrets {
+		if path != "" {
+			if abs, err := filepath.Abs(path); err == nil {
+				hide = append(hide, abs)
+			}
+		}
+	}
+	l.programsMu.Lock()
+	ports := slices.Clone(l.leaguePorts)
+	l.programsMu.Unlock()
+	return programSite{managerURL: l.Manager.Endpoint, dataDir: dataDir, shim: opts.Executable, ports: ports,
+		referee: referee, hide: hide, require: opts.RequireSandbox}, nil
+}
+
+// addLeaguePort records a port of the league's own agents, which a
+// player program may connect to.
+func (l *League) addLeaguePort(port int) {
+	l.programsMu.Lock()
+	l.leaguePorts = append(l.leaguePorts, uint16(port))
+	l.programsMu.Unlock()
+}
+
+// addLeagueEndpoint records the port of an agent's /mcp URL.
+func (l *League) addLeagueEndpoint(endpoint string) {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return
+	}
+	if port, err := strconv.Atoi(u.Port()); err == nil {
+		l.addLeaguePort(port)
+	}
 }
 
 // Program is a roster program the league started.

@@ -4,47 +4,52 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"sort"
-	"strconv"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/leaguetui/leaguetui/agents/sandbox"
 )
 
 // ProgramSpec says how to start an outside program: a roster's player in
 // any language, or the program `leaguetui check` examines. Its command
 // line, folder and environment may use Placeholders; its output (stdout
-// and stderr) is appended to LogPath.
+// and stderr) goes to LogPath, capped and rotated.
 type ProgramSpec struct {
 	Name    string            // for messages
 	Command []string          // the program and its arguments, with {placeholders}
 	Dir     string            // its working folder, with {placeholders}; "" for ours
-	Env     map[string]string // beside our environment, values with {placeholders}
+	Env     map[string]string // its environment beside the clean one, values with {placeholders}
 	// Secrets are KEY=value entries added to the environment as they are
 	// (a referee key): never expanded, never on a command line.
 	Secrets      []string
 	Placeholders Placeholders
 	LogPath      string
-	Limits       Limits
-	// Shim is the leaguetui executable, which applies Limits to itself
-	// and then becomes the program (LimitedExecCommand): the limits hold
-	// from the program's first instruction. Needed only with limits.
-	Shim string
+	Limits       sandbox.Limits
+	// Shim is the leaguetui executable, which confines itself and then
+	// becomes the program (sandbox.ExecCommand): the sandbox and the
+	// limits hold from the program's first instruction.
+	Shim    string
+	Sandbox Confinement
 }
 
-// Limits are resource limits the operating system applies to a program
-// (setrlimit before it runs, inherited by what it starts); 0 is no limit.
-type Limits struct {
-	MemoryBytes uint64 // address space, RLIMIT_AS
-	CPUSeconds  uint64 // CPU time, RLIMIT_CPU: SIGXCPU, then SIGKILL
-	Processes   uint64 // RLIMIT_NPROC: processes of the user it runs as, all of them
+// Confinement is what a program's sandbox lets it do beyond running:
+// the ports it may connect to, the paths it may read, and what it must
+// never see. Off runs a trusted program unconfined.
+type Confinement struct {
+	Off     bool     // "sandbox": false
+	Require bool     // refuse to run it with less than files, ports and signals confined
+	Connect []uint16 // the TCP ports it may connect to: the league's manager and referees, its named hosts'
+	AnyPort bool     // connect to any port (a referee calls players wherever they are)
+	UDP     bool     // datagrams, for resolving the hosts its entry names
+	Read    []string // more paths it may read
+	Hide    []string // paths it may never read (the league's data and config folders, key files)
+	// DiskBytes caps what its data folder and temporary folder hold
+	// together: past it the program is stopped. 0 is no cap.
+	DiskBytes uint64
 }
-
-// Set reports whether any limit is set.
-func (l Limits) Set() bool { return l != Limits{} }
 
 // Resolved is a program's command line, folder and environment with the
 // placeholders filled in.
@@ -88,46 +93,44 @@ func (s ProgramSpec) Resolve() (Resolved, error) {
 type Program struct {
 	Name   string
 	cmd    *exec.Cmd
+	jail   *jail
 	exited chan struct{}
 	err    error // how it exited, once exited is closed
 }
 
 // StartProgram starts the program spec describes, in a process group of
-// its own that dies with leaguetui, and returns once it runs.
+// its own that dies with leaguetui, confined unless spec.Sandbox.Off, and
+// returns once it runs.
 func StartProgram(spec ProgramSpec) (*Program, error) {
 	r, err := spec.Resolve()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", spec.Name, err)
 	}
-	argv := r.Args
-	if spec.Limits.Set() {
-		if spec.Shim == "" {
-			return nil, fmt.Errorf("%s: limits need leaguetui's executable to apply them", spec.Name)
-		}
-		argv = append([]string{spec.Shim, LimitedExecCommand}, append(spec.Limits.flags(), append([]string{"--"}, argv...)...)...)
-	}
-	if err := os.MkdirAll(filepath.Dir(spec.LogPath), 0o755); err != nil {
-		return nil, fmt.Errorf("%s: %w", spec.Name, err)
-	}
-	out, err := os.OpenFile(spec.LogPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	j, err := newJail(spec, r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", spec.Name, err)
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd := exec.Command(j.argv[0], j.argv[1:]...)
 	cmd.Dir = r.Dir
-	cmd.Env = append(append(os.Environ(), r.Env...), spec.Secrets...)
-	cmd.Stdout, cmd.Stderr = out, out
+	cmd.Env = j.env
+	cmd.Stdout, cmd.Stderr = j.output, j.output
 	// As for our own agents (see Start): a process group we signal as a
 	// whole, and killed by the kernel if leaguetui dies.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := startOnForkThread(cmd); err != nil {
-		out.Close()
+	if j.cgroup != nil {
+		cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, j.cgroup.FD()
+	}
+	if err := j.start(cmd); err != nil {
+		j.end()
 		return nil, fmt.Errorf("cannot start %s (%q): %w", spec.Name, r.Args[0], err)
 	}
-	p := &Program{Name: spec.Name, cmd: cmd, exited: make(chan struct{})}
+	p := &Program{Name: spec.Name, cmd: cmd, jail: j, exited: make(chan struct{})}
 	go func() {
 		p.err = cmd.Wait()
-		out.Close()
+		if why := j.stoppedFor(); why != "" {
+			p.err = errors.New(why)
+		}
+		j.end() // every descendant ends with the program
 		close(p.exited)
 	}()
 	return p, nil
@@ -136,6 +139,10 @@ func StartProgram(spec ProgramSpec) (*Program, error) {
 // PID is the program's process id.
 func (p *Program) PID() int { return p.cmd.Process.Pid }
 
+// Describe says, in a line, how the program is confined: the same line
+// opens its log.
+func (p *Program) Describe() string { return p.Name + ": " + p.jail.Strength }
+
 // Exited is closed when the program has exited.
 func (p *Program) Exited() <-chan struct{} { return p.exited }
 
@@ -143,12 +150,11 @@ func (p *Program) Exited() <-chan struct{} { return p.exited }
 func (p *Program) ExitError() error { return p.err }
 
 // Stop asks the program's process group to end (SIGTERM) and kills the
-// group if it has not within grace.
+// group, and every descendant that left it, if it has not within grace.
 func (p *Program) Stop(grace time.Duration) {
 	group := -p.cmd.Process.Pid
 	select {
 	case <-p.exited:
-		_ = syscall.Kill(group, syscall.SIGKILL) // what it left behind
 		return
 	default:
 	}
@@ -158,6 +164,7 @@ func (p *Program) Stop(grace time.Duration) {
 	case <-time.After(grace):
 	}
 	_ = syscall.Kill(group, syscall.SIGKILL)
+	p.jail.kill()
 	<-p.exited
 }
 
@@ -187,6 +194,7 @@ func Supervise(spec ProgramSpec, restarts int, notify func(string)) (*Supervised
 	if err != nil {
 		return nil, err
 	}
+	notify(first.Describe())
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Supervised{spec: spec, restarts: restarts, notify: notify, current: first, started: 1,
 		done: make(chan struct{}), cancel: cancel}
@@ -209,7 +217,6 @@ func (s *Supervised) watch(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		}
-		_ = syscall.Kill(-p.PID(), syscall.SIGKILL) // anything of it left in its group
 		s.mu.Lock()
 		left := s.restarts - (s.started - 1)
 		s.mu.Unlock()
@@ -296,52 +303,4 @@ func (s *Supervised) Stop(grace time.Duration) {
 	p := s.current
 	s.mu.Unlock()
 	p.Stop(grace)
-}
-
-// LimitedExecCommand is leaguetui's hidden command that applies limits to
-// itself and then executes a program in its place:
-//
-//	leaguetui _exec-limited [--as BYTES] [--cpu SECONDS] [--nproc N] -- PROGRAM ARGS...
-const LimitedExecCommand = "_exec-limited"
-
-func (l Limits) flags() []string {
-	var f []string
-	for _, v := range []struct {
-		name string
-		n    uint64
-	}{{"--as", l.MemoryBytes}, {"--cpu", l.CPUSeconds}, {"--nproc", l.Processes}} {
-		if v.n > 0 {
-			f = append(f, v.name, strconv.FormatUint(v.n, 10))
-		}
-	}
-	return f
-}
-
-// parseLimitedExec reads LimitedExecCommand's arguments.
-func parseLimitedExec(args []string) (Limits, []string, error) {
-	var l Limits
-	for len(args) > 0 && args[0] != "--" {
-		if len(args) < 2 {
-			return l, nil, fmt.Errorf("%s: %s needs a value", LimitedExecCommand, args[0])
-		}
-		n, err := strconv.ParseUint(args[1], 10, 64)
-		if err != nil {
-			return l, nil, fmt.Errorf("%s: %s %q: %w", LimitedExecCommand, args[0], args[1], err)
-		}
-		switch args[0] {
-		case "--as":
-			l.MemoryBytes = n
-		case "--cpu":
-			l.CPUSeconds = n
-		case "--nproc":
-			l.Processes = n
-		default:
-			return l, nil, fmt.Errorf("%s: unknown flag %s", LimitedExecCommand, args[0])
-		}
-		args = args[2:]
-	}
-	if len(args) < 2 {
-		return l, nil, fmt.Errorf("%s: want -- PROGRAM [ARGS...]", LimitedExecCommand)
-	}
-	return l, args[1:], nil
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/check"
+	"github.com/leaguetui/leaguetui/agents/sandbox"
+	"github.com/leaguetui/leaguetui/config"
 )
 
 const checkUsage = `leaguetui check: test one league.v2 agent, a player or a referee, against the protocol.
@@ -51,6 +53,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	moveTimeout := fs.Duration("move-timeout", 30*time.Second, "the deadline the checker gives a player's move")
 	list := fs.Bool("list", false, "print every check (level, id, roles, what it checks) and exit")
 	registerTimeout := fs.Duration("register-timeout", 0, "how long to wait for the agent to register (default 60s, 10m with --listen)")
+	noSandbox := fs.Bool("no-sandbox", false, "run the agent unconfined, as your own user (only an agent you trust: see docs/security.md)")
+	requireSandbox := fs.Bool("require-sandbox", false, requireSandboxUsage)
 	if err := parseArgs(fs, args); err != nil {
 		return err
 	}
@@ -58,8 +62,26 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		check.List(stdout)
 		return nil
 	}
+	if *noSandbox && *requireSandbox {
+		return &usageError{"--no-sandbox and --require-sandbox contradict each other"}
+	}
+	if *requireSandbox && !*listen && !sandbox.Probe().Confines() {
+		return &usageError{"--require-sandbox: this machine cannot confine the agent (" +
+			sandbox.Probe().Describe(sandbox.Limits{}, false) + ")"}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("cannot find this program to confine the agent with: %w", err)
+	}
+	limits := config.DefaultProgramLimits
 	opts := check.Options{Role: check.Role(*role), Strict: *strict, Listen: *listen, Command: fs.Args(), DataDir: *data,
-		MoveTimeout: *moveTimeout, RegisterTimeout: *registerTimeout, Status: stderr}
+		MoveTimeout: *moveTimeout, RegisterTimeout: *registerTimeout, Status: stderr,
+		Executable: exe, NoSandbox: *noSandbox, RequireSandbox: *requireSandbox,
+		Limits: sandbox.Limits{MemoryBytes: uint64(limits.MemoryMB) << 20, Processes: uint64(limits.Processes),
+			FileBytes: uint64(limits.FileMB) << 20}}
+	if *noSandbox {
+		opts.Limits = sandbox.Limits{}
+	}
 	if *game != "" {
 		opts.Games = []string{*game}
 	}

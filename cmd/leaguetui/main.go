@@ -22,11 +22,11 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/headless"
-	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/agents/manager"
 	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/player"
 	"github.com/leaguetui/leaguetui/agents/referee"
+	"github.com/leaguetui/leaguetui/agents/sandbox"
 	"github.com/leaguetui/leaguetui/agents/tlsconf"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
@@ -158,8 +158,8 @@ func expected(f *flag.Flag, why string) string {
 }
 
 func run(ctx context.Context, interrupts <-chan os.Signal, args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 && args[0] == launch.LimitedExecCommand {
-		return launch.ExecLimited(args[1:]) // returns only on failure
+	if len(args) > 0 && args[0] == sandbox.ExecCommand {
+		return sandbox.Exec(args[1:]) // returns only on failure
 	}
 	commands := commandTable(stdout, stderr)
 	if len(args) > 0 && commands[args[0]] != nil {
@@ -305,6 +305,24 @@ func resolve(cf *config.Flags) (config.Config, error) {
 	return cfg, badSettings(tlsconf.Setup(cfg.Network.TLSCA))
 }
 
+const requireSandboxUsage = "refuse to start a roster program (or the checked agent) where this machine cannot confine its files, ports and signals (Landlock ABI 6 and seccomp); without it such a program runs unconfined, said plainly"
+
+// sandboxRequired refuses, before anything starts, a league whose roster
+// programs this machine cannot confine.
+func sandboxRequired(roster *config.Roster) error {
+	support := sandbox.Probe()
+	if support.Confines() || roster == nil {
+		return nil
+	}
+	for _, e := range append(append([]config.RosterEntry{}, roster.Players...), roster.Referees...) {
+		if e.Kind() == config.KindProgram && e.Sandboxed() {
+			return &usageError{fmt.Sprintf("--require-sandbox: this machine cannot confine program %s (%s)", e.Name,
+				support.Describe(sandbox.Limits{}, false))}
+		}
+	}
+	return nil
+}
+
 func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, stdout, stderr io.Writer) error {
 	fs, cf := newFlagSet("leaguetui", usage, stdout)
 	version := fs.Bool("version", false, "print the version (module version and source revision) and exit")
@@ -321,6 +339,7 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	openReferees := fs.Bool("open-referees", false, openRefereesUsage)
 	csvDir := fs.String("csv", "", "with --no-ui: write the league's standings.csv, crosstable.csv, matches.csv and results.jsonl into `folder` when it completes")
 	webAddr := fs.String("web", "", webFlagUsage)
+	requireSandbox := fs.Bool("require-sandbox", false, requireSandboxUsage)
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
 		return err
@@ -341,6 +360,11 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	roster, err := loadRoster(cfg, *attach != "")
 	if err != nil {
 		return err
+	}
+	if *requireSandbox {
+		if err := sandboxRequired(roster); err != nil {
+			return err
+		}
 	}
 	if *attach == "" && roster == nil && (*players+cfg.Joining.OpenSeats < 2 || *referees < 1) {
 		return &usageError{fmt.Sprintf("a league needs --players 2 or more and --referees 1 or more (got --players %d --referees %d)", *players, *referees)}
@@ -369,7 +393,7 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, PlayersSet: playersSet,
 		RefereesSet: refereesSet, FreePorts: *freePorts,
 		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet, OpenReferees: *openReferees, Roster: roster,
-		CSVDir: *csvDir, WebAddr: *webAddr}
+		CSVDir: *csvDir, WebAddr: *webAddr, RequireSandbox: *requireSandbox}
 	if err := opts.CheckSize(); err != nil && *attach == "" {
 		return &usageError{err.Error()}
 	}
