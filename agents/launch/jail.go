@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
 	"gopkg.in/natefinch/lumberjack.v2"
 
 	"github.com/leaguetui/leaguetui/agents/sandbox"
@@ -98,9 +99,10 @@ func (j *jail) prepare(r Resolved) error {
 			return fmt.Errorf("cgroup: %w", err)
 		}
 		j.cgroup = cg
-	} else {
-		sandbox.BecomeSubreaper()
 	}
+	// Orphans come to leaguetui, which reaps them: a cgroup's kill leaves
+	// no zombie behind either.
+	sandbox.BecomeSubreaper()
 	temp, err := os.MkdirTemp("", "leaguetui-"+sandbox.SafeName(spec.Name)+"-")
 	if err != nil {
 		return err
@@ -234,10 +236,11 @@ func (j *jail) copyOutput() {
 	_, _ = io.Copy(j.log, j.reader)
 }
 
-// diskCheckEvery is how often a program's disk use is measured: it
-// writes at most this long past its cap (and never a file past its file
-// size limit).
-const diskCheckEvery = 500 * time.Millisecond
+// diskCheckEvery is how often a program's disk use is measured when
+// nothing is heard of it; every write it makes is heard of (inotify), so
+// a program writing at full speed passes its cap by what it writes while
+// one measure runs, and never a file past its file size limit.
+const diskCheckEvery = 2 * time.Second
 
 // watchDisk stops the program when its folders hold more than allowed.
 func (j *jail) watchDisk(pid int) {
@@ -245,11 +248,13 @@ func (j *jail) watchDisk(pid int) {
 	defer tick.Stop()
 	limit := j.spec.Sandbox.DiskBytes
 	folders := []string{j.spec.Placeholders[PlaceholderData], j.temp}
+	writes := watchWrites(folders, j.stop)
 	for {
 		select {
 		case <-j.stop:
 			return
 		case <-tick.C:
+		case <-writes:
 		}
 		if used := diskUse(folders, limit); used > limit {
 			j.mu.Lock()
@@ -260,6 +265,54 @@ func (j *jail) watchDisk(pid int) {
 			return
 		}
 	}
+}
+
+// watchWrites signals (coalesced: one pending signal at most) each time
+// something is written or made beneath folders, until stop.
+func watchWrites(folders []string, stop <-chan struct{}) <-chan struct{} {
+	heard := make(chan struct{}, 1)
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return heard // the ticker alone measures
+	}
+	for _, f := range folders {
+		addTree(w, f)
+	}
+	go func() {
+		defer w.Close()
+		for {
+			select {
+			case <-stop:
+				return
+			case e, ok := <-w.Events:
+				if !ok {
+					return
+				}
+				if e.Has(fsnotify.Create) {
+					addTree(w, e.Name) // a new folder is watched too
+				}
+				select {
+				case heard <- struct{}{}:
+				default:
+				}
+			case _, ok := <-w.Errors:
+				if !ok {
+					return
+				}
+			}
+		}
+	}()
+	return heard
+}
+
+// addTree watches path and every folder beneath it.
+func addTree(w *fsnotify.Watcher, path string) {
+	_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = w.Add(p)
+		}
+		return nil
+	})
 }
 
 // diskUse adds up the sizes of the files beneath folders, stopping once
@@ -322,9 +375,8 @@ func (j *jail) end() {
 		running.Unlock()
 		if j.cgroup != nil {
 			j.cgroup.Remove()
-		} else {
-			sweepOrphans()
 		}
+		sweepOrphans()
 		if j.output != nil {
 			j.output.Close()
 		}

@@ -62,7 +62,10 @@ func (r Request) Policy() Policy {
 			hide = append(hide, filepath.Join(r.Home, s))
 		}
 	}
-	var read []string
+	read := []string{r.Program}
+	if folder := filepath.Dir(r.Program); r.wholeFolderOK(folder) {
+		read = append(read, folder) // a script imports what lies beside it
+	}
 	read = append(read, r.interpreterFolders()...)
 	if r.wholeFolderOK(r.Dir) {
 		read = append(read, r.Dir)
@@ -87,9 +90,10 @@ func (r Request) Policy() Policy {
 }
 
 // wholeFolderOK says a folder may be granted whole: never /, nor the
-// home folder itself (keys live there), nor its parents.
+// home folder itself (keys live there), nor its parents, nor the shared
+// temporary folder (other programs' temporary folders are there).
 func (r Request) wholeFolderOK(path string) bool {
-	if path == "" || path == "/" {
+	if path == "" || path == "/" || filepath.Clean(path) == filepath.Clean(os.TempDir()) {
 		return false
 	}
 	return r.Home == "" || !within(path, r.Home)
@@ -171,6 +175,7 @@ func (r Request) argumentPaths() []string {
 			continue
 		}
 		if !info.IsDir() {
+			out = append(out, filepath.Clean(path))
 			path = filepath.Dir(path)
 		}
 		if r.wholeFolderOK(path) {

@@ -55,3 +55,24 @@ func BadRefereeBinary(t testing.TB) string {
 	}
 	return badRefPath
 }
+
+// SandboxProbePackage is the import path of the program that tries every
+// way out of the sandbox leaguetui starts programs in.
+const SandboxProbePackage = "github.com/leaguetui/leaguetui/internal/leaguetest/sandboxprobe"
+
+var (
+	probeOnce sync.Once
+	probePath string
+	probeErr  error
+)
+
+// SandboxProbeBinary returns the path of the sandboxprobe program, built
+// like Binary the first time a test asks for it.
+func SandboxProbeBinary(t testing.TB) string {
+	t.Helper()
+	probeOnce.Do(func() { probePath, probeErr = build(SandboxProbePackage, "sandboxprobe") })
+	if probeErr != nil {
+		t.Fatal(probeErr)
+	}
+	return probePath
+}

@@ -7,10 +7,11 @@
 // and then becomes the program after "--" (a real player), so that the
 // league it sits in plays on as without it.
 //
-//	sandboxprobe --report FILE [--data-root DIR] [--secret FILE]... [--foreign-port N]
-//	             [--manager URL] [--write DIR]... [--big-file BYTES] [--fill] -- PROGRAM ARGS...
+//	PROBE_SECRETS=FILE:FILE... PROBE_WRITES=DIR:DIR... sandboxprobe --report FILE [--data-root DIR]
+//	    [--await DIR] [--foreign-port N] [--manager URL] [--big-file BYTES] [--fill] -- PROGRAM ARGS...
 //
-// --fill writes into its HOME without end instead: the disk cap's test.
+// --fill starts a child that writes into HOME without end once the player
+// has registered: the disk cap's test.
 package main
 
 import (
@@ -41,16 +42,15 @@ type Report struct {
 	Linger  int               `json:"linger"`
 }
 
-type list []string
-
-func (l *list) String() string     { return strings.Join(*l, ",") }
-func (l *list) Set(s string) error { *l = append(*l, s); return nil }
-
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "linger" {
 		for {
 			time.Sleep(time.Hour) // the child that must not outlive the program
 		}
+	}
+	if len(os.Args) > 1 && os.Args[1] == "fill" {
+		awaitRegistered()
+		fillHome()
 	}
 	report := flag.String("report", "", "where to write the report")
 	dataRoot := flag.String("data-root", "", "the league's data folder, none of which it may read")
@@ -58,16 +58,26 @@ func main() {
 	manager := flag.String("manager", "", "the manager's URL, which it may reach")
 	bigFile := flag.Int64("big-file", 0, "bytes to write into one file of its HOME")
 	fill := flag.Bool("fill", false, "write into HOME without end")
-	var secrets, writes list
-	flag.Var(&secrets, "secret", "a file it may not read (repeatable)")
-	flag.Var(&writes, "write", "a folder it may not write in (repeatable)")
+	await := flag.String("await", "", "a folder to wait for a file in (20 s at most) before trying to read")
 	flag.Parse()
+	// The paths it must not reach come in the environment: a path on a
+	// program's command line is one its entry names, which it may read.
+	secrets := filepath.SplitList(os.Getenv("PROBE_SECRETS"))
+	writes := filepath.SplitList(os.Getenv("PROBE_WRITES"))
 	signal.Ignore(syscall.SIGXFSZ) // a write past the file size limit fails instead
 	if *fill {
-		fillHome()
+		// A child fills the disk once the player it becomes has
+		// registered, so the league counts it in.
+		if self, err := os.Executable(); err == nil {
+			_ = exec.Command(self, "fill").Start()
+		}
+	}
+	if *report == "" {
+		becomeProgram() // only filling: nothing to try or report
 	}
 	r := Report{Escapes: map[string]string{}, Allowed: map[string]string{}}
 	r.Escapes["env"] = envSecrets()
+	awaitFile(*await)
 	r.readAll(*dataRoot, secrets)
 	for _, dir := range writes {
 		r.Escapes["write:"+dir] = outcome(os.WriteFile(filepath.Join(dir, "escaped"), []byte("x"), 0o644), "wrote")
@@ -86,14 +96,42 @@ func main() {
 		r.Escapes["file-size"] = writeBig(*bigFile)
 	}
 	r.Linger = linger()
+	if f, err := os.OpenFile(filepath.Join(os.Getenv("HOME"), "lingers"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644); err == nil {
+		fmt.Fprintln(f, r.Linger) // one line a start: the checker starts an agent twice
+		f.Close()
+	}
 	if err := writeReport(*report, r); err != nil {
 		fmt.Fprintln(os.Stderr, "sandboxprobe:", err)
 		os.Exit(1)
 	}
+	becomeProgram()
+}
+
+// becomeProgram executes the program after "--", if any, in its place.
+func becomeProgram() {
 	if rest := flag.Args(); len(rest) > 0 {
 		err := syscall.Exec(rest[0], rest, os.Environ())
 		fmt.Fprintln(os.Stderr, "sandboxprobe: exec:", err)
 		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// awaitFile waits until dir holds a file (another agent's credentials,
+// say), 20 s at most: names are listed, never read.
+func awaitFile(dir string) {
+	if dir == "" {
+		return
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if e.Type().IsRegular() || e.IsDir() {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond) // polling a folder another process fills
 	}
 }
 
@@ -240,6 +278,26 @@ func linger() int {
 		return 0
 	}
 	return cmd.Process.Pid
+}
+
+// awaitRegistered waits, a minute at most, until the player saved the id
+// the manager gave it beneath HOME/credentials.
+func awaitRegistered() {
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		registered := false
+		_ = filepath.WalkDir(filepath.Join(os.Getenv("HOME"), "credentials"), func(path string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				data, _ := os.ReadFile(path)
+				registered = registered || strings.Contains(string(data), `"P0`)
+			}
+			return nil
+		})
+		if registered {
+			return
+		}
+		time.Sleep(20 * time.Millisecond) // polling a file another process writes
+	}
 }
 
 // fillHome writes 1 MiB files into HOME until something stops it.
