@@ -1,10 +1,12 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -136,24 +138,48 @@ type streamWriter struct {
 	w       http.ResponseWriter
 	rc      *http.ResponseController
 	timeout time.Duration
+	pending *bytes.Buffer // what the next flush sends
 	err     error
 }
 
+// write adds b to what the next flush sends.
 func (o *streamWriter) write(b []byte) {
-	if o.err != nil {
-		return
+	if o.pending == nil {
+		o.pending = batches.Get().(*bytes.Buffer)
 	}
-	_ = o.rc.SetWriteDeadline(time.Now().Add(o.timeout)) // unsupported only off a real server
-	_, o.err = o.w.Write(b)
+	o.pending.Write(b)
+	if o.pending.Len() >= maxWrite {
+		_ = o.flush()
+	}
 }
 
+// flush sends what was written since the last flush in one write, within
+// the deadline, and empties it.
 func (o *streamWriter) flush() error {
+	if o.err != nil {
+		return o.err
+	}
+	_ = o.rc.SetWriteDeadline(time.Now().Add(o.timeout)) // unsupported only off a real server
+	if o.pending != nil {
+		_, o.err = o.w.Write(o.pending.Bytes())
+		o.pending.Reset()
+		if o.pending.Cap() <= maxWrite*2 {
+			batches.Put(o.pending)
+		}
+		o.pending = nil
+	}
 	if o.err == nil {
-		_ = o.rc.SetWriteDeadline(time.Now().Add(o.timeout))
 		o.err = o.rc.Flush()
 	}
 	return o.err
 }
+
+// A stream's writes are gathered in a buffer of the pool, one write to the
+// connection per flush: a thousand streams cost a thousand writes per
+// batch, not one per event each. maxWrite bounds one buffer.
+const maxWrite = 256 << 10
+
+var batches = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // cursorOf is where the browser's stream resumes.
 func cursorOf(r *http.Request) int64 {

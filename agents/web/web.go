@@ -71,7 +71,7 @@ type Server struct {
 const (
 	DefaultMaxClients   = 1000
 	DefaultWriteTimeout = 10 * time.Second
-	DefaultBatch        = 100 * time.Millisecond
+	DefaultBatch        = 500 * time.Millisecond
 	DefaultHistoryBytes = 32 << 20
 	DefaultCacheFor     = time.Second
 	// retryAfter is what a spectator refused for the cap is told (seconds).
