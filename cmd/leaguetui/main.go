@@ -125,6 +125,9 @@ func badCommandLine(fs *flag.FlagSet, err error) *usageError {
 	if msg == "flag provided but not defined: -admin-token" {
 		return &usageError{adminTokenFlagRefused}
 	}
+	if msg == "flag provided but not defined: -race-draw-timeout" {
+		return &usageError{"--race-draw-timeout is gone: a race draw is bounded by its page loads (--race-draw-loads), so a seed draws the same race on any machine"}
+	}
 	for prefix, format := range map[string]string{
 		"flag provided but not defined: -": "unknown flag --%s",
 		"flag needs an argument: -":        "--%s needs a value",
