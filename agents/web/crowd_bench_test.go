@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -74,6 +75,7 @@ func leagueWatched(b *testing.B, watchers int) (time.Duration, int64) {
 		b.Fatalf("%d of %d spectators let in", n, watchers)
 	}
 	ctl := control.New(base, adminToken)
+	readersBefore, _ := bench.CPUTime(os.Getpid())
 	start := time.Now()
 	if err := ctl.Start(ctx); err != nil {
 		b.Fatal(err)
@@ -89,8 +91,9 @@ func leagueWatched(b *testing.B, watchers int) (time.Duration, int64) {
 	rss := leaguetest.PeakRSS(b, view.PID())
 	viewCPU, _ := bench.CPUTime(view.PID())
 	managerCPU, _ := bench.CPUTime(mgr.PID())
-	b.Logf("%d streams: the view used %v of CPU, the manager %v; each stream read %d KiB",
-		watchers, viewCPU, managerCPU, read.Load()/int64(max(watchers, 1))>>10)
+	readersAfter, _ := bench.CPUTime(os.Getpid())
+	b.Logf("%d streams: the view used %v of CPU, the manager %v, this process (the spectators) %v; each stream read %d KiB",
+		watchers, viewCPU, managerCPU, readersAfter-readersBefore, read.Load()/int64(max(watchers, 1))>>10)
 	cancel()
 	wg.Wait()
 	return took, rss
