@@ -34,6 +34,7 @@ type growingFeed struct {
 	most     atomic.Int64
 	asked    atomic.Int64
 	standing atomic.Int64 // GET /standings asked
+	atOnce   atomic.Int64 // pages asked with no wait: a reader catching up
 }
 
 func (g *growingFeed) available() int64 {
@@ -59,6 +60,9 @@ func (g *growingFeed) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.asked.Add(1)
 	after, _ := strconv.ParseInt(r.URL.Query().Get("after"), 10, 64)
 	wait, _ := time.ParseDuration(r.URL.Query().Get("wait"))
+	if wait == 0 {
+		g.atOnce.Add(1)
+	}
 	deadline := time.Now().Add(wait)
 	for g.available() <= after && time.Now().Before(deadline) && r.Context().Err() == nil {
 		time.Sleep(time.Millisecond) // a long poll with nothing new yet
@@ -287,5 +291,26 @@ func TestDocumentsReadOnceForACrowd(t *testing.T) {
 	t.Logf("300 standings and 300 schedule requests: %d standings reads, %d feed pages", feed.standing.Load(), feed.asked.Load()-before)
 	if n := feed.standing.Load(); n > 10 {
 		t.Errorf("%d reads of the manager's standings for 300 requests at once", n)
+	}
+}
+
+// A stream that starts before the events the view still keeps (its
+// history bounded to a few kilobytes here) reads the older ones from the
+// manager, then goes on from the view's memory: every event once, in
+// order.
+func TestStreamFromBeforeTheViewsHistory(t *testing.T) {
+	const last = 60
+	feed := &growingFeed{last: last, tick: time.Microsecond, detail: strings.Repeat("d", 200)}
+	view, url := startView(t, feed, func(v *web.Server) { v.HistoryBytes = 2 << 10 })
+	deadline := time.Now().Add(20 * time.Second)
+	for view.FeedPolls() < 4 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond) // polling for the feed to have read every event and wait for more, bounded
+	}
+	before := feed.atOnce.Load()
+	if err := readAll(url+"stream", last); err != nil {
+		t.Fatal(err)
+	}
+	if feed.atOnce.Load() == before {
+		t.Error("the stream read nothing from the manager: the view kept every event, so nothing was tested")
 	}
 }
