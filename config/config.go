@@ -65,10 +65,10 @@ type Pages struct {
 
 	// What a referee takes from a page server, whoever runs it (see
 	// docs/limits.md): a page server may be hostile or broken.
-	ReplyBytes  int64         // 4 MiB: one reply; a longer one is refused (REPLY_TOO_LARGE)
-	MaxLinks    int           // 1000: links a page keeps; the rest are dropped and recorded
-	CacheBytes  int64         // 64 MiB: the pages a referee keeps between matches, least recently used dropped first
-	DrawLoads   int           // 200: pages one race draw may load, its only bound (no clock: the same on any machine)
+	ReplyBytes int64 // 4 MiB: one reply; a longer one is refused (REPLY_TOO_LARGE)
+	MaxLinks   int   // 1000: links a page keeps; the rest are dropped and recorded
+	CacheBytes int64 // 64 MiB: the pages a referee keeps between matches, least recently used dropped first
+	DrawLoads  int   // 200: pages one race draw may load, its only bound (no clock: the same on any machine)
 }
 
 // Network says where agents listen. Each agent is its own HTTP process, so

@@ -12,9 +12,9 @@ import (
 // others, and pages named in missing do not exist (their links lead
 // nowhere: a lying server lists them).
 type countingPages struct {
-	width   int
-	missing func(title string) bool
-	loads   int
+	width       int
+	missing     func(title string) bool
+	loads       int
 	silentAfter int // after this many loads the server answers no more; 0: never
 }
 
