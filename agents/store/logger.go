@@ -494,14 +494,10 @@ const (
 )
 
 // clip is s with secrets redacted, cut to MaxLogString bytes at a rune's
-// start. It cuts before redacting, at twice the size so that a secret
-// across the final cut is still whole when redacted, and never reads the
-// rest of a long s.
+// start. It redacts first, so that no part of a secret across the cut
+// shows; a refusal that is only counted never gets here.
 func clip(s string) string {
 	n := len(s)
-	if n > 2*MaxLogString {
-		s = s[:2*MaxLogString]
-	}
 	s = redactSecrets(s)
 	if len(s) <= MaxLogString {
 		return s
