@@ -65,11 +65,10 @@ type Pages struct {
 
 	// What a referee takes from a page server, whoever runs it (see
 	// docs/limits.md): a page server may be hostile or broken.
-	ReplyBytes  int64         // 4 MiB: one reply; a longer one is refused (REPLY_TOO_LARGE)
-	MaxLinks    int           // 1000: links a page keeps; the rest are dropped and recorded
-	CacheBytes  int64         // 64 MiB: the pages a referee keeps between matches, least recently used dropped first
-	DrawLoads   int           // 200: pages one race draw may load
-	DrawTimeout time.Duration // 20s: how long one race draw may take
+	ReplyBytes int64 // 4 MiB: one reply; a longer one is refused (REPLY_TOO_LARGE)
+	MaxLinks   int   // 1000: links a page keeps; the rest are dropped and recorded
+	CacheBytes int64 // 64 MiB: the pages a referee keeps between matches, least recently used dropped first
+	DrawLoads  int   // 200: pages one race draw may load, its only bound (no clock: the same on any machine)
 }
 
 // Network says where agents listen. Each agent is its own HTTP process, so
@@ -293,7 +292,7 @@ func Default() Config {
 		LeagueID: "league_2025_even_odd",
 		GameType: "even_odd",
 		Pages: Pages{MaxSteps: 8, MaxDistance: 4, ReplyBytes: 4 << 20, MaxLinks: 1000, CacheBytes: 64 << 20,
-			DrawLoads: 200, DrawTimeout: 20 * time.Second},
+			DrawLoads: 200},
 		Network: Network{
 			Host:             "127.0.0.1",
 			ManagerPort:      8000,

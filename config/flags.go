@@ -112,8 +112,6 @@ var overrides = []override{
 		func(c *Config) *int64 { return &c.Pages.CacheBytes }),
 	intOverride("race-draw-loads", "LEAGUETUI_RACE_DRAW_LOADS", "pages one link race draw may load", 2,
 		func(c *Config) *int { return &c.Pages.DrawLoads }),
-	durationOverride("race-draw-timeout", "LEAGUETUI_RACE_DRAW_TIMEOUT", "how long one link race draw may take", positive,
-		func(c *Config) *time.Duration { return &c.Pages.DrawTimeout }),
 	durationOverride("join-timeout", "LEAGUETUI_JOIN_TIMEOUT", "deadline for a player's GAME_JOIN_ACK", positive,
 		func(c *Config) *time.Duration { return &c.Timeouts.JoinAck }),
 	durationOverride("move-timeout", "LEAGUETUI_MOVE_TIMEOUT", "deadline for a player's move (CHOOSE_PARITY)", positive,

@@ -297,14 +297,14 @@ func TestDurationFlagSaysHowToWriteIt(t *testing.T) {
 // each from its flag or its variable, and a size too small refused.
 func TestLimitFlags(t *testing.T) {
 	cfg, err := newFlags(t, "--message-bytes", "64KiB", "--page-reply-bytes", "2MiB", "--llm-reply-bytes", "300kB", "--page-links", "50",
-		"--page-cache-bytes", "1048576", "--race-draw-loads", "30", "--race-draw-timeout", "3s",
+		"--page-cache-bytes", "1048576", "--race-draw-loads", "30",
 	).ResolveWith(env(map[string]string{"LEAGUETUI_PAGE_LINKS": "70"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := Default()
 	want.Pages.ReplyBytes, want.Pages.MaxLinks, want.Pages.CacheBytes = 2<<20, 50, 1<<20
-	want.Pages.DrawLoads, want.Pages.DrawTimeout = 30, 3*time.Second
+	want.Pages.DrawLoads = 30
 	want.Player.LLM.ReplyBytes = 300_000
 	want.Network.MessageBytes = 64 << 10
 	if cfg != want {

@@ -55,17 +55,13 @@ type Pages interface {
 	Capability() string
 }
 
-// DrawPages are Pages whose reader bounds a race's draw in time: Drawing
-// gives the Pages one draw reads through, which fail with an error
-// wrapping ErrDrawTimeUp once the draw's time is up. The clock is the
-// reader's: the game only stops drawing then.
-type DrawPages interface {
-	Pages
-	Drawing() Pages
-}
-
-// ErrDrawTimeUp is the error a draw's Pages give once its time is up.
-var ErrDrawTimeUp = errors.New("the race draw's time is up")
+// ErrPagesSilent is what Pages wrap when the page server did not answer
+// a page at all within the reader's limit for one call: a race draw stops
+// there (no race), since the server's other pages would not come either.
+// The draw has no clock of its own: it is bounded by its page loads
+// (DrawLoads), so the same seed draws the same race on any machine, at
+// any load, from a server that answers.
+var ErrPagesSilent = errors.New("the page server did not answer")
 
 // RaceSettings bound a link race.
 type RaceSettings struct {
@@ -165,14 +161,11 @@ type racePlay struct {
 
 // draw picks a start page and a target whose shortest path from it is
 // between minRaceDistance and MaxDistance links, reproducibly from rng,
-// loading at most DrawLoads pages and, when the pages bound it, within the
-// draw's time. The target is loaded too: a race never starts towards a
+// loading at most DrawLoads pages; a page the server does not answer
+// (ErrPagesSilent) stops it. The target is loaded too: a race never starts towards a
 // page that does not exist; another target, or another start, is drawn.
 func (p *racePlay) draw(rng *rand.Rand) (start, target string, err error) {
 	d := &drawing{play: p, pages: p.pages, loadsLeft: p.settings.DrawLoads}
-	if timed, ok := p.pages.(DrawPages); ok {
-		d.pages = timed.Drawing()
-	}
 	titles, err := d.pages.Titles()
 	if err != nil {
 		return "", "", err
@@ -214,13 +207,13 @@ type drawing struct {
 	play      *racePlay
 	pages     Pages
 	loadsLeft int
-	stopped   error // why the draw stopped: its loads or its time are up
+	stopped   error // why the draw stopped: its loads are used up, or the server is silent
 	failed    error // the last page that failed to load, to say why no race was found
 }
 
 // within lists, sorted, the pages whose shortest path from start is between
 // minRaceDistance and MaxDistance links. Pages that fail to load are left
-// out; a search out of loads or time lists what it found.
+// out; a search out of loads lists what it found.
 func (d *drawing) within(start string) []string {
 	distance := map[string]int{start: 0}
 	frontier := []string{start}
@@ -271,7 +264,7 @@ func (d *drawing) load(title string) (Page, error) {
 	}
 	d.loadsLeft--
 	page, err := d.pages.Page(title)
-	if errors.Is(err, ErrDrawTimeUp) {
+	if errors.Is(err, ErrPagesSilent) {
 		d.stopped = err
 	}
 	if err != nil {

@@ -12,19 +12,18 @@ import (
 // others, and pages named in missing do not exist (their links lead
 // nowhere: a lying server lists them).
 type countingPages struct {
-	width   int
-	missing func(title string) bool
-	loads   int
-	timeUp  int // after this many loads the draw's time is up; 0: never
-	drawing bool
+	width       int
+	missing     func(title string) bool
+	loads       int
+	silentAfter int // after this many loads the server answers no more; 0: never
 }
 
 func (c *countingPages) Titles() ([]string, error) { return []string{"Start"}, nil }
 
 func (c *countingPages) Page(title string) (Page, error) {
 	c.loads++
-	if c.drawing && c.timeUp > 0 && c.loads > c.timeUp {
-		return Page{}, fmt.Errorf("%w: test clock", ErrDrawTimeUp)
+	if c.silentAfter > 0 && c.loads > c.silentAfter {
+		return Page{}, fmt.Errorf("%w: page %s", ErrPagesSilent, title)
 	}
 	if c.missing != nil && c.missing(title) {
 		return Page{}, errors.New("no page " + title)
@@ -37,11 +36,6 @@ func (c *countingPages) Page(title string) (Page, error) {
 }
 
 func (c *countingPages) Capability() string { return "navigate" }
-
-// timedPages is countingPages whose draw is bounded in time.
-type timedPages struct{ *countingPages }
-
-func (t timedPages) Drawing() Pages { t.drawing = true; return t.countingPages }
 
 func startRace(pages Pages, loads int) (*Match, *racePlay) {
 	m := NewMatchWith(LinkRace{}, MatchSetup{MatchID: "R1M1", Seed: 3, Pages: pages,
@@ -109,16 +103,16 @@ func TestRaceDrawNeverRacesToAMissingPage(t *testing.T) {
 	}
 }
 
-// A draw whose time is up stops at once: the match is the page server's
-// error, not a loss of either player.
-func TestRaceDrawStopsWhenItsTimeIsUp(t *testing.T) {
-	pages := timedPages{&countingPages{width: 1000, timeUp: 3}}
+// A page server that stops answering stops the draw at once: the match is
+// the page server's error, not a loss of either player.
+func TestRaceDrawStopsWhenThePageServerIsSilent(t *testing.T) {
+	pages := &countingPages{width: 1000, silentAfter: 3}
 	m, _ := startRace(pages, 200)
 	noRace(t, m)
 	if pages.loads > 4 {
-		t.Errorf("%d loads, want the draw stopped at the first past its time", pages.loads)
+		t.Errorf("%d loads, want the draw stopped at the first unanswered", pages.loads)
 	}
-	if reason := m.Outcome().Reason; !strings.Contains(reason, "no race") || !strings.Contains(reason, "time is up") {
+	if reason := m.Outcome().Reason; !strings.Contains(reason, "no race") || !strings.Contains(reason, "did not answer") {
 		t.Errorf("reason %q", reason)
 	}
 }

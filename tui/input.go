@@ -163,7 +163,7 @@ func (m *Model) admin(a adminAction) tea.Cmd {
 		return nil
 	}
 	if !m.opts.Control.HasAdminToken() {
-		m.setFlash(true, "read-only: %s needs the league's admin token (--admin-token or LEAGUETUI_ADMIN_TOKEN)", a)
+		m.setFlash(true, "read-only: %s needs the league's admin token (LEAGUETUI_ADMIN_TOKEN or --admin-token-file)", a)
 		return nil
 	}
 	m.setFlash(false, "sending %s…", a)

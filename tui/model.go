@@ -314,7 +314,7 @@ func (m *Model) onAdmin(msg adminMsg) {
 	}
 	text := fmt.Sprintf("%s refused: %v", msg.Action, msg.Err)
 	if strings.Contains(msg.Err.Error(), "admin token") {
-		text += " (pass --admin-token or set LEAGUETUI_ADMIN_TOKEN)"
+		text += " (set LEAGUETUI_ADMIN_TOKEN or pass --admin-token-file)"
 	}
 	m.st.Log(m.pc.Now(), levelError, "%s", text)
 	m.setFlash(true, "%s", text)

@@ -140,7 +140,8 @@ func (m *Manager) enrol(env protocol.Envelope, meta protocol.AgentMeta, role eng
 	agent, known := m.returningAgent(env, role)
 	if role == engine.RoleReferee && !known {
 		if err := cmp.Or(m.admitReferee(meta.RefereeKey), m.admitTicketless(meta)); err != nil {
-			m.Log.Warn("referee refused", "event_type", "REGISTRATION_REJECTED", "sender", env.Sender, "err", err)
+			m.Log.Warn("referee refused", "event_type", "REGISTRATION_REJECTED", store.RefusedKey, protocol.RefusalReason(err),
+				"sender", env.Sender, "err", err)
 			return enrolment{}, err
 		}
 	}
@@ -365,7 +366,7 @@ func (m *Manager) acceptRegistration(env protocol.Envelope, role engine.Role, id
 }
 
 func (m *Manager) rejectRegistration(env protocol.Envelope, role engine.Role, reason string) *protocol.RegisterResponse {
-	m.Log.Warn("registration rejected", "event_type", "REGISTRATION_REJECTED", "sender", env.Sender, "reason", reason)
+	m.Log.Warn("registration rejected", "event_type", "REGISTRATION_REJECTED", store.RefusedKey, reason, "sender", env.Sender)
 	return &protocol.RegisterResponse{Envelope: m.reply(responseType(role), env), Status: protocol.StatusRejected, Reason: &reason}
 }
 

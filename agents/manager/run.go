@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/leaguetui/leaguetui/agents/mcpserve"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/retry"
 	"github.com/leaguetui/leaguetui/agents/rpc"
@@ -431,14 +432,16 @@ func (m *Manager) forgetWaiter(matchID string, ch chan struct{}) {
 	}
 }
 
-// matchDeadline is matchDeadlineOf this league's settings, with the time
-// a race draw may take in a game that reads pages: a slow page server
-// makes an error of the page server within it, never a lost referee.
+// matchDeadline is matchDeadlineOf this league's settings, with the
+// longest a race draw may take in a game that reads pages: each of its
+// page loads at the page call's limit. A race draw has no clock of its
+// own (a seed draws the same race on any machine), so a slow page server
+// makes it long but never makes the referee look lost.
 func (m *Manager) matchDeadline() time.Duration {
 	cfg := m.opts.Config
 	d := matchDeadlineOf(cfg.Timeouts, cfg.Retry)
 	if _, reads := m.game.(engine.PageReader); reads {
-		d += cfg.Pages.DrawTimeout
+		d += time.Duration(cfg.Pages.DrawLoads+1) * mcpserve.PageCallTimeout // its loads and the list of pages
 	}
 	return d
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -34,9 +35,12 @@ var navigationShapes = []navigation{
 // listingTool is the tool that lists a server's pages (our own server's).
 const listingTool = "list_pages"
 
-// navigationTimeout bounds one call to a page server; a race draw's calls
-// are bounded by the draw's time too.
-const navigationTimeout = 20 * time.Second
+// PageCallTimeout bounds one call to a page server. A page it does not
+// answer within it is engine.ErrPagesSilent: a race draw stops there. It
+// is the only clock of a draw, which is otherwise bounded by its page
+// loads alone (--race-draw-loads), so that a machine's load never changes
+// what a seed draws.
+const PageCallTimeout = 20 * time.Second
 
 // navigation is one mapping of the navigation capability onto a tool.
 type navigation struct {
@@ -79,11 +83,11 @@ func MapNavigation(server string, tools []string) (string, error) {
 }
 
 // Navigator is a page server reached through MCP, its tools mapped onto the
-// one navigation capability a link race needs. It implements engine.Pages
-// and engine.DrawPages, and keeps the pages it loaded, up to its cache's
+// one navigation capability a link race needs. It implements engine.Pages,
+// and keeps the pages it loaded, up to its cache's
 // bytes: pages do not change during a league. What the server sends is
 // bounded by the limits (config.Pages): a reply's bytes, a page's links,
-// the cache's bytes and a race draw's time.
+// the cache's bytes; and each call by PageCallTimeout.
 type Navigator struct {
 	server   string
 	endpoint string // where to connect again after a failed exchange; "" for a session given
@@ -91,6 +95,8 @@ type Navigator struct {
 	log      *slog.Logger
 	nav      navigation
 	listing  bool
+	// callTimeout bounds one call (PageCallTimeout; shorter in tests).
+	callTimeout time.Duration
 
 	mu      sync.Mutex
 	session *mcp.ClientSession // nil after a failed exchange, until the next call connects
@@ -126,7 +132,6 @@ func pageLimits(l config.Pages) config.Pages {
 	l.ReplyBytes = cmp.Or(max(l.ReplyBytes, 0), def.ReplyBytes)
 	l.MaxLinks = cmp.Or(max(l.MaxLinks, 0), def.MaxLinks)
 	l.CacheBytes = cmp.Or(max(l.CacheBytes, 0), def.CacheBytes)
-	l.DrawTimeout = cmp.Or(max(l.DrawTimeout, 0), def.DrawTimeout)
 	return l
 }
 
@@ -146,7 +151,7 @@ func NewNavigator(ctx context.Context, session *mcp.ClientSession, server string
 	}
 	limits := pageLimits(config.Pages{})
 	n := &Navigator{session: session, server: server, limits: limits, cache: newPageCache(limits.CacheBytes),
-		log: slog.New(slog.DiscardHandler)}
+		log: slog.New(slog.DiscardHandler), callTimeout: PageCallTimeout}
 	for _, shape := range navigationShapes {
 		if shape.tool == name {
 			n.nav = shape
@@ -177,24 +182,36 @@ func (n *Navigator) Capability() string { return n.nav.tool }
 
 // Titles lists the server's pages, through list_pages.
 func (n *Navigator) Titles() ([]string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), navigationTimeout)
-	defer cancel()
-	return n.titlesWithin(ctx)
+	var titles []string
+	err := n.within(func(ctx context.Context) (err error) {
+		titles, err = n.titlesWithin(ctx)
+		return err
+	})
+	return titles, err
 }
 
 // Page navigates to one page; a failed call is an error (the seed's
-// APP_NAVIGATION_ERROR).
+// APP_NAVIGATION_ERROR), wrapping engine.ErrPagesSilent when the server
+// did not answer within the call's time.
 func (n *Navigator) Page(title string) (engine.Page, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), navigationTimeout)
-	defer cancel()
-	return n.pageWithin(ctx, title)
+	var page engine.Page
+	err := n.within(func(ctx context.Context) (err error) {
+		page, err = n.pageWithin(ctx, title)
+		return err
+	})
+	return page, err
 }
 
-// Drawing gives the pages one race draw reads through: every call fails
-// with engine.ErrDrawTimeUp once the draw's time (limits.DrawTimeout,
-// from now) is up, and none waits past it.
-func (n *Navigator) Drawing() engine.Pages {
-	return &drawPages{n: n, deadline: time.Now().Add(n.limits.DrawTimeout)}
+// within runs one call to the server within callTimeout; a call that
+// timeout cut short is the server's silence.
+func (n *Navigator) within(call func(ctx context.Context) error) error {
+	ctx, cancel := context.WithTimeout(context.Background(), n.callTimeout)
+	defer cancel()
+	err := call(ctx)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%w within %v at %s: %v", engine.ErrPagesSilent, n.callTimeout, n.server, err)
+	}
+	return err
 }
 
 func (n *Navigator) titlesWithin(ctx context.Context) ([]string, error) {
@@ -308,53 +325,6 @@ func (n *Navigator) call(ctx context.Context, tool string, args map[string]any) 
 		}
 	}
 	return obj, nil
-}
-
-// drawPages are a Navigator's pages for one race draw, bounded by its
-// deadline.
-type drawPages struct {
-	n        *Navigator
-	deadline time.Time
-}
-
-func (d *drawPages) Capability() string { return d.n.Capability() }
-
-func (d *drawPages) Titles() ([]string, error) {
-	var titles []string
-	err := d.within(func(ctx context.Context) (err error) {
-		titles, err = d.n.titlesWithin(ctx)
-		return err
-	})
-	return titles, err
-}
-
-func (d *drawPages) Page(title string) (engine.Page, error) {
-	var page engine.Page
-	err := d.within(func(ctx context.Context) (err error) {
-		page, err = d.n.pageWithin(ctx, title)
-		return err
-	})
-	return page, err
-}
-
-// within runs f with the draw's deadline, or not at all past it; a call
-// the deadline cut short is the draw's time being up.
-func (d *drawPages) within(f func(ctx context.Context) error) error {
-	timeUp := fmt.Errorf("%w: %v (--race-draw-timeout) at the page server %s", engine.ErrDrawTimeUp, d.n.limits.DrawTimeout, d.n.server)
-	if !time.Now().Before(d.deadline) {
-		return timeUp
-	}
-	deadline := d.deadline
-	if call := time.Now().Add(navigationTimeout); call.Before(deadline) {
-		deadline = call
-	}
-	ctx, cancel := context.WithDeadline(context.Background(), deadline)
-	defer cancel()
-	err := f(ctx)
-	if err != nil && !time.Now().Before(d.deadline) {
-		return fmt.Errorf("%w (%v)", timeUp, err)
-	}
-	return err
 }
 
 // clipTitle bounds a server's text kept in an error or a log line.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
+	"github.com/leaguetui/leaguetui/agents/store"
 )
 
 // Ack answers a notification with a small acknowledgement that echoes its
@@ -52,7 +53,8 @@ func (n *Node) leagueCompleted(ctx context.Context, in protocol.Inbound) (any, e
 		return nil, err
 	}
 	if err := n.CheckManager("notify_league_completed", env.AuthToken); err != nil {
-		n.Log.Warn("league completion refused", "event_type", "NOTIFICATION_REFUSED", "message_type", protocol.TypeLeagueCompleted,
+		n.Log.Warn("league completion refused", "event_type", "NOTIFICATION_REFUSED", store.RefusedKey, protocol.RefusalReason(err),
+			"message_type", protocol.TypeLeagueCompleted,
 			"sender", env.Sender, "err", err)
 		return nil, err
 	}

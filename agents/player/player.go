@@ -171,7 +171,8 @@ func moveKey(matchID string, turn int) string {
 func (p *Player) checkTicket(env protocol.Envelope) error {
 	err := p.door.check(env, p.Cfg.LeagueID)
 	if err != nil {
-		p.Log.Warn("match call refused", "event_type", "MATCH_CALL_REFUSED", "message_type", env.MessageType,
+		p.Log.Warn("match call refused", "event_type", "MATCH_CALL_REFUSED", store.RefusedKey, protocol.RefusalReason(err),
+			"message_type", env.MessageType,
 			"match_id", env.MatchID, "sender", env.Sender, "err", err)
 	}
 	return err

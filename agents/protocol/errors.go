@@ -1,6 +1,9 @@
 package protocol
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // League error codes: only those the specification defines (protocol.md §5.3).
 const (
@@ -54,6 +57,17 @@ func Reject(code, format string, args ...any) *LeagueError {
 		ErrorDescription: fmt.Sprintf(format, args...),
 		Retryable:        Retryable(code),
 	}
+}
+
+// RefusalReason is what a log counts refusals with err by (see
+// store.RefusedKey): its league error code (E011), never its text, which
+// may quote the refused message; "refused" for any other error.
+func RefusalReason(err error) string {
+	var le *LeagueError
+	if errors.As(err, &le) && le.ErrorCode != "" {
+		return le.ErrorCode
+	}
+	return "refused"
 }
 
 func (e *LeagueError) Error() string {

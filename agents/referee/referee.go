@@ -164,7 +164,8 @@ func (r *Referee) handleStartMatch(_ context.Context, in protocol.Inbound) (any,
 		return nil, err
 	}
 	if err := r.CheckManager("start_match", start.AuthToken); err != nil {
-		r.Log.Warn("start_match refused", "event_type", "START_MATCH_REFUSED", "sender", start.Sender, "err", err)
+		r.Log.Warn("start_match refused", "event_type", "START_MATCH_REFUSED", store.RefusedKey, protocol.RefusalReason(err),
+			"sender", start.Sender, "err", err)
 		return nil, err
 	}
 	return r.begin(start)
@@ -268,7 +269,8 @@ func (r *Referee) handleLateAnswer(ctx context.Context, in protocol.Inbound) (an
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "no %s expected from %s in match %s",
 			in.MessageType, protocol.Printable(player), protocol.Printable(env.MatchID))
 	case err != nil:
-		r.Log.Warn("posted answer refused", "event_type", "POSTED_ANSWER_REFUSED", "message_type", in.MessageType,
+		r.Log.Warn("posted answer refused", "event_type", "POSTED_ANSWER_REFUSED", store.RefusedKey, protocol.RefusalReason(err),
+			"message_type", in.MessageType,
 			"match_id", env.MatchID, "player_id", player, "sender", env.Sender, "err", err)
 		return nil, err
 	}

@@ -324,7 +324,9 @@ func (s *Server) encodeFailure(id json.RawMessage, in protocol.Inbound, err erro
 	switch {
 	case errors.As(err, &leagueErr):
 		s.stampLeagueError(leagueErr, in)
-		s.log.Warn("rejected", "message_type", in.MessageType, "error_code", leagueErr.ErrorCode,
+		// "refused" is store.RefusedKey: the agent's log counts these
+		// rather than write each (rpc may not import store).
+		s.log.Warn("rejected", "refused", leagueErr.ErrorCode, "message_type", in.MessageType, "error_code", leagueErr.ErrorCode,
 			"reason", leagueErr.ErrorDescription)
 		if in.ViaTool {
 			wrapped, _ := protocol.ToolResult(leagueErr, true)

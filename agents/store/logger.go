@@ -58,6 +58,7 @@ func NewLogger(path, component, agentID string, level slog.Level) (*slog.Logger,
 	}
 	s := &logSink{f: f}
 	h := &logHandler{sink: s, component: component, agentID: agentID, level: level}
+	s.refusals = newRefusalCounter(RefusalInterval, h.writeCount)
 	return slog.New(h), s, nil
 }
 
@@ -112,8 +113,9 @@ func SecretKey(key string) bool {
 
 // logSink is the file shared by a logger and everything derived from it.
 type logSink struct {
-	mu sync.Mutex
-	f  *os.File
+	mu       sync.Mutex
+	f        *os.File
+	refusals *refusalCounter
 }
 
 // write writes one line with one write call, so lines from concurrent
@@ -133,6 +135,7 @@ func (s *logSink) write(line []byte) error {
 }
 
 func (s *logSink) Close() error {
+	s.refusals.flush() // the counts not yet written
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.f.Close()
@@ -179,7 +182,23 @@ func (h *logHandler) with(f logFrame) *logHandler {
 func (h *logHandler) Handle(_ context.Context, r slog.Record) error {
 	attrs := flattenInline(h.topLevel(r), nil)
 	eventType, attrs := liftEventType(attrs)
+	if reason, ok := refusalOf(attrs); ok && !h.sink.refusals.first(refusalKey(eventType, reason)) {
+		return nil // counted: the interval's count line tells it
+	}
+	return h.writeLine(r, eventType, attrs)
+}
 
+// writeCount writes the line that counts the refusals of one kind that an
+// interval did not write one by one.
+func (h *logHandler) writeCount(k refusalKind, count int, interval time.Duration) {
+	r := slog.NewRecord(time.Now(), slog.LevelWarn, "refusals counted, not written one by one", 0)
+	eventType := slog.String("event_type", k.eventType)
+	_ = h.writeLine(r, &eventType, []slog.Attr{slog.String(RefusedKey, k.reason), slog.Int("count", count),
+		slog.Int64("interval_ms", interval.Milliseconds())})
+}
+
+// writeLine encodes one line and writes it.
+func (h *logHandler) writeLine(r slog.Record, eventType *slog.Attr, attrs []slog.Attr) error {
 	t := r.Time
 	if t.IsZero() {
 		t = time.Now()
@@ -385,6 +404,10 @@ func (e *lineEncoder) tree(x any) {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
+		if len(keys) > MaxLogItems {
+			keys = append(keys[:MaxLogItems], fmt.Sprintf("…[%d more]", len(keys)-MaxLogItems))
+			x[keys[MaxLogItems]] = nil
+		}
 		e.buf = append(e.buf, '{')
 		for _, k := range keys {
 			e.member(k)
@@ -400,6 +423,10 @@ func (e *lineEncoder) tree(x any) {
 		for i, v := range x {
 			if i > 0 {
 				e.buf = append(e.buf, ',')
+			}
+			if i == MaxLogItems {
+				e.string(fmt.Sprintf("…[%d more]", len(x)-i))
+				break
 			}
 			e.tree(v)
 		}
@@ -418,7 +445,7 @@ func (e *lineEncoder) tree(x any) {
 // string writes s, with secrets redacted, as a JSON string. HTML characters are
 // left alone (unlike encoding/json) because the lines are read by people.
 func (e *lineEncoder) string(s string) {
-	s = redactSecrets(s)
+	s = clip(s)
 	e.buf = append(e.buf, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -452,6 +479,34 @@ func (e *lineEncoder) string(s string) {
 		i++
 	}
 	e.buf = append(e.buf, '"')
+}
+
+// What a log line keeps of what it is given: a participant's text (a
+// sender, a display name, an error quoting its message) may be as long as a
+// message is, and is cut here, in the one encoder every line goes through.
+const (
+	// MaxLogString is the most bytes of one string (a value, a key, the
+	// message) a line keeps; the rest is told as "…[N bytes cut]".
+	MaxLogString = 1024
+	// MaxLogItems is the most elements of one list or object a line
+	// keeps; the rest is told as "…[N more]".
+	MaxLogItems = 64
+)
+
+// clip is s with secrets redacted, cut to MaxLogString bytes at a rune's
+// start. It redacts first, so that no part of a secret across the cut
+// shows; a refusal that is only counted never gets here.
+func clip(s string) string {
+	n := len(s)
+	s = redactSecrets(s)
+	if len(s) <= MaxLogString {
+		return s
+	}
+	cut := MaxLogString
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("…[%d bytes cut]", max(n, len(s))-cut)
 }
 
 // unmarshalNumbers decodes JSON keeping numbers as json.Number, so that large

@@ -81,6 +81,22 @@ func Server(certFile, keyFile string) (*tls.Config, error) {
 	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
 }
 
+// LooseKey is a one-line warning when keyFile's mode lets its group or
+// other users read it (a private key any local user may copy), "" when
+// only its owner may, or when it cannot be read (Server says so). The key
+// is still used: refusing it would stop a league over a mode an operator
+// may have chosen on a single-user machine.
+func LooseKey(keyFile string) string {
+	if keyFile == "" {
+		return ""
+	}
+	info, err := os.Stat(keyFile)
+	if err != nil || info.Mode().Perm()&0o044 == 0 {
+		return ""
+	}
+	return fmt.Sprintf("warning: --tls-key %s is readable by other users (mode %04o): chmod 600 it", keyFile, info.Mode().Perm())
+}
+
 // Setup applies a process's TLS flags: it trusts caFile if one is given.
 func Setup(caFile string) error {
 	if caFile == "" {

@@ -18,12 +18,13 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
-	"strconv"
-	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/singleflight"
+
 	"github.com/leaguetui/leaguetui/agents/control"
-	"github.com/leaguetui/leaguetui/engine"
 )
 
 //go:embed static
@@ -33,17 +34,57 @@ var static embed.FS
 type Server struct {
 	ctl *control.Client
 	// Wait is how long one poll of the manager's feed waits for an event;
-	// a comment keeps the stream alive meanwhile.
+	// a comment keeps each stream alive meanwhile.
 	Wait time.Duration
-	// Retry is how long the stream waits before asking a manager that did
+	// Retry is how long the feed waits before asking a manager that did
 	// not answer again (one restarting), and what it tells the browser.
 	Retry time.Duration
+	// MaxClients is how many streams the view serves at once; one more is
+	// refused (503, Retry-After).
+	MaxClients int
+	// WriteTimeout bounds each write to a stream: a spectator that does
+	// not read for that long is dropped, so it holds no memory and no
+	// goroutine of the view's for longer.
+	WriteTimeout time.Duration
+	// Batch is the least time between two writes to one stream: events
+	// that come meanwhile go in one write, so a busy league costs each
+	// stream a few writes a second however many events it has.
+	Batch time.Duration
+	// HistoryBytes bounds the events the view keeps for streams that
+	// start or resume; a stream resuming before them reads them from the
+	// manager.
+	HistoryBytes int
+	// CacheFor is how long a document read from the manager (the
+	// standings) answers every request, unless the feed has moved on.
+	CacheFor time.Duration
+
+	clients   atomic.Int64
+	feedOnce  sync.Once
+	feed      *feed
+	life      context.Context
+	stop      context.CancelFunc
+	standings docCache
+	fetches   singleflight.Group
 }
+
+// The view's defaults; docs/web.md and docs/limits.md list them.
+const (
+	DefaultMaxClients   = 1000
+	DefaultWriteTimeout = 10 * time.Second
+	DefaultBatch        = 500 * time.Millisecond
+	DefaultHistoryBytes = 32 << 20
+	DefaultCacheFor     = time.Second
+	// retryAfter is what a spectator refused for the cap is told (seconds).
+	retryAfter = "10"
+)
 
 // New is the web view of the manager at managerURL. It reads with no
 // admin token.
 func New(managerURL string) *Server {
-	return &Server{ctl: control.New(managerURL, ""), Wait: 20 * time.Second, Retry: time.Second}
+	life, stop := context.WithCancel(context.Background())
+	return &Server{ctl: control.New(managerURL, ""), Wait: 20 * time.Second, Retry: time.Second,
+		MaxClients: DefaultMaxClients, WriteTimeout: DefaultWriteTimeout, Batch: DefaultBatch,
+		HistoryBytes: DefaultHistoryBytes, CacheFor: DefaultCacheFor, life: life, stop: stop}
 }
 
 // Handler serves the page, its stream and the documents it reads.
@@ -69,113 +110,75 @@ func secured(h http.Handler) http.Handler {
 	})
 }
 
-// Start serves the view in the background and returns its URL.
+// Start serves the view in the background and returns its URL; it stops,
+// feed included, when ctx ends.
 func (s *Server) Start(ctx context.Context, addr string) (string, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", fmt.Errorf("web view: %w", err)
 	}
-	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
 	go func() {
 		<-ctx.Done()
+		s.Close()
 		_ = srv.Close()
 	}()
 	go func() { _ = srv.Serve(ln) }()
 	return "http://" + ln.Addr().String() + "/", nil
 }
 
-// serveStream relays the manager's feed as server-sent events from the
-// cursor the browser gives (Last-Event-ID when it reconnects, or ?after=):
-// each event's id is its sequence number, which names the same event
-// before and after any restart of the manager, so a page that reconnects
-// misses nothing and sees nothing twice. A manager that does not answer
-// (restarting) is asked again after Retry, and the page is told so.
-func (s *Server) serveStream(w http.ResponseWriter, r *http.Request) {
-	flusher, ok := w.(http.Flusher)
-	if !ok {
-		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
-		return
-	}
-	cursor := cursorOf(r)
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	fmt.Fprintf(w, "retry: %d\n\n", s.Retry.Milliseconds())
-	flusher.Flush()
-	ctx := r.Context()
-	down := false
-	for ctx.Err() == nil {
-		page, err := s.ctl.Events(ctx, cursor, s.Wait)
-		if err != nil {
-			if ctx.Err() != nil {
-				return
-			}
-			if !down {
-				writeEvent(w, "manager", "", map[string]any{"up": false, "error": err.Error()})
-				flusher.Flush()
-			}
-			down = true
-			select {
-			case <-time.After(s.Retry):
-			case <-ctx.Done():
-			}
-			continue
-		}
-		if down {
-			writeEvent(w, "manager", "", map[string]any{"up": true})
-			down = false
-		}
-		for _, ev := range page.Events {
-			writeEvent(w, "", strconv.FormatInt(ev.Seq, 10), ev)
-		}
-		cursor = max(cursor, page.LastSeq)
-		writeEvent(w, "state", "", map[string]any{"state": page.State, "last_seq": page.LastSeq,
-			"storage_failure": page.StorageFailure})
-		flusher.Flush()
-	}
+// Close stops the view's reading of the manager's feed.
+func (s *Server) Close() { s.stop() }
+
+// shared is the view's one reader of the manager's feed, started at the
+// first request that needs it.
+func (s *Server) shared() *feed {
+	s.feedOnce.Do(func() {
+		s.feed = newFeed(s.ctl, s.Wait, s.Retry, s.HistoryBytes)
+		go s.feed.run(s.life)
+	})
+	return s.feed
 }
 
-// cursorOf is where the browser's stream resumes.
-func cursorOf(r *http.Request) int64 {
-	for _, v := range []string{r.Header.Get("Last-Event-ID"), r.URL.Query().Get("after")} {
-		if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
-			return n
-		}
-	}
-	return 0
+// FeedPolls is how many pages the view has asked of the manager's feed,
+// for all its streams together.
+func (s *Server) FeedPolls() int {
+	f := s.shared()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.polls
 }
 
-// writeEvent writes one server-sent event; data is JSON on one line.
-func writeEvent(w http.ResponseWriter, name, id string, data any) {
-	raw, err := json.Marshal(data)
-	if err != nil {
-		return
-	}
-	var b strings.Builder
-	if name != "" {
-		b.WriteString("event: " + name + "\n")
-	}
-	if id != "" {
-		b.WriteString("id: " + id + "\n")
-	}
-	b.WriteString("data: ")
-	b.Write(raw)
-	b.WriteString("\n\n")
-	_, _ = w.Write([]byte(b.String()))
-}
-
-// serveStandings relays the manager's durable standings.
+// serveStandings relays the manager's durable standings. One read of the
+// manager answers every request until the feed moves on or CacheFor
+// passes, and requests that come while it is read wait for it: a crowd of
+// spectators costs the manager one read.
 func (s *Server) serveStandings(w http.ResponseWriter, r *http.Request) {
-	doc, err := s.ctl.Standings(r.Context())
+	raw, err := s.standings.get(r.Context(), s.shared(), s.CacheFor, &s.fetches, func(ctx context.Context) ([]byte, error) {
+		doc, err := s.ctl.Standings(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(doc)
+	})
 	if err != nil {
 		http.Error(w, "the manager does not answer", http.StatusBadGateway)
 		return
 	}
-	writeJSON(w, doc)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(raw)
 }
 
-// serveMatch relays a match's file, for its transcript once it is over.
+// serveMatch relays a match's file, for its transcript once it is over;
+// requests for the same match while it is read share the read.
 func (s *Server) serveMatch(w http.ResponseWriter, r *http.Request) {
-	raw, err := s.ctl.MatchFile(r.Context(), r.PathValue("id"))
+	id := r.PathValue("id")
+	v, err, _ := s.fetches.Do("match/"+id, func() (any, error) {
+		ctx, cancel := context.WithTimeout(s.life, fetchTimeout)
+		defer cancel()
+		return s.ctl.MatchFile(ctx, id)
+	})
 	switch {
 	case errors.Is(err, control.ErrNoMatchFile):
 		http.Error(w, "no match file yet", http.StatusNotFound)
@@ -185,7 +188,7 @@ func (s *Server) serveMatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(raw)
+	_, _ = w.Write(v.([]byte))
 }
 
 // Pairing is one scheduled match, as GET /schedule lists them.
@@ -196,49 +199,24 @@ type Pairing struct {
 	PlayerB string `json:"player_b"`
 }
 
-// maxSchedulePages bounds how far serveSchedule reads the feed for the
-// league's start: it follows the registrations, in the first pages.
-const maxSchedulePages = 20
-
 // serveSchedule lists the league's matches with their players, so that
 // the page can name who plays a running match (match_assigned names only
-// the match). The schedule is the one league_started fixes, made again
-// from it as the manager makes it (engine.StartInfo.Schedule), and each
-// round_scheduled's; an empty list before the league starts.
+// the match): the schedule the view's feed has read (league_started's and
+// each round_scheduled's), an empty list before the league starts. It
+// costs the manager nothing: the feed reads the events anyway.
 func (s *Server) serveSchedule(w http.ResponseWriter, r *http.Request) {
-	var out []Pairing
-	add := func(rounds ...engine.Round) {
-		for _, round := range rounds {
-			for _, p := range round.Matches {
-				out = append(out, Pairing{MatchID: p.MatchID, Round: p.Round, PlayerA: p.PlayerA, PlayerB: p.PlayerB})
-			}
-		}
+	f := s.shared()
+	ctx, cancel := context.WithTimeout(r.Context(), fetchTimeout)
+	defer cancel()
+	if !f.caughtUp(ctx) {
+		http.Error(w, "the manager does not answer", http.StatusBadGateway)
+		return
 	}
-	var cursor int64
-	for range maxSchedulePages {
-		page, err := s.ctl.Events(r.Context(), cursor, 0)
-		if err != nil {
-			http.Error(w, "the manager does not answer", http.StatusBadGateway)
-			return
-		}
-		for _, ev := range page.Events {
-			switch {
-			case ev.Kind == engine.EventLeagueStarted && ev.Start != nil:
-				rounds, err := ev.Start.Schedule()
-				if err == nil {
-					add(rounds...)
-				}
-			case ev.Kind == engine.EventRoundScheduled && ev.Schedule != nil:
-				add(*ev.Schedule)
-			}
-		}
-		if len(page.Events) == 0 || page.LastSeq <= cursor {
-			break
-		}
-		cursor = page.LastSeq
-	}
-	writeJSON(w, out)
+	writeJSON(w, f.pairings())
 }
+
+// fetchTimeout bounds a read of the manager that requests share.
+const fetchTimeout = 30 * time.Second
 
 func writeJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")

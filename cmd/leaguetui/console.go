@@ -119,12 +119,12 @@ func awaitJoining(ctx context.Context, league *headless.League, opts headless.Op
 // started: where to register and how a second console controls it.
 func consoleInfo(league *headless.League) []string {
 	info := []string{"manager: " + league.Manager.Endpoint + " (agents register here)"}
-	where, attach := "from $"+headless.AdminTokenEnv, "--admin-token $"+headless.AdminTokenEnv
+	where, attach := "from $"+headless.AdminTokenEnv, "with $"+headless.AdminTokenEnv+" set, leaguetui --attach "+league.Control.Base()
 	if league.AdminTokenFile != "" {
-		where, attach = "kept in "+league.AdminTokenFile, "--admin-token-file "+league.AdminTokenFile
+		where, attach = "kept in "+league.AdminTokenFile, "leaguetui --attach "+league.Control.Base()+" --admin-token-file "+league.AdminTokenFile
 	}
 	info = append(info, "admin token: "+league.AdminToken+" ("+where+")",
-		"control it from elsewhere: leaguetui --attach "+league.Control.Base()+" "+attach)
+		"control it from elsewhere: "+attach)
 	return info
 }
 

@@ -37,7 +37,7 @@ const usage = `leaguetui runs and shows leagues of autonomous game-playing agent
 
 Usage:
   leaguetui [flags]              start a local league in the console
-  leaguetui --attach URL         watch (and with --admin-token, control) a running manager
+  leaguetui --attach URL         watch (and with its admin token, control) a running manager
   leaguetui --no-ui [flags]      run the same league headless and print the standings
   leaguetui manager [flags]      run the league manager alone
   leaguetui referee [flags]      run one referee
@@ -112,12 +112,22 @@ var errInterrupted = errors.New("interrupted")
 // naming the flag and pointing at --help, not the whole usage.
 type usageError struct{ msg string }
 
+// adminTokenFlagRefused answers --admin-token, a flag leaguetui no longer
+// has: a token on the command line shows in every local user's ps.
+const adminTokenFlagRefused = "--admin-token would show the token to every local user (ps): set LEAGUETUI_ADMIN_TOKEN or pass --admin-token-file FILE"
+
 func (e *usageError) Error() string { return e.msg + " (see --help)" }
 
 // badCommandLine turns the flag package's error into one line that names
 // the flag as it is documented, with two dashes.
 func badCommandLine(fs *flag.FlagSet, err error) *usageError {
 	msg := err.Error()
+	if msg == "flag provided but not defined: -admin-token" {
+		return &usageError{adminTokenFlagRefused}
+	}
+	if msg == "flag provided but not defined: -race-draw-timeout" {
+		return &usageError{"--race-draw-timeout is gone: a race draw is bounded by its page loads (--race-draw-loads), so a seed draws the same race on any machine"}
+	}
 	for prefix, format := range map[string]string{
 		"flag provided but not defined: -": "unknown flag --%s",
 		"flag needs an argument: -":        "--%s needs a value",
@@ -302,6 +312,9 @@ func resolve(cf *config.Flags) (config.Config, error) {
 	if _, err := tlsconf.Server(cfg.Network.TLSCert, cfg.Network.TLSKey); err != nil {
 		return cfg, badSettings(err)
 	}
+	if warning := tlsconf.LooseKey(cfg.Network.TLSKey); warning != "" {
+		fmt.Fprintln(os.Stderr, "leaguetui:", warning) // an agent's stderr is its output file: the warning lands there too
+	}
 	return cfg, badSettings(tlsconf.Setup(cfg.Network.TLSCA))
 }
 
@@ -335,7 +348,6 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	data := fs.String("data", "./data", "data `folder` for standings, rounds, matches, histories and logs")
 	freePorts := fs.Bool("free-ports", false, "take free ports instead of the configured ones (run leagues side by side)")
 	attach := fs.String("attach", "", "show the league of a manager already running at `URL` (e.g. http://HOST:8000) instead of starting one")
-	adminToken := fs.String("admin-token", "", "the attached manager's admin `token`, for start, pause, resume and stop (default $LEAGUETUI_ADMIN_TOKEN)")
 	openReferees := fs.Bool("open-referees", false, openRefereesUsage)
 	csvDir := fs.String("csv", "", "with --no-ui: write the league's standings.csv, crosstable.csv, matches.csv and results.jsonl into `folder` when it completes")
 	webAddr := fs.String("web", "", webFlagUsage)
@@ -374,8 +386,9 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 			return err
 		}
 	}
-	if *adminToken == "" && *attach != "" {
-		if *adminToken, err = cfg.AdminToken(os.Getenv); err != nil {
+	var adminToken string // the attached manager's, for start, pause, resume and stop
+	if *attach != "" {
+		if adminToken, err = cfg.AdminToken(os.Getenv); err != nil {
 			return err
 		}
 	}
@@ -400,7 +413,7 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	if !*noUI {
 		// In the console Ctrl-C is a key; a signal from elsewhere quits.
 		ctx, interrupted := cancelOnInterrupt(ctx, interrupts)
-		return whenInterrupted(runConsole(ctx, opts, attachOptions{URL: *attach, AdminToken: *adminToken}), interrupted)
+		return whenInterrupted(runConsole(ctx, opts, attachOptions{URL: *attach, AdminToken: adminToken}), interrupted)
 	}
 	opts.Interrupts = interrupts
 	return headless.Run(ctx, opts)

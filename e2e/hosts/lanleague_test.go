@@ -236,7 +236,7 @@ func TestLeagueAcrossMachines(t *testing.T) {
 			g := startLANLeague(t, l, lanOptions{Seed: seed, Secure: tt.secure, Listen: tt.listen,
 				Players: []string{"pa", "pa", "pb", "pb"}})
 			x := leaguetest.NewTmux(t, 200, 50, strings.Join(append([]string{"exec", "ip", "netns", "exec", l.ns["console"],
-				leaguetest.Binary(t), "--attach", g.base(), "--admin-token", g.admin, "--data", t.TempDir()}, g.caArgs()...), " "))
+				"env", "LEAGUETUI_ADMIN_TOKEN=" + g.admin, leaguetest.Binary(t), "--attach", g.base(), "--data", t.TempDir()}, g.caArgs()...), " "))
 			x.WaitScreen(60*time.Second, "press s to start")
 			checkAgentsPane(t, g, x)
 			press(t, x, "s", "league started", func(screen string) bool { return !strings.Contains(screen, "○ waiting") })

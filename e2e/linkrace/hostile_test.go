@@ -165,10 +165,7 @@ func TestPagesOfAHundredThousandLinks(t *testing.T) {
 	})
 	dir := t.TempDir()
 	start := time.Now()
-	// A generous draw time: a page of 100,000 links takes seconds to
-	// read under the race detector on a loaded machine.
-	m, referee := raceAgainst(t, dir, pages.URL, "--race-draw-loads", fmt.Sprint(drawLoads), "--race-steps", "2",
-		"--race-draw-timeout", "2m")
+	m, referee := raceAgainst(t, dir, pages.URL, "--race-draw-loads", fmt.Sprint(drawLoads), "--race-steps", "2")
 	t.Logf("the match took %v, %d pages loaded", time.Since(start).Round(time.Millisecond), pages.loads.Load())
 	if n := pages.loads.Load(); n > drawLoads+2*2 {
 		t.Errorf("%d pages loaded, more than the draw's %d and the players' 4 steps", n, drawLoads)
@@ -220,9 +217,9 @@ func TestPagesOfAHundredAndFiftyMegabytes(t *testing.T) {
 	checkRefereeMemory(t, referee)
 }
 
-// A page server that never answers a page: the draw gives up at
-// --race-draw-timeout, inside the match deadline, and the match is the
-// page server's error, not a loss of either player.
+// A page server that never answers a page: the draw gives up at the first
+// page unanswered within a call's limit (20 s), inside the match deadline,
+// and the match is the page server's error, not a loss of either player.
 func TestSilentPageServer(t *testing.T) {
 	pages := startHostile(t, []string{"A", "B", "C"}, func(ctx context.Context, _ http.ResponseWriter, _ json.RawMessage, _ string) {
 		select {
@@ -232,13 +229,53 @@ func TestSilentPageServer(t *testing.T) {
 	})
 	dir := t.TempDir()
 	start := time.Now()
-	m, _ := raceAgainst(t, dir, pages.URL, "--race-draw-timeout", "3s")
+	m, _ := raceAgainst(t, dir, pages.URL)
 	if took := time.Since(start); took > time.Minute {
-		t.Errorf("the league took %v with a 3 s draw", took)
+		t.Errorf("the league took %v with one page unanswered for 20 s", took)
 	}
 	noRaceDrawn(t, dir, m)
-	if nav := fmt.Sprint(m.Result.Errors[0].Metadata["nav_error"]); !strings.Contains(nav, "time is up") {
-		t.Errorf("nav_error %q, want the draw's time up", nav)
+	if nav := fmt.Sprint(m.Result.Errors[0].Metadata["nav_error"]); !strings.Contains(nav, "did not answer") {
+		t.Errorf("nav_error %q, want the page server's silence", nav)
+	}
+}
+
+// A race draw has no clock: a page server answering every page after
+// 150 ms, so that the draw's loads take longer than the 20 s a draw once
+// had, draws the same race as the same server answering at once. Each
+// page links to five others, so the draw uses most of its loads.
+func TestSlowPageServerDrawsTheSameRace(t *testing.T) {
+	t.Parallel()
+	races := make([]string, 2)
+	for i, delay := range []time.Duration{0, 150 * time.Millisecond} {
+		pages := startHostile(t, []string{"S"}, func(ctx context.Context, w http.ResponseWriter, id json.RawMessage, title string) {
+			select {
+			case <-time.After(delay):
+			case <-ctx.Done():
+				return
+			}
+			links := make([]string, 5)
+			for k := range links {
+				links[k] = fmt.Sprint(title, k)
+			}
+			raw, _ := json.Marshal(links)
+			writePage(w, id, title, raw)
+		})
+		dir := t.TempDir()
+		start := time.Now()
+		m, _ := raceAgainst(t, dir, pages.URL)
+		t.Logf("pages after %v: %d loaded, the league took %v, raced %s to %s", delay, pages.loads.Load(),
+			time.Since(start).Round(time.Millisecond), m.Result.StartPage, m.Result.TargetPage)
+		if m.Result.StartPage == "" {
+			t.Fatalf("pages after %v: no race drawn: %+v", delay, m.Result.Errors)
+		}
+		checkRace(t, m)
+		if waited := time.Duration(pages.loads.Load()) * delay; delay > 0 && waited <= 20*time.Second {
+			t.Errorf("the slow server's pages waited %v in all: not past the 20 s a draw once had", waited)
+		}
+		races[i] = m.Result.StartPage + " to " + m.Result.TargetPage
+	}
+	if races[0] != races[1] {
+		t.Errorf("a fast page server drew %s, a slow one %s: the draw depends on time", races[0], races[1])
 	}
 }
 
