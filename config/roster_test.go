@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -83,5 +84,40 @@ func TestRosterFromConfigFolder(t *testing.T) {
 	}
 	if l := r.Players[1].LLM; l == nil || l.BaseURL != "http://x" || l.APIKeyEnv != "K" {
 		t.Errorf("llm settings %+v", l)
+	}
+}
+
+// TestRosterPageMatchesCode: docs/roster.md's example roster loads, with
+// every field it shows, and its table of limits gives the defaults a
+// confined program gets.
+func TestRosterPageMatchesCode(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("..", "docs", "roster.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(page)
+	start := strings.Index(text, "```json\n")
+	end := strings.Index(text[start+8:], "```")
+	if start < 0 || end < 0 {
+		t.Fatal("docs/roster.md has no JSON example")
+	}
+	r, err := LoadRoster(writeRoster(t, text[start+8:start+8+end]), "")
+	if err != nil {
+		t.Fatalf("the page's example roster: %v", err)
+	}
+	if alice := r.Players[3]; alice.Limits.DiskMB != 256 || !alice.Sandboxed() || alice.EffectiveLimits().Processes != DefaultProgramLimits.Processes {
+		t.Errorf("the example's program entry: %+v", alice)
+	}
+	defaults := map[string]int{"memory_mb": DefaultProgramLimits.MemoryMB, "processes": DefaultProgramLimits.Processes,
+		"file_mb": DefaultProgramLimits.FileMB, "disk_mb": DefaultProgramLimits.DiskMB, "cpu_seconds": DefaultProgramLimits.CPUSeconds}
+	for key, want := range defaults {
+		wantText := "none"
+		if want > 0 {
+			wantText = strconv.Itoa(want)
+		}
+		row := "| `" + key + "` | " + wantText + " |"
+		if !strings.Contains(text, row) {
+			t.Errorf("docs/roster.md's limits table lacks the row %q", row)
+		}
 	}
 }
