@@ -297,7 +297,8 @@ func main() {
 	port := flag.Int("port", 8101, "port to listen on")
 	manager := flag.String("manager", "http://127.0.0.1:8000/mcp", "the manager's /mcp URL")
 	name := flag.String("name", "go-starter", "display name")
-	data := flag.String("data", ".", "folder for the saved credentials")
+	home, _ := os.UserHomeDir()
+	data := flag.String("data", filepath.Join(home, ".leaguetui-starter"), "folder for the saved credentials")
 	flag.Parse()
 	log.SetFlags(0)
 	p := &player{name: *name, manager: *manager, endpoint: fmt.Sprintf("http://127.0.0.1:%d/mcp", *port),

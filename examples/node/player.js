@@ -14,6 +14,7 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
+const os = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 
@@ -38,7 +39,7 @@ const { values: args } = parseArgs({
     port: { type: 'string', default: '8101' },
     manager: { type: 'string', default: 'http://127.0.0.1:8000/mcp' },
     name: { type: 'string', default: 'node-starter' },
-    data: { type: 'string', default: '.' }, // folder for the saved credentials
+    data: { type: 'string', default: path.join(os.homedir(), '.leaguetui-starter') }, // folder for the saved credentials
   },
 });
 const endpoint = `http://127.0.0.1:${args.port}/mcp`;

@@ -193,7 +193,8 @@ def main():
     parser.add_argument("--port", type=int, default=8101)
     parser.add_argument("--manager", default="http://127.0.0.1:8000/mcp")
     parser.add_argument("--name", default="python-starter")
-    parser.add_argument("--data", default=".", help="folder for the saved credentials")
+    parser.add_argument("--data", default=os.path.join(os.path.expanduser("~"), ".leaguetui-starter"),
+                        help="folder for the saved credentials (default ~/.leaguetui-starter)")
     player = Player(parser.parse_args())
     server = ThreadingHTTPServer(("127.0.0.1", player.args.port), make_handler(player))
     threading.Thread(target=server.serve_forever, daemon=True).start()  # listen before registering
