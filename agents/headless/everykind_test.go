@@ -233,3 +233,31 @@ func finalLeague(t *testing.T, dir string) leagueOutcome {
 	}
 	return out
 }
+
+// TestRememberedFlagsRefuseAnotherLeague runs a league to its end, then
+// runs leaguetui again on its folder: a flag that would make another
+// league (other games per pair, another game) is refused with one line
+// and exit status 2 before anything starts; a flag that only changes how
+// the run goes (a timeout) is taken.
+func TestRememberedFlagsRefuseAnotherLeague(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	first := startHeadless(t, "--no-ui", "--free-ports", "--data", dir, "--seed", "5", "--players", "3", "--games-per-pair", "2")
+	if status, stderr := first.wait(t); status != 0 {
+		t.Fatalf("first run: exit status %d\n%s", status, stderr)
+	}
+	for flag, want := range map[string]string{
+		"--games-per-pair=3": "--games-per-pair 3 (it was started with --games-per-pair 2)",
+		"--game=link_race":   "--game link_race (it was started without --game)",
+	} {
+		run := startHeadless(t, "--no-ui", "--free-ports", "--data", dir, flag)
+		status, stderr := run.wait(t)
+		if lines := strings.Split(strings.TrimSpace(stderr), "\n"); status != 2 || len(lines) != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("%s on the folder: exit status %d, stderr %q; want 2 and one line saying %q", flag, status, stderr, want)
+		}
+	}
+	again := startHeadless(t, "--no-ui", "--free-ports", "--data", dir, "--move-timeout", "2s")
+	if status, stderr := again.wait(t); status != 0 || !strings.Contains(stderr, "completed before this run") {
+		t.Errorf("--move-timeout on the folder: exit status %d, want 0 and its league shown\n%s", status, stderr)
+	}
+}

@@ -64,7 +64,7 @@ func withRemembered(ctx context.Context, fs *flag.FlagSet, dataDir string, args 
 		}
 	})
 	if len(differ) > 0 {
-		return nil, false, &usageError{fmt.Sprintf("--data %s holds a league whose start %s remembers; %s disagrees with it: "+
+		return nil, false, &usageError{fmt.Sprintf("--data %s holds a league started otherwise (%s): %s; "+
 			"leave it out to resume that league, or pass another --data folder for a new one",
 			dataDir, store.StartSpecFile(dataDir), strings.Join(differ, " and "))}
 	}
