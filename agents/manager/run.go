@@ -322,6 +322,10 @@ func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee en
 		m.mu.Unlock()
 		return nil
 	}
+	if m.announcementDriven(referee.ID) && m.announced.referee[p.MatchID] != referee.ID {
+		m.mu.Unlock() // it would never hear of the match: not handed to it, so no miss of its
+		return fmt.Errorf("%s takes its matches from the round announcement, which gave %s to another", referee.ID, p.MatchID)
+	}
 	// A match assigned again while it runs is a miss of the referee it
 	// ran on (engine.League.MissedReports).
 	var missedBy string
