@@ -3,11 +3,14 @@ package manager_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
@@ -27,10 +30,12 @@ func TestRefereesFromTheAnnouncement(t *testing.T) {
 		"--suspend-referee-after", "1", "--games-per-pair", "2")
 	url := mgr.Endpoint
 	ctl := control.New(url, adminToken)
+	var referees []*launch.Child
 	for i := range 2 {
-		leaguetest.StartProgram(t, leaguetest.BadRefereeBinary(t), fmt.Sprintf("announced referee %d", i+1),
+		ref := leaguetest.StartProgram(t, leaguetest.BadRefereeBinary(t), fmt.Sprintf("announced referee %d", i+1),
 			filepath.Join(dir, "test-output"), true, nil, "--manager", url, "--name", fmt.Sprintf("other%d", i+1), "--mode", "announced",
 			"--start-delay", "1s")
+		referees = append(referees, ref)
 	}
 	for i := range 4 {
 		leaguetest.StartPlayer(t, dir, url, fmt.Sprintf("P%02d", i+1), "--seed", "9")
@@ -55,6 +60,28 @@ func TestRefereesFromTheAnnouncement(t *testing.T) {
 			t.Errorf("referee %s suspended: %s", ev.AgentID, ev.Detail)
 		case engine.EventStalled:
 			t.Errorf("the league stalled: %s", ev.Detail)
+		}
+	}
+	// Each referee declined start_match once, in each form the manager
+	// tries (never run_match), and was asked no more, where asking again
+	// at every try made hundreds of calls a league.
+	for i, ref := range referees {
+		_ = ref.Stop(10 * time.Second)
+		out, err := os.ReadFile(filepath.Join(dir, "test-output", fmt.Sprintf("announced_referee_%d.out", i+1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, line := range strings.Split(string(out), "\n") {
+			if method, ok := strings.CutPrefix(line, "badreferee: declined "); ok {
+				if seen[method] {
+					t.Errorf("announced referee %d was sent start_match as %s again after declining it", i+1, method)
+				}
+				seen[method] = true
+			}
+		}
+		if len(seen) == 0 || seen["run_match"] {
+			t.Errorf("announced referee %d declined start_match as %v; want it asked once, never as run_match", i+1, seen)
 		}
 	}
 	if want := 12; results != want { // 4 players, every pair twice

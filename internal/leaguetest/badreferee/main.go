@@ -167,6 +167,7 @@ func (r *referee) serve(w http.ResponseWriter, req *http.Request) {
 	}
 	var reply any = map[string]string{"status": "ok"}
 	if r.mode == "announced" && in.MessageType == protocol.TypeStartMatch {
+		fmt.Fprintln(os.Stderr, "badreferee: declined", rpcReq.Method) // the test counts these
 		_, _ = w.Write(protocol.EncodeError(rpcReq.ID, protocol.NewRPCError(protocol.CodeMethodNotFound, "", "method not found: %s", rpcReq.Method)))
 		return
 	}
