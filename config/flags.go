@@ -527,3 +527,14 @@ type FlagError struct {
 func (e *FlagError) Error() string { return fmt.Sprintf("--%s %s: %v", e.Flag, e.Value, e.Err) }
 
 func (e *FlagError) Unwrap() error { return e.Err }
+
+// EnvOf names the environment variable that sets the shared flag name, ""
+// for a flag that has none.
+func EnvOf(name string) string {
+	for _, o := range overrides {
+		if o.flag == name {
+			return o.env
+		}
+	}
+	return ""
+}

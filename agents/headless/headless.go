@@ -77,6 +77,10 @@ type Options struct {
 	// RequireSandbox refuses to start a roster program where this
 	// machine cannot confine its files, ports and signals.
 	RequireSandbox bool
+	// StartArgs are the flags a new league's data folder remembers
+	// (store.StartSpec), for a later run to resume it with none repeated;
+	// nil remembers nothing.
+	StartArgs []string
 	// Interrupts are the Ctrl-C presses: the first drains the league (no
 	// new match starts, running ones finish, the state is saved), the
 	// second stops it at once. Nil: only ctx ends a run early.
@@ -362,6 +366,9 @@ func (opts Options) CheckSize() error {
 // has passed, saying on stderr where to register and who joins.
 func awaitJoining(ctx context.Context, league *League, opts Options, out *output) error {
 	w := league.NewWaiter(opts)
+	if league.Resumed != nil {
+		w = league.NewReturnWaiter(opts)
+	}
 	if w == nil {
 		return nil
 	}
@@ -526,6 +533,10 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		if players, err = playerEntries(opts); err != nil {
 			return league, err
 		}
+	} else if opts.StartArgs != nil {
+		if err := store.SaveStartSpec(opts.DataDir, store.StartSpec{Args: opts.StartArgs}); err != nil {
+			return league, fmt.Errorf("cannot remember how the league was started: %w", err)
+		}
 	}
 	if err := rebuildDerived(layout, strategyOf(players)); err != nil {
 		return league, err
@@ -645,8 +656,8 @@ func (l *League) checkResumed(ctx context.Context, opts *Options) error {
 		return err
 	}
 	opts.Seed = status.Seed
-	if n := len(status.Standings); n > 0 && opts.Roster == nil {
-		opts.Players = n
+	if n := len(status.Standings); n > 0 && opts.Roster == nil && !opts.PlayersSet {
+		opts.Players = n // an older folder's league, which remembers no --players
 	}
 	if !opts.RefereesSet {
 		// Referees the league had and that do not come back would be
@@ -701,7 +712,8 @@ func DescribeLeague(dataDir string, s protocol.StandingsFile) string {
 // ways on.
 func flagsAgree(opts Options, s protocol.StandingsFile) error {
 	var differ, given []string
-	if n := len(s.Standings); opts.PlayersSet && n > 0 && opts.Players != n {
+	// The standings count the open seats taken too.
+	if n := len(s.Standings); opts.PlayersSet && opts.Roster == nil && n > 0 && (n < opts.Players || n > opts.Players+opts.Config.Joining.OpenSeats) {
 		differ = append(differ, fmt.Sprintf("--players %d (it has %d)", opts.Players, n))
 		given = append(given, fmt.Sprintf("--players %d", opts.Players))
 	}

@@ -67,8 +67,35 @@ type Waiter struct {
 	roster []string // the names of the league's own players, lower case: the others take seats
 	window time.Duration
 
+	cursor int64 // the feed is read after this event: a resumed league's registrations of this run
+
 	mu    sync.Mutex
 	state Joining
+}
+
+// NewReturnWaiter is the waiter for a resumed league that --no-ui carries
+// on: its roster's programs and outside agents and the players that took
+// its open seats, each to register again (on whatever port) before a
+// match is handed out, so that none of them loses one for being late or
+// is called where it listened before. Nil when it waits for nobody.
+func (l *League) NewReturnWaiter(opts Options) *Waiter {
+	if l.Resumed == nil || l.Finished() {
+		return nil
+	}
+	target := joinTargetFor(opts)
+	target.seats = 0
+	for _, row := range l.Resumed.Standings {
+		ours := slices.ContainsFunc(l.playerNames, func(n string) bool { return strings.EqualFold(n, row.DisplayName) })
+		if !ours && row.Status == "" { // a suspended player is not waited for
+			target.names = append(target.names, row.DisplayName)
+		}
+	}
+	if target.empty() {
+		return nil
+	}
+	w := &Waiter{league: l, target: target, window: opts.Config.Joining.Window, cursor: l.Resumed.Version}
+	w.state = Joining{URL: l.Manager.Endpoint, Missing: slices.Clone(target.names), Window: w.window}
+	return w
 }
 
 // NewWaiter is the waiter for a league Launch started with opts; nil when
@@ -106,7 +133,7 @@ func (w *Waiter) Await(ctx context.Context, changed func(Joining)) (Joining, err
 		defer timer.Stop()
 		deadline = timer.C
 	}
-	var cursor int64
+	cursor := w.cursor
 	for {
 		if s := w.State(); s.Complete() || s.Started {
 			return s, nil

@@ -14,8 +14,10 @@ import (
 // on a data folder that holds a completed league, leaguetui --no-ui names
 // that league (its state, game, size and the seed it has, not a new one),
 // refuses flags that disagree with it and says the two ways on (nothing on
-// stdout, exit status 1); run as it is, it says on stderr that the league
-// was completed before this run, prints its final standings and exits 0.
+// stdout; exit status 2 for a flag the folder remembers, before anything
+// starts, 1 for a seed that is not the league's); run as it is, it says on
+// stderr that the league was completed before this run, prints its final
+// standings and exits 0.
 func TestReopenedDataFolder(t *testing.T) {
 	first := runHeadless(t, 2, 1, 5)
 	dir := first.dataDir
@@ -25,11 +27,13 @@ func TestReopenedDataFolder(t *testing.T) {
 		args []string
 		want []string
 		ok   bool // the league's standings on stdout, exit status 0
+		// status is the exit status when not ok
+		status int
 	}{
-		{"more players", []string{"--players", "16"}, []string{described,
-			"--players 16 (it has 2) disagrees", "open it as it is (leave out --players 16)", "--data NEW_FOLDER --players 16"}, false},
-		{"another seed", []string{"--seed", "9"}, []string{described, "--seed 9 (its seed is 5)"}, false},
-		{"as it is", nil, []string{described, "completed before this run", "standings.json", "another --data folder"}, true},
+		{"more players", []string{"--players", "16"}, []string{dir + " holds a league started otherwise",
+			"--players 16 (it was started with --players 2)", "leave it out to resume that league", "another --data folder"}, false, 2},
+		{"another seed", []string{"--seed", "9"}, []string{described, "--seed 9 (its seed is 5)"}, false, 1},
+		{"as it is", nil, []string{described, "completed before this run", "standings.json", "another --data folder"}, true, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,8 +47,8 @@ func TestReopenedDataFolder(t *testing.T) {
 				var standings standingsFile
 				readJSON(t, filepath.Join(dir, "leagues", leagueID, "standings.json"), &standings)
 				checkPrintsStandings(t, out.Stdout, standings, false)
-			case !errors.As(out.Err, &exit) || exit.ExitCode() != 1:
-				t.Errorf("exit %v, want status 1", out.Err)
+			case !errors.As(out.Err, &exit) || exit.ExitCode() != tt.status:
+				t.Errorf("exit %v, want status %d", out.Err, tt.status)
 			case out.Stdout != "":
 				t.Errorf("stdout holds a result:\n%s", out.Stdout)
 			}

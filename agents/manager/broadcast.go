@@ -55,6 +55,7 @@ func (m *Manager) announceRound(round int, assigned []assignment) {
 			PlayerAID: a.PlayerA, PlayerBID: a.PlayerB, RefereeEndpoint: a.Referee.Endpoint, RefereeID: a.Referee.ID,
 			PlayerAEndpoint: pa.Endpoint, PlayerBEndpoint: pb.Endpoint}
 	}
+	m.noteAnnounced(assigned)
 	m.mu.Unlock()
 	refs := map[string]engine.AgentInfo{}
 	for _, a := range assigned {

@@ -79,6 +79,7 @@ type Manager struct {
 	changed   chan struct{}
 	reported  map[string]chan struct{} // match id -> closed when its result is in
 	benched   map[string]chan struct{} // referee id -> closed when it is suspended (suspension)
+	announced announcedBy              // referees of announced matches, and those that play from announcements
 	running   bool
 	cancelRun context.CancelFunc
 	runDone   chan struct{}

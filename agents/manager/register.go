@@ -74,6 +74,10 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	if err := entry.durable(); err != nil {
 		return nil, err
 	}
+	if role == engine.RoleReferee && !meta.MatchTickets {
+		// Not ours: it may take its matches from the round announcement.
+		m.noteTicketless(entry.agent.ID)
+	}
 	return m.welcome(env, role, entry, token), nil
 }
 

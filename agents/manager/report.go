@@ -29,13 +29,14 @@ func (m *Manager) handleReport(_ context.Context, in protocol.Inbound) (any, err
 	if err != nil {
 		return nil, err
 	}
+	m.heardReport(referee.ID)
 	m.mu.Lock()
 	match, ok := m.league.Match(rep.MatchID)
 	m.mu.Unlock()
 	switch {
 	case !ok:
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "no match %q in this league", rep.MatchID)
-	case match.Referee != referee.ID:
+	case match.Referee != referee.ID && !m.reportableAnnounced(rep.MatchID, referee.ID):
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "match %s is not assigned to %s", rep.MatchID, referee.ID)
 	case match.Result != nil:
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "match %s already has a result", rep.MatchID)
@@ -79,16 +80,23 @@ func (m *Manager) recordResult(r engine.Result, refereeID string, facts *engine.
 	m.mu.Lock()
 	var events []staged
 	var ev staged
-	var err error
-	if rec, _ := m.league.Match(r.MatchID); rec.Referee != refereeID {
+	// A match announced to a referee that plays from the announcement is
+	// its own, whoever it was handed to since.
+	assigned, reassigned, err := m.takeAnnouncedReport(r.MatchID, refereeID)
+	if reassigned {
+		events = append(events, assigned)
+	}
+	if rec, _ := m.league.Match(r.MatchID); err == nil && rec.Referee != refereeID {
 		// Checked again under the lock: the match may have been reassigned
 		// since the report was read.
 		err = fmt.Errorf("match %s is not assigned to %s", r.MatchID, refereeID)
-	} else if rec.Result == nil {
+	} else if err == nil && rec.Result == nil {
 		// Under the same lock as the result: of two copies of a report
 		// (a retry crossing the first), only the one that records the
 		// result brings its steps.
-		events, _, err = m.stageStepsLocked(refereeID, steps)
+		var stepEvents []staged
+		stepEvents, _, err = m.stageStepsLocked(refereeID, steps)
+		events = append(events, stepEvents...)
 	}
 	if err == nil {
 		ev, err = m.stage(engine.Event{Kind: engine.EventMatchResult, Round: r.Round, MatchID: r.MatchID,

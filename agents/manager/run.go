@@ -13,7 +13,6 @@ import (
 	"github.com/leaguetui/leaguetui/agents/mcpserve"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/retry"
-	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -173,8 +172,15 @@ func (m *Manager) playMatch(ctx context.Context, a assignment, referees []engine
 	}
 	first := indexOf(referees, a.Referee.ID)
 	// The referee of each attempt, as registered now (one that restarted
-	// as itself may be on a new port), passing over those suspended.
-	refereeFor := func(attempt int) engine.AgentInfo { return m.inPlayFrom(referees, first+attempt-1) }
+	// as itself may be on a new port), passing over those suspended; a
+	// match announced to a referee that plays from announcements stays
+	// with it.
+	refereeFor := func(attempt int) engine.AgentInfo {
+		if m.staysAnnounced(a.MatchID) {
+			return m.current(a.Referee)
+		}
+		return m.inPlayFrom(referees, first+attempt-1)
+	}
 	err := retry.Do(ctx, m.reassignment(a.MatchID, len(referees), refereeFor), func(attempt int) error {
 		return m.playOn(ctx, a.Pairing, refereeFor(attempt), slots)
 	})
@@ -200,6 +206,9 @@ func (m *Manager) reassignment(matchID string, referees int, refereeFor func(att
 			return m.stall(matchID, refereeFor(attempt).ID, err)
 		},
 		Delay: func(attempt int) time.Duration {
+			if m.staysAnnounced(matchID) { // waited for again, not handed on: back off
+				return m.announcedRetryDelay(attempt)
+			}
 			if !passEnds(attempt) {
 				return 0
 			}
@@ -314,6 +323,10 @@ func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee en
 		m.mu.Unlock()
 		return nil
 	}
+	if m.announcementDriven(referee.ID) && m.announced.referee[p.MatchID] != referee.ID {
+		m.mu.Unlock() // it would never hear of the match: not handed to it, so no miss of its
+		return fmt.Errorf("%s takes its matches from the round announcement, which gave %s to another", referee.ID, p.MatchID)
+	}
 	// A match assigned again while it runs is a miss of the referee it
 	// ran on (engine.League.MissedReports).
 	var missedBy string
@@ -327,6 +340,8 @@ func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee en
 	}
 	reported := make(chan struct{})
 	m.reported[p.MatchID] = reported
+	fromAnnouncement := m.announcementDriven(referee.ID)
+	announced := m.announced.referee[p.MatchID] == referee.ID
 	startKey := m.managerKey(referee)
 	if current, ok := m.league.Agent(referee.ID); ok {
 		startKey = m.managerKey(current) // its token may have changed since the round began
@@ -358,8 +373,7 @@ func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee en
 	}
 	msg.AuthToken = startKey // the key only this referee and its manager know
 	msg.PlayerATicket, msg.PlayerBTicket = m.matchTicket(p.PlayerA, p.MatchID, referee.ID), m.matchTicket(p.PlayerB, p.MatchID, referee.ID)
-	cfg := m.opts.Config
-	if _, err := m.Client.Send(ctx, rpc.Call{Endpoint: referee.Endpoint, Message: msg, Timeout: cfg.Timeouts.Generic}); err != nil {
+	if err := m.sendStartMatch(ctx, referee, msg, fromAnnouncement, announced); err != nil {
 		m.forgetWaiter(p.MatchID, reported)
 		return err
 	}

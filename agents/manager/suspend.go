@@ -63,7 +63,7 @@ func (m *Manager) suspendFailing(matchID string) error {
 func (m *Manager) suspendSilent(referee string) error {
 	after := m.opts.Config.Suspension.AfterMissedReports
 	m.mu.Lock()
-	if referee == "" || !m.league.SilentReferee(referee, after) {
+	if referee == "" || !m.league.SilentReferee(referee, after) || m.reportedLately(referee) {
 		m.mu.Unlock()
 		return nil
 	}

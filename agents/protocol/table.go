@@ -131,8 +131,10 @@ var Messages = []MessageSpec{
 		Body: LeagueQuery{}, Reply: LeagueQueryResponse{},
 		Tool: &ToolSpec{Title: "Query the league", ReadOnly: true, Required: []string{"query_type"},
 			Description: "LEAGUE_QUERY from a registered player or referee, with its token; answers LEAGUE_QUERY_RESPONSE."}},
-	{Type: TypeStartMatch, Methods: []string{"start_match", "run_match", "START_MATCH"},
-		Also: []string{"assign_match", "match_assignment"}, TypeAliases: []string{"RUN_MATCH", "MATCH_ASSIGNMENT"},
+	// run_match is taken, never sent: another implementation serves a
+	// tool of that name that means something else.
+	{Type: TypeStartMatch, Methods: []string{"start_match", "START_MATCH"},
+		Also: []string{"run_match", "assign_match", "match_assignment"}, TypeAliases: []string{"RUN_MATCH", "MATCH_ASSIGNMENT"},
 		To: toReferee, Body: StartMatch{}, Reply: Ack{},
 		Tool: &ToolSpec{Title: "Run a match",
 			Required: []string{"match_id", "game_type", "player_A_id", "player_B_id", "player_A_endpoint", "player_B_endpoint"},

@@ -96,6 +96,12 @@ func runConsole(ctx context.Context, opts headless.Options, attach attachOptions
 // shows meanwhile, nil when there is nobody to wait for.
 func awaitJoining(ctx context.Context, league *headless.League, opts headless.Options) func() string {
 	w := league.NewWaiter(opts)
+	resumed := league.Resumed != nil
+	if resumed {
+		// A resumed league's outside agents and programs register again:
+		// the console says who is back; its key resumes the league.
+		w = league.NewReturnWaiter(opts)
+	}
 	if w == nil {
 		return nil
 	}
@@ -108,6 +114,9 @@ func awaitJoining(ctx context.Context, league *headless.League, opts headless.Op
 			return
 		}
 		slog.Info(end.DescribeEnd())
+		if resumed {
+			return
+		}
 		if err := league.Control.Start(ctx); err != nil && ctx.Err() == nil {
 			slog.Error("the league could not be started", "err", err)
 		}

@@ -369,6 +369,15 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	if *attach != "" && *noUI {
 		return &usageError{"--attach shows a league in the console; without it, read the league with curl URL/standings"}
 	}
+	if *attach == "" {
+		// A data folder that holds a league remembers how it was started.
+		if merged, ok, err := withRemembered(ctx, fs, *data, args); err != nil || ok {
+			if err != nil {
+				return err
+			}
+			return runLeague(context.WithValue(ctx, rememberedKey{}, true), interrupts, merged, stdout, stderr)
+		}
+	}
 	roster, err := loadRoster(cfg, *attach != "")
 	if err != nil {
 		return err
@@ -406,7 +415,7 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, PlayersSet: playersSet,
 		RefereesSet: refereesSet, FreePorts: *freePorts,
 		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet, OpenReferees: *openReferees, Roster: roster,
-		CSVDir: *csvDir, WebAddr: *webAddr, RequireSandbox: *requireSandbox}
+		CSVDir: *csvDir, WebAddr: *webAddr, RequireSandbox: *requireSandbox, StartArgs: startArgs(fs, os.Getenv)}
 	if err := opts.CheckSize(); err != nil && *attach == "" {
 		return &usageError{err.Error()}
 	}

@@ -18,6 +18,13 @@
 //	wrong_winner    announces and reports the loser as the winner
 //	report_twice    reports every match twice
 //	early_tl        promises a 30 s deadline but gives a technical loss after --move-timeout
+//
+// One more mode gets nothing wrong but plays as referees of another
+// implementation do:
+//
+//	announced       serves no start_match (-32601, whatever the method's
+//	                name) and plays each match a round announcement gives it,
+//	                --start-delay after the announcement
 package main
 
 import (
@@ -34,11 +41,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 )
 
 var modes = []string{"good", "bad_register", "ignore_refusal", "wrong_sender", "no_ack_start", "invite_one",
-	"no_move_call", "wrong_winner", "report_twice", "early_tl"}
+	"no_move_call", "wrong_winner", "report_twice", "early_tl", "announced"}
 
 func main() {
 	if err := run(); err != nil {
@@ -49,11 +57,12 @@ func main() {
 
 type referee struct {
 	mode, name, endpoint, managerURL string
-	moveTimeout                      time.Duration
+	moveTimeout, startDelay          time.Duration
 	mu                               sync.Mutex
 	id, token, managerKey            string
 	ids                              int64
 	wg                               sync.WaitGroup
+	taken                            map[string]bool // matches taken from announcements (mode announced)
 }
 
 func run() error {
@@ -61,6 +70,7 @@ func run() error {
 	name := flag.String("name", "badref", "display name")
 	mode := flag.String("mode", "good", "what to get wrong: one of the modes in the package comment")
 	moveTimeout := flag.Duration("move-timeout", 4*time.Second, "how long a player has for its move")
+	startDelay := flag.Duration("start-delay", 0, "with --mode announced: how long after the announcement a match starts")
 	flag.Parse()
 	if *managerURL == "" || !slices.Contains(modes, *mode) {
 		return fmt.Errorf("--manager is required, and --mode one of %v", modes)
@@ -69,10 +79,11 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	r := &referee{mode: *mode, name: *name, managerURL: *managerURL, moveTimeout: *moveTimeout,
+	r := &referee{mode: *mode, name: *name, managerURL: *managerURL, moveTimeout: *moveTimeout, startDelay: *startDelay,
 		endpoint: "http://" + ln.Addr().String() + "/mcp"}
 	srv := &http.Server{Handler: http.HandlerFunc(r.serve), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
+	fmt.Println(node.ReadyListening + r.endpoint) // what leaguetest.StartProgram waits for
 	if err := r.register(); err != nil {
 		if r.mode == "ignore_refusal" {
 			select {} // carries on as if admitted, until killed
@@ -98,6 +109,7 @@ func (r *referee) register() error {
 	if resp.Status != protocol.StatusAccepted {
 		return fmt.Errorf("registration refused: %v", resp.Reason)
 	}
+	fmt.Println(node.ReadyRegistered + resp.RefereeID)
 	r.mu.Lock()
 	r.id, r.token, r.managerKey = resp.RefereeID, resp.AuthToken, resp.ManagerKey
 	r.mu.Unlock()
@@ -154,6 +166,14 @@ func (r *referee) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	var reply any = map[string]string{"status": "ok"}
+	if r.mode == "announced" && in.MessageType == protocol.TypeStartMatch {
+		fmt.Fprintln(os.Stderr, "badreferee: declined", rpcReq.Method) // the test counts these
+		_, _ = w.Write(protocol.EncodeError(rpcReq.ID, protocol.NewRPCError(protocol.CodeMethodNotFound, "", "method not found: %s", rpcReq.Method)))
+		return
+	}
+	if r.mode == "announced" && in.MessageType == protocol.TypeRoundAnnouncement {
+		r.takeAnnounced(in.Body)
+	}
 	if in.MessageType == protocol.TypeStartMatch {
 		var start protocol.StartMatch
 		_ = protocol.Decode(in.Body, &start)
@@ -288,5 +308,36 @@ func (r *referee) finish(start protocol.StartMatch, choices map[string]string, t
 		if err := r.send(r.managerURL, "report_match_result", report, 10*time.Second, nil); err != nil {
 			fmt.Fprintln(os.Stderr, "badreferee: report:", err)
 		}
+	}
+}
+
+// takeAnnounced plays, each once, the matches a round announcement gives
+// this referee (by id, else by endpoint), with the endpoints it names.
+func (r *referee) takeAnnounced(body []byte) {
+	var ann protocol.RoundAnnouncement
+	if err := protocol.Decode(body, &ann); err != nil {
+		fmt.Fprintln(os.Stderr, "badreferee: round announcement:", err)
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.taken == nil {
+		r.taken = map[string]bool{}
+	}
+	for _, m := range ann.Matches {
+		mine := m.RefereeID == r.id || (m.RefereeID == "" && m.RefereeEndpoint == r.endpoint)
+		if !mine || r.taken[m.MatchID] {
+			continue
+		}
+		r.taken[m.MatchID] = true
+		start := protocol.StartMatch{Envelope: ann.Envelope, GameType: m.GameType, PlayerAID: m.PlayerAID,
+			PlayerBID: m.PlayerBID, PlayerAEndpoint: m.PlayerAEndpoint, PlayerBEndpoint: m.PlayerBEndpoint}
+		start.MatchID = m.MatchID
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			time.Sleep(r.startDelay) // as a slower referee would: not a synchronisation
+			r.play(start)
+		}()
 	}
 }

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/config"
+)
+
+// A data folder remembers how its league was started (store.StartSpec):
+// the flags of the first run, given again before the user's own on every
+// later run on that folder, so that `leaguetui --no-ui --data DIR`
+// resumes a roster, open-seat or link race league with nothing repeated.
+
+// notRemembered are the flags that concern one run, not the league: how
+// it is shown, and the admin token (a secret, never written).
+var notRemembered = []string{"data", "no-ui", "json", "quiet", "csv", "web", "attach", "admin-token", "version", "advertise"}
+
+// leagueShaping are the remembered flags a later run may not change: they
+// make another league (who plays, what, in which format). The others
+// (timeouts, retries, ports, TLS, …) are remembered but may be given anew.
+var leagueShaping = []string{"config", "league-id", "game", "format", "rounds", "challengers", "games-per-pair", "sprt",
+	"max-games", "roster", "open-seats", "strategies", "pages", "pages-url", "race-steps", "race-distance", "page-links",
+	"race-draw-loads", "players"}
+
+// pathFlags hold file names: remembered absolute, as a later run may be
+// started from another working folder.
+var pathFlags = []string{"config", "roster", "pages", "tls-cert", "tls-key", "tls-ca", "llm-api-key-file", "admin-token-file"}
+
+// rememberedKey marks a context whose command line already holds the data
+// folder's remembered flags.
+type rememberedKey struct{}
+
+// withRemembered is the command line that runs the league of dataDir:
+// the flags its data folder remembers, then args, the user's own; ok is
+// false when the folder remembers none (a new folder, or an old one) or
+// they are already there. A league-shaping flag given that disagrees with
+// the folder is a usage error, before anything starts.
+func withRemembered(ctx context.Context, fs *flag.FlagSet, dataDir string, args []string) (merged []string, ok bool, err error) {
+	if ctx.Value(rememberedKey{}) != nil {
+		return nil, false, nil
+	}
+	spec, ok, err := store.LoadStartSpec(dataDir)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	remembered := flagValues(spec.Args)
+	var differ []string
+	fs.Visit(func(f *flag.Flag) {
+		if !slices.Contains(leagueShaping, f.Name) {
+			return
+		}
+		given := rememberedValue(f.Name, f.Value.String())
+		switch was, had := remembered[f.Name]; {
+		case !had:
+			differ = append(differ, fmt.Sprintf("--%s %s (it was started without --%s)", f.Name, given, f.Name))
+		case was != given:
+			differ = append(differ, fmt.Sprintf("--%s %s (it was started with --%s %s)", f.Name, given, f.Name, was))
+		}
+	})
+	if len(differ) > 0 {
+		return nil, false, &usageError{fmt.Sprintf("--data %s holds a league started otherwise (%s): %s; "+
+			"leave it out to resume that league, or pass another --data folder for a new one",
+			dataDir, store.StartSpecFile(dataDir), strings.Join(differ, " and "))}
+	}
+	return append(slices.Clone(spec.Args), args...), true, nil
+}
+
+// startArgs are the flags a new league's data folder remembers: those
+// given on the command line or, for the config's, in the environment
+// (but the run's own), and --players, always (an open-seat league's
+// standings count the seats too).
+func startArgs(fs *flag.FlagSet, getenv func(string) string) []string {
+	var args []string
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) {
+		given[f.Name] = true
+		if !slices.Contains(notRemembered, f.Name) {
+			args = append(args, "--"+f.Name+"="+rememberedValue(f.Name, f.Value.String()))
+		}
+	})
+	fs.VisitAll(func(f *flag.Flag) {
+		env := config.EnvOf(f.Name)
+		if given[f.Name] || env == "" || getenv(env) == "" || slices.Contains(notRemembered, f.Name) {
+			return
+		}
+		args = append(args, "--"+f.Name+"="+rememberedValue(f.Name, getenv(env)))
+	})
+	if !given["players"] {
+		args = append(args, "--players="+fs.Lookup("players").Value.String())
+	}
+	return args
+}
+
+// rememberedValue is a flag's value as the folder keeps it: a file name
+// absolute.
+func rememberedValue(name, value string) string {
+	if slices.Contains(pathFlags, name) && value != "" {
+		if abs, err := filepath.Abs(value); err == nil {
+			return abs
+		}
+	}
+	return value
+}
+
+// flagValues reads "--name=value" arguments into a map by name.
+func flagValues(args []string) map[string]string {
+	values := map[string]string{}
+	for _, a := range args {
+		name, value, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		values[name] = value
+	}
+	return values
+}
