@@ -500,6 +500,11 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	if opts.OpenReferees {
 		managerArgs = append(managerArgs, "--open-referees")
 	}
+	seats, err := league.seatArgs(opts, layout, players)
+	if err != nil {
+		return league, err
+	}
+	managerArgs = append(managerArgs, seats...)
 
 	manager, err := launch.Start(ctx, opts.Executable, launch.Spec{
 		Name: "manager", OutputPath: output("league_manager"),

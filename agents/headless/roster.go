@@ -10,6 +10,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/agents/llm"
+	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
 )
 
@@ -111,15 +112,40 @@ func (l *League) startProgram(opts Options, e config.RosterEntry, notify func(st
 		return err
 	}
 	l.programsMu.Lock() // programs start concurrently with the other agents
-	l.Programs = append(l.Programs, Program{Name: e.Name, Supervised: s})
+	l.Programs = append(l.Programs, Program{Name: e.Name, Supervised: s, log: spec.LogPath})
 	l.programsMu.Unlock()
 	return nil
+}
+
+// seatArgs are the manager's arguments that say whom it takes beside its
+// own players (--reserve): exactly the open seats, and each external
+// player only with its join code, which are made (or kept from an earlier
+// run) in the data folder's join-codes.json for the organiser to hand out.
+func (l *League) seatArgs(opts Options, layout store.Layout, players []config.RosterEntry) ([]string, error) {
+	args := []string{"--open-seats", strconv.Itoa(opts.Config.Joining.OpenSeats)}
+	var external []string
+	for _, e := range players {
+		if e.Kind() == config.KindExternal {
+			external = append(external, e.Name)
+		}
+	}
+	if len(external) == 0 {
+		return args, nil
+	}
+	path := layout.JoinCodes()
+	if _, err := store.EnsureJoinCodes(path, external); err != nil {
+		return nil, err
+	}
+	l.say(fmt.Sprintf("the join codes of %s are in %s (readable by you only): hand each its own; it registers with it in player_meta.join_code",
+		strings.Join(external, ", "), path))
+	return append(args, "--join-codes", path), nil
 }
 
 // Program is a roster program the league started.
 type Program struct {
 	Name string
 	*launch.Supervised
+	log string // where its output goes
 }
 
 // joinTarget is who a new league waits for before it starts: the roster's

@@ -27,6 +27,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/player"
 	"github.com/leaguetui/leaguetui/agents/referee"
+	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/agents/tlsconf"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
@@ -452,6 +453,7 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 	hold := fs.Bool("hold", false, "when the data folder holds a league in progress, keep it paused until resumed (so restarted agents can register first)")
 	openReferees := fs.Bool("open-referees", false, openRefereesUsage)
 	reserve := fs.String("reserve", "", "comma-separated display `names` of the league's own players, in order: the i-th gets the id P0i whenever it registers, and no one else takes it")
+	joinCodes := fs.String("join-codes", "", "a JSON `file` of names and join codes (the data folder's join-codes.json): a player registers under such a name only with its code")
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
 		return err
@@ -469,10 +471,15 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	codes, err := loadJoinCodes(*joinCodes)
+	if err != nil {
+		return err
+	}
 	manager.SetSoftMemoryLimit()
 	m, err := manager.New(manager.Options{Config: cfg, DataDir: *af.data, Port: *af.port, Seed: *seed, SeedSet: seedSet,
 		AdminToken: adminToken, Hold: *hold,
-		RefereeKey: refereeKey, OpenReferees: *openReferees, Reserved: splitNames(*reserve)})
+		RefereeKey: refereeKey, OpenReferees: *openReferees, Reserved: splitNames(*reserve),
+		LimitSeats: seatsGiven(fs), OpenSeats: cfg.Joining.OpenSeats, JoinCodes: codes})
 	if err != nil {
 		return err
 	}
@@ -503,8 +510,13 @@ func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
 	return serve(ctx, "referee", r)
 }
 
+// JoinCodeEnv holds the join code a player registers with, for an
+// external roster entry: in the environment, not on a command line anyone
+// on the machine may read.
+const JoinCodeEnv = "LEAGUETUI_JOIN_CODE"
+
 func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
-	fs, cf := newFlagSet("leaguetui player", "leaguetui player: run one player; it registers with the manager.\n\nFlags:\n", stdout)
+	fs, cf := newFlagSet("leaguetui player", "leaguetui player: run one player; it registers with the manager, presenting the join code in LEAGUETUI_JOIN_CODE when the league's roster lists it as an external entry.\n\nFlags:\n", stdout)
 	af := addJoiningFlags(fs, config.Default().Network.PlayerPortFirst, "player")
 	strategy := fs.String("strategy", config.Default().Player.Strategy, fmt.Sprintf("strategy, one of %v, or llm (a language model: --llm-*)", engine.StrategyNames()))
 	seed := fs.Int64("seed", 0, "seed for the strategy's randomness")
@@ -517,11 +529,31 @@ func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	node.OneProcessor()
 	p, err := player.New(player.Options{Config: cfg, DataDir: *af.data, Port: *af.port, ManagerURL: *af.manager,
-		Name: *af.name, Strategy: *strategy, Seed: *seed})
+		Name: *af.name, Strategy: *strategy, Seed: *seed, JoinCode: os.Getenv(JoinCodeEnv)})
 	if err != nil {
 		return err
 	}
 	return serve(ctx, "player", p)
+}
+
+// loadJoinCodes reads --join-codes' file, which must be there when named.
+func loadJoinCodes(path string) (store.JoinCodes, error) {
+	if path == "" {
+		return nil, nil
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("--join-codes: %w", err)
+	}
+	return store.LoadJoinCodes(path)
+}
+
+// seatsGiven says --open-seats (or LEAGUETUI_OPEN_SEATS) was given: the
+// manager then takes that many players beside its own (--reserve), no
+// more.
+func seatsGiven(fs *flag.FlagSet) bool {
+	given := os.Getenv("LEAGUETUI_OPEN_SEATS") != ""
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "open-seats" })
+	return given
 }
 
 // splitNames reads a comma-separated list, leaving out empty items.
