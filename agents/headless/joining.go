@@ -124,6 +124,9 @@ func (w *Waiter) Await(ctx context.Context, changed func(Joining)) (Joining, err
 			if ctx.Err() != nil {
 				return w.State(), ctx.Err()
 			}
+			if exited, status := w.league.Manager.Exited(0); exited { // nobody can join any more
+				return w.State(), &ManagerExitedError{PID: w.league.Manager.PID(), Status: status, Cause: err}
+			}
 			select { // the manager may be busy: try again, not too fast
 			case <-time.After(200 * time.Millisecond):
 			case <-ctx.Done():
