@@ -121,7 +121,14 @@ func (l *League) startProgram(opts Options, e config.RosterEntry, notify func(st
 // own players (--reserve): exactly the open seats, and each external
 // player only with its join code, which are made (or kept from an earlier
 // run) in the data folder's join-codes.json for the organiser to hand out.
+//
+// A league launched with no player of its own and no seat is one whose
+// players its caller registers (the bench's, inside its own process): its
+// manager takes anyone, as one started by hand.
 func (l *League) seatArgs(opts Options, layout store.Layout, players []config.RosterEntry) ([]string, error) {
+	if len(players) == 0 && opts.Config.Joining.OpenSeats == 0 {
+		return nil, nil
+	}
 	args := []string{"--open-seats", strconv.Itoa(opts.Config.Joining.OpenSeats)}
 	var external []string
 	for _, e := range players {
