@@ -536,15 +536,21 @@ func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
 	return serve(ctx, "player", p)
 }
 
-// loadJoinCodes reads --join-codes' file, which must be there when named.
+// loadJoinCodes reads --join-codes' file, which must be there when named:
+// a bad one is a bad command line.
 func loadJoinCodes(path string) (store.JoinCodes, error) {
 	if path == "" {
 		return nil, nil
 	}
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("--join-codes: %w", err)
+	var codes store.JoinCodes
+	_, err := os.Stat(path)
+	if err == nil {
+		codes, err = store.LoadJoinCodes(path)
 	}
-	return store.LoadJoinCodes(path)
+	if err != nil {
+		return nil, &usageError{fmt.Sprintf("--join-codes %s: %v", path, err)}
+	}
+	return codes, nil
 }
 
 // seatsGiven says --open-seats (or LEAGUETUI_OPEN_SEATS) was given: the
