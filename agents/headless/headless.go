@@ -104,6 +104,7 @@ type League struct {
 	// playerNames are the names of the players the league was started
 	// for (the roster's, or the built-in ones'): the others take seats.
 	playerNames []string
+	joinCodes   store.JoinCodes // of its own players but the programs, see seatArgs
 }
 
 // say tells Options.Notify, if any.
@@ -583,7 +584,7 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		return launch.Start(ctx, opts.Executable, launch.Spec{
 			Name: "player " + e.Name, OutputPath: output(e.Name), Register: true,
 			Args: append(args, modelArgs(e)...),
-			Env:  opts.Env,
+			Env:  append(slices.Clone(opts.Env), league.joinCodeEnv(e.Name)...),
 		}, ready)
 	})
 	league.Players = started

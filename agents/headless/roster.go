@@ -118,9 +118,12 @@ func (l *League) startProgram(opts Options, e config.RosterEntry, notify func(st
 }
 
 // seatArgs are the manager's arguments that say whom it takes beside its
-// own players (--reserve): exactly the open seats, and each external
-// player only with its join code, which are made (or kept from an earlier
-// run) in the data folder's join-codes.json for the organiser to hand out.
+// own players (--reserve): exactly the open seats; and each of its own
+// players but the programs only with its join code, so that no one
+// registering first under its name takes its id. The codes are made (or
+// kept from an earlier run) in the data folder's join-codes.json, where
+// the organiser finds the external players' to hand out; leaguetui gives
+// its built-in and model players theirs in their environment.
 //
 // A league launched with no player of its own and no seat is one whose
 // players its caller registers (the bench's, inside its own process): its
@@ -130,22 +133,39 @@ func (l *League) seatArgs(opts Options, layout store.Layout, players []config.Ro
 		return nil, nil
 	}
 	args := []string{"--open-seats", strconv.Itoa(opts.Config.Joining.OpenSeats)}
-	var external []string
+	var coded, external []string
 	for _, e := range players {
-		if e.Kind() == config.KindExternal {
+		switch e.Kind() {
+		case config.KindExternal:
 			external = append(external, e.Name)
+			coded = append(coded, e.Name)
+		case config.KindBuiltin, config.KindModel:
+			coded = append(coded, e.Name)
 		}
 	}
-	if len(external) == 0 {
+	if len(coded) == 0 {
 		return args, nil
 	}
 	path := layout.JoinCodes()
-	if _, err := store.EnsureJoinCodes(path, external); err != nil {
+	codes, err := store.EnsureJoinCodes(path, coded)
+	if err != nil {
 		return nil, err
 	}
-	l.say(fmt.Sprintf("the join codes of %s are in %s (readable by you only): hand each its own; it registers with it in player_meta.join_code",
-		strings.Join(external, ", "), path))
+	l.joinCodes = codes
+	if len(external) > 0 {
+		l.say(fmt.Sprintf("the join codes of %s are in %s (readable by you only): hand each its own; it registers with it in player_meta.join_code",
+			strings.Join(external, ", "), path))
+	}
 	return append(args, "--join-codes", path), nil
+}
+
+// joinCodeEnv is the environment that gives our own player name its join
+// code, none when it has none.
+func (l *League) joinCodeEnv(name string) []string {
+	if code, ok := l.joinCodes.Lookup(name); ok {
+		return []string{config.JoinCodeEnv + "=" + code}
+	}
+	return nil
 }
 
 // Program is a roster program the league started.

@@ -510,13 +510,8 @@ func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
 	return serve(ctx, "referee", r)
 }
 
-// JoinCodeEnv holds the join code a player registers with, for an
-// external roster entry: in the environment, not on a command line anyone
-// on the machine may read.
-const JoinCodeEnv = "LEAGUETUI_JOIN_CODE"
-
 func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
-	fs, cf := newFlagSet("leaguetui player", "leaguetui player: run one player; it registers with the manager, presenting the join code in LEAGUETUI_JOIN_CODE when the league's roster lists it as an external entry.\n\nFlags:\n", stdout)
+	fs, cf := newFlagSet("leaguetui player", "leaguetui player: run one player; it registers with the manager, presenting the join code in LEAGUETUI_JOIN_CODE (never on the command line), which a league leaguetui starts asks of its own players and external entries.\n\nFlags:\n", stdout)
 	af := addJoiningFlags(fs, config.Default().Network.PlayerPortFirst, "player")
 	strategy := fs.String("strategy", config.Default().Player.Strategy, fmt.Sprintf("strategy, one of %v, or llm (a language model: --llm-*)", engine.StrategyNames()))
 	seed := fs.Int64("seed", 0, "seed for the strategy's randomness")
@@ -529,7 +524,7 @@ func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	node.OneProcessor()
 	p, err := player.New(player.Options{Config: cfg, DataDir: *af.data, Port: *af.port, ManagerURL: *af.manager,
-		Name: *af.name, Strategy: *strategy, Seed: *seed, JoinCode: os.Getenv(JoinCodeEnv)})
+		Name: *af.name, Strategy: *strategy, Seed: *seed, JoinCode: os.Getenv(config.JoinCodeEnv)})
 	if err != nil {
 		return err
 	}

@@ -65,7 +65,8 @@ func wantRefused(t *testing.T, reply leaguetest.Reply, who, reason string) {
 // players, an external entry and one open seat takes exactly these: the
 // external entry's name only with the join code leaguetui wrote for it,
 // one stranger in the seat, no second one, and no stranger under a name of
-// an id's form. It then plays with the four.
+// an id's form. Its built-in players register with codes of their own. It
+// then plays with the four.
 func TestSeatsAndJoinCodesNoUI(t *testing.T) {
 	dataDir := t.TempDir()
 	roster := writeRoster(t, map[string]any{"name": "bob", "strategy": "random"}, map[string]any{"name": "dan", "strategy": "counter"},
@@ -101,8 +102,9 @@ func TestSeatsAndJoinCodesNoUI(t *testing.T) {
 		t.Fatal(err)
 	}
 	var kept map[string]string
-	if err := json.Unmarshal(raw, &kept); err != nil || len(kept) != 1 {
-		t.Errorf("%s: %s (%v), want carol's code only", codes, raw, err)
+	err = json.Unmarshal(raw, &kept)
+	if err != nil || len(kept) != 3 || kept["bob"] == "" || kept["dan"] == "" || kept["carol"] == "" {
+		t.Errorf("%s: %s (%v), want the codes of the league's own bob, dan and carol, no one else's", codes, raw, err)
 	}
 }
 
