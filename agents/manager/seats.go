@@ -11,9 +11,11 @@ import (
 // Who a league takes: its own players (Options.Reserved, by name), and
 // strangers, every other player. A manager that knows its own (a league
 // leaguetui started passes --reserve and --open-seats) takes at most
-// Options.OpenSeats strangers, none of them under a name of an id's form,
-// and an external roster entry's name only with its join code. A manager
-// started by hand with neither takes anyone until the start, as before.
+// Options.OpenSeats strangers, none of them under a name of an id's form.
+// A name given a join code (Options.JoinCodes: a roster's external entry,
+// one of leaguetui's own built-in players) is taken only with that code.
+// A manager started by hand with none of these takes anyone until the
+// start, as before.
 
 // newcomerRefusal is why the league refuses a player registering for the
 // first time, or "". Call with m.mu held: the seats counted are those of
