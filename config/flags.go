@@ -153,7 +153,7 @@ var overrides = []override{
 		"the roster `file` (JSON): who plays, as built-in strategies, model players, programs leaguetui starts or agents registered from outside (default the config folder's roster.json, else --players built-in players)",
 		func(c *Config, raw string) error { c.Joining.RosterFile = absPath(raw); return nil })),
 	parentOnly(intOverride("open-seats", "LEAGUETUI_OPEN_SEATS",
-		"registrations from anyone the league waits for beside its own players", 0,
+		"registrations from anyone the league waits for beside its own players, and the most its manager admits", 0,
 		func(c *Config) *int { return &c.Joining.OpenSeats })),
 	parentOnly(durationOverride("join-window", "LEAGUETUI_JOIN_WINDOW",
 		"how long the league waits for the roster's outside agents and the open seats before it starts without them (0: until all are there, or s in the console)", nonNegative,

@@ -94,6 +94,11 @@ func (e RosterEntry) EffectiveLimits() ProgramLimits {
 	return l
 }
 
+// JoinCodeEnv holds the join code a player registers with (see
+// Roster): leaguetui gives its own players theirs in the environment, and
+// an external entry's author may do the same for leaguetui's player.
+const JoinCodeEnv = "LEAGUETUI_JOIN_CODE"
+
 // DefaultRestarts is how many times a roster program that exits is
 // started again when its entry does not say.
 const DefaultRestarts = 3

@@ -114,6 +114,7 @@ type League struct {
 	// playerNames are the names of the players the league was started
 	// for (the roster's, or the built-in ones'): the others take seats.
 	playerNames []string
+	joinCodes   store.JoinCodes // of its own players but the programs, see seatArgs
 }
 
 // say tells Options.Notify, if any.
@@ -218,7 +219,11 @@ func Run(ctx context.Context, opts Options) error {
 		return league.managerExited(err)
 	}
 	if progress == nil { // completed before this run: its final standings
-		if err := league.printStandings(ctx, out); err != nil {
+		standings, err := league.printStandings(ctx, out)
+		if err == nil {
+			err = league.finalStandings(opts, standings, out.progress)
+		}
+		if err != nil {
 			return err
 		}
 		return writeExports(opts, opts.Config.LeagueID)
@@ -241,21 +246,25 @@ func Run(ctx context.Context, opts Options) error {
 		}
 		return err
 	}
-	if err := league.printStandings(ctx, out); err != nil {
+	standings, err := league.printStandings(ctx, out)
+	if err != nil {
 		// The journal holds the completed league: the same command prints it.
 		return fmt.Errorf("the league completed, but its standings could not be read: %w; print them with: %s", err, resume)
+	}
+	if err := league.finalStandings(opts, standings, out.progress); err != nil {
+		return fmt.Errorf("%w; the same command writes it from the journal: %s", err, resume)
 	}
 	return writeExports(opts, opts.Config.LeagueID)
 }
 
 // printStandings prints the league's final standings on stdout.
-func (l *League) printStandings(ctx context.Context, out *output) error {
+func (l *League) printStandings(ctx context.Context, out *output) (protocol.StandingsFile, error) {
 	standings, err := l.Control.Standings(ctx)
 	if err != nil {
-		return err
+		return standings, err
 	}
 	out.standings(standings, l.modelCosts(ctx))
-	return nil
+	return standings, nil
 }
 
 // unfinished says the data folder holds a league that has started and not
@@ -513,6 +522,11 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	if opts.OpenReferees {
 		managerArgs = append(managerArgs, "--open-referees")
 	}
+	seats, err := league.seatArgs(opts, layout, players)
+	if err != nil {
+		return league, err
+	}
+	managerArgs = append(managerArgs, seats...)
 
 	manager, err := launch.Start(ctx, opts.Executable, launch.Spec{
 		Name: "manager", OutputPath: output("league_manager"),
@@ -526,6 +540,8 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	league.Manager = manager
 	league.addLeagueEndpoint(manager.Endpoint)
 	league.Control = control.New(manager.Endpoint, league.AdminToken)
+	ctx, stopWatching := league.whileManagerRuns(ctx)
+	defer stopWatching()
 	if err := league.checkResumed(ctx, &opts); err != nil {
 		return league, err
 	}
@@ -574,7 +590,7 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 	})
 	league.Referees = started
 	if err != nil {
-		return league, err
+		return league, managerGone(ctx, err)
 	}
 	started, err = startConcurrently(ctx, len(players), func(ctx context.Context, i int) (*launch.Child, error) {
 		e := players[i]
@@ -590,14 +606,40 @@ func Launch(ctx context.Context, opts Options) (*League, error) {
 		return launch.Start(ctx, opts.Executable, launch.Spec{
 			Name: "player " + e.Name, OutputPath: output(e.Name), Register: true,
 			Args: append(args, modelArgs(e)...),
-			Env:  opts.Env,
+			Env:  append(slices.Clone(opts.Env), league.joinCodeEnv(e.Name)...),
 		}, ready)
 	})
 	league.Players = started
 	if err != nil {
-		return league, err
+		return league, managerGone(ctx, err)
 	}
 	return league, nil
+}
+
+// whileManagerRuns is ctx, ended as soon as the manager process exits,
+// with a ManagerExitedError as its cause: the agents starting then (a
+// resumed league's, registering again) give up at once, rather than each
+// waiting out its registration's time.
+func (l *League) whileManagerRuns(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	go func() {
+		for ctx.Err() == nil {
+			if exited, status := l.Manager.Exited(time.Second); exited {
+				cancel(&ManagerExitedError{PID: l.Manager.PID(), Status: status, Cause: errors.New("while the agents started")})
+				return
+			}
+		}
+	}()
+	return ctx, func() { cancel(nil) }
+}
+
+// managerGone is err, or the manager's exit when that is what ended ctx.
+func managerGone(ctx context.Context, err error) error {
+	var exited *ManagerExitedError
+	if cause := context.Cause(ctx); errors.As(cause, &exited) {
+		return cause
+	}
+	return err
 }
 
 // strategyOf names the strategy of the player leaguetui starts as id: the

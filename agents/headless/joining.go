@@ -143,10 +143,16 @@ func (w *Waiter) Await(ctx context.Context, changed func(Joining)) (Joining, err
 			return w.State(), nil
 		default:
 		}
+		if err := w.programDown(); err != nil {
+			return w.State(), err
+		}
 		page, err := w.league.Control.Events(ctx, cursor, time.Second)
 		if err != nil {
 			if ctx.Err() != nil {
 				return w.State(), ctx.Err()
+			}
+			if exited, status := w.league.Manager.Exited(0); exited { // nobody can join any more
+				return w.State(), &ManagerExitedError{PID: w.league.Manager.PID(), Status: status, Cause: err}
 			}
 			select { // the manager may be busy: try again, not too fast
 			case <-time.After(200 * time.Millisecond):
@@ -160,6 +166,31 @@ func (w *Waiter) Await(ctx context.Context, changed func(Joining)) (Joining, err
 			changed(w.State())
 		}
 	}
+}
+
+// programDown is the error that ends the wait of a league with no join
+// window when a roster program it waits for stays down for good (it
+// exited with its restarts spent): it would wait for ever. With a join
+// window, the league starts without it when the window has passed.
+func (w *Waiter) programDown() error {
+	if w.window > 0 {
+		return nil
+	}
+	w.league.programsMu.Lock()
+	programs := slices.Clone(w.league.Programs)
+	w.league.programsMu.Unlock()
+	missing := w.State().Missing
+	for _, p := range programs {
+		select {
+		case <-p.Down():
+			if slices.ContainsFunc(missing, func(n string) bool { return strings.EqualFold(n, p.Name) }) {
+				return fmt.Errorf("roster program %s %s before it registered; the league cannot wait for it "+
+					"(its output is in %s)", p.Name, p.DownReason(), p.log)
+			}
+		default:
+		}
+	}
+	return nil
 }
 
 // apply takes registrations and the league's start from events; it

@@ -13,6 +13,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/agents/llm"
 	"github.com/leaguetui/leaguetui/agents/sandbox"
+	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
 )
 
@@ -153,7 +154,7 @@ func (l *League) startProgram(opts Options, e config.RosterEntry, notify func(st
 		return err
 	}
 	l.programsMu.Lock() // programs start concurrently with the other agents
-	l.Programs = append(l.Programs, Program{Name: e.Name, Supervised: s})
+	l.Programs = append(l.Programs, Program{Name: e.Name, Supervised: s, log: spec.LogPath})
 	l.programsMu.Unlock()
 	return nil
 }
@@ -211,10 +212,62 @@ func (l *League) addLeagueEndpoint(endpoint string) {
 	}
 }
 
+// seatArgs are the manager's arguments that say whom it takes beside its
+// own players (--reserve): exactly the open seats; and each of its own
+// players but the programs only with its join code, so that no one
+// registering first under its name takes its id. The codes are made (or
+// kept from an earlier run) in the data folder's join-codes.json, where
+// the organiser finds the external players' to hand out; leaguetui gives
+// its built-in and model players theirs in their environment.
+//
+// A league launched with no player of its own and no seat is one whose
+// players its caller registers (the bench's, inside its own process): its
+// manager takes anyone, as one started by hand.
+func (l *League) seatArgs(opts Options, layout store.Layout, players []config.RosterEntry) ([]string, error) {
+	if len(players) == 0 && opts.Config.Joining.OpenSeats == 0 {
+		return nil, nil
+	}
+	args := []string{"--open-seats", strconv.Itoa(opts.Config.Joining.OpenSeats)}
+	var coded, external []string
+	for _, e := range players {
+		switch e.Kind() {
+		case config.KindExternal:
+			external = append(external, e.Name)
+			coded = append(coded, e.Name)
+		case config.KindBuiltin, config.KindModel:
+			coded = append(coded, e.Name)
+		}
+	}
+	if len(coded) == 0 {
+		return args, nil
+	}
+	path := layout.JoinCodes()
+	codes, err := store.EnsureJoinCodes(path, coded)
+	if err != nil {
+		return nil, err
+	}
+	l.joinCodes = codes
+	if len(external) > 0 {
+		l.say(fmt.Sprintf("the join codes of %s are in %s (readable by you only): hand each its own; it registers with it in player_meta.join_code",
+			strings.Join(external, ", "), path))
+	}
+	return append(args, "--join-codes", path), nil
+}
+
+// joinCodeEnv is the environment that gives our own player name its join
+// code, none when it has none.
+func (l *League) joinCodeEnv(name string) []string {
+	if code, ok := l.joinCodes.Lookup(name); ok {
+		return []string{config.JoinCodeEnv + "=" + code}
+	}
+	return nil
+}
+
 // Program is a roster program the league started.
 type Program struct {
 	Name string
 	*launch.Supervised
+	log string // where its output goes
 }
 
 // joinTarget is who a new league waits for before it starts: the roster's

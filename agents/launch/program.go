@@ -181,6 +181,10 @@ type Supervised struct {
 	stopped bool
 	done    chan struct{}
 	cancel  context.CancelFunc
+	// down is closed when the program stays down for good: its restarts
+	// spent, or it could not be started again; downWhy says how.
+	down    chan struct{}
+	downWhy string
 }
 
 // Supervise starts the program and starts it again each time it exits,
@@ -197,7 +201,7 @@ func Supervise(spec ProgramSpec, restarts int, notify func(string)) (*Supervised
 	notify(first.Describe())
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Supervised{spec: spec, restarts: restarts, notify: notify, current: first, started: 1,
-		done: make(chan struct{}), cancel: cancel}
+		done: make(chan struct{}), cancel: cancel, down: make(chan struct{})}
 	go s.watch(ctx)
 	return s, nil
 }
@@ -223,6 +227,7 @@ func (s *Supervised) watch(ctx context.Context) {
 		why := describeExit(p.ExitError())
 		if left <= 0 {
 			s.notify(fmt.Sprintf("%s exited (%s); no restart left, it stays down", s.spec.Name, why))
+			s.giveUp(fmt.Sprintf("exited (%s) with no restart left", why))
 			return
 		}
 		s.notify(fmt.Sprintf("%s exited (%s); starting it again (restarts left: %d)", s.spec.Name, why, left-1))
@@ -240,9 +245,29 @@ func (s *Supervised) watch(ctx context.Context) {
 		s.mu.Unlock()
 		if err != nil {
 			s.notify(fmt.Sprintf("%s could not be started again: %v", s.spec.Name, err))
+			s.giveUp(fmt.Sprintf("could not be started again: %v", err))
 			return
 		}
 	}
+}
+
+// giveUp records that the program stays down, and why.
+func (s *Supervised) giveUp(why string) {
+	s.mu.Lock()
+	s.downWhy = why
+	s.mu.Unlock()
+	close(s.down)
+}
+
+// Down is closed when the program stays down for good: it exited with no
+// restart left, or could not be started again (not when Stop ends it).
+func (s *Supervised) Down() <-chan struct{} { return s.down }
+
+// DownReason says why the program stays down, once Down is closed.
+func (s *Supervised) DownReason() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.downWhy
 }
 
 // describeExit says how a program ended, naming the signal (SIGKILL,

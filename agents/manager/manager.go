@@ -52,6 +52,15 @@ type Options struct {
 	// whenever it registers, and nobody else takes those ids, so that an
 	// outside player registering first cannot take an id one of them needs.
 	Reserved []string
+	// LimitSeats: the league takes at most OpenSeats players beside its
+	// own (Reserved), and none of them under a name of an id's form (see
+	// seats.go). Without it, a manager given no Reserved takes anyone
+	// until the start.
+	LimitSeats bool
+	OpenSeats  int
+	// JoinCodes are the codes of the roster's external players, by name:
+	// a newcomer takes such a name only with its code.
+	JoinCodes store.JoinCodes
 
 	feedWindow int // events the feed keeps in memory; 0 is defaultFeedWindow
 }

@@ -33,6 +33,7 @@ func (m *Manager) handleRegisterPlayer(ctx context.Context, in protocol.Inbound)
 	if err := rpc.DecodeParams(in, &req); err != nil {
 		return nil, err
 	}
+	req.PlayerMeta.JoinCode = cmp.Or(req.PlayerMeta.JoinCode, req.JoinCode) // taken beside the envelope too
 	return m.register(ctx, req.Envelope, req.PlayerMeta, engine.RolePlayer, protocol.DialectIn(ctx, in))
 }
 
@@ -164,6 +165,11 @@ func (m *Manager) enrol(env protocol.Envelope, meta protocol.AgentMeta, role eng
 	}
 	if !known && role == engine.RolePlayer && m.league.State != engine.LeagueWaiting {
 		return enrolment{refused: "the league has already started"}, nil
+	}
+	if !known && role == engine.RolePlayer {
+		if refused := m.newcomerRefusal(meta); refused != "" {
+			return enrolment{refused: refused}, nil
+		}
 	}
 	if !known {
 		agent.ID = m.newID(role, meta.DisplayName)

@@ -29,6 +29,9 @@ type Options struct {
 	Name       string
 	Strategy   string
 	Seed       int64
+	// JoinCode is the join code of the external roster entry it registers
+	// as (LEAGUETUI_JOIN_CODE), "" for none.
+	JoinCode string
 }
 
 // Player is the player agent.
@@ -53,6 +56,7 @@ var _ node.Agent = (*Player)(nil) // its lifecycle is every agent's
 // New prepares a player with its strategy, which must be one of the
 // league's game.
 func New(opts Options) (*Player, error) {
+	store.Redact(opts.JoinCode) // a secret: no log line holds it
 	var model *modelPlayer
 	if opts.Strategy == llm.StrategyName {
 		var err error
@@ -87,7 +91,7 @@ func New(opts Options) (*Player, error) {
 func (p *Player) Start(ctx context.Context) error {
 	_, err := p.Join(ctx, node.Registration{ManagerURL: p.opts.ManagerURL, Port: p.opts.Port,
 		Timeout: p.opts.Config.Timeouts.RegisterPlayer, Type: protocol.TypeLeagueRegisterRequest,
-		Meta: protocol.AgentMeta{GameTypes: engine.PlayableGames()},
+		Meta: protocol.AgentMeta{GameTypes: engine.PlayableGames(), JoinCode: p.opts.JoinCode},
 		Request: func(env protocol.Envelope, meta protocol.AgentMeta) protocol.Message {
 			return &protocol.LeagueRegisterRequest{Envelope: env, PlayerMeta: meta}
 		},

@@ -23,6 +23,7 @@ var (
 		"game_types":       {"supported_games", "games"},
 		"contact_endpoint": {"endpoint", "contact_url", "url"},
 		"display_name":     {"name"},
+		"join_code":        {"joinCode"},
 	})
 	announcedMatchAliases = aliases(map[string][]string{
 		"player_A_id":       {"player_a_id", "player_A", "player_a", "player1_id"},

@@ -55,6 +55,10 @@ type AgentMeta struct {
 	// one as its auth_token, and the manager, which kept its hash, gives
 	// it its id back. Ignored when the agent registers again.
 	RejoinToken string `json:"rejoin_token,omitempty"`
+	// JoinCode is the code the organiser of a league leaguetui starts
+	// handed the author of an external roster entry: the entry's name
+	// registers only with it (an extra of leaguetui's).
+	JoinCode string `json:"join_code,omitempty" jsonschema:"the join code of an external roster entry, from its organiser"`
 }
 
 // MinRejoinToken is the least length of a RejoinToken a manager keeps: a
@@ -71,6 +75,9 @@ type RefereeRegisterRequest struct {
 type LeagueRegisterRequest struct {
 	Envelope
 	PlayerMeta AgentMeta `json:"player_meta" jsonschema:"who registers"`
+	// JoinCode is taken here too, beside the envelope, for a player that
+	// puts it there rather than in player_meta.
+	JoinCode string `json:"join_code,omitempty" jsonschema:"the join code, when not in player_meta"`
 }
 
 // RegisterResponse is REFEREE_REGISTER_RESPONSE or LEAGUE_REGISTER_RESPONSE.

@@ -110,6 +110,9 @@ func awaitJoining(ctx context.Context, league *headless.League, opts headless.Op
 		end, err := w.Await(ctx, func(j headless.Joining) {
 			slog.Info("joined: " + j.Joined[len(j.Joined)-1])
 		})
+		if err != nil && ctx.Err() == nil {
+			slog.Error("the league waits for no one more", "err", err) // a roster program that stays down
+		}
 		if err != nil || end.Started {
 			return
 		}

@@ -27,6 +27,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/player"
 	"github.com/leaguetui/leaguetui/agents/referee"
 	"github.com/leaguetui/leaguetui/agents/sandbox"
+	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/agents/tlsconf"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
@@ -498,6 +499,7 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 	hold := fs.Bool("hold", false, "when the data folder holds a league in progress, keep it paused until resumed (so restarted agents can register first)")
 	openReferees := fs.Bool("open-referees", false, openRefereesUsage)
 	reserve := fs.String("reserve", "", "comma-separated display `names` of the league's own players, in order: the i-th gets the id P0i whenever it registers, and no one else takes it")
+	joinCodes := fs.String("join-codes", "", "a JSON `file` of names and join codes (the data folder's join-codes.json): a player registers under such a name only with its code")
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
 		return err
@@ -515,10 +517,15 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	codes, err := loadJoinCodes(*joinCodes)
+	if err != nil {
+		return err
+	}
 	manager.SetSoftMemoryLimit()
 	m, err := manager.New(manager.Options{Config: cfg, DataDir: *af.data, Port: *af.port, Seed: *seed, SeedSet: seedSet,
 		AdminToken: adminToken, Hold: *hold,
-		RefereeKey: refereeKey, OpenReferees: *openReferees, Reserved: splitNames(*reserve)})
+		RefereeKey: refereeKey, OpenReferees: *openReferees, Reserved: splitNames(*reserve),
+		LimitSeats: seatsGiven(fs), OpenSeats: cfg.Joining.OpenSeats, JoinCodes: codes})
 	if err != nil {
 		return err
 	}
@@ -550,7 +557,7 @@ func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
 }
 
 func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
-	fs, cf := newFlagSet("leaguetui player", "leaguetui player: run one player; it registers with the manager.\n\nFlags:\n", stdout)
+	fs, cf := newFlagSet("leaguetui player", "leaguetui player: run one player; it registers with the manager, presenting the join code in LEAGUETUI_JOIN_CODE (never on the command line), which a league leaguetui starts asks of its own players and external entries.\n\nFlags:\n", stdout)
 	af := addJoiningFlags(fs, config.Default().Network.PlayerPortFirst, "player")
 	strategy := fs.String("strategy", config.Default().Player.Strategy, fmt.Sprintf("strategy, one of %v, or llm (a language model: --llm-*)", engine.StrategyNames()))
 	seed := fs.Int64("seed", 0, "seed for the strategy's randomness")
@@ -563,11 +570,37 @@ func runPlayer(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	node.OneProcessor()
 	p, err := player.New(player.Options{Config: cfg, DataDir: *af.data, Port: *af.port, ManagerURL: *af.manager,
-		Name: *af.name, Strategy: *strategy, Seed: *seed})
+		Name: *af.name, Strategy: *strategy, Seed: *seed, JoinCode: os.Getenv(config.JoinCodeEnv)})
 	if err != nil {
 		return err
 	}
 	return serve(ctx, "player", p)
+}
+
+// loadJoinCodes reads --join-codes' file, which must be there when named:
+// a bad one is a bad command line.
+func loadJoinCodes(path string) (store.JoinCodes, error) {
+	if path == "" {
+		return nil, nil
+	}
+	var codes store.JoinCodes
+	_, err := os.Stat(path)
+	if err == nil {
+		codes, err = store.LoadJoinCodes(path)
+	}
+	if err != nil {
+		return nil, &usageError{fmt.Sprintf("--join-codes %s: %v", path, err)}
+	}
+	return codes, nil
+}
+
+// seatsGiven says --open-seats (or LEAGUETUI_OPEN_SEATS) was given: the
+// manager then takes that many players beside its own (--reserve), no
+// more.
+func seatsGiven(fs *flag.FlagSet) bool {
+	given := os.Getenv("LEAGUETUI_OPEN_SEATS") != ""
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "open-seats" })
+	return given
 }
 
 // splitNames reads a comma-separated list, leaving out empty items.

@@ -181,7 +181,7 @@ func mixedLeague(t *testing.T, fake *fakellm.Server, roster string) (protocol.St
 	run := startLeaguetui(t, dataDir, []string{"FAKE_KEY=not-a-secret"}, append([]string{"--no-ui", "--data", dataDir, "--seed", "11",
 		"--roster", roster, "--referees", "2"}, fast...)...)
 	url := run.managerURL(t)
-	leaguetest.StartPlayer(t, t.TempDir(), url, "carol", "--strategy", "counter", "--seed", "11")
+	startExternal(t, dataDir, url, "carol", "--strategy", "counter", "--seed", "11")
 	run.awaitLine(t, "everyone has joined", 60*time.Second)
 	run.wait(t)
 	if !strings.Contains(run.stderr(), "joined: carol (P05)") {

@@ -61,7 +61,12 @@ func TestHeadlessLeagueLeaksNoToken(t *testing.T) {
 	if len(secrets) != 2+1+4+2 {
 		t.Errorf("%d tokens in the credentials files, want one per agent and the manager's key: 7", len(secrets)-2)
 	}
+	codes := joinCodes(t, dir)
+	secrets = append(secrets, codes...)
 	leaks, files := grepTree(t, dir, secrets, "credentials")
+	if found := leaks["join-codes.json"]; len(found) == len(codes) { // where they are meant to be, each its player's
+		delete(leaks, "join-codes.json")
+	}
 	// admin.token is where the admin token is meant to be, for a second
 	// console: readable by its owner only, and holding nothing else.
 	if info, err := os.Stat(filepath.Join(dir, "admin.token")); err != nil {
@@ -81,6 +86,27 @@ func TestHeadlessLeagueLeaksNoToken(t *testing.T) {
 		t.Errorf("leaguetui's output holds %v", found)
 	}
 	t.Logf("grepped %d files of the data folder for %d tokens: %d leak", len(files), len(secrets), len(leaks))
+}
+
+// joinCodes are the join codes leaguetui gave its own players, from the
+// data folder's join-codes.json, which only its owner may read.
+func joinCodes(t *testing.T, dir string) []secret {
+	t.Helper()
+	path := filepath.Join(dir, "join-codes.json")
+	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("join-codes.json: %v, want mode 0600 (%v)", info, err)
+		return nil
+	}
+	var codes map[string]string
+	leaguetest.ReadJSON(t, path, &codes)
+	var out []secret
+	for name, code := range codes {
+		out = append(out, secret{"the join code of " + name, code})
+	}
+	if len(out) != 4 {
+		t.Errorf("join-codes.json holds %d codes, want one per player: 4", len(out))
+	}
+	return out
 }
 
 // managerAdminToken reads the admin token from the environment of the

@@ -61,6 +61,8 @@ class Player:
             msg["auth_token"] = self.creds["auth_token"]  # "it is me again"
         msg["player_meta"] = {"display_name": self.args.name, "version": "1.0.0",
                               "game_types": ["even_odd", "link_race"], "contact_endpoint": self.endpoint}
+        if os.environ.get("LEAGUETUI_JOIN_CODE"):  # an external roster entry's, from its organiser
+            msg["player_meta"]["join_code"] = os.environ["LEAGUETUI_JOIN_CODE"]
         body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "register_player", "params": msg}).encode()
         for attempt in range(10):  # the manager may still be starting
             try:

@@ -142,6 +142,8 @@ def register():
     msg["player_meta"] = {"display_name": ARGS.name, "version": "1.0.0",
                           "game_types": ["even_odd", "link_race"],
                           "contact_endpoint": "http://127.0.0.1:%d/mcp" % ARGS.port}
+    if os.environ.get("LEAGUETUI_JOIN_CODE"):  # an external roster entry's, from its organiser
+        msg["player_meta"]["join_code"] = os.environ["LEAGUETUI_JOIN_CODE"]
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "register_player", "params": msg}).encode()
     for attempt in range(50):
         try:
