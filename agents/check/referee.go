@@ -135,10 +135,41 @@ func (s *session) checkReferee(ctx context.Context) {
 	if s.dead == "" {
 		s.checkHostileRPC(ctx)
 	}
+	s.refereePlays()
 	if s.dead == "" && s.opts.Strict {
 		s.checkRestart(ctx)
 	}
 	s.skipRest(refereeChecks...)
+}
+
+// refereeLeagueNeeds are the referee checks whose failure would cost a
+// leaguetui league its matches: the manager's start_match taken, results
+// that follow the moves and the deadlines, each reported once. How the
+// referee words its calls to players is not among them: players read
+// them liberally.
+var refereeLeagueNeeds = []string{"referee/acks-start-match", "referee/result-matches-moves", "referee/reports-once",
+	"referee/technical-loss-only-after-deadline"}
+
+// refereePlays gives a referee's verdict "plays in a leaguetui league"
+// from the matches it ran.
+func (s *session) refereePlays() {
+	const id = "plays/referees-matches"
+	ran := false
+	for _, need := range refereeLeagueNeeds {
+		d, _ := Lookup(need)
+		switch r := s.rec.result(d); r.Status {
+		case Fail:
+			s.rec.add(id, finding{Status: Fail, Message: need + ": " + r.Message, Sent: r.Sent, Got: r.Got, Exp: r.Expected})
+			return
+		case Pass:
+			ran = true
+		}
+	}
+	if !ran {
+		s.rec.skip(id, "the referee ran no match of the checker's")
+		return
+	}
+	s.rec.pass(id, "")
 }
 
 func containsString(list []string, s string) bool {
