@@ -177,13 +177,14 @@ var brokenPlayers = []struct {
 	mode  string
 	args  []string // badplayer's own
 	flags []string // the checker's
+	also  []string // the checks that judge the same fault too
 }{
 	{check: "register/request-is-well-formed", mode: "bad_register"},
 	{check: "register/refusal-is-handled", mode: "ignore_refusal"},
 	{check: "register/uses-assigned-id", mode: "wrong_sender"},
 	{check: "rpc/unknown-method-is-32601", mode: "unknown_ok"},
 	{check: "rpc/notification-gets-no-reply", mode: "answer_notifications"},
-	{check: "rpc/id-echoed", mode: "id_zero"},
+	{check: "rpc/id-echoed", mode: "id_zero", also: []string{"invite/ack-is-well-formed", "move/response-is-well-formed"}},
 	{check: "notify/acks", mode: "no_notify_ack"},
 	{check: "invite/ack-within-deadline", mode: "stall"},
 	{check: "invite/ack-is-well-formed", mode: "decline"},
@@ -247,7 +248,7 @@ var otherPeers = []peer{
 func peers() []peer {
 	var out []peer
 	for _, b := range brokenPlayers {
-		p := peer{mode: b.mode, fails: []string{b.check}, only: true, args: b.args}
+		p := peer{mode: b.mode, fails: append([]string{b.check}, b.also...), only: true, args: b.args}
 		for i := 0; i+1 < len(b.flags); i += 2 {
 			switch b.flags[i] {
 			case "--game":
@@ -281,6 +282,7 @@ func TestCheckPredictsTheLeague(t *testing.T) {
 			cmd := append([]string{leaguetest.BadPlayerBinary(t), "--manager", "{manager}", "--name", "{name}", "--mode", p.mode}, p.args...)
 			run := runCheck(t, append(append(flags, "--"), cmd...)...)
 			wg.Wait()
+			t.Logf("check exit status %d; the league: %d technical losses", run.code, losses)
 			if plays := run.code == 0; plays != (losses == 0) {
 				t.Errorf("check exit status %d, but the league gave the player %d technical losses", run.code, losses)
 			}
