@@ -115,6 +115,32 @@ func TestLeaguetuiRefereePassesEveryCheck(t *testing.T) {
 	}
 }
 
+// A leaguetui referee of the link race, given the checker's page server
+// in LEAGUETUI_PAGES_URL, runs the checker's race to the right result.
+func TestLeaguetuiRefereeRunsALinkRace(t *testing.T) {
+	t.Parallel()
+	referee := []string{"env", "LEAGUETUI_REFEREE_KEY=" + leaguetest.RefereeKey, leaguetest.Binary(t), "referee",
+		"--port", "{port}", "--manager", "{manager}", "--name", "{name}", "--data", "{data}", "--move-timeout", "2s",
+		"--league-id", "league_check", "--game", "link_race"}
+	run := runCheck(t, append([]string{"--role", "referee", "--game", "link_race", "--json", "--data", t.TempDir(), "--"}, referee...)...)
+	if run.code != 0 {
+		t.Fatalf("exit status %d, want 0\n%s\n%s", run.code, run.stdout, run.stderr)
+	}
+	results, summary := readJSON(t, run.stdout)
+	for _, r := range results {
+		want := check.Pass
+		if r.ID == "referee/technical-loss-only-after-deadline" {
+			want = check.Skip // checked in even/odd's matches
+		}
+		if r.Status != want {
+			t.Errorf("%s: %s (%s), want %s", r.ID, r.Status, r.Message, want)
+		}
+	}
+	if !summary.Plays || !strings.Contains(run.stderr, "the referee runs link_race R2M1") {
+		t.Errorf("summary %+v; stderr:\n%s", summary, run.stderr)
+	}
+}
+
 // readJSON reads --json output: one object per check, then the summary.
 func readJSON(t *testing.T, out string) ([]check.Result, check.Summary) {
 	t.Helper()

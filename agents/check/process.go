@@ -20,8 +20,9 @@ type agentProcess struct {
 	err     error // from Wait, once done is closed
 }
 
-// startAgent runs argv with its output in outPath.
-func startAgent(argv []string, outPath string) (*agentProcess, error) {
+// startAgent runs argv with its output in outPath, with env added to the
+// checker's environment.
+func startAgent(argv, env []string, outPath string) (*agentProcess, error) {
 	if err := os.MkdirAll(filepath.Dir(outPath), 0o755); err != nil {
 		return nil, err
 	}
@@ -31,6 +32,7 @@ func startAgent(argv []string, outPath string) (*agentProcess, error) {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = out, out
+	cmd.Env = append(os.Environ(), env...)
 	// Pdeathsig: an agent never outlives a checker killed outright.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {

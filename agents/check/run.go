@@ -89,6 +89,8 @@ type session struct {
 	// "plays in a leaguetui league".
 	league *rpc.Client
 	dead   string // set once the agent stopped answering: later checks are skipped
+	// pagesURL is the checker's page server, for a referee's link race.
+	pagesURL string
 }
 
 // Run checks one agent and returns the verdicts. Its error is for what
@@ -112,6 +114,13 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		return Report{}, err
 	}
 	defer s.mgr.close()
+	if opts.Role == RefereeRole {
+		stop, err := s.servePages()
+		if err != nil {
+			return Report{}, err
+		}
+		defer stop()
+	}
 	defer s.stopAgent()
 	if err := s.join(ctx); err != nil {
 		return Report{}, err
@@ -292,7 +301,11 @@ func (s *session) start() error {
 		}
 	}
 	s.statusf("starting %s", strings.Join(s.argv, " "))
-	p, err := startAgent(s.argv, filepath.Join(s.data, "agent.out"))
+	var env []string
+	if s.pagesURL != "" {
+		env = append(env, "LEAGUETUI_PAGES_URL="+s.pagesURL) // a leaguetui referee's page server, for the link race
+	}
+	p, err := startAgent(s.argv, env, filepath.Join(s.data, "agent.out"))
 	if err != nil {
 		return err
 	}
@@ -493,6 +506,9 @@ func (s *session) gamesToCheck() []string {
 	}
 	var out []string
 	for _, g := range want {
+		if s.opts.Role == RefereeRole && len(s.opts.Games) == 0 && len(out) == 1 {
+			break // a referee runs its league's one game: the first it declares, unless --game names another
+		}
 		if slices.Contains(s.meta.GameTypes, g) {
 			out = append(out, g)
 		} else if len(s.opts.Games) > 0 {
