@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/config"
 )
 
 // jsonBlocks are the ```json blocks of a markdown page.
@@ -61,6 +62,13 @@ func checkMessage(raw json.RawMessage, spec protocol.MessageSpec, goType any, me
 				return fmt.Errorf("%s lacks %s, which the table requires", messageType, name)
 			}
 		}
+	}
+	var game struct {
+		GameType string `json:"game_type"`
+	}
+	_ = json.Unmarshal(raw, &game)
+	if game.GameType != "" && strings.HasPrefix(head.LeagueID, "league_2025_") && head.LeagueID != config.LeagueIDFor(game.GameType) {
+		return fmt.Errorf("league_id %q in a %s league, which leaguetui calls %s", head.LeagueID, game.GameType, config.LeagueIDFor(game.GameType))
 	}
 	if err := strictDecode(raw, goType); err != nil {
 		return fmt.Errorf("%s does not decode as %T: %v", messageType, goType, err)
