@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/dustin/go-humanize"
+
+	"github.com/leaguetui/leaguetui/engine"
 )
 
 // Flags are the command-line and environment overrides shared by every
@@ -388,11 +390,11 @@ func (f *Flags) ResolveWith(getenv func(string) string) (Config, error) {
 	if err := applyOverrides(&cfg, set, getenv); err != nil {
 		return Config{}, err
 	}
-	if !named {
-		cfg.LeagueID = LeagueIDFor(cfg.GameType) // a link race is not called league_2025_even_odd
-	}
 	if err := cfg.Validate(); err != nil {
-		return Config{}, err
+		return Config{}, err // naming the file the setting came from, under the id it was read by
+	}
+	if _, known := engine.LookupGame(cfg.GameType); known && !named {
+		cfg.LeagueID = LeagueIDFor(cfg.GameType) // a link race is not called league_2025_even_odd
 	}
 	return cfg, nil
 }
