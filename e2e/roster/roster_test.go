@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -446,16 +447,17 @@ func TestExternalNameWithSpaces(t *testing.T) {
 // config folder of free ports, so that the league needs no fixed port.
 func TestManagerPortFlag(t *testing.T) {
 	var ports [3]int
-	for i := range ports {
+	for i := range 2 {
 		p, err := launch.FreePort("127.0.0.1")
 		if err != nil {
 			t.Fatal(err)
 		}
 		ports[i] = p
 	}
+	ports[2] = twoFreePorts(t) // the roster's two players count against the range; bob alone listens
 	configDir := t.TempDir()
 	system := fmt.Sprintf(`{"network": {"default_referee_port_range": [%d, %d], "default_player_port_range": [%d, %d]}}`,
-		ports[1], ports[1], ports[2], ports[2]+3) // the range holds --players' 4; only bob, the first, starts
+		ports[1], ports[1], ports[2], ports[2]+1)
 	if err := os.WriteFile(filepath.Join(configDir, "system.json"), []byte(system), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -472,4 +474,20 @@ func TestManagerPortFlag(t *testing.T) {
 	if row := rowsByName(readStandings(t, dataDir))["carol"]; row.PlayerID != "P02" || row.Played != 1 {
 		t.Errorf("carol: %+v, want P02 with one match played", row)
 	}
+}
+
+// twoFreePorts is a port p such that p and p+1 are both free now.
+func twoFreePorts(t *testing.T) int {
+	for range 100 {
+		p, err := launch.FreePort("127.0.0.1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p+1))); err == nil {
+			l.Close()
+			return p
+		}
+	}
+	t.Fatal("no two free ports in a row")
+	return 0
 }
