@@ -223,9 +223,16 @@ func (s *session) leagueAsk(ctx context.Context, msg protocol.Message, matchID s
 	cfg := s.leagueConfig()
 	callType := msg.Header().MessageType
 	attempts := 0
-	err := retry.Do(ctx, retry.Configured(cfg.Retry), func(attempt int) error {
+	var failed error
+	policy := retry.Configured(cfg.Retry)
+	policy.BeforeRetry = func(attempt int, _ error) error {
+		s.tellGameError(ctx, msg, answerType, failed, attempt, cfg.Retry.Attempts)
+		return nil
+	}
+	err := retry.Do(ctx, policy, func(attempt int) error {
 		attempts = attempt
-		return s.leagueAskOnce(ctx, msg, matchID, timeout, answerType, read, attempt > 1)
+		failed = s.leagueAskOnce(ctx, msg, matchID, timeout, answerType, read, attempt > 1)
+		return failed
 	})
 	if err != nil {
 		return fmt.Errorf("%s after %d attempts: %w", callType, attempts, err)
@@ -268,6 +275,22 @@ func (s *session) leagueAskOnce(ctx context.Context, msg protocol.Message, match
 	}
 	return &rpc.CallError{Code: protocol.ErrTimeout, Endpoint: s.endpoint,
 		Err: errors.New(protocol.MissingAnswer(answerType) + " and posted none in time")}
+}
+
+// tellGameError tells the player, as the referee does before each retry,
+// why its answer failed and that it is asked again.
+func (s *session) tellGameError(ctx context.Context, call protocol.Message, answerType string, cause error, attempt, max int) {
+	code := rpc.ErrorCode(cause)
+	if code == "" {
+		code = protocol.ErrMissingField
+	}
+	h := call.Header()
+	msg := &protocol.GameError{Envelope: s.refereeEnvelope(protocol.TypeGameError, h.MatchID, int(h.RoundID)), ErrorCode: code,
+		ErrorName: protocol.ErrorNames[code], ErrorDescription: cause.Error(), AffectedPlayer: s.id, PlayerID: s.id,
+		ActionRequired: answerType, Retryable: true, RetryCount: attempt, MaxRetries: max,
+		RetryInfo:   protocol.RetryInfo{RetryCount: attempt, MaxRetries: max},
+		Consequence: fmt.Sprintf("technical loss if no valid %s after %d attempts", answerType, max)}
+	_, _ = s.league.Send(ctx, rpc.Call{Endpoint: s.endpoint, Message: msg, Timeout: s.leagueConfig().Timeouts.GameOver, Attempts: 1, Repeat: true})
 }
 
 // graphPages serves the checker's page graph to the engine's link race, as
