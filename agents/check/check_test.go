@@ -265,6 +265,7 @@ var otherPeers = []peer{
 	{mode: "no_ping", passes: []string{"rpc/survives-malformed-json", "rpc/survives-oversize-body",
 		"move/late-call-is-harmless", "move/foreign-match-is-harmless"}, only: true},
 	{mode: "no_parity", fails: []string{"move/parity-is-even-or-odd"}, mentions: "parity_choice", moveTimeout: "1s"},
+	{mode: "refuse_invites", fails: []string{"invite/ack-within-deadline"}, mentions: "but not with GAME_JOIN_ACK: E012"},
 	{mode: "ack_move", game: "link_race", moveTimeout: "1s"},
 	{mode: "no_move", game: "link_race"},
 }

@@ -198,7 +198,7 @@ func (s *session) checkJoin(x exchange, inv *protocol.GameInvitation) bool {
 	if err != nil || x.Elapsed > s.opts.JoinTimeout {
 		why := fmt.Sprintf("%s: no GAME_JOIN_ACK within %s", inv.GameType, s.opts.JoinTimeout)
 		if err != nil {
-			why += ": " + err.Error()
+			why = answeredWithout(x, inv.GameType, "GAME_JOIN_ACK", err, why)
 		}
 		s.rec.fail("invite/ack-within-deadline", why, x, "GAME_JOIN_ACK in the result, within 5 s")
 		s.markDead()
@@ -230,6 +230,17 @@ func (s *session) checkJoin(x exchange, inv *protocol.GameInvitation) bool {
 	}
 	s.checkOwnID(x, f)
 	return string(f["accept"]) == "true"
+}
+
+// answeredWithout says why an exchange gave no answer of type want: no
+// answer in time (late), or an answer in time that was something else, a
+// refusal most often (a player that checks the ticket with another
+// formula refuses every real invitation, in milliseconds).
+func answeredWithout(x exchange, game, want string, err error, late string) string {
+	if x.Err != nil {
+		return late + ": " + err.Error()
+	}
+	return fmt.Sprintf("%s: answered after %s, but not with %s: %v", game, x.Elapsed.Round(time.Millisecond), want, err)
 }
 
 func orMissing(raw json.RawMessage) string {
@@ -279,7 +290,7 @@ func (s *session) ask(ctx context.Context, game string, call *protocol.MoveCall)
 	if err != nil || x.Elapsed > s.opts.MoveTimeout {
 		why := fmt.Sprintf("%s: no answer to %s within %s", game, method, s.opts.MoveTimeout)
 		if err != nil {
-			why += ": " + err.Error()
+			why = answeredWithout(x, game, want, err, why)
 		}
 		s.rec.fail("move/answer-within-deadline", why, x, want+" in the result, before the call's deadline "+call.Deadline)
 		s.markDead()

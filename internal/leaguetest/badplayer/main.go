@@ -58,6 +58,8 @@
 //	int_id_as_string      echoes an integer request id as a string
 //	no_ping               serves no ping: answers it HTTP 404 in plain text
 //	no_parity             answers each even/odd move without parity_choice
+//	refuse_invites        refuses every invitation at once (E012), as a player
+//	                      that checks match tickets with another formula does
 //
 // Notifications (results, standings, GAME_ERROR) are acknowledged at once in
 // every mode; a JSON-RPC notification (no id) gets no response but in
@@ -88,7 +90,8 @@ var modes = []string{"slow", "stall", "crash", "refuse", "malformed", "invalid",
 	"wrong_link", "no_move", "wrong_tool", "request_reply", "ack_move",
 	"bad_register", "ignore_refusal", "wrong_sender", "unknown_ok", "answer_notifications", "id_zero", "no_notify_ack",
 	"upper", "no_move_type", "no_result_ack", "crash_on_malformed", "crash_on_oversize", "crash_on_late", "crash_on_foreign",
-	"idle_after_refusal", "lower_types", "no_match_id", "wrong_string_id", "int_id_as_string", "no_ping", "no_parity"}
+	"idle_after_refusal", "lower_types", "no_match_id", "wrong_string_id", "int_id_as_string", "no_ping", "no_parity",
+	"refuse_invites"}
 
 // crashStatus is the exit status of the crash_on_* modes.
 const crashStatus = 3
@@ -385,6 +388,11 @@ func (p *player) invitation(ctx context.Context, body json.RawMessage) any {
 	}
 	var inv protocol.GameInvitation
 	_ = protocol.Decode(body, &inv)
+	if p.mode == "refuse_invites" {
+		refusal := protocol.Reject(protocol.ErrAuthTokenInvalid, "the match ticket does not match")
+		_, refusal.Envelope = p.envelope(protocol.TypeLeagueError, inv.Envelope)
+		return refusal
+	}
 	id, env := p.envelope(protocol.TypeGameJoinAck, inv.Envelope)
 	return &protocol.GameJoinAck{Envelope: env, PlayerID: id, ArrivalTimestamp: protocol.FormatTime(time.Now()),
 		Accept: p.mode != "decline"}
