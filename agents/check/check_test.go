@@ -250,6 +250,8 @@ type peer struct {
 	game        string   // "" for even_odd
 	moveTimeout string   // the league's and the checker's, "" for the default
 	mentions    string   // what the output must say (a field's name)
+	// leagueSays is what the league's match files must say of the peer.
+	leagueSays string
 }
 
 // otherPeers are players as other implementations write them: most
@@ -264,7 +266,8 @@ var otherPeers = []peer{
 	{mode: "int_id_as_string", fails: []string{"rpc/id-echoed", "invite/ack-is-well-formed", "move/response-is-well-formed"}, only: true},
 	{mode: "no_ping", passes: []string{"rpc/survives-malformed-json", "rpc/survives-oversize-body",
 		"move/late-call-is-harmless", "move/foreign-match-is-harmless"}, only: true},
-	{mode: "no_parity", fails: []string{"move/parity-is-even-or-odd"}, mentions: "parity_choice", moveTimeout: "1s"},
+	{mode: "no_parity", fails: []string{"move/parity-is-even-or-odd"}, mentions: "parity_choice", moveTimeout: "1s",
+		leagueSays: "answered without CHOOSE_PARITY_RESPONSE's parity_choice"},
 	{mode: "refuse_invites", fails: []string{"invite/ack-within-deadline"}, mentions: "but not with GAME_JOIN_ACK: E012"},
 	{mode: "ack_move", game: "link_race", moveTimeout: "1s"},
 	{mode: "no_move", game: "link_race"},
@@ -300,8 +303,9 @@ func TestCheckPredictsTheLeague(t *testing.T) {
 			t.Parallel()
 			game := cmpOr(p.game, "even_odd")
 			var losses int
+			var matchFiles string
 			var wg sync.WaitGroup
-			wg.Go(func() { losses = leagueTechnicalLosses(t, p, game) })
+			wg.Go(func() { losses, matchFiles = leagueTechnicalLosses(t, p, game) })
 			flags := []string{"--game", game, "--data", t.TempDir()}
 			if p.moveTimeout != "" {
 				flags = append(flags, "--move-timeout", p.moveTimeout)
@@ -335,6 +339,9 @@ func TestCheckPredictsTheLeague(t *testing.T) {
 			if p.mentions != "" && !strings.Contains(run.stdout, p.mentions) {
 				t.Errorf("the output does not name %s", p.mentions)
 			}
+			if p.leagueSays != "" && !strings.Contains(matchFiles, p.leagueSays) {
+				t.Errorf("the league's match files do not say %q", p.leagueSays)
+			}
 			if t.Failed() {
 				t.Logf("stdout:\n%s\nstderr:\n%s", run.stdout, run.stderr)
 			}
@@ -350,8 +357,9 @@ func cmpOr(s, otherwise string) string {
 }
 
 // leagueTechnicalLosses plays the peer in a league of two, with a built-in
-// opponent, and counts its technical losses in the final standings.
-func leagueTechnicalLosses(t *testing.T, p peer, game string) int {
+// opponent, and counts its technical losses in the final standings; it
+// gives the match files too.
+func leagueTechnicalLosses(t *testing.T, p peer, game string) (int, string) {
 	dir := t.TempDir()
 	strategy := map[string]string{"even_odd": "random", "link_race": "greedy"}[game]
 	cmd := append([]string{leaguetest.BadPlayerBinary(t), "--manager", "{manager}", "--name", "{name}", "--mode", p.mode}, p.args...)
@@ -359,12 +367,12 @@ func leagueTechnicalLosses(t *testing.T, p peer, game string) int {
 		{"name": "bad", "command": cmd}}})
 	if err != nil {
 		t.Error(err)
-		return -1
+		return -1, ""
 	}
 	path := filepath.Join(t.TempDir(), "roster.json")
 	if err := os.WriteFile(path, roster, 0o644); err != nil {
 		t.Error(err)
-		return -1
+		return -1, ""
 	}
 	args := []string{"--no-ui", "--data", dir, "--roster", path, "--game", game, "--seed", "6", "--free-ports"}
 	if p.moveTimeout != "" {
@@ -373,27 +381,36 @@ func leagueTechnicalLosses(t *testing.T, p peer, game string) int {
 	run := leaguetest.RunLeaguetui(t, dir, 3*time.Minute, nil, args...)
 	if run.Err != nil {
 		t.Errorf("the league: %v\n%s", run.Err, run.Stderr)
-		return -1
+		return -1, ""
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "*", "standings.json"))
 	files2, _ := filepath.Glob(filepath.Join(dir, "*", "standings.json"))
 	files = append(files, files2...)
 	if len(files) != 1 {
 		t.Errorf("want one standings file in %s, found %v", dir, files)
-		return -1
+		return -1, ""
 	}
 	var standings protocol.StandingsFile
 	leaguetest.ReadJSON(t, files[0], &standings)
+	var matches strings.Builder
+	matchFiles, _ := filepath.Glob(filepath.Join(dir, "matches", "*", "*.json"))
+	for _, f := range matchFiles {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Error(err)
+		}
+		matches.Write(data)
+	}
 	for _, row := range standings.Standings {
 		if row.DisplayName == "bad" {
 			if row.Played == 0 {
 				t.Errorf("the peer played no match: %+v", row)
 			}
-			return row.TechnicalLosses
+			return row.TechnicalLosses, matches.String()
 		}
 	}
 	t.Errorf("the peer is not in the standings: %+v", standings.Standings)
-	return -1
+	return -1, ""
 }
 
 func TestExpectedFailures(t *testing.T) {
