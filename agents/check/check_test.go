@@ -565,6 +565,20 @@ func TestBrokenRefereeFailsItsCheck(t *testing.T) {
 	}
 }
 
+// A referee of another dialect, which serves START_MATCH but not
+// start_match, fails the conformance check and plays: leaguetui's manager
+// tries the other forms.
+func TestRefereeOfAnotherDialectPlays(t *testing.T) {
+	t.Parallel()
+	cmd := []string{leaguetest.BadRefereeBinary(t), "--manager", "{manager}", "--name", "{name}", "--mode", "start_upper"}
+	run := runCheck(t, append([]string{"--role", "referee", "--data", t.TempDir(), "--"}, cmd...)...)
+	got := verdicts(run.stdout)
+	if run.code != 0 || got["plays/referees-matches"] != "PASS" || got["referee/acks-start-match"] != "FAIL" ||
+		got["referee/result-matches-moves"] != "PASS" {
+		t.Errorf("exit status %d, verdicts %v; want 0, plays, and only acks-start-match failing\n%s\n%s", run.code, got, run.stdout, run.stderr)
+	}
+}
+
 // costsTheLeague are the referee checks whose failure costs a league its
 // matches: a referee that fails one does not play.
 var costsTheLeague = []string{"referee/acks-start-match", "referee/result-matches-moves", "referee/reports-once",

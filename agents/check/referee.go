@@ -12,6 +12,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/pages"
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/agents/ticket"
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -157,17 +158,46 @@ func (s *session) checkReferee(ctx context.Context) {
 }
 
 // refereeLeagueNeeds are the referee checks whose failure would cost a
-// leaguetui league its matches: the manager's start_match taken, results
-// that follow the moves and the deadlines, each reported once. How the
-// referee words its calls to players is not among them: players read
-// them liberally.
-var refereeLeagueNeeds = []string{"referee/acks-start-match", "referee/result-matches-moves", "referee/reports-once",
+// leaguetui league its matches: results that follow the moves and the
+// deadlines, each reported once (start_match taken, in the referee's own
+// dialect, is startRefused). How the referee words its calls to players
+// is not among them: players read them liberally.
+var refereeLeagueNeeds = []string{"referee/result-matches-moves", "referee/reports-once",
 	"referee/technical-loss-only-after-deadline"}
+
+// startInAnotherDialect sends start_match as leaguetui's manager would
+// after the plain form was answered "method not found": with its client,
+// which tries the other dialects' forms. It reports whether the referee
+// took it; if not, the league could not give it a match.
+func (s *session) startInAnotherDialect(ctx context.Context, x exchange, start *protocol.StartMatch) bool {
+	if e := x.rpcError(); e != nil && e.Code == protocol.CodeMethodNotFound {
+		_, err := s.league.Send(ctx, rpc.Call{Endpoint: s.endpoint, Message: start, Timeout: genericTimeout, Attempts: 1})
+		if err == nil {
+			return true
+		}
+		x.Err = err
+	}
+	if s.startRefused == "" {
+		s.startRefused = "start_match was not taken, in any dialect: " + orErr(x)
+	}
+	return false
+}
+
+func orErr(x exchange) string {
+	if _, err := x.reply(); err != nil {
+		return err.Error()
+	}
+	return "no answer"
+}
 
 // refereePlays gives a referee's verdict "plays in a leaguetui league"
 // from the matches it ran.
 func (s *session) refereePlays() {
 	const id = "plays/referees-matches"
+	if s.startRefused != "" {
+		s.rec.add(id, finding{Status: Fail, Message: s.startRefused, Exp: "start_match acknowledged with a result"})
+		return
+	}
 	ran := false
 	for _, need := range refereeLeagueNeeds {
 		d, _ := Lookup(need)
@@ -249,10 +279,13 @@ func (s *session) refereeMatch(ctx context.Context, fp *fakePlayers, m refMatch)
 	x := s.call(ctx, "start_match", start, genericTimeout)
 	if _, err := x.reply(); err != nil {
 		s.rec.fail("referee/acks-start-match", "start_match was not acknowledged: "+err.Error(), x, "a result, such as START_MATCH_ACK")
-		s.markDead()
-		return false
+		if !s.startInAnotherDialect(ctx, x, start) {
+			s.markDead()
+			return false
+		}
+	} else {
+		s.rec.pass("referee/acks-start-match", "")
 	}
-	s.rec.pass("referee/acks-start-match", "")
 	if !s.checkInvitations(ctx, fp, matchID, m.game) || !s.checkMoveCalls(ctx, fp, matchID, m.game) {
 		return false
 	}

@@ -91,6 +91,8 @@ type session struct {
 	dead   string // set once the agent stopped answering: later checks are skipped
 	// pagesURL is the checker's page server, for a referee's link race.
 	pagesURL string
+	// startRefused says why a referee took no start_match in any dialect.
+	startRefused string
 }
 
 // Run checks one agent and returns the verdicts. Its error is for what
