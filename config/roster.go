@@ -194,6 +194,10 @@ func rosterNameProblem(name string) string {
 	return ""
 }
 
+// fileSafeName is the name leaguetui's own agents take (agents/store names
+// their log files after it).
+var fileSafeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
+
 // playerID is the form of a player id (P01); refereeID a referee's.
 var (
 	playerID  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[Pp][0-9]{2,4}$`) })
@@ -221,6 +225,10 @@ func (r *Roster) Validate(game string, checkLLM func(LLM) error, checkCommand fu
 			}
 			if problem := rosterNameProblem(e.Name); problem != "" {
 				return fail("name", "%s", problem)
+			}
+			if k := e.Kind(); (k == KindBuiltin || k == KindModel) && !fileSafeName().MatchString(e.Name) {
+				return fail("name", "a %s entry is one of leaguetui's own agents, which names its files after it: "+
+					"want 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (spaces go with \"external\" or a \"command\")", k)
 			}
 			if other, dup := seen[strings.ToLower(e.Name)]; dup {
 				return fail("name", "is also %s's (names are display names, unique in any case)", other)

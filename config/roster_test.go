@@ -27,6 +27,7 @@ func noLLMCheck(l LLM) error {
 func TestRosterValidateNamesEntryAndField(t *testing.T) {
 	for _, c := range []struct{ body, want string }{
 		{`{"players":[{"name":"bob","strategy":"adaptive"},{"name":" alice","strategy":"random"}]}`, `players[1] " alice": name: begins or ends with a space`},
+		{`{"players":[{"name":"bob","strategy":"adaptive"},{"name":"al ice","strategy":"random"}]}`, `players[1] "al ice": name: a built-in entry is one of leaguetui's own agents`},
 		{`{"players":[{"name":"bob","strategy":"adaptive"},{"name":"al,ice","strategy":"random"}]}`, `players[1] "al,ice": name: holds`},
 		{`{"players":[{"name":"bob","strategy":"adaptive"},{"name":"a/b","external":true}]}`, `players[1] "a/b": name: holds`},
 		{`{"players":[{"name":"bob","strategy":"adaptive"},{"name":"a\u0007b","external":true}]}`, `name: holds a character that is not printable`},
@@ -93,7 +94,7 @@ func TestRosterFromConfigFolder(t *testing.T) {
 // registration takes, spaces inside included, as other implementations'
 // players name themselves ("Player P05").
 func TestRosterNamesAreDisplayNames(t *testing.T) {
-	body := `{"players":[{"name":"bob","strategy":"random"},{"name":"Player P05","external":true},{"name":"Zoë the 3rd","strategy":"counter"}]}`
+	body := `{"players":[{"name":"bob","strategy":"random"},{"name":"Player P05","external":true},{"name":"Zoë the 3rd","command":["x"]}]}`
 	r, err := LoadRoster(writeRoster(t, body), "")
 	if err != nil {
 		t.Fatal(err)
