@@ -289,7 +289,7 @@ type Ratings struct {
 // 4 s; the code is what peers actually run.
 func Default() Config {
 	return Config{
-		LeagueID: "league_2025_even_odd",
+		LeagueID: LeagueIDFor("even_odd"),
 		GameType: "even_odd",
 		Pages: Pages{MaxSteps: 8, MaxDistance: 4, ReplyBytes: 4 << 20, MaxLinks: 1000, CacheBytes: 64 << 20,
 			DrawLoads: 200},
@@ -334,3 +334,12 @@ func saturate(ns float64) time.Duration {
 	}
 	return time.Duration(math.Round(ns))
 }
+
+// leagueIDPrefix starts the id of a league nobody named.
+const leagueIDPrefix = "league_2025_"
+
+// LeagueIDFor is the id of a league of game that neither --league-id,
+// LEAGUETUI_LEAGUE_ID nor a config folder names: the game's name after
+// league_2025_, so that a link race's folders, report and header say
+// link_race (the even/odd league keeps league_2025_even_odd).
+func LeagueIDFor(game string) string { return leagueIDPrefix + game }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/dustin/go-humanize"
+
+	"github.com/leaguetui/leaguetui/engine"
 )
 
 // Flags are the command-line and environment overrides shared by every
@@ -51,8 +53,8 @@ var overrides = []override{
 	stringOverride(flagConfig, "LEAGUETUI_CONFIG",
 		"read the config `folder` (system.json, leagues/, defaults/) over the built-in defaults (default none)", nil),
 	stringOverride(flagLeague, "LEAGUETUI_LEAGUE_ID",
-		fmt.Sprintf("league `id`; also selects leagues/<id>.json in the config folder (default system.json's default_league_id, else %s)",
-			Default().LeagueID), nil),
+		fmt.Sprintf("league `id`; also selects leagues/<id>.json in the config folder (default system.json's default_league_id, else %s, the game's name after %s)",
+			Default().LeagueID, leagueIDPrefix), nil),
 	stringOverride("host", "LEAGUETUI_HOST",
 		fmt.Sprintf("`host` agents listen on; localhost means 127.0.0.1 (default %s)", Default().Network.Host),
 		func(c *Config, raw string) error {
@@ -382,11 +384,15 @@ func (f *Flags) ResolveWith(getenv func(string) string) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
+	named := cfg.LeagueID != Default().LeagueID || chosen(flagLeague, set, getenv) != ""
 	if err := applyOverrides(&cfg, set, getenv); err != nil {
 		return Config{}, err
 	}
 	if err := cfg.Validate(); err != nil {
-		return Config{}, err
+		return Config{}, err // naming the file the setting came from, under the id it was read by
+	}
+	if _, known := engine.LookupGame(cfg.GameType); known && !named {
+		cfg.LeagueID = LeagueIDFor(cfg.GameType) // a link race is not called league_2025_even_odd
 	}
 	return cfg, nil
 }

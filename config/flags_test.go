@@ -117,6 +117,11 @@ func TestResolveLeagueID(t *testing.T) {
 		{"flag beats env", []string{"--config", full, "--league-id", "league_2026_test"},
 			map[string]string{"LEAGUETUI_LEAGUE_ID": "league_2026_other"}, "league_2026_test", "tic_tac_toe"},
 		{"without a config folder", []string{"--league-id", "cup"}, nil, "cup", "even_odd"},
+		{"unnamed: the game names it", []string{"--game", "link_race"}, nil, "league_2025_link_race", "link_race"},
+		{"unnamed, game from the environment", nil, map[string]string{"LEAGUETUI_GAME": "link_race"}, "league_2025_link_race", "link_race"},
+		{"unnamed even/odd", nil, nil, "league_2025_even_odd", "even_odd"},
+		{"named by the flag, whatever the game", []string{"--league-id", "cup", "--game", "link_race"}, nil, "cup", "link_race"},
+		{"named by system.json, whatever the game", []string{"--config", full, "--game", "link_race"}, nil, "league_2026_test", "link_race"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

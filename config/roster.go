@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -215,10 +217,29 @@ func LoadRoster(path, configDir string) (*Roster, error) {
 	return &r, nil
 }
 
-// rosterName is what a roster name may be: it is a display name and the
-// name of the entry's log file. It and the two below are compiled when a
-// roster is first read, not at every agent's start.
-var rosterName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
+// rosterNameProblem says what is wrong with a roster name, or "". A name
+// is a display name, so it may be what registration takes ("Player P05",
+// spaces inside included): 1 to 64 printable characters, no space at
+// either end. It also names the entry's log file and data folder, and the
+// manager's --reserve list separates names with commas: no '/', '\' or
+// ',', and no leading '.'.
+func rosterNameProblem(name string) string {
+	switch {
+	case name == "" || utf8.RuneCountInString(name) > 64:
+		return "want 1 to 64 characters"
+	case !utf8.ValidString(name) || strings.IndexFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0:
+		return "holds a character that is not printable"
+	case strings.TrimSpace(name) != name:
+		return "begins or ends with a space"
+	case strings.ContainsAny(name, `/\,`) || strings.HasPrefix(name, "."):
+		return "holds '/', '\\' or ',', or begins with '.': it names the entry's files"
+	}
+	return ""
+}
+
+// fileSafeName is the name leaguetui's own agents take (agents/store names
+// their log files after it).
+var fileSafeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
 
 // playerID is the form of a player id (P01); refereeID a referee's.
 var (
@@ -245,8 +266,12 @@ func (r *Roster) Validate(game string, checkLLM func(LLM) error, checkCommand fu
 			fail := func(field string, format string, args ...any) error {
 				return &RosterError{Path: r.Path, Entry: where, Field: field, Err: fmt.Errorf(format, args...)}
 			}
-			if !rosterName().MatchString(e.Name) {
-				return fail("name", "want 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit")
+			if problem := rosterNameProblem(e.Name); problem != "" {
+				return fail("name", "%s", problem)
+			}
+			if k := e.Kind(); (k == KindBuiltin || k == KindModel) && !fileSafeName().MatchString(e.Name) {
+				return fail("name", "a %s entry is one of leaguetui's own agents, which names its files after it: "+
+					"want 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (spaces go with \"external\" or a \"command\")", k)
 			}
 			if other, dup := seen[strings.ToLower(e.Name)]; dup {
 				return fail("name", "is also %s's (names are display names, unique in any case)", other)

@@ -27,7 +27,11 @@ func noLLMCheck(l LLM) error {
 
 func TestRosterValidateNamesEntryAndField(t *testing.T) {
 	for _, c := range []struct{ body, want string }{
-		{`{"players":[{"name":"bob","strategy":"adaptive"},{"name":"al ice","strategy":"random"}]}`, `players[1] "al ice": name:`},
+		{`{"players":[{"name":"bob","strategy":"adaptive"},{"name":" alice","strategy":"random"}]}`, `players[1] " alice": name: begins or ends with a space`},
+		{`{"players":[{"name":"bob","strategy":"adaptive"},{"name":"al ice","strategy":"random"}]}`, `players[1] "al ice": name: a built-in entry is one of leaguetui's own agents`},
+		{`{"players":[{"name":"bob","strategy":"adaptive"},{"name":"al,ice","strategy":"random"}]}`, `players[1] "al,ice": name: holds`},
+		{`{"players":[{"name":"bob","strategy":"adaptive"},{"name":"a/b","external":true}]}`, `players[1] "a/b": name: holds`},
+		{`{"players":[{"name":"bob","strategy":"adaptive"},{"name":"a\u0007b","external":true}]}`, `name: holds a character that is not printable`},
 		{`{"players":[{"name":"bob","strategy":"nope"},{"name":"x","strategy":"random"}]}`, `players[0] "bob": strategy: "nope" is not a strategy`},
 		{`{"players":[{"name":"bob","strategy":"llm"},{"name":"x","strategy":"random"}]}`, `players[0] "bob": llm: missing`},
 		{`{"players":[{"name":"bob","strategy":"llm","llm":{"provider":"openai"}},{"name":"x","strategy":"random"}]}`, `players[0] "bob": llm: needs a model`},
@@ -119,5 +123,19 @@ func TestRosterPageMatchesCode(t *testing.T) {
 		if !strings.Contains(text, row) {
 			t.Errorf("docs/roster.md's limits table lacks the row %q", row)
 		}
+	}
+}
+
+// TestRosterNamesAreDisplayNames: a roster name may be any display name
+// registration takes, spaces inside included, as other implementations'
+// players name themselves ("Player P05").
+func TestRosterNamesAreDisplayNames(t *testing.T) {
+	body := `{"players":[{"name":"bob","strategy":"random"},{"name":"Player P05","external":true},{"name":"Zoë the 3rd","command":["x"]}]}`
+	r, err := LoadRoster(writeRoster(t, body), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Validate("even_odd", noLLMCheck, func(RosterEntry) error { return nil }); err != nil {
+		t.Errorf("names with spaces are refused: %v", err)
 	}
 }

@@ -5,8 +5,9 @@
 // passed, what failed and why.
 //
 // Every check has a stable id named by its protocol area (register/…,
-// invite/…, move/…), a level (MUST checks decide the exit status; SHOULD
-// checks count only with --strict) and the section of the documentation
+// invite/…, move/…), a level (PLAYS checks, the verdict "plays in a
+// leaguetui league", decide the exit status; MUST and SHOULD checks, the
+// league.v2 conformance verdict, count only with --strict) and the section of the documentation
 // that explains it. The catalogue below is the one list of them:
 // docs/check.md is checked against it.
 package check
@@ -24,6 +25,9 @@ type Level string
 const (
 	Must   Level = "MUST"
 	Should Level = "SHOULD"
+	// Plays is the other verdict: not what league.v2 asks, but whether a
+	// league of leaguetui would play the agent without a technical loss.
+	Plays Level = "PLAYS"
 )
 
 // Role is the kind of agent checked.
@@ -66,12 +70,17 @@ const (
 	docReport    = "docs/protocol.md#match_result_report"
 	docStart     = "docs/protocol.md#start_match"
 	docNotify    = "docs/protocol.md#round_announcement"
+	docLeague    = "docs/check.md#two-verdicts"
 )
 
 // Catalogue lists every check, in the order they run and are printed.
 var Catalogue = []Def{
+	{"plays/registers", Plays, both, "a leaguetui manager admits the registration, read as it reads one (every field spelling it takes)", docPlayerReg},
+	{"plays/even_odd", Plays, player, "an even/odd match played as a leaguetui referee plays it (its method fallbacks, its reading of answers, its deadlines and retries) is no technical loss of the player's", docLeague},
+	{"plays/link_race", Plays, player, "a link race played as a leaguetui referee plays it is no technical loss of the player's", docLeague},
+	{"plays/referees-matches", Plays, referee, "the referee takes start_match, plays each match to a result that follows the moves, and reports it once: what a leaguetui manager needs of it", docLeague},
 	{"register/request-is-well-formed", Must, both, "the register request carries the full envelope and the metadata league.v2 requires (display_name, version, game_types, contact_endpoint)", docPlayerReg},
-	{"register/refusal-is-handled", Must, both, "refused once (status REJECTED), the agent registers again or exits; it does not carry on as if it had been admitted", docPlayerReg},
+	{"register/refusal-is-handled", Must, both, "refused once (status REJECTED), the agent registers again, exits or stays idle; it does not carry on as if it had been admitted", docPlayerReg},
 	{"register/uses-assigned-id", Must, both, "after registration the agent's messages carry the id the manager gave it (sender and player_id)", docPlayerReg},
 	{"health/answers", Should, both, "GET /health on the agent's host answers 200 with JSON", docHealth},
 	{"mcp/tools-list", Should, both, "an MCP tools/list lists the tools of the agent's role, each with an object inputSchema", docMCP},
@@ -116,7 +125,7 @@ func Lookup(id string) (Def, bool) {
 func Selected(role Role, strict bool) []Def {
 	var out []Def
 	for _, d := range Catalogue {
-		if (d.Level == Must || strict) && hasRole(d.Roles, role) {
+		if (d.Level != Should || strict) && hasRole(d.Roles, role) {
 			out = append(out, d)
 		}
 	}

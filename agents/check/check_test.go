@@ -10,12 +10,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/check"
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
 
@@ -56,7 +58,7 @@ func verdicts(out string) map[string]string {
 	got := map[string]string{}
 	for _, line := range strings.Split(out, "\n") {
 		f := strings.Fields(line)
-		if len(f) >= 3 && (f[1] == "MUST" || f[1] == "SHOULD") {
+		if len(f) >= 3 && (f[1] == "MUST" || f[1] == "SHOULD" || f[1] == "PLAYS") {
 			got[strings.TrimSuffix(f[2], ":")] = f[0]
 		}
 	}
@@ -110,6 +112,32 @@ func TestLeaguetuiRefereePassesEveryCheck(t *testing.T) {
 	}
 	if !summary.OK || summary.Passed != len(want) {
 		t.Errorf("summary %+v, want all %d passed", summary, len(want))
+	}
+}
+
+// A leaguetui referee of the link race, given the checker's page server
+// in LEAGUETUI_PAGES_URL, runs the checker's race to the right result.
+func TestLeaguetuiRefereeRunsALinkRace(t *testing.T) {
+	t.Parallel()
+	referee := []string{"env", "LEAGUETUI_REFEREE_KEY=" + leaguetest.RefereeKey, leaguetest.Binary(t), "referee",
+		"--port", "{port}", "--manager", "{manager}", "--name", "{name}", "--data", "{data}", "--move-timeout", "2s",
+		"--league-id", "league_check", "--game", "link_race"}
+	run := runCheck(t, append([]string{"--role", "referee", "--game", "link_race", "--json", "--data", t.TempDir(), "--"}, referee...)...)
+	if run.code != 0 {
+		t.Fatalf("exit status %d, want 0\n%s\n%s", run.code, run.stdout, run.stderr)
+	}
+	results, summary := readJSON(t, run.stdout)
+	for _, r := range results {
+		want := check.Pass
+		if r.ID == "referee/technical-loss-only-after-deadline" {
+			want = check.Skip // checked in even/odd's matches
+		}
+		if r.Status != want {
+			t.Errorf("%s: %s (%s), want %s", r.ID, r.Status, r.Message, want)
+		}
+	}
+	if !summary.Plays || !strings.Contains(run.stderr, "the referee runs link_race R2M1") {
+		t.Errorf("summary %+v; stderr:\n%s", summary, run.stderr)
 	}
 }
 
@@ -175,13 +203,14 @@ var brokenPlayers = []struct {
 	mode  string
 	args  []string // badplayer's own
 	flags []string // the checker's
+	also  []string // the checks that judge the same fault too
 }{
 	{check: "register/request-is-well-formed", mode: "bad_register"},
 	{check: "register/refusal-is-handled", mode: "ignore_refusal"},
 	{check: "register/uses-assigned-id", mode: "wrong_sender"},
 	{check: "rpc/unknown-method-is-32601", mode: "unknown_ok"},
 	{check: "rpc/notification-gets-no-reply", mode: "answer_notifications"},
-	{check: "rpc/id-echoed", mode: "id_zero"},
+	{check: "rpc/id-echoed", mode: "id_zero", also: []string{"invite/ack-is-well-formed", "move/response-is-well-formed"}},
 	{check: "notify/acks", mode: "no_notify_ack"},
 	{check: "invite/ack-within-deadline", mode: "stall"},
 	{check: "invite/ack-is-well-formed", mode: "decline"},
@@ -202,40 +231,186 @@ func TestEveryMustCheckHasABrokenPlayer(t *testing.T) {
 		covered[b.check] = true
 	}
 	for _, d := range check.Selected(check.PlayerRole, false) {
-		if !covered[d.ID] {
+		if !covered[d.ID] && d.Level == check.Must {
 			t.Errorf("no broken player fails %s", d.ID)
 		}
 	}
 }
 
-// Each broken player fails its check, and no other: exit status 1 and a
-// FAIL line naming the check.
-func TestBrokenPlayerFailsItsCheck(t *testing.T) {
+// peer is a misbehaving player: the conformance checks it must fail and
+// pass, with what its runs need. Every peer is checked and played in a
+// real league, and the checker's verdict "plays in a leaguetui league"
+// must be the league's.
+type peer struct {
+	mode        string
+	fails       []string // conformance checks it fails
+	passes      []string // conformance checks it passes
+	only        bool     // fails exactly fails, and no other conformance check
+	args        []string // badplayer's own
+	game        string   // "" for even_odd
+	moveTimeout string   // the league's and the checker's, "" for the default
+	mentions    string   // what the output must say (a field's name)
+	// leagueSays is what the league's match files must say of the peer.
+	leagueSays string
+}
+
+// otherPeers are players as other implementations write them: most
+// play a league whatever conformance says of them.
+var otherPeers = []peer{
+	{mode: "style"}, {mode: "wrapped"}, {mode: "invalid"}, {mode: "malformed"},
+	{mode: "request_reply", fails: []string{"invite/ack-is-well-formed"}},
+	{mode: "idle_after_refusal", passes: []string{"register/refusal-is-handled"}, only: true},
+	{mode: "lower_types", fails: []string{"invite/ack-is-well-formed", "move/response-is-well-formed"}, only: true},
+	{mode: "no_match_id", fails: []string{"invite/ack-is-well-formed", "move/response-is-well-formed"}, only: true},
+	{mode: "wrong_string_id", fails: []string{"rpc/id-echoed"}, only: true},
+	{mode: "int_id_as_string", fails: []string{"rpc/id-echoed", "invite/ack-is-well-formed", "move/response-is-well-formed"}, only: true},
+	{mode: "no_ping", passes: []string{"rpc/survives-malformed-json", "rpc/survives-oversize-body",
+		"move/late-call-is-harmless", "move/foreign-match-is-harmless"}, only: true},
+	{mode: "no_parity", fails: []string{"move/parity-is-even-or-odd"}, mentions: "parity_choice", moveTimeout: "1s",
+		leagueSays: "answered without CHOOSE_PARITY_RESPONSE's parity_choice"},
+	{mode: "refuse_invites", fails: []string{"invite/ack-within-deadline"}, mentions: "but not with GAME_JOIN_ACK: E012"},
+	{mode: "ack_move", game: "link_race", moveTimeout: "1s"},
+	{mode: "no_move", game: "link_race"},
+}
+
+// peers are every misbehaving player: one per MUST check, failing exactly
+// that check, then the others.
+func peers() []peer {
+	var out []peer
 	for _, b := range brokenPlayers {
-		t.Run(b.mode, func(t *testing.T) {
+		p := peer{mode: b.mode, fails: append([]string{b.check}, b.also...), only: true, args: b.args}
+		for i := 0; i+1 < len(b.flags); i += 2 {
+			switch b.flags[i] {
+			case "--game":
+				p.game = b.flags[i+1]
+			case "--move-timeout":
+				p.moveTimeout = b.flags[i+1]
+			}
+		}
+		out = append(out, p)
+	}
+	return append(out, otherPeers...)
+}
+
+// TestCheckPredictsTheLeague checks each misbehaving player with
+// `leaguetui check` and plays it in a real league of two: the checker's
+// exit status (its verdict "plays in a leaguetui league", without
+// --strict) says whether the league gave the player a technical loss, and
+// its conformance verdict fails what league.v2 forbids.
+func TestCheckPredictsTheLeague(t *testing.T) {
+	for _, p := range peers() {
+		t.Run(p.mode, func(t *testing.T) {
 			t.Parallel()
-			flags := b.flags
-			if len(flags) == 0 || flags[0] != "--game" {
-				flags = append([]string{"--game", "even_odd"}, flags...)
+			game := cmpOr(p.game, "even_odd")
+			var losses int
+			var matchFiles string
+			var wg sync.WaitGroup
+			wg.Go(func() { losses, matchFiles = leagueTechnicalLosses(t, p, game) })
+			flags := []string{"--game", game, "--data", t.TempDir()}
+			if p.moveTimeout != "" {
+				flags = append(flags, "--move-timeout", p.moveTimeout)
 			}
-			cmd := append([]string{leaguetest.BadPlayerBinary(t), "--manager", "{manager}", "--name", "{name}", "--mode", b.mode}, b.args...)
-			run := runCheck(t, append(append(flags, "--data", t.TempDir(), "--"), cmd...)...)
-			if run.code != 1 {
-				t.Errorf("exit status %d, want 1", run.code)
+			cmd := append([]string{leaguetest.BadPlayerBinary(t), "--manager", "{manager}", "--name", "{name}", "--mode", p.mode}, p.args...)
+			run := runCheck(t, append(append(flags, "--"), cmd...)...)
+			wg.Wait()
+			t.Logf("check exit status %d; the league: %d technical losses", run.code, losses)
+			if plays := run.code == 0; plays != (losses == 0) {
+				t.Errorf("check exit status %d, but the league gave the player %d technical losses", run.code, losses)
 			}
-			for id, v := range verdicts(run.stdout) {
-				if (v == "FAIL") != (id == b.check) {
-					t.Errorf("%s: %s", id, v)
+			if losses > 0 && !strings.Contains(run.stdout, "FAIL  PLAYS  plays/"+game) {
+				t.Errorf("no FAIL line names plays/%s", game)
+			}
+			got := verdicts(run.stdout)
+			for _, id := range p.fails {
+				if got[id] != "FAIL" {
+					t.Errorf("%s: %q, want FAIL", id, got[id])
 				}
 			}
-			if !strings.Contains(run.stdout, "FAIL  MUST   "+b.check+"\n") {
-				t.Errorf("no FAIL line names %s", b.check)
+			for _, id := range p.passes {
+				if got[id] != "PASS" {
+					t.Errorf("%s: %q, want PASS", id, got[id])
+				}
+			}
+			for id, v := range got {
+				if p.only && v == "FAIL" && !slices.Contains(p.fails, id) && !strings.HasPrefix(id, "plays/") {
+					t.Errorf("%s: FAIL, want only %v to fail", id, p.fails)
+				}
+			}
+			if p.mentions != "" && !strings.Contains(run.stdout, p.mentions) {
+				t.Errorf("the output does not name %s", p.mentions)
+			}
+			if p.leagueSays != "" && !strings.Contains(matchFiles, p.leagueSays) {
+				t.Errorf("the league's match files do not say %q", p.leagueSays)
 			}
 			if t.Failed() {
 				t.Logf("stdout:\n%s\nstderr:\n%s", run.stdout, run.stderr)
 			}
 		})
 	}
+}
+
+func cmpOr(s, otherwise string) string {
+	if s == "" {
+		return otherwise
+	}
+	return s
+}
+
+// leagueTechnicalLosses plays the peer in a league of two, with a built-in
+// opponent, and counts its technical losses in the final standings; it
+// gives the match files too.
+func leagueTechnicalLosses(t *testing.T, p peer, game string) (int, string) {
+	dir := t.TempDir()
+	strategy := map[string]string{"even_odd": "random", "link_race": "greedy"}[game]
+	cmd := append([]string{leaguetest.BadPlayerBinary(t), "--manager", "{manager}", "--name", "{name}", "--mode", p.mode}, p.args...)
+	roster, err := json.Marshal(map[string]any{"players": []map[string]any{{"name": "bob", "strategy": strategy},
+		{"name": "bad", "command": cmd}}})
+	if err != nil {
+		t.Error(err)
+		return -1, ""
+	}
+	path := filepath.Join(t.TempDir(), "roster.json")
+	if err := os.WriteFile(path, roster, 0o644); err != nil {
+		t.Error(err)
+		return -1, ""
+	}
+	args := []string{"--no-ui", "--data", dir, "--roster", path, "--game", game, "--seed", "6", "--free-ports"}
+	if p.moveTimeout != "" {
+		args = append(args, "--move-timeout", p.moveTimeout)
+	}
+	run := leaguetest.RunLeaguetui(t, dir, 3*time.Minute, nil, args...)
+	if run.Err != nil {
+		t.Errorf("the league: %v\n%s", run.Err, run.Stderr)
+		return -1, ""
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*", "standings.json"))
+	files2, _ := filepath.Glob(filepath.Join(dir, "*", "standings.json"))
+	files = append(files, files2...)
+	if len(files) != 1 {
+		t.Errorf("want one standings file in %s, found %v", dir, files)
+		return -1, ""
+	}
+	var standings protocol.StandingsFile
+	leaguetest.ReadJSON(t, files[0], &standings)
+	var matches strings.Builder
+	matchFiles, _ := filepath.Glob(filepath.Join(dir, "matches", "*", "*.json"))
+	for _, f := range matchFiles {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Error(err)
+		}
+		matches.Write(data)
+	}
+	for _, row := range standings.Standings {
+		if row.DisplayName == "bad" {
+			if row.Played == 0 {
+				t.Errorf("the peer played no match: %+v", row)
+			}
+			return row.TechnicalLosses, matches.String()
+		}
+	}
+	t.Errorf("the peer is not in the standings: %+v", standings.Standings)
+	return -1, ""
 }
 
 func TestExpectedFailures(t *testing.T) {
@@ -365,15 +540,18 @@ func TestBrokenRefereeFailsItsCheck(t *testing.T) {
 			t.Parallel()
 			cmd := []string{leaguetest.BadRefereeBinary(t), "--manager", "{manager}", "--name", "{name}", "--mode", b.mode}
 			run := runCheck(t, append([]string{"--role", "referee", "--data", t.TempDir(), "--"}, cmd...)...)
-			want := 1
-			if b.check == "" {
-				want = 0 // the mode that gets nothing wrong
+			want := 0 // a referee a league plays with, whatever conformance says
+			if slices.Contains(costsTheLeague, b.check) {
+				want = 1
+				if !strings.Contains(run.stdout, "FAIL  PLAYS  plays/referees-matches\n") {
+					t.Error("no FAIL line names plays/referees-matches")
+				}
 			}
 			if run.code != want {
 				t.Errorf("exit status %d, want %d", run.code, want)
 			}
 			for id, v := range verdicts(run.stdout) {
-				if (v == "FAIL") != (id == b.check) {
+				if (v == "FAIL") != (id == b.check) && !strings.HasPrefix(id, "plays/") {
 					t.Errorf("%s: %s", id, v)
 				}
 			}
@@ -386,6 +564,25 @@ func TestBrokenRefereeFailsItsCheck(t *testing.T) {
 		})
 	}
 }
+
+// A referee of another dialect, which serves START_MATCH but not
+// start_match, fails the conformance check and plays: leaguetui's manager
+// tries the other forms.
+func TestRefereeOfAnotherDialectPlays(t *testing.T) {
+	t.Parallel()
+	cmd := []string{leaguetest.BadRefereeBinary(t), "--manager", "{manager}", "--name", "{name}", "--mode", "start_upper"}
+	run := runCheck(t, append([]string{"--role", "referee", "--data", t.TempDir(), "--"}, cmd...)...)
+	got := verdicts(run.stdout)
+	if run.code != 0 || got["plays/referees-matches"] != "PASS" || got["referee/acks-start-match"] != "FAIL" ||
+		got["referee/result-matches-moves"] != "PASS" {
+		t.Errorf("exit status %d, verdicts %v; want 0, plays, and only acks-start-match failing\n%s\n%s", run.code, got, run.stdout, run.stderr)
+	}
+}
+
+// costsTheLeague are the referee checks whose failure costs a league its
+// matches: a referee that fails one does not play.
+var costsTheLeague = []string{"referee/acks-start-match", "referee/result-matches-moves", "referee/reports-once",
+	"referee/technical-loss-only-after-deadline"}
 
 // watched is a writer that says when something was written to it.
 type watched struct {

@@ -21,6 +21,7 @@ type inbound struct {
 	Type    string // message_type, as routing reads it
 	Body    json.RawMessage
 	Message json.RawMessage // the league message, unwrapped from any dialect
+	Dialect protocol.Dialect
 }
 
 // peer is an HTTP server of the checker's (the manager, a fake player):
@@ -62,7 +63,8 @@ func (p *peer) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	routed, _ := req.Route()
-	in := inbound{At: time.Now(), Method: req.Method, Type: routed.MessageType, Body: body, Message: routed.Body}
+	in := inbound{At: time.Now(), Method: req.Method, Type: routed.MessageType, Body: body, Message: routed.Body,
+		Dialect: protocol.DialectOf(routed)}
 	p.mu.Lock()
 	p.got = append(p.got, in)
 	p.mu.Unlock()
@@ -96,6 +98,26 @@ func (p *peer) received(kind string) []inbound {
 		}
 	}
 	return out
+}
+
+// since lists the requests received after t.
+func (p *peer) since(t time.Time) []inbound {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []inbound
+	for _, in := range p.got {
+		if in.At.After(t) {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+func orNone(messageType string) string {
+	if messageType == "" {
+		return "request"
+	}
+	return messageType
 }
 
 // errGone is what awaiting reports when the agent it waits on ended.

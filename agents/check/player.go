@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -28,9 +29,13 @@ var playerChecks = []string{"health/answers", "mcp/tools-list", "rpc/unknown-met
 // checkPlayer plays the manager and a referee around a registered player.
 func (s *session) checkPlayer(ctx context.Context) {
 	if s.dead != "" {
-		s.skipRest(playerChecks...)
+		s.skipRest(append(playerChecks, "plays/even_odd", "plays/link_race")...)
 		return
 	}
+	// First as a league would play it: registered, then matches. What the
+	// conformance checks send after (unknown methods, hostile bodies) no
+	// league sends, so it cannot spoil this verdict.
+	s.playLeague(ctx)
 	if s.opts.Strict {
 		s.checkHealth(ctx)
 		s.checkTools(ctx, s.playerTools())
@@ -127,12 +132,19 @@ func (s *session) checkStranger(ctx context.Context) {
 	x := s.call(ctx, "handle_game_invitation", inv, genericTimeout)
 	raw, err := x.reply()
 	var ack protocol.GameJoinAck
+	var leagueErr *protocol.LeagueError
 	switch {
 	case x.Err != nil:
 		s.rec.fail(id, "no answer", x, "a refusal: a LEAGUE_ERROR result, a JSON-RPC error, or accept false")
-	case err != nil:
+	case x.rpcError() != nil:
+		s.rec.pass(id, "refused: "+x.rpcError().Error())
+	case errors.As(err, &leagueErr):
 		s.rec.pass(id, "refused: "+err.Error())
-	case protocol.Decode(raw, &ack) == nil && !ack.Accept:
+	case err != nil:
+		// Not a refusal: an answer nobody can read refuses nothing.
+		s.rec.fail(id, "the answer to an invitation from REF99 could not be read: "+err.Error(), x,
+			"a refusal: a LEAGUE_ERROR result, a JSON-RPC error, or GAME_JOIN_ACK with accept false")
+	case protocol.Decode(raw, &ack) == nil && protocol.HoldsJoin(raw) && !ack.Accept:
 		s.rec.pass(id, "declined")
 	default:
 		s.rec.fail(id, "an invitation from REF99 with a made-up ticket was accepted", x,
@@ -186,7 +198,7 @@ func (s *session) checkJoin(x exchange, inv *protocol.GameInvitation) bool {
 	if err != nil || x.Elapsed > s.opts.JoinTimeout {
 		why := fmt.Sprintf("%s: no GAME_JOIN_ACK within %s", inv.GameType, s.opts.JoinTimeout)
 		if err != nil {
-			why += ": " + err.Error()
+			why = answeredWithout(x, inv.GameType, "GAME_JOIN_ACK", err, why)
 		}
 		s.rec.fail("invite/ack-within-deadline", why, x, "GAME_JOIN_ACK in the result, within 5 s")
 		s.markDead()
@@ -207,6 +219,9 @@ func (s *session) checkJoin(x exchange, inv *protocol.GameInvitation) bool {
 	if str(f, "arrival_timestamp") == "" {
 		problems = append(problems, "arrival_timestamp is missing")
 	}
+	if err := answersWithID(x, sentID(x)); err != nil {
+		problems = append(problems, "the reply is not the JSON-RPC response to the invitation: "+err.Error())
+	}
 	expected := fmt.Sprintf("GAME_JOIN_ACK with accept true, match_id %q, player_id %q, conversation_id %q", inv.MatchID, s.id, inv.ConversationID)
 	if len(problems) > 0 {
 		s.rec.fail("invite/ack-is-well-formed", inv.GameType+": "+strings.Join(problems, "; "), x, expected)
@@ -215,6 +230,17 @@ func (s *session) checkJoin(x exchange, inv *protocol.GameInvitation) bool {
 	}
 	s.checkOwnID(x, f)
 	return string(f["accept"]) == "true"
+}
+
+// answeredWithout says why an exchange gave no answer of type want: no
+// answer in time (late), or an answer in time that was something else, a
+// refusal most often (a player that checks the ticket with another
+// formula refuses every real invitation, in milliseconds).
+func answeredWithout(x exchange, game, want string, err error, late string) string {
+	if x.Err != nil {
+		return late + ": " + err.Error()
+	}
+	return fmt.Sprintf("%s: answered after %s, but not with %s: %v", game, x.Elapsed.Round(time.Millisecond), want, err)
 }
 
 func orMissing(raw json.RawMessage) string {
@@ -264,7 +290,7 @@ func (s *session) ask(ctx context.Context, game string, call *protocol.MoveCall)
 	if err != nil || x.Elapsed > s.opts.MoveTimeout {
 		why := fmt.Sprintf("%s: no answer to %s within %s", game, method, s.opts.MoveTimeout)
 		if err != nil {
-			why += ": " + err.Error()
+			why = answeredWithout(x, game, want, err, why)
 		}
 		s.rec.fail("move/answer-within-deadline", why, x, want+" in the result, before the call's deadline "+call.Deadline)
 		s.markDead()
@@ -278,6 +304,9 @@ func (s *session) ask(ctx context.Context, game string, call *protocol.MoveCall)
 	}
 	if v := str(f, "player_id"); v != s.id {
 		problems = append(problems, fmt.Sprintf("player_id is %q, not %q", v, s.id))
+	}
+	if err := answersWithID(x, sentID(x)); err != nil {
+		problems = append(problems, "the reply is not the JSON-RPC response to the move call: "+err.Error())
 	}
 	if len(problems) > 0 {
 		s.rec.fail("move/response-is-well-formed", game+": "+strings.Join(problems, "; "), x,

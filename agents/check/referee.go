@@ -3,11 +3,16 @@ package check
 import (
 	"context"
 	"fmt"
+	"net"
+	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/leaguetui/leaguetui/agents/pages"
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/agents/ticket"
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -30,15 +35,21 @@ type behaviour struct {
 	quiet string            // this player never answers its move
 }
 
-// The matches a referee is given: an ordinary one, one with a move that
-// comes late but in time, one with a move that never comes.
-var refereeMatches = []struct {
-	id string
+// refMatch is a match the checker gives a referee.
+type refMatch struct {
+	id, game string
 	behaviour
-}{
-	{"R1M1", behaviour{moves: map[string]string{assignedPlayer: "even", opponentPlayer: "odd"}}},
-	{"R1M2", behaviour{moves: map[string]string{assignedPlayer: "odd", opponentPlayer: "odd"}, slow: opponentPlayer}},
-	{"R1M3", behaviour{moves: map[string]string{assignedPlayer: "even", opponentPlayer: "even"}, quiet: opponentPlayer}},
+}
+
+// The matches a referee is given: of even/odd, an ordinary one, one with
+// a move that comes late but in time, one with a move that never comes;
+// of the link race, a race in which both players follow the first link of
+// every page (a draw, whatever the pages).
+var refereeMatches = []refMatch{
+	{"R1M1", engine.EvenOddType, behaviour{moves: map[string]string{assignedPlayer: "even", opponentPlayer: "odd"}}},
+	{"R1M2", engine.EvenOddType, behaviour{moves: map[string]string{assignedPlayer: "odd", opponentPlayer: "odd"}, slow: opponentPlayer}},
+	{"R1M3", engine.EvenOddType, behaviour{moves: map[string]string{assignedPlayer: "even", opponentPlayer: "even"}, quiet: opponentPlayer}},
+	{"R2M1", engine.LinkRaceType, behaviour{}},
 }
 
 // lateButInTime is how long the slow player takes over its move, at most:
@@ -103,6 +114,11 @@ func (fp *fakePlayers) answer(id string) func(ctx context.Context, in inbound) a
 				case <-ctx.Done():
 				}
 			}
+			if in.Type == protocol.TypeGameMoveCall {
+				reply.MessageType = protocol.TypeGameMoveResponse
+				return &protocol.GameMoveResponse{Envelope: reply, PlayerID: id,
+					MoveData: protocol.MoveData{MoveType: engine.NavigateMove, Choice: firstLink(call)}}
+			}
 			reply.MessageType = protocol.TypeChooseParityResponse
 			return &protocol.MoveAnswer{Envelope: reply, PlayerID: id, Choice: b.moves[id]}
 		}
@@ -122,32 +138,82 @@ func (s *session) checkReferee(ctx context.Context) {
 		s.checkTools(ctx, []string{"start_match"})
 	}
 	s.checkRPC(ctx)
-	s.games = nil
-	if len(s.opts.Games) > 0 && s.opts.Games[0] != engine.EvenOddType || !containsString(s.meta.GameTypes, engine.EvenOddType) {
-		why := "the referee checks play even_odd, which this run does not check or the referee does not declare"
+	if len(s.games) == 0 {
+		why := fmt.Sprintf("the referee checks play %s, which this run does not check or the referee does not declare",
+			strings.Join(Games, " and "))
 		for _, id := range refereeMatchChecks {
 			s.rec.skip(id, why)
 		}
 	} else {
-		s.games = []string{engine.EvenOddType}
 		s.refereeMatches(ctx)
 	}
 	if s.dead == "" {
 		s.checkHostileRPC(ctx)
 	}
+	s.refereePlays()
 	if s.dead == "" && s.opts.Strict {
 		s.checkRestart(ctx)
 	}
 	s.skipRest(refereeChecks...)
 }
 
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
+// refereeLeagueNeeds are the referee checks whose failure would cost a
+// leaguetui league its matches: results that follow the moves and the
+// deadlines, each reported once (start_match taken, in the referee's own
+// dialect, is startRefused). How the referee words its calls to players
+// is not among them: players read them liberally.
+var refereeLeagueNeeds = []string{"referee/result-matches-moves", "referee/reports-once",
+	"referee/technical-loss-only-after-deadline"}
+
+// startInAnotherDialect sends start_match as leaguetui's manager would
+// after the plain form was answered "method not found": with its client,
+// which tries the other dialects' forms. It reports whether the referee
+// took it; if not, the league could not give it a match.
+func (s *session) startInAnotherDialect(ctx context.Context, x exchange, start *protocol.StartMatch) bool {
+	if e := x.rpcError(); e != nil && e.Code == protocol.CodeMethodNotFound {
+		_, err := s.league.Send(ctx, rpc.Call{Endpoint: s.endpoint, Message: start, Timeout: genericTimeout, Attempts: 1})
+		if err == nil {
 			return true
 		}
+		x.Err = err
+	}
+	if s.startRefused == "" {
+		s.startRefused = "start_match was not taken, in any dialect: " + orErr(x)
 	}
 	return false
+}
+
+func orErr(x exchange) string {
+	if _, err := x.reply(); err != nil {
+		return err.Error()
+	}
+	return "no answer"
+}
+
+// refereePlays gives a referee's verdict "plays in a leaguetui league"
+// from the matches it ran.
+func (s *session) refereePlays() {
+	const id = "plays/referees-matches"
+	if s.startRefused != "" {
+		s.rec.add(id, finding{Status: Fail, Message: s.startRefused, Exp: "start_match acknowledged with a result"})
+		return
+	}
+	ran := false
+	for _, need := range refereeLeagueNeeds {
+		d, _ := Lookup(need)
+		switch r := s.rec.result(d); r.Status {
+		case Fail:
+			s.rec.add(id, finding{Status: Fail, Message: need + ": " + r.Message, Sent: r.Sent, Got: r.Got, Exp: r.Expected})
+			return
+		case Pass:
+			ran = true
+		}
+	}
+	if !ran {
+		s.rec.skip(id, "the referee ran no match of the checker's")
+		return
+	}
+	s.rec.pass(id, "")
 }
 
 // refereeMatches has the referee run the checker's matches one by one.
@@ -158,22 +224,43 @@ func (s *session) refereeMatches(ctx context.Context) {
 		return
 	}
 	defer fp.close()
+	if !slices.Contains(s.games, engine.EvenOddType) {
+		s.rec.skip("referee/technical-loss-only-after-deadline", "its matches (a move late but in time, one never answered) are even/odd's")
+	}
+	var ran []refMatch
 	for _, m := range refereeMatches {
+		if !slices.Contains(s.games, m.game) {
+			continue
+		}
 		fp.mu.Lock()
 		fp.plays[m.id] = m.behaviour
 		fp.mu.Unlock()
-		if !s.refereeMatch(ctx, fp, m.id, m.behaviour) || s.dead != "" {
+		ran = append(ran, m)
+		if !s.refereeMatch(ctx, fp, m) || s.dead != "" {
 			return
 		}
 	}
-	s.checkReportsOnce()
+	s.checkReportsOnce(ran)
+}
+
+// firstLink is the first link of the page a link race's move call shows.
+func firstLink(call protocol.MoveCall) string {
+	if call.MoveRequest == nil {
+		return ""
+	}
+	links, _ := call.MoveRequest.Context["links"].([]any)
+	if len(links) == 0 {
+		return ""
+	}
+	link, _ := links[0].(string)
+	return link
 }
 
 // startMatch is the checker's start_match for a match of its two players.
-func (s *session) startMatch(fp *fakePlayers, matchID string) *protocol.StartMatch {
+func (s *session) startMatch(fp *fakePlayers, matchID, game string) *protocol.StartMatch {
 	env := s.managerEnvelope(protocol.TypeStartMatch, "conv-check-"+matchID)
 	env.AuthToken, env.RoundID, env.MatchID = s.managerKey, 1, matchID
-	msg := &protocol.StartMatch{Envelope: env, GameType: engine.EvenOddType, RefereeID: s.id,
+	msg := &protocol.StartMatch{Envelope: env, GameType: game, RefereeID: s.id,
 		PlayerAID: assignedPlayer, PlayerBID: opponentPlayer, LeagueSeed: 1,
 		PlayerAEndpoint: fp.servers[assignedPlayer].URL, PlayerBEndpoint: fp.servers[opponentPlayer].URL}
 	if s.meta.MatchTickets {
@@ -185,17 +272,21 @@ func (s *session) startMatch(fp *fakePlayers, matchID string) *protocol.StartMat
 
 // refereeMatch has the referee run one match and checks it; it reports
 // whether the match came to its result.
-func (s *session) refereeMatch(ctx context.Context, fp *fakePlayers, matchID string, b behaviour) bool {
-	s.statusf("the referee runs %s", matchID)
-	start := s.startMatch(fp, matchID)
+func (s *session) refereeMatch(ctx context.Context, fp *fakePlayers, m refMatch) bool {
+	matchID := m.id
+	s.statusf("the referee runs %s %s", m.game, matchID)
+	start := s.startMatch(fp, matchID, m.game)
 	x := s.call(ctx, "start_match", start, genericTimeout)
 	if _, err := x.reply(); err != nil {
 		s.rec.fail("referee/acks-start-match", "start_match was not acknowledged: "+err.Error(), x, "a result, such as START_MATCH_ACK")
-		s.markDead()
-		return false
+		if !s.startInAnotherDialect(ctx, x, start) {
+			s.markDead()
+			return false
+		}
+	} else {
+		s.rec.pass("referee/acks-start-match", "")
 	}
-	s.rec.pass("referee/acks-start-match", "")
-	if !s.checkInvitations(ctx, fp, matchID) || !s.checkMoveCalls(ctx, fp, matchID) {
+	if !s.checkInvitations(ctx, fp, matchID, m.game) || !s.checkMoveCalls(ctx, fp, matchID, m.game) {
 		return false
 	}
 	over, err := s.awaitResult(ctx, fp, matchID)
@@ -205,7 +296,7 @@ func (s *session) refereeMatch(ctx context.Context, fp *fakePlayers, matchID str
 		s.markDead()
 		return false
 	}
-	s.checkOutcome(fp, matchID, b, over)
+	s.checkOutcome(fp, m, over)
 	return true
 }
 
@@ -222,7 +313,7 @@ func matchMessages(p *peer, kind, matchID string) []inbound {
 }
 
 // checkInvitations: both players are invited, each with its own seat.
-func (s *session) checkInvitations(ctx context.Context, fp *fakePlayers, matchID string) bool {
+func (s *session) checkInvitations(ctx context.Context, fp *fakePlayers, matchID, game string) bool {
 	const id = "referee/invites-both"
 	both := func() bool {
 		return len(matchMessages(fp.servers[assignedPlayer], protocol.TypeGameInvitation, matchID)) > 0 &&
@@ -244,14 +335,14 @@ func (s *session) checkInvitations(ctx context.Context, fp *fakePlayers, matchID
 		f := fields(in.Message)
 		problems = append(problems, prefixed(pid, envelopeProblems(f, protocol.TypeGameInvitation, "referee:"))...)
 		opponent := map[string]string{assignedPlayer: opponentPlayer, opponentPlayer: assignedPlayer}[pid]
-		if inv.RoleInMatch != seat || inv.OpponentID != opponent || inv.GameType != engine.EvenOddType {
+		if inv.RoleInMatch != seat || inv.OpponentID != opponent || inv.GameType != game {
 			problems = append(problems, fmt.Sprintf("%s: role_in_match %q, opponent_id %q, game_type %q", pid, inv.RoleInMatch, inv.OpponentID, inv.GameType))
 		}
 	}
 	s.checkRefereeID(fp, matchID)
 	if len(problems) > 0 {
 		s.rec.fail(id, matchID+": "+strings.Join(problems, "; "), received(sent),
-			"each invitation with the full envelope, match_id, game_type even_odd, the addressee's role_in_match and the other player as opponent_id")
+			"each invitation with the full envelope, match_id, game_type "+game+", the addressee's role_in_match and the other player as opponent_id")
 		return false
 	}
 	s.rec.pass(id, "")
@@ -278,24 +369,28 @@ func prefixed(who string, problems []string) []string {
 
 // checkMoveCalls: both players are asked for their move, each by its id,
 // with a deadline.
-func (s *session) checkMoveCalls(ctx context.Context, fp *fakePlayers, matchID string) bool {
+func (s *session) checkMoveCalls(ctx context.Context, fp *fakePlayers, matchID, game string) bool {
 	const id = "referee/asks-both-for-a-move"
+	callType := moveCallType(game)
 	both := func() bool {
-		return len(matchMessages(fp.servers[assignedPlayer], protocol.TypeChooseParityCall, matchID)) > 0 &&
-			len(matchMessages(fp.servers[opponentPlayer], protocol.TypeChooseParityCall, matchID)) > 0
+		return len(matchMessages(fp.servers[assignedPlayer], callType, matchID)) > 0 &&
+			len(matchMessages(fp.servers[opponentPlayer], callType, matchID)) > 0
 	}
 	if err := fp.servers[assignedPlayer].await(ctx, genericTimeout, s.alive, both); err != nil {
 		s.rec.fail(id, fmt.Sprintf("%s: both players joined, but both were not asked for a move: %v", matchID, err), exchange{},
-			"CHOOSE_PARITY_CALL (choose_parity) to both players")
+			callType+" ("+moveMethod(game)+") to both players")
 		s.markDead()
 		return false
 	}
 	var problems []string
 	for _, pid := range []string{assignedPlayer, opponentPlayer} {
-		in := matchMessages(fp.servers[pid], protocol.TypeChooseParityCall, matchID)[0]
+		in := matchMessages(fp.servers[pid], callType, matchID)[0]
 		var call protocol.MoveCall
 		_ = protocol.Decode(in.Message, &call)
-		problems = append(problems, prefixed(pid, envelopeProblems(fields(in.Message), protocol.TypeChooseParityCall, "referee:"))...)
+		problems = append(problems, prefixed(pid, envelopeProblems(fields(in.Message), callType, "referee:"))...)
+		if game == engine.LinkRaceType && firstLink(call) == "" {
+			problems = append(problems, pid+": move_request.context.links is empty: the player has no link to follow")
+		}
 		if call.PlayerID != pid {
 			problems = append(problems, fmt.Sprintf("%s: player_id is %q", pid, call.PlayerID))
 		}
@@ -330,7 +425,8 @@ func (s *session) awaitResult(ctx context.Context, fp *fakePlayers, matchID stri
 
 // checkOutcome compares what the referee announced and reported with the
 // moves and with even/odd's rules.
-func (s *session) checkOutcome(fp *fakePlayers, matchID string, b behaviour, overs map[string]inbound) {
+func (s *session) checkOutcome(fp *fakePlayers, m refMatch, overs map[string]inbound) {
+	matchID, b := m.id, m.behaviour
 	var problems []string
 	var first protocol.GameOver
 	for i, pid := range []string{assignedPlayer, opponentPlayer} {
@@ -350,6 +446,9 @@ func (s *session) checkOutcome(fp *fakePlayers, matchID string, b behaviour, ove
 		problems = append(problems, "MATCH_RESULT_REPORT unreadable: "+err.Error())
 	}
 	want := expectedOutcome(b, first)
+	if m.game == engine.LinkRaceType {
+		want = outcome{string(engine.StatusDraw), "", "both players followed the first link of every page from the same start: a draw"}
+	}
 	r := first.GameResult
 	if r.Status != want.status || deref(r.WinnerPlayerID) != want.winner {
 		problems = append(problems, fmt.Sprintf("GAME_OVER says %s, winner %q; %s", r.Status, deref(r.WinnerPlayerID), want.why))
@@ -367,7 +466,7 @@ func (s *session) checkOutcome(fp *fakePlayers, matchID string, b behaviour, ove
 	const id = "referee/result-matches-moves"
 	if len(problems) > 0 {
 		s.rec.add(id, finding{Status: Fail, Message: matchID + ": " + strings.Join(problems, "; "),
-			Sent: fmt.Sprintf("start_match %s; the players chose %v", matchID, b.moves),
+			Sent: fmt.Sprintf("start_match %s (%s); the players chose %v", matchID, m.game, b.moves),
 			Got:  "GAME_OVER to " + assignedPlayer + ": " + clip(overs[assignedPlayer].Body) + "\nMATCH_RESULT_REPORT: " + clip(reportIn.Body),
 			Exp:  "GAME_OVER to both and MATCH_RESULT_REPORT agreeing with the moves: " + want.why})
 	} else {
@@ -453,10 +552,10 @@ func (s *session) checkTechnicalLoss(fp *fakePlayers, matchID string, b behaviou
 	s.rec.pass(id, "")
 }
 
-// checkReportsOnce: one report per match.
-func (s *session) checkReportsOnce() {
+// checkReportsOnce: one report per match run.
+func (s *session) checkReportsOnce(ran []refMatch) {
 	const id = "referee/reports-once"
-	for _, m := range refereeMatches {
+	for _, m := range ran {
 		if n := len(matchMessages(s.mgr, protocol.TypeMatchResultReport, m.id)); n != 1 {
 			in := matchMessages(s.mgr, protocol.TypeMatchResultReport, m.id)
 			var body []byte
@@ -468,4 +567,18 @@ func (s *session) checkReportsOnce() {
 		}
 	}
 	s.rec.pass(id, "")
+}
+
+// servePages serves the checker's page graph over MCP, as `leaguetui
+// pages` does, for a referee's link race; a leaguetui referee finds it in
+// LEAGUETUI_PAGES_URL.
+func (s *session) servePages() (stop func(), err error) {
+	ln, err := net.Listen("tcp", net.JoinHostPort(s.opts.Host, "0"))
+	if err != nil {
+		return nil, err
+	}
+	srv := &http.Server{Handler: pages.Handler(pages.NewServer(raceGraph())), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	s.pagesURL = "http://" + ln.Addr().String() + "/mcp"
+	return func() { _ = srv.Close() }, nil
 }

@@ -41,37 +41,53 @@ type Report struct {
 	Role    Role     `json:"role"`
 	Games   []string `json:"games"`
 	Results []Result `json:"results"`
+	// Strict makes the conformance verdict (MUST and SHOULD) count for the
+	// exit status as well as the verdict "plays in a leaguetui league".
+	Strict bool `json:"strict"`
 }
 
 // Summary counts a report's verdicts.
 type Summary struct {
-	Passed   int  `json:"passed"`
-	Failed   int  `json:"failed"`
-	Skipped  int  `json:"skipped"`
-	Expected int  `json:"expected_failures"` // failures --expected-failures allowed
-	OK       bool `json:"ok"`
+	Passed   int `json:"passed"`
+	Failed   int `json:"failed"`
+	Skipped  int `json:"skipped"`
+	Expected int `json:"expected_failures"` // failures --expected-failures allowed
+	// Plays is the verdict "plays in a leaguetui league": no PLAYS check
+	// failed. Conforms is league.v2 conformance: no MUST or SHOULD check
+	// run failed.
+	Plays    bool `json:"plays"`
+	Conforms bool `json:"conforms"`
+	// OK decides the exit status: Plays, and Conforms too with --strict.
+	OK bool `json:"ok"`
 }
 
 // Summary counts the verdicts. A failure the expected-failures list
 // allows does not count against the run; a listed check that passed does,
 // so that the list stays true.
 func (r Report) Summary() Summary {
-	var s Summary
+	s := Summary{Plays: true, Conforms: true}
+	listStale := false // a listed check passed: the list is wrong, whatever the verdicts
 	for _, res := range r.Results {
+		listStale = listStale || res.Status == Pass && res.ExpectedFailure
+		failed := false
 		switch {
 		case res.Status == Fail && res.ExpectedFailure:
 			s.Expected++
-		case res.Status == Fail:
+		case res.Status == Fail, res.Status == Pass && res.ExpectedFailure:
 			s.Failed++
-		case res.Status == Pass && res.ExpectedFailure:
-			s.Failed++
+			failed = true
 		case res.Status == Pass:
 			s.Passed++
 		default:
 			s.Skipped++
 		}
+		if failed && res.Level == Plays {
+			s.Plays = false
+		} else if failed {
+			s.Conforms = false
+		}
 	}
-	s.OK = s.Failed == 0
+	s.OK = s.Plays && (s.Conforms || !r.Strict) && !listStale
 	return s
 }
 
@@ -114,10 +130,48 @@ func (r *Report) MarkExpected(ids map[string]bool) {
 	}
 }
 
-// WriteText writes one line per check, with the details of each failure
-// under it, then the summary.
+// WriteText writes the two verdicts, each a heading and one line per
+// check with the details of each failure under it, then the summary.
 func (r Report) WriteText(w io.Writer) {
+	var plays, conformance []Result
 	for _, res := range r.Results {
+		if res.Level == Plays {
+			plays = append(plays, res)
+		} else {
+			conformance = append(conformance, res)
+		}
+	}
+	s := r.Summary()
+	fmt.Fprintf(w, "Plays in a leaguetui league: %s\n", yesNo(s.Plays))
+	writeResults(w, plays)
+	counts := "counts for the exit status with --strict"
+	if r.Strict {
+		counts = "counts for the exit status (--strict)"
+	}
+	fmt.Fprintf(w, "\nleague.v2 conformance: %s (%s)\n", yesNo(s.Conforms), counts)
+	writeResults(w, conformance)
+	verdict := "OK"
+	if !s.OK {
+		verdict = "FAILED"
+	}
+	fmt.Fprintf(w, "\n%s: %d passed, %d failed, %d skipped", verdict, s.Passed, s.Failed, s.Skipped)
+	if s.Expected > 0 {
+		fmt.Fprintf(w, ", %d expected failures", s.Expected)
+	}
+	fmt.Fprintln(w)
+}
+
+func yesNo(ok bool) string {
+	if ok {
+		return "yes"
+	}
+	return "no"
+}
+
+// writeResults writes one line per check, with the details of each
+// failure under it.
+func writeResults(w io.Writer, results []Result) {
+	for _, res := range results {
 		status := string(res.Status)
 		switch {
 		case res.ExpectedFailure && res.Status == Fail:
@@ -140,16 +194,6 @@ func (r Report) WriteText(w io.Writer) {
 			}
 		}
 	}
-	s := r.Summary()
-	verdict := "OK"
-	if !s.OK {
-		verdict = "FAILED"
-	}
-	fmt.Fprintf(w, "%s: %d passed, %d failed, %d skipped", verdict, s.Passed, s.Failed, s.Skipped)
-	if s.Expected > 0 {
-		fmt.Fprintf(w, ", %d expected failures", s.Expected)
-	}
-	fmt.Fprintln(w)
 }
 
 // WriteJSON writes one JSON object per check, one a line, then

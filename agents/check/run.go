@@ -19,6 +19,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/agents/sandbox"
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -96,7 +97,14 @@ type session struct {
 	meta     protocol.AgentMeta
 	games    []string
 	ids      atomic.Int64
-	dead     string // set once the agent stopped answering: later checks are skipped
+	// league calls the agent as leaguetui's agents do, for the verdict
+	// "plays in a leaguetui league".
+	league *rpc.Client
+	dead   string // set once the agent stopped answering: later checks are skipped
+	// pagesURL is the checker's page server, for a referee's link race.
+	pagesURL string
+	// startRefused says why a referee took no start_match in any dialect.
+	startRefused string
 }
 
 // Run checks one agent and returns the verdicts. Its error is for what
@@ -109,6 +117,8 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	}
 	s := &session{opts: opts, rec: newRecorder(), token: "tok-check-" + randomHex(16),
 		ticketKey: "tk-" + randomHex(32), managerKey: "mk-" + randomHex(32)}
+	cfg := s.leagueConfig()
+	s.league = rpc.NewClient(rpc.Options{Retry: cfg.Retry, Breaker: cfg.Breaker})
 	var err error
 	if s.data, err = s.dataDir(); err != nil {
 		return Report{}, err
@@ -118,6 +128,13 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		return Report{}, err
 	}
 	defer s.mgr.close()
+	if opts.Role == RefereeRole {
+		stop, err := s.servePages()
+		if err != nil {
+			return Report{}, err
+		}
+		defer stop()
+	}
 	defer s.stopAgent()
 	if err := s.join(ctx); err != nil {
 		return Report{}, err
@@ -222,7 +239,7 @@ func randomHex(n int) string {
 
 // report is the verdict of every selected check, in catalogue order.
 func (s *session) report() Report {
-	r := Report{Role: s.opts.Role, Games: s.games}
+	r := Report{Role: s.opts.Role, Games: s.games, Strict: s.opts.Strict}
 	for _, d := range Selected(s.opts.Role, s.opts.Strict) {
 		r.Results = append(r.Results, s.rec.result(d))
 	}
@@ -303,7 +320,12 @@ func (s *session) start() error {
 		}
 	}
 	s.statusf("starting %s", strings.Join(s.argv, " "))
-	p, err := startAgent(s.agentSpec(s.placeholders))
+	spec := s.agentSpec(s.placeholders)
+	if s.pagesURL != "" {
+		// A leaguetui referee's page server, for the link race.
+		spec.Secrets = append(spec.Secrets, "LEAGUETUI_PAGES_URL="+s.pagesURL)
+	}
+	p, err := startAgent(spec)
 	if err != nil {
 		return err
 	}
@@ -362,6 +384,8 @@ func (s *session) registered(n int) func() bool {
 
 func (s *session) neverRegistered(err error) {
 	s.dead = "the agent never registered"
+	s.rec.fail("plays/registers", fmt.Sprintf("no %s reached the manager: %v", s.registerType(), err),
+		exchange{}, fmt.Sprintf("a %s to %s, the {manager} URL", s.registerType(), s.mgr.URL))
 	s.rec.fail("register/request-is-well-formed", fmt.Sprintf("no %s reached the manager: %v", s.registerType(), err),
 		exchange{}, fmt.Sprintf("a %s to %s, the {manager} URL", s.registerType(), s.mgr.URL))
 }
@@ -381,8 +405,14 @@ func (s *session) checkRefusal(ctx context.Context) {
 		_, how := s.agent.exited()
 		s.rec.pass(id, "exited ("+how+")")
 	default:
-		s.rec.fail(id, fmt.Sprintf("refused, the agent neither registered again nor exited within %s", refusalWait),
-			received(first.Body), fmt.Sprintf("a new %s or the agent's exit", s.registerType()))
+		// league.v2 does not ask an agent to leave: one that stays up idle
+		// carries on as if admitted only if it sends the manager anything.
+		if after := s.mgr.since(first.At); len(after) > 0 {
+			s.rec.fail(id, fmt.Sprintf("refused, the agent sent the manager a %s as if admitted", orNone(after[0].Type)),
+				received(after[0].Body), fmt.Sprintf("a new %s, the agent's exit, or nothing", s.registerType()))
+		} else {
+			s.rec.pass(id, fmt.Sprintf("stayed up idle for %s; started again", refusalWait))
+		}
 		s.stopAgent()
 	}
 	if err := s.start(); err != nil {
@@ -413,7 +443,9 @@ func (s *session) admitted(ctx context.Context, n int) error {
 	} else {
 		s.rec.pass(id, "")
 	}
+	s.checkAdmissible(in)
 	s.meta, s.endpoint = meta, meta.ContactEndpoint
+	s.league.Learn(s.endpoint, in.Dialect) // as the manager does: the agent is called in the dialect it registered in
 	if s.endpoint == "" {
 		s.dead = "the agent gave no contact_endpoint"
 		return nil
@@ -495,6 +527,9 @@ func (s *session) gamesToCheck() []string {
 	}
 	var out []string
 	for _, g := range want {
+		if s.opts.Role == RefereeRole && len(s.opts.Games) == 0 && len(out) == 1 {
+			break // a referee runs its league's one game: the first it declares, unless --game names another
+		}
 		if slices.Contains(s.meta.GameTypes, g) {
 			out = append(out, g)
 		} else if len(s.opts.Games) > 0 {

@@ -108,7 +108,7 @@ func get(ctx context.Context, url string, timeout time.Duration) exchange {
 // time it took.
 func (x exchange) do(req *http.Request) exchange {
 	start := time.Now()
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := noRedirects.Do(req)
 	if err == nil {
 		x.Status, x.Header = resp.StatusCode, resp.Header
 		x.Body, err = io.ReadAll(io.LimitReader(resp.Body, 1<<20))
@@ -117,6 +117,11 @@ func (x exchange) do(req *http.Request) exchange {
 	x.Err, x.Elapsed = err, time.Since(start)
 	return x
 }
+
+// noRedirects is the checker's HTTP client: a redirect is the agent's
+// answer, shown as it came, never followed (an agent could otherwise send
+// the checker anywhere).
+var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
 // request frames a JSON-RPC request; id nil makes a notification.
 func request(method string, params any, id any) []byte {

@@ -178,7 +178,7 @@ func (run *matchRun) invite(ctx context.Context, player string) {
 	err := run.ask(ctx, player, msg, run.r.opts.Config.Timeouts.JoinAck, protocol.TypeGameJoinAck,
 		func(raw json.RawMessage) (bool, error) {
 			ack = protocol.GameJoinAck{}
-			if protocol.Decode(raw, &ack) != nil || !holdsJoin(raw) {
+			if protocol.Decode(raw, &ack) != nil || !protocol.HoldsJoin(raw) {
 				return false, nil
 			}
 			return true, nil
@@ -192,20 +192,6 @@ func (run *matchRun) invite(ctx context.Context, player string) {
 	})
 }
 
-// holdsJoin tells an inline join answer from a mere acknowledgement such as
-// {"status":"joined"} that promises a GAME_JOIN_ACK later.
-func holdsJoin(raw json.RawMessage) bool {
-	var probe map[string]json.RawMessage
-	if protocol.Unmarshal(raw, &probe) != nil {
-		return false
-	}
-	_, accept := probe["accept"]
-	_, accepted := probe["accepted"]
-	var mt string
-	_ = protocol.Unmarshal(probe["message_type"], &mt)
-	return accept || accepted || mt == protocol.TypeGameJoinAck
-}
-
 // askMove asks for the game's move of this turn and records it; an answer
 // that is not a move is retried like a timeout, with GAME_ERROR first.
 func (run *matchRun) askMove(ctx context.Context, player string) {
@@ -214,13 +200,9 @@ func (run *matchRun) askMove(ctx context.Context, player string) {
 	call := run.moveCall(player, turn)
 	err := run.ask(ctx, player, call, run.r.opts.Config.Timeouts.Move, answerTypeOf(call.MessageType),
 		func(raw json.RawMessage) (bool, error) {
-			var resp protocol.MoveAnswer
-			if protocol.Decode(raw, &resp) != nil || resp.Choice == "" && !resp.HasMoveData && !resp.Model.Failed() {
+			answer, ok := protocol.ReadMove(raw)
+			if !ok {
 				return false, nil
-			}
-			answer := engine.Answer{MoveType: resp.MoveType, Choice: resp.Choice}
-			if resp.Model.Failed() && !resp.Model.Fallback {
-				answer.Error = resp.Model.ErrorType // the player's own model failed: the game ends its game
 			}
 			var invalid error
 			run.locked(func(m *engine.Match) { invalid = m.Answered(player, answer) })
@@ -335,10 +317,10 @@ func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Me
 		if answered, invalid := read(raw); answered {
 			return invalid
 		}
-		return protocol.Reject(protocol.ErrMissingField, "the posted %s holds no answer", answerType)
+		return protocol.Reject(protocol.ErrMissingField, "the posted %s holds no %s", answerType, protocol.AnswerField(answerType))
 	case <-time.After(time.Until(deadline)):
 		return &rpc.CallError{Code: protocol.ErrTimeout, Endpoint: run.endpoints[player],
-			Err: errors.New("answered without " + answerType + " and posted none in time")}
+			Err: errors.New(protocol.MissingAnswer(answerType) + " and posted none in time")}
 	case <-ctx.Done():
 		return ctx.Err()
 	}

@@ -25,7 +25,6 @@ import (
 func TestMain(m *testing.M) { leaguetest.Main(m) }
 
 const (
-	leagueID      = "league_2025_even_odd"
 	leagueTimeout = 3 * time.Minute
 	adminToken    = "adm-report-test-0123456789abcdef"
 	// hostile is a display name made to break a page or a spreadsheet:
@@ -135,7 +134,7 @@ func reportOf(t *testing.T, dir string) string {
 // the journal).
 func waitStandingsFile(t *testing.T, dir string, matches int) {
 	t.Helper()
-	path := filepath.Join(dir, "leagues", leagueID, "standings.json")
+	path := filepath.Join(dir, "leagues", leaguetest.LeagueIn(t, dir), "standings.json")
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var s protocol.StandingsFile
@@ -173,10 +172,10 @@ type matchFile = leaguetest.MatchFile[struct {
 func checkExports(t *testing.T, dir, out string, matches int) {
 	t.Helper()
 	var standings protocol.StandingsFile
-	leaguetest.ReadJSON(t, filepath.Join(dir, "leagues", leagueID, "standings.json"), &standings)
+	leaguetest.ReadJSON(t, filepath.Join(dir, "leagues", leaguetest.LeagueIn(t, dir), "standings.json"), &standings)
 	files := map[string]matchFile{}
 	tokens := map[string][2]int64{}
-	for _, f := range leaguetest.ReadMatchFiles[matchFile](t, dir, leagueID) {
+	for _, f := range leaguetest.ReadMatchFiles[matchFile](t, dir, leaguetest.LeagueIn(t, dir)) {
 		files[f.MatchID] = f
 		for _, e := range f.Transcript {
 			if m, ok := e.Content["model"].(map[string]any); ok {
@@ -289,7 +288,7 @@ func checkExports(t *testing.T, dir, out string, matches int) {
 func journalResults(t *testing.T, dir string) map[string]engine.Event {
 	t.Helper()
 	results := map[string]engine.Event{}
-	for _, ev := range leaguetest.Journal(t, dir, leagueID) {
+	for _, ev := range leaguetest.Journal(t, dir, leaguetest.LeagueIn(t, dir)) {
 		if ev.Kind == engine.EventMatchResult {
 			results[ev.MatchID] = ev
 		}
@@ -308,14 +307,14 @@ func checkHTML(t *testing.T, dir, out, hostileName string) {
 		}
 	}
 	var standings protocol.StandingsFile
-	leaguetest.ReadJSON(t, filepath.Join(dir, "leagues", leagueID, "standings.json"), &standings)
+	leaguetest.ReadJSON(t, filepath.Join(dir, "leagues", leaguetest.LeagueIn(t, dir), "standings.json"), &standings)
 	for _, r := range standings.Standings {
 		row := fmt.Sprintf(`<td class="mono">%s</td><td>%s</td><td class="n">%d</td>`, r.PlayerID, escape(r.DisplayName), r.Played)
 		if !strings.Contains(page, row) {
 			t.Errorf("the standings lack %s's row %q", r.PlayerID, row)
 		}
 	}
-	for _, f := range leaguetest.ReadMatchFiles[matchFile](t, dir, leagueID) {
+	for _, f := range leaguetest.ReadMatchFiles[matchFile](t, dir, leaguetest.LeagueIn(t, dir)) {
 		if !strings.Contains(page, `id="match-`+f.MatchID+`"`) || !strings.Contains(page, `href="#match-`+f.MatchID+`"`) {
 			t.Errorf("the report has no section or link for %s", f.MatchID)
 		}

@@ -47,6 +47,8 @@ type page struct {
 	Title     string     `json:"title"`
 	Flow      int        `json:"flow"`
 	Pairs     []string   `json:"pairs"` // the running matches' players
+	League    string     `json:"league"`
+	Game      string     `json:"game"`
 }
 
 const look = `({
@@ -58,6 +60,8 @@ const look = `({
   title: document.title,
   flow: document.querySelectorAll("#flow li").length,
   pairs: Array.from(document.querySelectorAll("#running tbody tr")).map(tr => tr.cells[1].textContent),
+  league: document.getElementById("league").textContent,
+  game: document.getElementById("game").textContent,
 })`
 
 // A real league of real processes watched in a real browser through
@@ -126,6 +130,9 @@ func TestWebViewInChromium(t *testing.T) {
 	doc, err := ctl.Standings(context.Background())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if seen.League != doc.LeagueID || seen.Game != doc.GameType || seen.Game != "even_odd" {
+		t.Errorf("the page's header says league %q, game %q; /standings says %q, %q", seen.League, seen.Game, doc.LeagueID, doc.GameType)
 	}
 	if len(seen.Standings) != len(doc.Standings) {
 		t.Fatalf("the page shows %d standings rows, /standings has %d", len(seen.Standings), len(doc.Standings))

@@ -14,7 +14,7 @@ import (
 	"github.com/leaguetui/leaguetui/config"
 )
 
-const checkUsage = `leaguetui check: test one league.v2 agent, a player or a referee, against the protocol.
+const checkUsage = `leaguetui check: test one league.v2 agent, a player or a referee: would a leaguetui league play it, and does it conform to league.v2?
 
 Usage:
   leaguetui check [flags] -- COMMAND ARGS...   start the agent, check it, stop it
@@ -26,25 +26,39 @@ In COMMAND ARGS, {manager} is the checker's manager URL to register with,
 {port} a free port to listen on, {name} a display name and {data} a data
 folder of the agent's own. The checker plays the manager and a referee
 around a player, or the manager and two players around a referee
-(--role referee), and prints one line per check: PASS, FAIL or SKIP with
-its id. MUST checks decide the exit status; --strict adds the SHOULD
-checks. docs/check.md lists every check.
+(--role referee), and prints two verdicts, one line per check: PASS, FAIL
+or SKIP with its id. "Plays in a leaguetui league" (the PLAYS checks:
+matches played with leaguetui's referee's client, reading, deadlines and
+retries) decides the exit status; league.v2 conformance (MUST, and SHOULD
+with --strict) counts too with --strict. docs/check.md lists every check.
 
-Exit status: 0 every selected check passed, 1 one failed, 2 a bad command line.
+Exit status: 0 the agent plays (and, with --strict, conforms), 1 it does
+not, 2 a bad command line.
 
 Flags:
 `
 
 // checkFailed ends a check run in which a check failed: exit status 1.
-type checkFailed struct{ failed int }
+type checkFailed struct{ why string }
 
-func (e *checkFailed) Error() string { return fmt.Sprintf("check: %d checks failed", e.failed) }
+func (e *checkFailed) Error() string { return "check: " + e.why }
+
+// failedBecause says why a run failed: the verdict that decided it.
+func failedBecause(s check.Summary) *checkFailed {
+	switch {
+	case !s.Plays:
+		return &checkFailed{fmt.Sprintf("the agent would lose matches technically in a leaguetui league (%d checks failed)", s.Failed)}
+	case !s.Conforms:
+		return &checkFailed{fmt.Sprintf("the agent does not conform to league.v2 (%d checks failed, --strict)", s.Failed)}
+	}
+	return &checkFailed{"--expected-failures lists a check that passed: take it off the list"}
+}
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newCommandFlagSet("leaguetui check", checkUsage, stdout)
 	role := fs.String("role", "player", "the agent's role: player or referee")
 	game := fs.String("game", "", "check only this game: "+strings.Join(check.Games, " or ")+" (default: every game the agent declares)")
-	strict := fs.Bool("strict", false, "also run the SHOULD checks, and count them")
+	strict := fs.Bool("strict", false, "also run the SHOULD checks, and make conformance count for the exit status")
 	listen := fs.Bool("listen", false, "start no agent: print the manager URL and wait for one started by hand")
 	asJSON := fs.Bool("json", false, "print one JSON object per check, then a summary object, instead of the lines")
 	junit := fs.String("junit", "", "also write the verdicts as JUnit XML to `FILE`")
@@ -117,7 +131,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	if s := report.Summary(); !s.OK {
-		return &checkFailed{failed: s.Failed}
+		return failedBecause(s)
 	}
 	return nil
 }

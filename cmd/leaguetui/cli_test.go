@@ -69,6 +69,9 @@ func TestBadCommandLineIsOneLine(t *testing.T) {
 		{[]string{"--json"}, []string{"--json and --quiet go with --no-ui"}},
 		{[]string{"--no-ui", "--players", "1"}, []string{"--players 2 or more", "got --players 1"}},
 		{[]string{"--no-ui", "--attach", "http://127.0.0.1:1"}, []string{"--attach shows a league in the console"}},
+		{[]string{"--no-ui", "--manager-port", "99999"}, []string{"--manager-port 99999", "1..65535"}},
+		{[]string{"--no-ui", "--manager-port", "8005"}, []string{"--manager-port 8005", "referee_port_range"}},
+		{[]string{"--no-ui", "--manager-port", "9000", "--free-ports"}, []string{"--manager-port and --free-ports"}},
 		// Values only a started league used to find wrong: refused before
 		// any agent starts, naming the flag and the values it takes.
 		{[]string{"--no-ui", "--game", "chess"}, []string{`--game "chess"`, "even_odd, link_race"}},

@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -353,8 +354,13 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	csvDir := fs.String("csv", "", "with --no-ui: write the league's standings.csv, crosstable.csv, matches.csv and results.jsonl into `folder` when it completes")
 	webAddr := fs.String("web", "", webFlagUsage)
 	requireSandbox := fs.Bool("require-sandbox", false, requireSandboxUsage)
+	managerPort := fs.Int("manager-port", 0,
+		"the `port` the manager of the league leaguetui starts listens on (default network.default_league_manager_port, 8000)")
 	cfg, err := parse(fs, cf, args)
 	if err != nil {
+		return err
+	}
+	if cfg, err = withManagerPort(fs, cfg, *managerPort, *freePorts, *attach != ""); err != nil {
 		return err
 	}
 	if *version {
@@ -427,6 +433,27 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	}
 	opts.Interrupts = interrupts
 	return headless.Run(ctx, opts)
+}
+
+// withManagerPort puts --manager-port into the league's configuration,
+// checked like the config folder's port: a league started with --no-ui or
+// in the console gets a known manager URL without a config folder.
+func withManagerPort(fs *flag.FlagSet, cfg config.Config, port int, freePorts, attached bool) (config.Config, error) {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "manager-port" })
+	switch {
+	case !set:
+		return cfg, nil
+	case freePorts:
+		return cfg, &usageError{"--manager-port and --free-ports: give one (--free-ports takes a free port for the manager too)"}
+	case attached:
+		return cfg, &usageError{"--manager-port is the port of a manager leaguetui starts; --attach shows one already running"}
+	}
+	cfg.Network.ManagerPort = port
+	if err := cfg.Validate(); err != nil {
+		return cfg, &usageError{"--manager-port " + strconv.Itoa(port) + ": " + err.Error()}
+	}
+	return cfg, nil
 }
 
 // loadRoster reads and checks the roster (--roster, else the config

@@ -29,7 +29,7 @@ func TestMain(m *testing.M) { leaguetest.Main(m) }
 
 const (
 	leagueTimeout = 3 * time.Minute
-	leagueID      = "league_2025_even_odd"
+	leagueID      = "league_2025_link_race" // config.LeagueIDFor: a league's id names its game
 	adminToken    = "adm-linkrace-test-0123456789abcdef"
 )
 

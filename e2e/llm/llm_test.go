@@ -116,12 +116,12 @@ func runLeague(t *testing.T, dir string, args ...string) ([]match, string) {
 		t.Fatalf("leaguetui %v: %v\n%s", args, run.Err, run.Stderr)
 	}
 	checkNoKey(t, dir, run.Stdout+run.Stderr)
-	matches := leaguetest.ReadMatchFiles[match](t, dir, leagueID)
+	matches := leaguetest.ReadMatchFiles[match](t, dir, leaguetest.LeagueIn(t, dir))
 	results := make([]leaguetest.MatchResult, len(matches))
 	for i, m := range matches {
 		results[i] = m.Result.MatchResult
 	}
-	leaguetest.CheckStandings(t, dir, leagueID, results)
+	leaguetest.CheckStandings(t, dir, leaguetest.LeagueIn(t, dir), results)
 	return matches, run.Stdout
 }
 

@@ -42,7 +42,7 @@ func TestLinkRaceErrorNamesGameMove(t *testing.T) {
 	run := startLeaguetui(t, dataDir, nil, "--no-ui", "--data", dataDir, "--seed", "6", "--roster", roster, "--game", "link_race",
 		"--move-timeout", "1s", "--attempts", "1", "--free-ports")
 	run.wait(t)
-	files, _ := filepath.Glob(filepath.Join(store.Layout{Root: dataDir, LeagueID: "league_2025_even_odd"}.MatchesDir(), "*.json"))
+	files, _ := filepath.Glob(filepath.Join(store.Layout{Root: dataDir, LeagueID: "league_2025_link_race"}.MatchesDir(), "*.json"))
 	if len(files) == 0 {
 		t.Fatalf("no match file in %s", dataDir)
 	}

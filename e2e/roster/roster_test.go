@@ -10,15 +10,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/engine"
@@ -418,4 +421,73 @@ func TestRosterRefereeProgram(t *testing.T) {
 			t.Errorf("%s: played %d, technical losses %d; want 2 and 0", name, r.Played, r.TechnicalLosses)
 		}
 	}
+}
+
+// TestExternalNameWithSpaces: an external roster entry may reserve a
+// display name with a space, as two other implementations name their
+// players ("Player P05"): the player that registers with it gets the id
+// the roster keeps and plays.
+func TestExternalNameWithSpaces(t *testing.T) {
+	dataDir := t.TempDir()
+	roster := writeRoster(t, map[string]any{"name": "bob", "strategy": "random"},
+		map[string]any{"name": "Player P05", "external": true})
+	run := startLeaguetui(t, dataDir, nil, append([]string{"--no-ui", "--data", dataDir, "--seed", "3", "--roster", roster}, fast...)...)
+	// Another implementation's player (leaguetui's own names its files after --name, which keeps it to file-safe names).
+	leaguetest.StartBadPlayer(t, t.TempDir(), run.managerURL(t), "Player P05", "request_reply")
+	run.wait(t)
+	row, ok := rowsByName(readStandings(t, dataDir))["Player P05"]
+	if !ok || row.PlayerID != "P02" || row.Played != 1 || row.TechnicalLosses != 0 {
+		t.Errorf("Player P05: %+v (found %v), want P02, one match played, no technical loss", row, ok)
+	}
+}
+
+// TestManagerPortFlag: --manager-port puts the manager of a --no-ui league
+// on that port, so that outside players know the URL to register at
+// without a config folder. The referee's and player's ports come from a
+// config folder of free ports, so that the league needs no fixed port.
+func TestManagerPortFlag(t *testing.T) {
+	var ports [3]int
+	for i := range 2 {
+		p, err := launch.FreePort("127.0.0.1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ports[i] = p
+	}
+	ports[2] = twoFreePorts(t) // the roster's two players count against the range; bob alone listens
+	configDir := t.TempDir()
+	system := fmt.Sprintf(`{"network": {"default_referee_port_range": [%d, %d], "default_player_port_range": [%d, %d]}}`,
+		ports[1], ports[1], ports[2], ports[2]+1)
+	if err := os.WriteFile(filepath.Join(configDir, "system.json"), []byte(system), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dataDir := t.TempDir()
+	roster := writeRoster(t, map[string]any{"name": "bob", "strategy": "random"}, map[string]any{"name": "carol", "external": true})
+	run := startLeaguetui(t, dataDir, nil, "--no-ui", "--data", dataDir, "--seed", "3", "--roster", roster, "--referees", "1",
+		"--config", configDir, "--manager-port", strconv.Itoa(ports[0]), "--move-timeout", "3s", "--retry-delay", "100ms")
+	want := fmt.Sprintf("http://127.0.0.1:%d/mcp", ports[0])
+	if got := run.managerURL(t); got != want {
+		t.Fatalf("leaguetui says to register at %s, want %s", got, want)
+	}
+	leaguetest.StartBadPlayer(t, t.TempDir(), want, "carol", "request_reply")
+	run.wait(t)
+	if row := rowsByName(readStandings(t, dataDir))["carol"]; row.PlayerID != "P02" || row.Played != 1 {
+		t.Errorf("carol: %+v, want P02 with one match played", row)
+	}
+}
+
+// twoFreePorts is a port p such that p and p+1 are both free now.
+func twoFreePorts(t *testing.T) int {
+	for range 100 {
+		p, err := launch.FreePort("127.0.0.1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p+1))); err == nil {
+			l.Close()
+			return p
+		}
+	}
+	t.Fatal("no two free ports in a row")
+	return 0
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/e2e/thirdgame/rps"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
@@ -23,8 +24,8 @@ func TestMain(m *testing.M) { leaguetest.Main(m) }
 
 const leagueTimeout = 3 * time.Minute
 
-// leagueID is the league the tests play: the default.
-const leagueID = "league_2025_even_odd"
+// leagueID is the league the tests play: the default, which names the game.
+var leagueID = config.LeagueIDFor(rps.Type)
 
 // rpsBinary is leaguetui with the rock, paper, scissors game.
 func rpsBinary(t *testing.T) string {

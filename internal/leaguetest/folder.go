@@ -32,3 +32,24 @@ func FolderState(t testing.TB, dir string) map[string]string {
 	}
 	return files
 }
+
+// LeagueIn is the id of the one league the data folder dir holds: a
+// league's id names its game, so a test that runs either game reads it
+// from the folder.
+func LeagueIn(t testing.TB, dir string) string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(dir, "leagues"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, e := range entries {
+		if e.IsDir() {
+			ids = append(ids, e.Name())
+		}
+	}
+	if len(ids) != 1 {
+		t.Fatalf("%s holds leagues %v, want one", dir, ids)
+	}
+	return ids[0]
+}

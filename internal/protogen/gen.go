@@ -16,6 +16,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/config"
+	"github.com/leaguetui/leaguetui/engine"
 )
 
 // Generate is the whole reference, the same bytes for the same code.
@@ -143,10 +144,26 @@ func message(w writer, m protocol.MessageSpec) {
 	}
 	method := m.ToolName()
 	context := contextFields(m)
+	params := sample(m.Body, m.Type, senderOf(m), context, false)
+	result := sample(m.Reply, replyType(m), replierOf(m), context, true)
+	if m.Type == protocol.TypeGameMoveCall {
+		linkRaceTurn(params.(map[string]any), result.(map[string]any))
+	}
 	w("Example:\n\n```json\n%s\n```\n\n", example(map[string]any{"jsonrpc": "2.0", "id": 7, "method": method,
-		"params": sample(m.Body, m.Type, senderOf(m), context, false)}))
-	w("```json\n%s\n```\n\n", example(map[string]any{"jsonrpc": "2.0", "id": 7,
-		"result": sample(m.Reply, replyType(m), replierOf(m), context, true)}))
+		"params": params}))
+	w("```json\n%s\n```\n\n", example(map[string]any{"jsonrpc": "2.0", "id": 7, "result": result}))
+}
+
+// linkRaceTurn makes GAME_MOVE_CALL's example a turn of the link race, the
+// game it is sent for (even/odd's move is CHOOSE_PARITY_CALL): the page
+// the player is on, its links, and a move that follows one of them.
+func linkRaceTurn(call, answer map[string]any) {
+	links := []string{"Castle Volcano", "Volcano Lighthouse", "Lighthouse Castle"}
+	call["game_type"] = engine.LinkRaceType
+	call["move_request"] = map[string]any{"move_type": engine.NavigateMove, "turn": 1, "context": map[string]any{
+		"current_page": "Volcano Market", "links": links, "target_page": "Canyon Forest", "steps_left": 8,
+		"path": []string{"Volcano Market"}, "summary": "Volcano Market is page 160 of a graph generated from seed 8."}}
+	answer["move_data"] = map[string]any{"move_type": engine.NavigateMove, "choice": links[2]}
 }
 
 func servedBy(m protocol.MessageSpec) string {
@@ -294,6 +311,9 @@ func fieldTable(w writer, s *jsonschema.Schema, goType reflect.Type, required []
 		w("| `%s` | %s | %s | %s |\n", name, typeOf(prop), req, cell(prop.Description))
 		parent, _ := goField(goType, name)
 		for _, sub := range nested(prop) {
+			if slices.Contains(notUnder[name], sub) {
+				continue
+			}
 			subProp := objectOf(prop).Properties[sub]
 			subReq := "no"
 			if f, ok := goField(parent.Type, sub); ok && !strings.Contains(f.Tag.Get("json"), "omitempty") {
@@ -304,6 +324,12 @@ func fieldTable(w writer, s *jsonschema.Schema, goType reflect.Type, required []
 	}
 	w("\n")
 }
+
+// notUnder are the nested fields of a shared Go type that one of the
+// places it appears in never holds: protocol.AgentMeta is both the
+// player's and the referee's metadata, and what only a referee declares
+// is no field of player_meta.
+var notUnder = map[string][]string{"player_meta": {"max_concurrent_matches", "referee_key", "match_tickets"}}
 
 // goField finds the field of struct type t (or of what t points to or
 // holds) that JSON calls name, embedded structs included.

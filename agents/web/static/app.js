@@ -150,6 +150,7 @@ async function loadStandings() {
   if (!resp.ok) return;
   const doc = await resp.json();
   $("league").textContent = doc.league_id;
+  $("game").textContent = doc.game_type || view.gameType || "";
   view.done = doc.matches_done; view.total = doc.matches_total;
   view.round = Math.max(view.round, doc.rounds_completed);
   $("done").textContent = String(doc.matches_done);

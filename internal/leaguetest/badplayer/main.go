@@ -46,6 +46,20 @@
 //	crash_on_oversize     exits on a body of 1 MiB or more
 //	crash_on_late         exits on a move call for a match whose result it got
 //	crash_on_foreign      exits on a move call for a match it was not invited to
+//	ignore_refusal        (above) also sends the manager a LEAGUE_QUERY as if admitted
+//
+// Modes of players that other implementations field, which a league plays
+// (or not) whatever league.v2 conformance says of them:
+//
+//	idle_after_refusal    refused, stays up and sends nothing
+//	lower_types           answers with message types in lower case
+//	no_match_id           answers without match_id
+//	wrong_string_id       echoes a string request id wrongly (integer ids right)
+//	int_id_as_string      echoes an integer request id as a string
+//	no_ping               serves no ping: answers it HTTP 404 in plain text
+//	no_parity             answers each even/odd move without parity_choice
+//	refuse_invites        refuses every invitation at once (E012), as a player
+//	                      that checks match tickets with another formula does
 //
 // Notifications (results, standings, GAME_ERROR) are acknowledged at once in
 // every mode; a JSON-RPC notification (no id) gets no response but in
@@ -75,7 +89,9 @@ import (
 var modes = []string{"slow", "stall", "crash", "refuse", "malformed", "invalid", "decline", "style", "wrapped",
 	"wrong_link", "no_move", "wrong_tool", "request_reply", "ack_move",
 	"bad_register", "ignore_refusal", "wrong_sender", "unknown_ok", "answer_notifications", "id_zero", "no_notify_ack",
-	"upper", "no_move_type", "no_result_ack", "crash_on_malformed", "crash_on_oversize", "crash_on_late", "crash_on_foreign"}
+	"upper", "no_move_type", "no_result_ack", "crash_on_malformed", "crash_on_oversize", "crash_on_late", "crash_on_foreign",
+	"idle_after_refusal", "lower_types", "no_match_id", "wrong_string_id", "int_id_as_string", "no_ping", "no_parity",
+	"refuse_invites"}
 
 // crashStatus is the exit status of the crash_on_* modes.
 const crashStatus = 3
@@ -111,8 +127,12 @@ func run() error {
 	fmt.Println(node.ReadyListening + p.endpoint)
 
 	if err := p.register(*managerURL); err != nil {
-		if p.mode == "ignore_refusal" {
-			select {} // carries on as if admitted, until killed
+		switch p.mode {
+		case "ignore_refusal":
+			p.queryAnyway(*managerURL) // carries on as if admitted, until killed
+			select {}
+		case "idle_after_refusal":
+			select {} // stays up, asking nothing, until killed
 		}
 		return err
 	}
@@ -183,6 +203,18 @@ func (p *player) register(managerURL string) error {
 	return nil
 }
 
+// queryAnyway asks the manager for the standings as if it had been
+// admitted, though it was refused.
+func (p *player) queryAnyway(managerURL string) {
+	env := protocol.NewEnvelope(protocol.TypeLeagueQuery, "player:P01", "conv-query-"+p.name)
+	body, _ := protocol.EncodeRequest("league_query", map[string]any{"protocol": env.Protocol, "message_type": env.MessageType,
+		"sender": env.Sender, "timestamp": env.Timestamp, "conversation_id": env.ConversationID, "query_type": "GET_STANDINGS"}, 2)
+	resp, err := http.Post(managerURL, "application/json", bytes.NewReader(body))
+	if err == nil {
+		resp.Body.Close()
+	}
+}
+
 // serveMCP answers POST /mcp. Anything but a league message (an MCP
 // initialize, say) is -32601, so the manager takes this for a plain
 // JSON-RPC player.
@@ -206,6 +238,10 @@ func (p *player) serveMCP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusInternalServerError)
 		_, _ = w.Write(protocol.EncodeError(req.ID, protocol.NewRPCError(-32000, "", "Missing required fields: message")))
+		return
+	}
+	if p.mode == "no_ping" && req.Method == "ping" {
+		http.Error(w, "404 page not found", http.StatusNotFound)
 		return
 	}
 	in, ok := protocol.Route(req.Method, req.Params)
@@ -248,16 +284,28 @@ func (p *player) serveMCP(w http.ResponseWriter, r *http.Request) {
 		write(w, out)
 		return
 	}
-	id := req.ID
-	if p.mode == "id_zero" {
-		id = json.RawMessage("0")
-	}
+	id := p.echoedID(req.ID)
 	out, err := protocol.EncodeResult(id, reply)
 	if err != nil {
 		write(w, protocol.EncodeError(req.ID, protocol.NewRPCError(-32603, "", "%v", err)))
 		return
 	}
 	write(w, out)
+}
+
+// echoedID is the id the reply carries: the request's, or what the mode
+// makes of it.
+func (p *player) echoedID(id json.RawMessage) json.RawMessage {
+	isString := len(id) > 0 && id[0] == '"'
+	switch {
+	case p.mode == "id_zero":
+		return json.RawMessage("0")
+	case p.mode == "wrong_string_id" && isString:
+		return json.RawMessage(`"not-` + strings.Trim(string(id), `"`) + `"`)
+	case p.mode == "int_id_as_string" && !isString:
+		return json.RawMessage(`"` + string(id) + `"`)
+	}
+	return id
 }
 
 // refusal is the error the no_notify_ack and no_result_ack modes answer
@@ -340,6 +388,11 @@ func (p *player) invitation(ctx context.Context, body json.RawMessage) any {
 	}
 	var inv protocol.GameInvitation
 	_ = protocol.Decode(body, &inv)
+	if p.mode == "refuse_invites" {
+		refusal := protocol.Reject(protocol.ErrAuthTokenInvalid, "the match ticket does not match")
+		_, refusal.Envelope = p.envelope(protocol.TypeLeagueError, inv.Envelope)
+		return refusal
+	}
 	id, env := p.envelope(protocol.TypeGameJoinAck, inv.Envelope)
 	return &protocol.GameJoinAck{Envelope: env, PlayerID: id, ArrivalTimestamp: protocol.FormatTime(time.Now()),
 		Accept: p.mode != "decline"}
@@ -360,6 +413,12 @@ func (p *player) move(body json.RawMessage) any {
 		time.Sleep(p.delay)
 	}
 	id, env := p.envelope(protocol.TypeChooseParityResponse, call.Envelope)
+	if p.mode == "no_parity" {
+		return struct {
+			protocol.Envelope
+			PlayerID string `json:"player_id"`
+		}{env, id}
+	}
 	return &protocol.MoveAnswer{Envelope: env, PlayerID: id, Choice: choice}
 }
 
@@ -394,8 +453,14 @@ func (p *player) envelope(messageType string, req protocol.Envelope) (string, pr
 	if p.mode == "no_move_type" && messageType != protocol.TypeGameJoinAck {
 		messageType = ""
 	}
+	if p.mode == "lower_types" {
+		messageType = strings.ToLower(messageType)
+	}
 	env := protocol.NewEnvelope(messageType, sender, req.ConversationID)
 	env.AuthToken, env.LeagueID, env.RoundID, env.MatchID = token, req.LeagueID, req.RoundID, req.MatchID
+	if p.mode == "no_match_id" {
+		env.MatchID = ""
+	}
 	return id, env
 }
 

@@ -18,6 +18,8 @@
 //	wrong_winner    announces and reports the loser as the winner
 //	report_twice    reports every match twice
 //	early_tl        promises a 30 s deadline but gives a technical loss after --move-timeout
+//	start_upper     serves start_match only under the method START_MATCH (another
+//	                dialect): the plain start_match is -32601
 //
 // One more mode gets nothing wrong but plays as referees of another
 // implementation do:
@@ -46,7 +48,7 @@ import (
 )
 
 var modes = []string{"good", "bad_register", "ignore_refusal", "wrong_sender", "no_ack_start", "invite_one",
-	"no_move_call", "wrong_winner", "report_twice", "early_tl", "announced"}
+	"no_move_call", "wrong_winner", "report_twice", "early_tl", "announced", "start_upper"}
 
 func main() {
 	if err := run(); err != nil {
@@ -161,6 +163,9 @@ func (r *referee) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	in, ok := rpcReq.Route()
+	if r.mode == "start_upper" && rpcReq.Method == "start_match" {
+		ok = false // this dialect knows START_MATCH only
+	}
 	if !ok {
 		_, _ = w.Write(protocol.EncodeError(rpcReq.ID, protocol.NewRPCError(protocol.CodeMethodNotFound, "", "method not found: %s", rpcReq.Method)))
 		return
