@@ -836,6 +836,10 @@ func (p *progress) apply(ev engine.Event) (finished bool, err error) {
 		fmt.Fprintf(p.out, "league started: %s%s, %s, %s\n", game, control.Plural(len(ev.Start.Players), "player"),
 			control.Plural(p.league.RoundCount(), "round"), control.Plural(total, "match"))
 	case engine.EventRoundScheduled:
+		if ev.Detail != "" { // a separating match: why it was chosen, and how many pairs are unsure
+			fmt.Fprintf(p.out, "round %d paired: %s\n", ev.Round, ev.Detail)
+			break
+		}
 		fmt.Fprintf(p.out, "round %d paired: %s\n", ev.Round, control.Plural(len(ev.Schedule.Matches), "match"))
 	case engine.EventMatchResult:
 		fmt.Fprintf(p.out, "[%d/%d] %s\n", done, total, DescribeResult(*ev.Result))
@@ -978,6 +982,19 @@ func PrintStandings(w io.Writer, s protocol.StandingsFile) {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, DescribeSPRT(*s.SPRT))
 	}
+	if s.Separation != nil {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, DescribeSeparation(*s.Separation))
+	}
+}
+
+// DescribeSeparation is an --until-separated league's state in a line.
+func DescribeSeparation(st engine.SeparationStatus) string {
+	line := fmt.Sprintf("until-separated: %d of %d separating matches played", st.Played, st.Limit)
+	if st.Known {
+		line += fmt.Sprintf("; %d of %d adjacent pairs unsure (the 95%% interval of their difference spans 0)", st.Unsure, st.Pairs)
+	}
+	return line
 }
 
 // DescribeSPRT is the test's state as cutechess and fastchess print it:
