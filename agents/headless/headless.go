@@ -27,6 +27,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/report"
+	"github.com/leaguetui/leaguetui/agents/season"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/agents/web"
 	"github.com/leaguetui/leaguetui/config"
@@ -211,7 +212,7 @@ func Run(ctx context.Context, opts Options) error {
 		if err := league.printStandings(ctx, out); err != nil {
 			return err
 		}
-		return writeExports(opts, opts.Config.LeagueID)
+		return finish(opts, opts.Config.LeagueID, nil, out.progress)
 	}
 	if err := follow(ctx, league.Control, progress, opts.Interrupts); err != nil {
 		var stopped *InterruptedError
@@ -231,11 +232,46 @@ func Run(ctx context.Context, opts Options) error {
 		}
 		return err
 	}
-	if err := league.printStandings(ctx, out); err != nil {
+	final, err := league.Control.Standings(ctx)
+	if err == nil {
+		out.standings(final, league.modelCosts(ctx))
+	} else {
 		// The journal holds the completed league: the same command prints it.
 		return fmt.Errorf("the league completed, but its standings could not be read: %w; print them with: %s", err, resume)
 	}
-	return writeExports(opts, opts.Config.LeagueID)
+	return finish(opts, opts.Config.LeagueID, &final, out.progress)
+}
+
+// finish is what follows a completed league: its exports, and its results
+// added to the season (once: a run of the same command adds nothing more).
+func finish(opts Options, leagueID string, final *protocol.StandingsFile, progress io.Writer) error {
+	if err := writeExports(opts, leagueID); err != nil {
+		return err
+	}
+	return AddToSeason(opts.Config.Season, opts.DataDir, leagueID, final, opts.Roster, progress)
+}
+
+// AddToSeason adds a completed league to the season folder, if one is
+// given, and says so on progress; final is its final standings as the
+// manager served them (nil: standings.json).
+func AddToSeason(dir, dataDir, leagueID string, final *protocol.StandingsFile, roster *config.Roster, progress io.Writer) error {
+	if dir == "" {
+		return nil
+	}
+	var names map[string]string
+	if roster != nil {
+		names = roster.SeasonNames
+	}
+	added, err := season.Add(dir, dataDir, leagueID, final, names)
+	switch {
+	case err != nil:
+		return fmt.Errorf("--season %s: %w", dir, err)
+	case added:
+		fmt.Fprintf(progress, "leaguetui: league %s added to the season %s (see: leaguetui season %s)\n", leagueID, dir, dir)
+	default:
+		fmt.Fprintf(progress, "leaguetui: the season %s holds league %s already\n", dir, leagueID)
+	}
+	return nil
 }
 
 // printStandings prints the league's final standings on stdout.
