@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -186,7 +187,13 @@ func Add(dir, dataDir, leagueID string, final *protocol.StandingsFile, names map
 	_ = store.RemoveTempFiles(leaguesDir(dir)) // what an add cut short left
 	pause("read")
 	name := fmt.Sprintf("%04d-%s.json", len(s.Leagues)+1, file.Key)
-	if err := store.WriteJSON(filepath.Join(leaguesDir(dir), name), file); err != nil {
+	encode := store.IndentedJSON(func() any { return file })
+	err = store.WriteAtomic(filepath.Join(leaguesDir(dir), name), func(w io.Writer) error {
+		err := encode(w)
+		pause("temp-written")
+		return err
+	})
+	if err != nil {
 		return false, err
 	}
 	pause("written")
