@@ -39,22 +39,29 @@ func groupsSeparated(l *League) bool {
 // BenchmarkSeparatingFourGroups measures, for 16 players of 4 known
 // strengths, the matches a plain double round robin played over and over
 // needs before the four groups are separated, against a double round
-// robin followed by --until-separated. It reports the median over seeds
-// (matches_plain, matches_until_separated) and prints each seed's.
+// robin followed by --until-separated, and by the rule it does not use
+// (the pair whose interval reaches furthest past 0). It reports the
+// median over seeds (matches_plain, matches_until_separated,
+// matches_largest_overlap) and prints each seed's.
 //
 //	go test ./engine -run '^$' -bench SeparatingFourGroups -benchtime 1x
 func BenchmarkSeparatingFourGroups(b *testing.B) {
 	const limit = 10 // double round robins at most: 2,400 matches
 	for range b.N {
-		var plain, sep []int
-		for seed := int64(1); seed <= 5; seed++ {
+		var plain, sep, overlap []int
+		for seed := int64(1); seed <= 9; seed++ {
 			p := simulate(b, FormatSpec{Format: FormatDoubleRoundRobin, GamesPerPair: limit}, fourGroups(), seed, func(l *League) bool { return l.finished%8 == 0 && groupsSeparated(l) })
 			s := simulate(b, FormatSpec{Format: FormatDoubleRoundRobin, UntilSeparated: 240 * (limit - 1)}, fourGroups(), seed,
 				func(l *League) bool { return l.RoundCount() > 30 && l.finished%8 == 0 && groupsSeparated(l) })
-			plain, sep = append(plain, p.matches), append(sep, s.matches)
-			fmt.Printf("seed %d: plain double round robins %s, double round robin + until-separated %s (%d separating)\n", seed,
-				needed(p), needed(s), len(s.details))
+			separationKey = func(p AdjacentPair) float64 { return p.Overlap }
+			o := simulate(b, FormatSpec{Format: FormatDoubleRoundRobin, UntilSeparated: 240 * (limit - 1)}, fourGroups(), seed,
+				func(l *League) bool { return l.RoundCount() > 30 && l.finished%8 == 0 && groupsSeparated(l) })
+			separationKey = func(p AdjacentPair) float64 { return p.Width }
+			plain, sep, overlap = append(plain, p.matches), append(sep, s.matches), append(overlap, o.matches)
+			fmt.Printf("seed %d: plain double round robins %s; double round robin + until-separated %s; by the largest overlap %s\n",
+				seed, needed(p), needed(s), needed(o))
 		}
+		b.ReportMetric(float64(median(overlap)), "matches_largest_overlap")
 		b.ReportMetric(float64(median(plain)), "matches_plain")
 		b.ReportMetric(float64(median(sep)), "matches_until_separated")
 	}

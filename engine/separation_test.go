@@ -136,10 +136,11 @@ func TestUntilSeparatedIsTheSeedsSchedule(t *testing.T) {
 	}
 }
 
-// TestMostUnsureIsTheWidestOverlap checks the choice against the
-// intervals themselves: the chosen pair is adjacent, and no adjacent
-// pair's intervals overlap more.
-func TestMostUnsureIsTheWidestOverlap(t *testing.T) {
+// TestMostUnsureIsTheWidestInterval checks the choice against the fit
+// itself: each pair's overlap and width are its difference's interval,
+// unsure is a likelihood of superiority under 97.5 %, and no unsure pair's
+// interval is wider than the chosen one's.
+func TestMostUnsureIsTheWidestInterval(t *testing.T) {
 	sim := simulate(t, FormatSpec{Format: FormatRoundRobin}, spaced(8), 3, nil)
 	fit := FitRecorded(sim.l.PlayerIDs(), sim.l.RecordedResults(), RatingOptions{})
 	ranked := RankByRating(fit)
@@ -161,15 +162,21 @@ func TestMostUnsureIsTheWidestOverlap(t *testing.T) {
 		if math.Abs(overlap-pairs[i].Overlap) > 1e-9 {
 			t.Errorf("pair %d: overlap %v, intervals give %v", i, pairs[i].Overlap, overlap)
 		}
-		if overlap > best.Overlap+1e-9 {
-			t.Errorf("%s-%s overlap %.1f, more than the chosen %s-%s's %.1f", a.PlayerID, b.PlayerID, overlap, best.Above, best.Below, best.Overlap)
+		width := z95 * fit.DifferenceSE(a.PlayerID, b.PlayerID)
+		if math.Abs(width-pairs[i].Width) > 1e-9 {
+			t.Errorf("pair %d: width %v, the fit gives %v", i, pairs[i].Width, width)
+		}
+		if overlap > 0 && width > best.Width+1e-9 {
+			t.Errorf("%s-%s is unsure and its interval ±%.1f is wider than the chosen %s-%s's ±%.1f", a.PlayerID, b.PlayerID, width,
+				best.Above, best.Below, best.Width)
 		}
 	}
 }
 
 func TestMostUnsureBreaksTiesBySeed(t *testing.T) {
-	pairs := []AdjacentPair{{Above: "A", Below: "B", Rank: 1, Overlap: math.Inf(1)}, {Above: "B", Below: "C", Rank: 2, Overlap: math.Inf(1)},
-		{Above: "C", Below: "D", Rank: 3, Overlap: math.Inf(1)}, {Above: "D", Below: "E", Rank: 4, Overlap: -3}}
+	inf := math.Inf(1)
+	pairs := []AdjacentPair{{Above: "A", Below: "B", Rank: 1, Overlap: inf, Width: inf}, {Above: "B", Below: "C", Rank: 2, Overlap: inf, Width: inf},
+		{Above: "C", Below: "D", Rank: 3, Overlap: inf, Width: inf}, {Above: "D", Below: "E", Rank: 4, Overlap: -3, Width: inf}}
 	chosen := map[string]bool{}
 	for seed := range int64(40) {
 		p, ok := MostUnsure(pairs, "", seed, 1)

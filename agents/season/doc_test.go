@@ -22,7 +22,7 @@ func TestSeasonsPageIsTheCode(t *testing.T) {
 	for _, want := range []string{
 		"`season_standings.csv`: " + strings.Join(season.StandingsHead, ","),
 		"up\n  to each one: " + strings.Join(season.HistoryHead, ","),
-		engine.AdjacentPair{Above: "P03", Below: "P05", Rank: 4, Overlap: 38.2}.Why(3, 7),
+		engine.AdjacentPair{Above: "P03", Below: "P05", Rank: 4, Overlap: 38.2, Width: 100}.Why(3, 7),
 		headless.DescribeSeparation(engine.SeparationStatus{Limit: 40, Played: 12, Known: true, Unsure: 0, Pairs: 7}),
 		"overlap = 1.96 × SE(Δ) − Δ,  Δ = elo(a) − elo(b) ≥ 0,  separated when overlap ≤ 0",
 	} {
