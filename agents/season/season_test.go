@@ -256,3 +256,84 @@ func exitCode(err error) int {
 	}
 	return -1
 }
+
+// TestPlaceANewcomerIntoTheSeason plays a league of the season's players
+// and a newcomer with --place: the season's games between them are the
+// prior league_started journals, and every match involves the newcomer.
+func TestPlaceANewcomerIntoTheSeason(t *testing.T) {
+	seasonDir := filepath.Join(t.TempDir(), "season")
+	playLeague(t, seasonDir, 6, "ann", "bob", "cat")
+	dir := t.TempDir()
+	rosterFile := filepath.Join(dir, "roster.json")
+	roster := `{"players":[{"name":"ann","strategy":"random"},{"name":"bob","strategy":"random"},{"name":"cat","strategy":"random"},{"name":"newbie","strategy":"counter"}]}`
+	if err := os.WriteFile(rosterFile, []byte(roster), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dataDir := filepath.Join(dir, "data")
+	run := leaguetest.RunLeaguetui(t, dataDir, 2*time.Minute, nil, "--no-ui", "--roster", rosterFile, "--data", dataDir, "--seed", "7",
+		"--season", seasonDir, "--place", "newbie", "--until-separated", "5")
+	if run.Err != nil {
+		t.Fatalf("--place: %v\n%s", run.Err, run.Stderr)
+	}
+	ids := map[string]string{}
+	var start *engine.StartInfo
+	var matches [][2]string
+	for _, ev := range leaguetest.Journal(t, dataDir, "league_2025_even_odd") {
+		switch ev.Kind {
+		case engine.EventAgentRegistered:
+			ids[ev.Agent.DisplayName] = ev.Agent.ID
+		case engine.EventLeagueStarted:
+			start = ev.Start
+		case engine.EventMatchResult:
+			matches = append(matches, [2]string{ev.Result.PlayerA, ev.Result.PlayerB})
+		}
+	}
+	if start == nil || start.Format == nil || start.Format.Place != ids["newbie"] || start.Format.UntilSeparated != 5 {
+		t.Fatalf("league_started: %+v", start)
+	}
+	prior := 0
+	for _, g := range start.Format.Prior {
+		if g.A == ids["newbie"] || g.B == ids["newbie"] {
+			t.Errorf("the prior has the newcomer's games: %+v", g)
+		}
+		prior += g.AWins + g.Draws + g.BWins
+	}
+	s, _ := season.Read(seasonDir)
+	if want := len(s.Leagues[0].Results); prior != want {
+		t.Errorf("the prior holds %d games, the season %d", prior, want)
+	}
+	if len(matches) == 0 || len(matches) > 5 {
+		t.Errorf("%d matches placed the newcomer", len(matches))
+	}
+	for _, m := range matches {
+		if m[0] != ids["newbie"] && m[1] != ids["newbie"] {
+			t.Errorf("%v does not involve the newcomer", m)
+		}
+	}
+	if s, _ := season.Read(seasonDir); len(s.Leagues) != 2 {
+		t.Errorf("the placing league did not join the season: %d leagues", len(s.Leagues))
+	}
+}
+
+func TestSeasonFlagsRefuseBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--place", "P01"}, "--place needs --until-separated"},
+		{[]string{"--until-separated", "-1"}, "until-separated"},
+		{[]string{"--place", "P01", "--until-separated", "3", "--format", "swiss", "--rounds", "2"}, "--place plays only separating matches"},
+		{[]string{"--until-separated", "3", "--format", "gauntlet", "--challengers", "P01", "--sprt", "elo0=0,elo1=10,alpha=0.05,beta=0.05"}, "--until-separated does not go with --sprt"},
+	} {
+		data := filepath.Join(t.TempDir(), "data")
+		run := leaguetest.RunLeaguetui(t, data, time.Minute, nil, append([]string{"--no-ui", "--data", data}, tc.args...)...)
+		lines := strings.Split(strings.TrimSpace(run.Stderr), "\n")
+		if exitCode(run.Err) != 2 || len(lines) != 1 || !strings.Contains(lines[0], tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want one line saying %q", tc.args, exitCode(run.Err), run.Stderr, tc.want)
+		}
+	}
+	run := leaguetest.RunLeaguetui(t, t.TempDir(), time.Minute, nil, "season", filepath.Join(t.TempDir(), "none"))
+	if exitCode(run.Err) != 1 || !strings.Contains(run.Stderr, "holds no league") {
+		t.Errorf("leaguetui season on an empty folder: %v %q", run.Err, run.Stderr)
+	}
+}
