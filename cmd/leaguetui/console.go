@@ -12,6 +12,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/headless"
+	"github.com/leaguetui/leaguetui/agents/season"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/tui"
@@ -92,6 +93,7 @@ func runConsole(ctx context.Context, opts headless.Options, attach attachOptions
 	return tui.Run(ctx, tui.Options{Control: league.Control, Children: childrenOf(league), Joining: joining,
 		Scoring: scoring, Seed: opts.Seed, Logger: slog.Default(), Notice: notice,
 		Info:          consoleInfo(league),
+		Season:        seasonTable(opts.Config.Season),
 		ResumeCommand: headless.ResumeCommand(opts.DataDir, opts.FreePorts)})
 }
 
@@ -118,6 +120,21 @@ func awaitJoining(ctx context.Context, league *headless.League, opts headless.Op
 		}
 	}()
 	return func() string { return w.State().Line() }
+}
+
+// seasonTable reads the season's table for the standings pane (e), nil
+// without --season.
+func seasonTable(dir string) func() ([]engine.SeasonRow, error) {
+	if dir == "" {
+		return nil
+	}
+	return func() ([]engine.SeasonRow, error) {
+		s, err := season.Read(dir)
+		if err != nil {
+			return nil, err
+		}
+		return s.Table(), nil
+	}
 }
 
 // addWhenCompleted adds the league to its season (--season) once it has
