@@ -95,12 +95,12 @@ func (p *standingsPane) Help() keyHelp {
 		return keyHelp{short: []key.Binding{k.Up, k.Down, p.keyLeft, p.keyRight, p.keyOpen, p.keyCross},
 			full: [][]key.Binding{{k.Up, k.Down, p.keyLeft, p.keyRight, k.PgUp, k.PgDown}, {p.keyOpen, p.keyCross}}}
 	}
-	short := []key.Binding{k.Up, k.Down, p.keySort, p.keyReverse, p.keyCross, p.keyLOS}
-	if p.ctx.Season != nil {
-		short = append(short, p.keySeason)
+	views := []key.Binding{p.keySort, p.keyReverse, p.keyCross, p.keyLOS}
+	if p.ctx.Season != nil { // e only where there is a season to show
+		views = append(views, p.keySeason)
 	}
-	return keyHelp{short: short,
-		full: [][]key.Binding{{k.Up, k.Down, k.PgUp, k.PgDown, k.Top, k.Bottom}, {p.keySort, p.keyReverse, p.keyCross, p.keyLOS, p.keySeason}}}
+	return keyHelp{short: append([]key.Binding{k.Up, k.Down}, views...),
+		full: [][]key.Binding{{k.Up, k.Down, k.PgUp, k.PgDown, k.Top, k.Bottom}, views}}
 }
 
 // rows are the standings, filtered and sorted as asked.
