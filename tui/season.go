@@ -52,3 +52,24 @@ func (p *standingsPane) seasonLines() []string {
 	}
 	return lines
 }
+
+// Separation is the manager's latest --until-separated status, nil
+// without one.
+func (s *leagueState) Separation() *engine.SeparationStatus {
+	if s.official == nil {
+		return nil
+	}
+	return s.official.Separation
+}
+
+// separationLine says how far --until-separated has gone and how many
+// adjacent pairs are still unsure.
+func separationLine(st engine.SeparationStatus) string {
+	line := fmt.Sprintf(" until-separated %d/%d", st.Played, st.Limit)
+	if st.Known {
+		line += fmt.Sprintf(" · %d of %d adjacent pairs unsure", st.Unsure, st.Pairs)
+	} else {
+		line += " · pairs counted after the schedule"
+	}
+	return line
+}

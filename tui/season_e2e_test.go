@@ -15,11 +15,12 @@ import (
 // TestConsoleSeasonInTmux runs the console with --season in a real
 // terminal: when the league completes, the console adds it to the season
 // (the folder holds it while the console is still open), and e in the
-// standings pane shows the season's table.
+// standings pane shows the season's table; the pane says how many
+// adjacent pairs --until-separated left unsure.
 func TestConsoleSeasonInTmux(t *testing.T) {
 	bin := leaguetuiBinary(t)
 	data, seasonDir := t.TempDir(), filepath.Join(t.TempDir(), "season")
-	x := leaguetest.NewTmux(t, 120, 40, fmt.Sprintf("exec %s --free-ports --data %s --players 4 --referees 1 --seed 3 --season %s",
+	x := leaguetest.NewTmux(t, 120, 40, fmt.Sprintf("exec %s --free-ports --data %s --players 4 --referees 1 --seed 3 --season %s --until-separated 3",
 		bin, data, seasonDir))
 	x.WaitScreen(60*time.Second, "press s to start")
 	pid, err := strconv.Atoi(x.Pane("#{pane_pid}"))
@@ -35,13 +36,17 @@ func TestConsoleSeasonInTmux(t *testing.T) {
 		}
 	})
 	x.Keys("s")
-	x.WaitScreen(120*time.Second, "✓ completed")
+	x.Keys("3")
+	final := x.WaitScreen(120*time.Second, "✓ completed", "until-separated ")
+	if screenLine(final, "adjacent pairs unsure") == "" {
+		t.Errorf("the standings pane does not say how many adjacent pairs are unsure:\n%s", final)
+	}
 	var s *season.Season
 	eventually(t, 30*time.Second, "the console adds the league to the season", func() bool {
 		s, err = season.Read(seasonDir)
 		return err == nil && len(s.Leagues) == 1
 	})
-	x.Keys("3", "e")
+	x.Keys("e")
 	screen := x.WaitScreen(30*time.Second, "Season", "leagues", "e back")
 	for _, r := range s.Table() {
 		if screenLine(screen, " "+r.Name+" ") == "" {

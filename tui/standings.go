@@ -346,6 +346,9 @@ func (p *standingsPane) View() string {
 	if st := p.ctx.State.SPRT(); st != nil {
 		lines[len(lines)-1] = fit(sprtLine(*st, p.width), p.width) // the table's last line gives way to the test
 	}
+	if st := p.ctx.State.Separation(); st != nil {
+		lines[len(lines)-1] = fit(separationLine(*st), p.width) // and to --until-separated's count
+	}
 	return block(append(lines, s.Dim.Render(footer)), p.width, p.list.height+2)
 }
 
