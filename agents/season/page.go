@@ -77,8 +77,8 @@ type axisLabel struct {
 type series struct {
 	Name   string
 	Color  string
-	Line   string // polyline points
-	Band   string // polygon points
+	Line   string      // polyline points
+	Band   string      // polygon points
 	Dots   []axisLabel // a point per league: X, and the y as Text's number
 	LabelX float64
 	LabelY float64
