@@ -25,6 +25,9 @@ import (
 type Config struct {
 	LeagueID string // default "league_2025_even_odd"
 	GameType string // default "even_odd"
+	// Season is the season folder a completed league's results are added
+	// to (agents/season); "" keeps the league on its own.
+	Season string
 
 	Network      Network
 	Timeouts     Timeouts
@@ -239,6 +242,11 @@ type Format struct {
 	GamesPerPair int    // round robins and gauntlet: games each pair plays, seats alternating (0 is 1)
 	SPRT         string // "elo0=0,elo1=10,alpha=0.05,beta=0.05": a gauntlet of two players stops when decided
 	MaxGames     int    // the SPRT's bound on games (0: the engine's default)
+	// UntilSeparated is how many separating matches may follow the
+	// schedule (engine.FormatSpec.UntilSeparated); Place the one player a
+	// --place league places by them alone.
+	UntilSeparated int
+	Place          string
 }
 
 // ChallengerIDs are the player ids Challengers names, in order.

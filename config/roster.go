@@ -31,6 +31,9 @@ const RosterFile = "roster.json"
 type Roster struct {
 	Players  []RosterEntry `json:"players"`
 	Referees []RosterEntry `json:"referees,omitempty"`
+	// SeasonNames maps a player's name here to the name a season knows it
+	// by (--season), where they differ: "alice-v2": "alice".
+	SeasonNames map[string]string `json:"season_names,omitempty"`
 	// Path is the file it was read from, for messages.
 	Path string `json:"-"`
 }

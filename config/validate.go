@@ -47,6 +47,10 @@ func (f Format) validate(p *problems) {
 	}
 	p.nonNegative("games-per-pair", f.GamesPerPair)
 	p.check(f.SPRT == "" || f.Name == "gauntlet", "--sprt needs --format gauntlet with one challenger")
+	p.nonNegative("until-separated", f.UntilSeparated)
+	p.check(f.Place == "" || f.UntilSeparated > 0, "--place needs --until-separated N: the matches that place the player")
+	p.check(f.Place == "" || f.Name == "" || f.Name == "round-robin", "--place plays only separating matches: it takes no --format")
+	p.check(f.UntilSeparated == 0 || f.SPRT == "", "--until-separated does not go with --sprt, which decides between two players")
 }
 
 // problems collects validation failures.

@@ -41,6 +41,16 @@ type FormatSpec struct {
 	// hypothesis or MaxGames have been played.
 	SPRT     *SPRT `json:"sprt,omitempty"`
 	MaxGames int   `json:"max_games,omitempty"`
+	// UntilSeparated plays, after the schedule, up to this many matches
+	// more, one a round, each between the adjacent pair of the ranking
+	// whose 95 % intervals overlap the most (see MostUnsure), and stops
+	// when every adjacent pair is separated.
+	UntilSeparated int `json:"until_separated,omitempty"`
+	// Place, with UntilSeparated, plays no schedule of its own: only
+	// separating matches that involve this player, placing it among the
+	// others (and the Prior games, a season's, when given).
+	Place string       `json:"place,omitempty"`
+	Prior []PriorGames `json:"prior,omitempty"`
 }
 
 // DefaultSPRTMaxGames bounds an SPRT gauntlet without --max-games.
@@ -79,6 +89,8 @@ func makeSchedule(spec FormatSpec, players []string, seed int64) (*schedule, int
 	var err error
 	planned := 0
 	switch {
+	case spec.Place != "":
+		err = validatePlace(spec, players)
 	case spec.SPRT != nil:
 		first, err = sprtRound(spec, players, 1)
 		planned = spec.maxGames()
@@ -106,7 +118,21 @@ func makeSchedule(spec FormatSpec, players []string, seed int64) (*schedule, int
 	if first.Number > 0 {
 		s.addRound(first)
 	}
-	return s, max(planned, len(s.rounds)), nil
+	return s, max(planned, len(s.rounds)) + spec.UntilSeparated, nil
+}
+
+// validatePlace checks a --place league: a player of the league, placed
+// by separating matches alone.
+func validatePlace(spec FormatSpec, players []string) error {
+	switch {
+	case spec.UntilSeparated < 1:
+		return fmt.Errorf("--place needs --until-separated N: the matches that place the player")
+	case spec.SPRT != nil || spec.Format != FormatRoundRobin && spec.Format != "":
+		return fmt.Errorf("--place plays only separating matches: it takes no --format or --sprt")
+	case !slices.Contains(players, spec.Place):
+		return fmt.Errorf("--place %q is not a player of the league", spec.Place)
+	}
+	return nil
 }
 
 // sprtRound is game n (1-based) of an SPRT gauntlet: the challenger

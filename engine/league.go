@@ -182,7 +182,7 @@ func NewStartInfo(spec FormatSpec, gameType string, players []string, seed int64
 		return nil, err
 	}
 	s := &StartInfo{Seed: seed, GameType: gameType, Players: players, made: made}
-	if spec.Format != FormatRoundRobin && spec.Format != "" || spec.GamesPerPair > 1 || spec.SPRT != nil {
+	if spec.Format != FormatRoundRobin && spec.Format != "" || spec.GamesPerPair > 1 || spec.SPRT != nil || spec.UntilSeparated > 0 {
 		s.Format = &spec // a plain round robin's league_started stays as it was
 	}
 	if planned != len(made.rounds) {
@@ -270,9 +270,11 @@ type League struct {
 	nameIndex  map[string]int32     // id -> 1 + index in names
 	roundsDone int                  // leading rounds whose matches all have results
 	format     FormatSpec
-	planned    int      // rounds the league will have
-	entrants   []string // the players the league started with, in seeding order
-	sprtCounts [4]int   // the SPRT challenger's results, by outcomeKind
+	planned    int            // rounds the league will have
+	entrants   []string       // the players the league started with, in seeding order
+	sprtCounts [4]int         // the SPRT challenger's results, by outcomeKind
+	sepPairs   []AdjacentPair // Separation's, kept while no result comes
+	sepFor     int            // the results it was fitted on
 }
 
 // MatchRecord is what the league knows about one scheduled match, made
@@ -364,7 +366,7 @@ func (l *League) apply(ev Event) error {
 		if done, total := l.Progress(); done != total {
 			return fmt.Errorf("%d of %d matches have results", done, total)
 		}
-		if l.RoundCount() < l.planned && !l.sprtDecided() {
+		if l.RoundCount() < l.planned && !l.sprtDecided() && !l.separated() {
 			return fmt.Errorf("%d of %d rounds scheduled", l.RoundCount(), l.planned)
 		}
 		l.State = LeagueCompleted

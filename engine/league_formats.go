@@ -17,29 +17,99 @@ func (l *League) Format() FormatSpec {
 // len(Rounds) while a Swiss league's later rounds are still to be paired,
 // and an SPRT's games are still to be played (until it decides).
 func (l *League) PlannedRounds() int {
-	if l.sprtDecided() {
+	if l.sprtDecided() || l.State == LeagueCompleted {
 		return l.RoundCount()
 	}
 	return max(l.planned, l.RoundCount())
 }
 
 // NextRound pairs the league's next round when it is due: a Swiss league
-// whose scheduled rounds all have results and that has rounds left. ok is
-// false when no round is due. The round comes from the seed and the
-// results so far only, so a manager restarted from the journal pairs it
-// the same way.
+// whose scheduled rounds all have results and that has rounds left, or a
+// separating match of --until-separated. ok is false when no round is due.
+// The round comes from the seed and the results so far only, so a manager
+// restarted from the journal pairs it the same way.
 func (l *League) NextRound() (r Round, ok bool, err error) {
-	dynamic := l.format.Format == FormatSwiss || l.format.SPRT != nil
+	r, _, ok, err = l.NextRoundWhy()
+	return r, ok, err
+}
+
+// NextRoundWhy is NextRound with the sentence the journal keeps for the
+// round (empty for a Swiss or SPRT round): why a separating match was
+// chosen.
+func (l *League) NextRoundWhy() (r Round, why string, ok bool, err error) {
+	dynamic := l.format.Format == FormatSwiss || l.format.SPRT != nil || l.format.UntilSeparated > 0
 	if !dynamic || l.RoundCount() >= l.planned || l.roundsDone < l.RoundCount() || l.State == LeagueWaiting || l.sprtDecided() {
-		return Round{}, false, nil
+		return Round{}, "", false, nil
+	}
+	if l.format.UntilSeparated > 0 && l.RoundCount() >= l.scheduledRounds() {
+		return l.separatingRound()
 	}
 	if l.format.SPRT != nil {
 		r, err = sprtRound(l.format, l.entrants, l.RoundCount()+1)
-		return r, err == nil, err
+		return r, "", err == nil, err
 	}
 	results := slices.Collect(l.RecordedResults().All())
 	r, err = SwissRound(l.RoundCount()+1, l.entrants, l.Rounds(), results, l.Seed)
-	return r, err == nil, err
+	return r, "", err == nil, err
+}
+
+// scheduledRounds is how many rounds the league's format plays before any
+// separating match.
+func (l *League) scheduledRounds() int { return l.planned - l.format.UntilSeparated }
+
+// Separation is the ranking's adjacent pairs by the fit the separating
+// matches are chosen by: the league's results (and the prior games of a
+// --place league), technical losses counted as losses.
+func (l *League) Separation() []AdjacentPair {
+	if l.sepFor == l.finished && l.sepPairs != nil {
+		return l.sepPairs
+	}
+	results := append(priorResults(l.format.Prior), slices.Collect(l.RecordedResults().All())...)
+	players := slices.Clone(l.entrants)
+	SortIDs(players)
+	l.sepPairs, l.sepFor = AdjacentPairs(FitRatings(players, results, RatingOptions{})), l.finished
+	return l.sepPairs
+}
+
+// separatingRound is the next separating match, one match a round: the
+// most unsure adjacent pair (of those involving the --place player), the
+// one ranked higher seated first in their odd games together.
+func (l *League) separatingRound() (Round, string, bool, error) {
+	pairs := l.Separation()
+	n := l.RoundCount() + 1
+	p, ok := MostUnsure(pairs, l.format.Place, l.Seed, n)
+	if !ok {
+		return Round{}, "", false, nil
+	}
+	seats := [2]string{p.Above, p.Below}
+	if l.gamesBetween(p.Above, p.Below)%2 == 1 {
+		seats = [2]string{p.Below, p.Above}
+	}
+	return namedRound(n, [][2]string{seats}), p.Why(CountUnsure(pairs), len(pairs)), true, nil
+}
+
+// gamesBetween counts the league's scheduled matches of a and b.
+func (l *League) gamesBetween(a, b string) int {
+	n := 0
+	for _, r := range l.Rounds() {
+		for _, m := range r.Matches {
+			if m.PlayerA == a && m.PlayerB == b || m.PlayerA == b && m.PlayerB == a {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// separated reports whether a league that plays until separated has
+// nothing left to separate: its schedule played, and every adjacent pair
+// (involving the --place player) separated.
+func (l *League) separated() bool {
+	if l.format.UntilSeparated == 0 || l.RoundCount() < l.scheduledRounds() || l.roundsDone < l.RoundCount() {
+		return false
+	}
+	_, unsure := MostUnsure(l.Separation(), l.format.Place, l.Seed, l.RoundCount()+1)
+	return !unsure
 }
 
 // SPRT is the league's sequential test so far, from the challenger's side;
@@ -106,4 +176,28 @@ func (l *League) addRound(r *Round) error {
 	}
 	l.appendRound(*r)
 	return nil
+}
+
+// SeparationStatus is where a league's --until-separated stands.
+type SeparationStatus struct {
+	Limit  int  `json:"limit"`  // separating matches it may play
+	Played int  `json:"played"` // separating matches scheduled so far
+	Known  bool `json:"known"`  // the schedule is played: Unsure and Pairs are counted
+	Unsure int  `json:"unsure"` // adjacent pairs not separated (AdjacentPair.Unsure)
+	Pairs  int  `json:"pairs"`  // adjacent pairs
+}
+
+// SeparationStatus reports the league's --until-separated; ok is false in a
+// league without one. The pairs are counted once the schedule is played
+// (a fit per result before then would hold up a large league).
+func (l *League) SeparationStatus() (st SeparationStatus, ok bool) {
+	if l.format.UntilSeparated == 0 {
+		return st, false
+	}
+	st = SeparationStatus{Limit: l.format.UntilSeparated, Played: max(l.RoundCount()-l.scheduledRounds(), 0)}
+	if l.State != LeagueWaiting && l.RoundCount() >= l.scheduledRounds() && l.roundsDone == l.RoundCount() {
+		pairs := involving(l.Separation(), l.format.Place)
+		st.Known, st.Unsure, st.Pairs = true, CountUnsure(pairs), len(pairs)
+	}
+	return st, true
 }

@@ -10,6 +10,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/leaguetui/leaguetui/engine"
 )
 
 // programContext is what every component shares: the theme, the window
@@ -25,6 +27,9 @@ type programContext struct {
 	Filter        string // lower-cased player filter; "" shows everyone
 	Children      func() []ChildInfo
 	Location      *time.Location // where times are shown
+	// Season reads the table of the league's season (--season); nil
+	// without one.
+	Season func() ([]engine.SeasonRow, error)
 	// Unreachable: the manager's feed does not answer (yet); what the
 	// console knows of the league may be stale or nothing at all.
 	Unreachable bool

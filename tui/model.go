@@ -100,7 +100,7 @@ func New(ctx context.Context, opts Options) *Model {
 		st.manager.Endpoint = opts.Control.Base() + "/mcp"
 	}
 	pc := &programContext{Styles: newStyles(opts.NoColor || noColorRequested()), Now: opts.Now, State: st,
-		ListKeys: newListKeys(), Children: opts.Children, Location: opts.Location}
+		ListKeys: newListKeys(), Children: opts.Children, Location: opts.Location, Season: opts.Season}
 	m := &Model{ctx: ctx, opts: opts, pc: pc, st: st, keys: newGlobalKeys(), yesNo: newConfirmKeys()}
 	m.header = header{ctx: pc, mode: "local"}
 	if opts.Attached {

@@ -69,6 +69,9 @@ type Options struct {
 	// Info is shown atop the info and keys view (?): the manager's URL
 	// and the admin token of a league the console started.
 	Info []string
+	// Season reads the table of the season the league joins when it
+	// completes (--season); the standings pane shows it (e). Nil: none.
+	Season func() ([]engine.SeasonRow, error)
 	// Joining, while the league waits for outside players, says where
 	// they register and who has joined (nil: the league waits for none).
 	Joining func() string

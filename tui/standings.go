@@ -57,6 +57,8 @@ type standingsPane struct {
 	keyLOS     key.Binding
 	los        *losView // the LOS view of one player, when open
 	losFrom    int      // the table's cursor when it opened
+	keySeason  key.Binding
+	season     *seasonView // the season's table (--season), when open
 }
 
 func newStandingsPane(ctx *programContext) *standingsPane {
@@ -68,10 +70,14 @@ func newStandingsPane(ctx *programContext) *standingsPane {
 		keyRight:   key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "column right")),
 		keyOpen:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open match")),
 		keyLOS:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "LOS")),
+		keySeason:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "season")),
 	}
 }
 
 func (p *standingsPane) Title() string {
+	if p.season != nil {
+		return "Season"
+	}
 	if p.cross {
 		return "Crosstable"
 	}
@@ -89,8 +95,12 @@ func (p *standingsPane) Help() keyHelp {
 		return keyHelp{short: []key.Binding{k.Up, k.Down, p.keyLeft, p.keyRight, p.keyOpen, p.keyCross},
 			full: [][]key.Binding{{k.Up, k.Down, p.keyLeft, p.keyRight, k.PgUp, k.PgDown}, {p.keyOpen, p.keyCross}}}
 	}
-	return keyHelp{short: []key.Binding{k.Up, k.Down, p.keySort, p.keyReverse, p.keyCross, p.keyLOS},
-		full: [][]key.Binding{{k.Up, k.Down, k.PgUp, k.PgDown, k.Top, k.Bottom}, {p.keySort, p.keyReverse, p.keyCross, p.keyLOS}}}
+	views := []key.Binding{p.keySort, p.keyReverse, p.keyCross, p.keyLOS}
+	if p.ctx.Season != nil { // e only where there is a season to show
+		views = append(views, p.keySeason)
+	}
+	return keyHelp{short: append([]key.Binding{k.Up, k.Down}, views...),
+		full: [][]key.Binding{{k.Up, k.Down, k.PgUp, k.PgDown, k.Top, k.Bottom}, views}}
 }
 
 // rows are the standings, filtered and sorted as asked.
@@ -186,6 +196,14 @@ func compareBy(col sortColumn, a, b protocol.StandingRow) int {
 }
 
 func (p *standingsPane) Update(msg tea.KeyMsg) (tea.Cmd, bool) {
+	if key.Matches(msg, p.keySeason) {
+		p.toggleSeason()
+		p.list.cursor, p.list.offset = 0, 0
+		return nil, true
+	}
+	if p.season != nil {
+		return nil, p.list.move(msg, p.ctx.ListKeys, len(p.season.rows))
+	}
 	switch {
 	case key.Matches(msg, p.keySort) && !p.cross:
 		p.sortBy = (p.sortBy + 1) % sortColumns
@@ -255,10 +273,15 @@ func (p *standingsPane) toggleLOS() tea.Cmd {
 }
 
 func (p *standingsPane) View() string {
+	s := p.ctx.Styles
+	if p.season != nil {
+		lines := padTo(p.seasonLines(), p.list.height+1)
+		return block(append(lines, s.Dim.Render(" e back · elo: one fit over every game of the season · games: those it rests on")),
+			p.width, p.list.height+2)
+	}
 	if p.cross {
 		return p.crossView()
 	}
-	s := p.ctx.Styles
 	if p.los != nil {
 		lines := padTo(p.losLines(), p.list.height+1)
 		return block(append(lines, s.Dim.Render(" v back · LOS = Φ(Δ/se), the chance the player is the stronger")), p.width, p.list.height+2)
@@ -322,6 +345,9 @@ func (p *standingsPane) View() string {
 	}
 	if st := p.ctx.State.SPRT(); st != nil {
 		lines[len(lines)-1] = fit(sprtLine(*st, p.width), p.width) // the table's last line gives way to the test
+	}
+	if st := p.ctx.State.Separation(); st != nil {
+		lines[len(lines)-1] = fit(separationLine(*st), p.width) // and to --until-separated's count
 	}
 	return block(append(lines, s.Dim.Render(footer)), p.width, p.list.height+2)
 }

@@ -389,7 +389,11 @@ func (s *leagueState) Apply(ev engine.Event) {
 	case engine.EventRoundScheduled:
 		if ev.Schedule != nil {
 			s.addRound(*ev.Schedule)
-			s.Log(ev.Time, levelInfo, "round %d paired: %s", ev.Schedule.Number, plural(len(ev.Schedule.Matches), "match"))
+			what := plural(len(ev.Schedule.Matches), "match")
+			if ev.Detail != "" { // a separating match: why it was chosen
+				what = ev.Detail
+			}
+			s.Log(ev.Time, levelInfo, "round %d paired: %s", ev.Schedule.Number, what)
 		}
 	case engine.EventRoundAnnounced:
 		s.round(ev.Round).Announced = true

@@ -27,6 +27,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/report"
+	"github.com/leaguetui/leaguetui/agents/season"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/agents/web"
 	"github.com/leaguetui/leaguetui/config"
@@ -226,7 +227,7 @@ func Run(ctx context.Context, opts Options) error {
 		if err != nil {
 			return err
 		}
-		return writeExports(opts, opts.Config.LeagueID)
+		return finish(opts, opts.Config.LeagueID, nil, out.progress)
 	}
 	if err := follow(ctx, league.Control, progress, opts.Interrupts); err != nil {
 		var stopped *InterruptedError
@@ -254,7 +255,39 @@ func Run(ctx context.Context, opts Options) error {
 	if err := league.finalStandings(opts, standings, out.progress); err != nil {
 		return fmt.Errorf("%w; the same command writes it from the journal: %s", err, resume)
 	}
-	return writeExports(opts, opts.Config.LeagueID)
+	return finish(opts, opts.Config.LeagueID, &standings, out.progress)
+}
+
+// finish is what follows a completed league: its exports, and its results
+// added to the season (once: a run of the same command adds nothing more).
+func finish(opts Options, leagueID string, final *protocol.StandingsFile, progress io.Writer) error {
+	if err := writeExports(opts, leagueID); err != nil {
+		return err
+	}
+	return AddToSeason(opts.Config.Season, opts.DataDir, leagueID, final, opts.Roster, progress)
+}
+
+// AddToSeason adds a completed league to the season folder, if one is
+// given, and says so on progress; final is its final standings as the
+// manager served them (nil: standings.json).
+func AddToSeason(dir, dataDir, leagueID string, final *protocol.StandingsFile, roster *config.Roster, progress io.Writer) error {
+	if dir == "" {
+		return nil
+	}
+	var names map[string]string
+	if roster != nil {
+		names = roster.SeasonNames
+	}
+	added, err := season.Add(dir, dataDir, leagueID, final, names)
+	switch {
+	case err != nil:
+		return fmt.Errorf("--season %s: %w", dir, err)
+	case added:
+		fmt.Fprintf(progress, "leaguetui: league %s added to the season %s (see: leaguetui season %s)\n", leagueID, dir, dir)
+	default:
+		fmt.Fprintf(progress, "leaguetui: the season %s holds league %s already\n", dir, leagueID)
+	}
+	return nil
 }
 
 // printStandings prints the league's final standings on stdout.
@@ -901,6 +934,10 @@ func (p *progress) apply(ev engine.Event) (finished bool, err error) {
 		fmt.Fprintf(p.out, "league started: %s%s, %s, %s\n", game, control.Plural(len(ev.Start.Players), "player"),
 			control.Plural(p.league.RoundCount(), "round"), control.Plural(total, "match"))
 	case engine.EventRoundScheduled:
+		if ev.Detail != "" { // a separating match: why it was chosen, and how many pairs are unsure
+			fmt.Fprintf(p.out, "round %d paired: %s\n", ev.Round, ev.Detail)
+			break
+		}
 		fmt.Fprintf(p.out, "round %d paired: %s\n", ev.Round, control.Plural(len(ev.Schedule.Matches), "match"))
 	case engine.EventMatchResult:
 		fmt.Fprintf(p.out, "[%d/%d] %s\n", done, total, DescribeResult(*ev.Result))
@@ -1043,6 +1080,19 @@ func PrintStandings(w io.Writer, s protocol.StandingsFile) {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, DescribeSPRT(*s.SPRT))
 	}
+	if s.Separation != nil {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, DescribeSeparation(*s.Separation))
+	}
+}
+
+// DescribeSeparation is an --until-separated league's state in a line.
+func DescribeSeparation(st engine.SeparationStatus) string {
+	line := fmt.Sprintf("until-separated: %d of %d separating matches played", st.Played, st.Limit)
+	if st.Known {
+		line += fmt.Sprintf("; %d of %d adjacent pairs unsure (the 95%% interval of their difference spans 0)", st.Unsure, st.Pairs)
+	}
+	return line
 }
 
 // DescribeSPRT is the test's state as cutechess and fastchess print it:

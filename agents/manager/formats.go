@@ -10,7 +10,8 @@ import (
 // formatSpec is the league's format as the configuration gives it.
 func formatSpec(f config.Format) (engine.FormatSpec, error) {
 	spec := engine.FormatSpec{Format: engine.Format(cmp.Or(f.Name, string(engine.FormatRoundRobin))),
-		Rounds: f.Rounds, GamesPerPair: f.GamesPerPair, MaxGames: f.MaxGames, Challengers: f.ChallengerIDs()}
+		Rounds: f.Rounds, GamesPerPair: f.GamesPerPair, MaxGames: f.MaxGames, Challengers: f.ChallengerIDs(),
+		UntilSeparated: f.UntilSeparated, Place: f.Place}
 	if f.SPRT != "" {
 		test, err := engine.ParseSPRT(f.SPRT)
 		if err != nil {
@@ -30,6 +31,11 @@ func (m *Manager) schedule(players []string, seed int64) (*engine.StartInfo, err
 	if err != nil {
 		return nil, err
 	}
+	if spec.Place != "" {
+		if spec, err = m.placing(spec, players); err != nil {
+			return nil, err
+		}
+	}
 	return engine.NewStartInfo(spec, m.game.Type(), players, seed)
 }
 
@@ -39,12 +45,12 @@ func (m *Manager) schedule(players []string, seed int64) (*engine.StartInfo, err
 // again on restart, from the same seed and results: the same round.
 func (m *Manager) scheduleNextRound() (bool, error) {
 	m.mu.Lock()
-	round, due, err := m.league.NextRound()
+	round, why, due, err := m.league.NextRoundWhy()
 	if err != nil || !due {
 		m.mu.Unlock()
 		return false, err
 	}
-	ev, err := m.stage(engine.Event{Kind: engine.EventRoundScheduled, Round: round.Number, Schedule: &round})
+	ev, err := m.stage(engine.Event{Kind: engine.EventRoundScheduled, Round: round.Number, Schedule: &round, Detail: why})
 	m.mu.Unlock()
 	if err == nil {
 		err = ev.durable()
@@ -52,7 +58,27 @@ func (m *Manager) scheduleNextRound() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	m.Log.Info("round paired", "event_type", "ROUND_SCHEDULED", "round_id", round.Number, "matches", len(round.Matches))
+	m.Log.Info("round paired", "event_type", "ROUND_SCHEDULED", "round_id", round.Number, "matches", len(round.Matches), "why", why)
 	m.writeRounds()
 	return true, nil
+}
+
+// placing is a --place league's format: the player named by id or display
+// name, and, with a season, the season's games between the league's
+// players as the prior its separating matches are chosen by.
+func (m *Manager) placing(spec engine.FormatSpec, players []string) (engine.FormatSpec, error) {
+	names := make(map[string]string, len(players)) // id -> display name
+	for _, id := range players {
+		a, _ := m.league.Agent(id)
+		names[id] = a.DisplayName
+		if a.DisplayName == spec.Place {
+			spec.Place = id
+		}
+	}
+	if m.opts.SeasonPrior == nil || m.opts.Config.Season == "" {
+		return spec, nil
+	}
+	prior, err := m.opts.SeasonPrior(m.opts.Config.Season, names)
+	spec.Prior = prior
+	return spec, err
 }

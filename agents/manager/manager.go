@@ -41,6 +41,9 @@ type Options struct {
 	// Hold keeps a league resumed from the journal paused until the admin
 	// resumes it, so that restarted agents can register again first.
 	Hold bool
+	// SeasonPrior reads the games a season folder holds between the given
+	// players (id -> display name), for a --place league; nil: none.
+	SeasonPrior func(season string, names map[string]string) ([]engine.PriorGames, error)
 	// RefereeKey admits referees: a newcomer must present it. Empty with
 	// OpenReferees false admits none.
 	RefereeKey string

@@ -33,6 +33,9 @@ func (m *Manager) Standings() protocol.StandingsFile {
 	if st, ok := m.league.SPRT(); ok {
 		doc.SPRT = &st
 	}
+	if st, ok := m.league.SeparationStatus(); ok {
+		doc.Separation = &st
+	}
 	m.mu.Unlock()
 	if doc.State == engine.LeagueCompleted && (ratings == nil || ratings.matches < done) {
 		ratings = m.finalRatings()

@@ -29,7 +29,10 @@ type StandingsFile struct {
 	Standings       []StandingRow      `json:"standings"`
 	Ratings         *RatingsDoc        `json:"ratings,omitempty"`
 	SPRT            *engine.SPRTStatus `json:"sprt,omitempty"` // an --sprt gauntlet's test so far
-	LastUpdated     string             `json:"last_updated"`
+	// Separation is an --until-separated league's separating matches and
+	// its adjacent pairs still unsure.
+	Separation  *engine.SeparationStatus `json:"separation,omitempty"`
+	LastUpdated string                   `json:"last_updated"`
 }
 
 // RatingsDoc is the standings document's ratings: a Bradley–Terry fit of

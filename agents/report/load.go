@@ -655,3 +655,7 @@ func (r *limited) Read(p []byte) (int, error) {
 	r.left -= int64(n)
 	return n, err
 }
+
+// JournalState is the league's state as its journal says, which
+// standings.json (written at a bounded rate) may lag by a moment.
+func (l *League) JournalState() engine.LeagueState { return l.state }

@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/headless"
+	"github.com/leaguetui/leaguetui/agents/season"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/tui"
@@ -84,9 +87,13 @@ func runConsole(ctx context.Context, opts headless.Options, attach attachOptions
 	slog.Info("league launched", "manager", league.Control.Base(), "seed", opts.Seed,
 		"referees", opts.Referees, "players", opts.Players)
 	joining := awaitJoining(ctx, league, opts)
+	if opts.Config.Season != "" {
+		go addWhenCompleted(ctx, league, opts)
+	}
 	return tui.Run(ctx, tui.Options{Control: league.Control, Children: childrenOf(league), Joining: joining,
 		Scoring: scoring, Seed: opts.Seed, Logger: slog.Default(), Notice: notice,
 		Info:          consoleInfo(league),
+		Season:        seasonTable(opts.Config.Season),
 		ResumeCommand: headless.ResumeCommand(opts.DataDir, opts.FreePorts)})
 }
 
@@ -125,6 +132,46 @@ func awaitJoining(ctx context.Context, league *headless.League, opts headless.Op
 		}
 	}()
 	return func() string { return w.State().Line() }
+}
+
+// seasonTable reads the season's table for the standings pane (e), nil
+// without --season.
+func seasonTable(dir string) func() ([]engine.SeasonRow, error) {
+	if dir == "" {
+		return nil
+	}
+	return func() ([]engine.SeasonRow, error) {
+		s, err := season.Read(dir)
+		if err != nil {
+			return nil, err
+		}
+		return s.Table(), nil
+	}
+}
+
+// addWhenCompleted adds the league to its season (--season) once it has
+// completed: the console stays open on the final standings, and the
+// season has the league from then on. A console quit before that adds
+// nothing; the same command run again on the completed league adds it.
+func addWhenCompleted(ctx context.Context, league *headless.League, opts headless.Options) {
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if st, err := league.Control.Standings(ctx); err == nil && st.State == engine.LeagueCompleted {
+			var log strings.Builder
+			if err := headless.AddToSeason(opts.Config.Season, opts.DataDir, opts.Config.LeagueID, &st, opts.Roster, &log); err != nil {
+				slog.Error("the league could not be added to its season", "err", err)
+			} else {
+				slog.Info(strings.TrimSpace(strings.TrimPrefix(log.String(), "leaguetui: ")))
+			}
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // consoleInfo is what the info view (?) says about the league the console

@@ -50,6 +50,7 @@ Usage:
   leaguetui report DATA [flags]  write a data folder's league as an HTML report and CSV files
   leaguetui web --attach URL     serve a running manager's live web view for spectators
   leaguetui replay DATA          step through a finished league's matches in the console
+  leaguetui season DIR [flags]   the table of a season folder (leagues added with --season DIR)
   leaguetui probe [flags] URL    exit 0 when the agent at URL answers healthy (for container health checks)
   leaguetui completion SHELL     print the completion script for bash, zsh or fish
 
@@ -199,6 +200,7 @@ func commandTable(stdout, stderr io.Writer) map[string]func(context.Context, []s
 		"report":     func(ctx context.Context, args []string) error { return runReport(ctx, args, stdout) },
 		"web":        func(ctx context.Context, args []string) error { return runWeb(ctx, args, stdout, stderr) },
 		"replay":     func(ctx context.Context, args []string) error { return runReplay(ctx, args, stdout) },
+		"season":     func(ctx context.Context, args []string) error { return runSeason(ctx, args, stdout) },
 	}
 }
 
@@ -550,7 +552,7 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	manager.SetSoftMemoryLimit()
 	m, err := manager.New(manager.Options{Config: cfg, DataDir: *af.data, Port: *af.port, Seed: *seed, SeedSet: seedSet,
-		AdminToken: adminToken, Hold: *hold,
+		AdminToken: adminToken, Hold: *hold, SeasonPrior: seasonPrior,
 		RefereeKey: refereeKey, OpenReferees: *openReferees, Reserved: splitNames(*reserve),
 		LimitSeats: seatsGiven(fs), OpenSeats: cfg.Joining.OpenSeats, JoinCodes: codes})
 	if err != nil {

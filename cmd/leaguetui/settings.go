@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/leaguetui/leaguetui/agents/season"
 	"net/url"
 	"slices"
 	"strings"
@@ -54,6 +55,15 @@ func checkLeague(cf *config.Flags, cfg config.Config, startsPlayers bool) error 
 		if _, err := engine.ParseSPRT(cfg.Format.SPRT); err != nil {
 			return badSettings(fmt.Errorf("%s %q: %v; want e.g. elo0=0,elo1=10,alpha=0.05,beta=0.05",
 				cf.Origin("sprt", cfg), cfg.Format.SPRT, strings.TrimPrefix(err.Error(), "sprt: ")))
+		}
+	}
+	if cfg.Season != "" {
+		s, err := season.Read(cfg.Season)
+		if err == nil {
+			err = s.CheckGame(cfg.GameType)
+		}
+		if err != nil {
+			return badSettings(fmt.Errorf("%s: %w", cf.Origin("season", cfg), err))
 		}
 	}
 	if !startsPlayers {

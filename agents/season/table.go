@@ -1,0 +1,205 @@
+package season
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// The files the season's exports are written as.
+const (
+	StandingsCSV = "season_standings.csv"
+	HistoryCSV   = "rating_history.csv"
+)
+
+// Table is the season's table (engine.SeasonTable), technical losses
+// counted as losses, as a league's ratings count them by default.
+func (s *Season) Table() []engine.SeasonRow {
+	return engine.SeasonTable(s.Engine(), engine.RatingOptions{})
+}
+
+// Games is how many results the season holds.
+func (s *Season) Games() int {
+	n := 0
+	for _, l := range s.Leagues {
+		n += len(l.Results)
+	}
+	return n
+}
+
+// Doc is the season as `leaguetui season --json` prints it.
+type Doc struct {
+	Season    string      `json:"season"`
+	GameType  string      `json:"game_type"`
+	Games     int         `json:"games"`
+	Model     string      `json:"model"`
+	Interval  string      `json:"interval"`
+	Leagues   []LeagueRef `json:"leagues"`
+	Standings []RowDoc    `json:"standings"`
+}
+
+// LeagueRef is a league of the season, in the order it was added.
+type LeagueRef struct {
+	LeagueID string `json:"league_id"`
+	Key      string `json:"key"`
+	DataDir  string `json:"data_dir"`
+	Games    int    `json:"games"`
+}
+
+// RowDoc is a line of the season's table.
+type RowDoc struct {
+	Rank int `json:"rank"`
+	engine.SeasonTotal
+	Rated      bool     `json:"rated"`
+	Elo        float64  `json:"elo"`
+	CI95       float64  `json:"ci95"`
+	RatedGames int      `json:"rated_games"` // the games the rating rests on
+	LOSNext    *float64 `json:"los_next,omitempty"`
+}
+
+// Document is the season as a JSON document.
+func (s *Season) Document() Doc {
+	doc := Doc{Season: s.Dir, GameType: s.GameType(), Games: s.Games(), Model: "bradley-terry over every game of the season",
+		Interval: "95% from the fit's standard errors", Leagues: []LeagueRef{}, Standings: []RowDoc{}}
+	for _, l := range s.Leagues {
+		doc.Leagues = append(doc.Leagues, LeagueRef{LeagueID: l.LeagueID, Key: l.Key, DataDir: l.DataDir, Games: len(l.Results)})
+	}
+	for _, r := range s.Table() {
+		doc.Standings = append(doc.Standings, RowDoc{Rank: r.Rank, SeasonTotal: r.SeasonTotal, Rated: r.Rating.Rated,
+			Elo: r.Rating.Elo, CI95: r.Rating.CI95, RatedGames: r.Rating.Games, LOSNext: r.LOSNext})
+	}
+	return doc
+}
+
+// WriteJSON writes the season's document.
+func (s *Season) WriteJSON(w io.Writer) error {
+	data, err := json.MarshalIndent(s.Document(), "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
+
+// WriteText writes the season's table for a terminal.
+func (s *Season) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "season %s  %s  %d leagues  %d games\n\n", s.Dir, s.GameType(), len(s.Leagues), s.Games())
+	fmt.Fprintf(w, "%4s  %-20s %7s %6s %4s %4s %4s %4s %7s %7s %6s %6s %5s\n", "rank", "name", "leagues", "played", "W", "D", "L", "TL",
+		"points", "elo", "±95%", "games", "los")
+	for _, r := range s.Table() {
+		elo, ci, los := "-", "-", ""
+		if r.Rating.Rated {
+			elo, ci = ftoa(r.Rating.Elo, 0), ftoa(r.Rating.CI95, 0)
+		}
+		if r.LOSNext != nil {
+			los = fmt.Sprintf("%.0f%%", 100**r.LOSNext)
+		}
+		fmt.Fprintf(w, "%4d  %-20s %7d %6d %4d %4d %4d %4d %7s %7s %6s %6d %5s\n", r.Rank, clip(r.Name, 20), r.Leagues, r.Played,
+			r.Wins, r.Draws, r.Losses, r.TechnicalLosses, ftoa(r.Points, 1), elo, ci, r.Rating.Games, los)
+	}
+	_, err := fmt.Fprintln(w, "\nelo: one Bradley-Terry fit over every game of the season; games: those the rating rests on; los: likelihood of superiority over the next")
+	return err
+}
+
+// clip shortens a name to n runes for the terminal's table.
+func clip(s string, n int) string {
+	r := []rune(strings.Map(func(c rune) rune {
+		if c < ' ' || c == 0x7f {
+			return '?' // a control character would move the terminal's cursor
+		}
+		return c
+	}, s))
+	if len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return string(r)
+}
+
+// StandingsHead is season_standings.csv's header.
+var StandingsHead = []string{"rank", "name", "leagues", "played", "wins", "draws", "losses", "technical_losses", "points",
+	"elo", "ci95", "elo_low", "elo_high", "rated_games", "los_next"}
+
+// StandingsRows is season_standings.csv: its header, then the table.
+func (s *Season) StandingsRows() [][]string {
+	rows := [][]string{StandingsHead}
+	for _, r := range s.Table() {
+		row := []string{itoa(r.Rank), cell(r.Name), itoa(r.Leagues), itoa(r.Played), itoa(r.Wins), itoa(r.Draws), itoa(r.Losses),
+			itoa(r.TechnicalLosses), ftoa(r.Points, 1)}
+		if r.Rating.Rated {
+			row = append(row, ftoa(r.Rating.Elo, 1), ftoa(r.Rating.CI95, 1), ftoa(r.Rating.Elo-r.Rating.CI95, 1), ftoa(r.Rating.Elo+r.Rating.CI95, 1))
+		} else {
+			row = append(row, "", "", "", "")
+		}
+		los := ""
+		if r.LOSNext != nil {
+			los = ftoa(*r.LOSNext, 4)
+		}
+		rows = append(rows, append(row, itoa(r.Rating.Games), los))
+	}
+	return rows
+}
+
+// HistoryHead is rating_history.csv's header.
+var HistoryHead = []string{"after_league", "league_id", "name", "elo", "ci95", "elo_low", "elo_high", "rated_games"}
+
+// HistoryRows is rating_history.csv: each player's rating in the fit over
+// the leagues up to each one (engine.SeasonHistory), a row per player
+// rated by then.
+func (s *Season) HistoryRows() [][]string {
+	rows := [][]string{HistoryHead}
+	for k, fit := range engine.SeasonHistory(s.Engine(), engine.RatingOptions{}) {
+		for _, p := range fit.Players {
+			if !p.Rated {
+				continue
+			}
+			rows = append(rows, []string{itoa(k + 1), cell(s.Leagues[k].LeagueID), cell(p.PlayerID), ftoa(p.Elo, 1), ftoa(p.CI95, 1),
+				ftoa(p.Elo-p.CI95, 1), ftoa(p.Elo+p.CI95, 1), itoa(p.Games)})
+		}
+	}
+	return rows
+}
+
+// WriteExports writes season_standings.csv and rating_history.csv into dir.
+func (s *Season) WriteExports(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for name, rows := range map[string][][]string{StandingsCSV: s.StandingsRows(), HistoryCSV: s.HistoryRows()} {
+		err := store.WriteAtomic(filepath.Join(dir, name), func(w io.Writer) error {
+			c := csv.NewWriter(w)
+			c.WriteAll(rows)
+			return c.Error()
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cell keeps a spreadsheet from reading a name as a formula.
+func cell(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// ftoa writes x with prec decimals, never -0.
+func ftoa(x float64, prec int) string {
+	s := strconv.FormatFloat(x, 'f', prec, 64)
+	if strings.Trim(s, "-0.") == "" {
+		return strings.TrimPrefix(s, "-")
+	}
+	return s
+}
