@@ -1,0 +1,32 @@
+package launch
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leaguetui/leaguetui/config"
+)
+
+// TestLimitsPageMatchesCode: docs/limits.md's caps of a program are the
+// ones leaguetui applies.
+func TestLimitsPageMatchesCode(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "limits.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := config.DefaultProgramLimits
+	for _, row := range []string{
+		fmt.Sprintf("| private memory | %d MiB |", d.MemoryMB),
+		fmt.Sprintf("| processes and threads | %d (", d.Processes),
+		fmt.Sprintf("| one file | %d MiB |", d.FileMB),
+		fmt.Sprintf("| its data and temporary folders together | %d MiB |", d.DiskMB),
+		fmt.Sprintf("| %d MiB, then rotated once (%d MiB at most) |", LogMaxMB, LogMaxMB*(1+logMaxBackups)),
+	} {
+		if !strings.Contains(string(page), row) {
+			t.Errorf("docs/limits.md lacks %q", row)
+		}
+	}
+}
