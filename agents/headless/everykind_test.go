@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -112,15 +111,7 @@ func programRoster(t *testing.T) string {
 		{"name": "P03", "strategy": "counter"},
 		{"name": "P04", "strategy": "random"},
 	}}
-	data, err := json.Marshal(roster)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "roster.json")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return leaguetest.WriteJSON(t, roster)
 }
 
 // outsidePlayers are players the test runs itself, each with its own data

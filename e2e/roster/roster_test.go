@@ -55,16 +55,7 @@ func pythonPlayer(t *testing.T, name string, extra ...string) map[string]any {
 }
 
 func writeRoster(t *testing.T, players ...map[string]any) string {
-	t.Helper()
-	data, err := json.Marshal(map[string]any{"players": players})
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "roster.json")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return leaguetest.WriteRoster(t, players...)
 }
 
 // liveRun is leaguetui running, its stderr read line by line as it comes.

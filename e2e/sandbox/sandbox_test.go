@@ -5,7 +5,6 @@
 package sandbox_test
 
 import (
-	"encoding/json"
 	"errors"
 	"net"
 	"os"
@@ -75,16 +74,7 @@ func playerCommand(t *testing.T, strategy string) []string {
 }
 
 func writeRoster(t *testing.T, players ...map[string]any) string {
-	t.Helper()
-	data, err := json.Marshal(map[string]any{"players": players})
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "roster.json")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return leaguetest.WriteRoster(t, players...)
 }
 
 // runLeague runs a --no-ui league of roster in dataDir with the secrets in

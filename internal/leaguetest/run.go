@@ -154,3 +154,25 @@ type MatchResult struct {
 	Winner *string        `json:"winner_player_id"`
 	Score  map[string]int `json:"score"`
 }
+
+// WriteRoster writes a roster of players (each entry as docs/roster.md
+// gives it) into a file of its own and returns its path.
+func WriteRoster(t testing.TB, players ...map[string]any) string {
+	t.Helper()
+	return WriteJSON(t, map[string]any{"players": players})
+}
+
+// WriteJSON writes v as JSON into a file of its own, roster.json in a
+// temporary folder, and returns its path.
+func WriteJSON(t testing.TB, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "roster.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
