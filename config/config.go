@@ -206,6 +206,8 @@ type LLM struct {
 	// ReplyBytes caps one reply of the provider (1 MiB): a longer one is
 	// refused (REPLY_TOO_LARGE), a MODEL_GENERATION_ERROR.
 	ReplyBytes int64
+	// Price is this model's price (--llm-price); unset, the price table's.
+	Price Price
 }
 
 // Participants bounds how many agents a league needs before it can start.

@@ -186,6 +186,13 @@ var overrides = []override{
 	intOverride("llm-max-tokens-per-match", "LEAGUETUI_LLM_MAX_TOKENS_PER_MATCH",
 		"tokens (in and out) a model player may spend in one match; 0 is no cap", 0,
 		func(c *Config) *int { return &c.Player.LLM.MaxTokensPerMatch }),
+	stringOverride("llm-price", "LEAGUETUI_LLM_PRICE",
+		"the llm model's `price` in USD per million input and output tokens, e.g. 0.15,0.60, for an estimate of what it spends (default the price table's: the built-in one and the config folder's prices.json)",
+		func(c *Config, raw string) error {
+			price, err := parsePrice(raw)
+			c.Player.LLM.Price = price
+			return err
+		}),
 	sizeOverride("llm-reply-bytes", "LEAGUETUI_LLM_REPLY_BYTES",
 		"the most a model provider's reply may hold; a longer one is refused (REPLY_TOO_LARGE, a MODEL_GENERATION_ERROR)",
 		func(c *Config) *int64 { return &c.Player.LLM.ReplyBytes }),

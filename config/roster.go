@@ -91,13 +91,14 @@ func (e RosterEntry) RestartLimit() int {
 
 // rosterLLM is the llm block as the roster spells it.
 type rosterLLM struct {
-	Provider          string `json:"provider"`
-	Model             string `json:"model"`
-	BaseURL           string `json:"base_url"`
-	APIKeyEnv         string `json:"api_key_env"`
-	APIKeyFile        string `json:"api_key_file"`
-	Fallback          string `json:"fallback"`
-	MaxTokensPerMatch int    `json:"max_tokens_per_match"`
+	Provider          string      `json:"provider"`
+	Model             string      `json:"model"`
+	BaseURL           string      `json:"base_url"`
+	APIKeyEnv         string      `json:"api_key_env"`
+	APIKeyFile        string      `json:"api_key_file"`
+	Fallback          string      `json:"fallback"`
+	MaxTokensPerMatch int         `json:"max_tokens_per_match"`
+	Price             *priceEntry `json:"price"`
 }
 
 // UnmarshalJSON reads an entry, refusing keys it does not know: a
@@ -117,6 +118,13 @@ func (e *RosterEntry) UnmarshalJSON(data []byte) error {
 	if l := raw.LLM; l != nil {
 		e.LLM = &LLM{Provider: l.Provider, Model: l.Model, BaseURL: l.BaseURL, APIKeyEnv: l.APIKeyEnv,
 			APIKeyFile: l.APIKeyFile, Fallback: l.Fallback, MaxTokensPerMatch: l.MaxTokensPerMatch}
+		if l.Price != nil {
+			price, err := l.Price.price()
+			if err != nil {
+				return fmt.Errorf("llm.price: %w", err)
+			}
+			e.LLM.Price = price
+		}
 	}
 	return nil
 }

@@ -82,7 +82,8 @@ func (r *Replay) View() string {
 	for _, p := range []string{m.PlayerA, m.PlayerB} {
 		line := fmt.Sprintf("  %-8s %-20s %-16s move %s", clean(p), clean(truncate(l.Name(p), 20)), clean(m.PlayerStatus(p)), clean(m.Move(p)))
 		if t := m.Models[p]; t != nil {
-			line += fmt.Sprintf(" · %s/%s %d/%d tok %d ms", clean(t.Provider), clean(t.Model), t.InputTokens, t.OutputTokens, t.LatencyMS)
+			line += fmt.Sprintf(" · %s/%s %d/%d tok %s %d ms", clean(t.Provider), clean(t.Model), t.InputTokens, t.OutputTokens,
+				protocol.Money(t.CostUSD), t.LatencyMS)
 		}
 		lines = append(lines, line)
 	}

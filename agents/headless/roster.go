@@ -88,7 +88,7 @@ func modelArgs(e config.RosterEntry) []string {
 	l := e.LLM
 	args := []string{"--llm-provider", l.Provider, "--llm-model", l.Model, "--llm-base-url", l.BaseURL,
 		"--llm-api-key-env", l.APIKeyEnv, "--llm-fallback", l.Fallback,
-		"--llm-max-tokens-per-match", strconv.Itoa(l.MaxTokensPerMatch)}
+		"--llm-max-tokens-per-match", strconv.Itoa(l.MaxTokensPerMatch), "--llm-price", l.Price.String()}
 	if l.APIKeyFile != "" {
 		args = append(args, "--llm-api-key-file", l.APIKeyFile)
 	}

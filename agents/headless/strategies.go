@@ -64,13 +64,16 @@ func (l *League) modelCosts(ctx context.Context) map[string]*protocol.ModelCost 
 }
 
 // PrintModelCosts writes, under the standings, what each model player's
-// moves cost, in the standings' order; nothing without model players. The
-// provider and model come from a player's /health, so they are escaped.
+// moves cost, in the standings' order, and the league's estimated spend;
+// nothing without model players. The provider and model come from a
+// player's /health, so they are escaped.
 func PrintModelCosts(w io.Writer, s protocol.StandingsFile, costs map[string]*protocol.ModelCost) {
 	if len(costs) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n%-8s %-24s %6s %10s %10s %8s %6s %9s\n", "model", "provider/model", "moves", "tokens in", "tokens out", "ms/move", "failed", "fallbacks")
+	fmt.Fprintf(w, "\n%-8s %-24s %6s %10s %10s %8s %6s %9s %s\n", "model", "provider/model", "moves", "tokens in", "tokens out", "ms/move", "failed", "fallbacks", "est. cost")
+	var total float64
+	priced, unpriced := 0, 0
 	for _, r := range s.Standings {
 		c := costs[r.PlayerID]
 		if c == nil {
@@ -80,7 +83,21 @@ func PrintModelCosts(w io.Writer, s protocol.StandingsFile, costs map[string]*pr
 		if c.Moves > 0 {
 			perMove = c.LatencyMS / int64(c.Moves)
 		}
-		fmt.Fprintf(w, "%-8s %-24s %6d %10d %10d %8d %6d %9d\n", r.PlayerID, protocol.Printable(c.Provider+"/"+c.Model), c.Moves,
-			c.InputTokens, c.OutputTokens, perMove, c.Failures, c.Fallbacks)
+		fmt.Fprintf(w, "%-8s %-24s %6d %10d %10d %8d %6d %9d %s\n", r.PlayerID, protocol.Printable(c.Provider+"/"+c.Model), c.Moves,
+			c.InputTokens, c.OutputTokens, perMove, c.Failures, c.Fallbacks, protocol.Money(c.CostUSD))
+		if c.CostUSD == nil {
+			unpriced++
+			continue
+		}
+		priced++
+		total += *c.CostUSD
 	}
+	line := "league spend, estimated from the price table: " + protocol.Money(&total)
+	if priced == 0 {
+		line = "league spend: " + protocol.NoPrice
+	}
+	if unpriced > 0 && priced > 0 {
+		line += fmt.Sprintf(" (%d model players with no price, their tokens not counted)", unpriced)
+	}
+	fmt.Fprintln(w, line)
 }

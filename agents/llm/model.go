@@ -32,6 +32,7 @@ const (
 // use: a player asks it for the moves of several matches at once.
 type Model struct {
 	settings config.LLM
+	price    *protocol.Price // nil: the model has no price
 	backend  backend
 	circuit  *circuit
 
@@ -81,9 +82,16 @@ func circuitFor(name string) *circuit {
 	return c
 }
 
+// Options are what a model player adds to its llm settings.
+type Options struct {
+	// Price is the model's price (config.ModelPrice); unset, the model's
+	// moves carry tokens and no money.
+	Price config.Price
+}
+
 // New checks the settings and builds the provider's client. The key is
 // read here and kept only inside the client.
-func New(s config.LLM) (*Model, error) {
+func New(s config.LLM, o Options) (*Model, error) {
 	if s.Provider == "" {
 		s.Provider = "openai"
 	}
@@ -100,7 +108,11 @@ func New(s config.LLM) (*Model, error) {
 	} else {
 		b = newOpenAI(s, key)
 	}
-	return &Model{settings: s, backend: b, circuit: circuitFor(s.Provider + " " + s.BaseURL), spent: map[string]int64{}}, nil
+	m := &Model{settings: s, backend: b, circuit: circuitFor(s.Provider + " " + s.BaseURL), spent: map[string]int64{}}
+	if o.Price.Set {
+		m.price = &protocol.Price{InputPerMillion: o.Price.InputPerMillion, OutputPerMillion: o.Price.OutputPerMillion}
+	}
+	return m, nil
 }
 
 // Check reports what is wrong with the settings of a player that uses the
@@ -158,7 +170,7 @@ func (m *Model) Ask(ctx context.Context, turn Turn) Move {
 	defer cancel()
 	start := time.Now()
 	res, err := m.askWithRetries(ctx, turn)
-	move.Report.InputTokens, move.Report.OutputTokens = res.usage.in, res.usage.out
+	m.cost(&move.Report, res.usage)
 	move.Report.LatencyMS = time.Since(start).Milliseconds()
 	m.charge(turn.MatchID, res.usage)
 	if err != nil {
@@ -177,6 +189,15 @@ func (m *Model) Ask(ctx context.Context, turn Turn) Move {
 	}
 	move.Choice = choice
 	return move
+}
+
+// cost writes a move's tokens, and their money at the model's price.
+func (m *Model) cost(r *protocol.ModelMove, u usage) {
+	r.InputTokens, r.OutputTokens = u.in, u.out
+	if m.price != nil {
+		cost := m.price.Cost(u.in, u.out)
+		r.Price, r.CostUSD = m.price, &cost
+	}
 }
 
 // report starts a move's report with the model's name.

@@ -1,0 +1,209 @@
+package llm_test
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/leaguetui/leaguetui/agents/report"
+	"github.com/leaguetui/leaguetui/internal/leaguetest"
+	"github.com/leaguetui/leaguetui/internal/leaguetest/fakellm"
+)
+
+// The price the test's table gives the fake model, USD per million tokens.
+const (
+	inputPrice  = 3.0
+	outputPrice = 15.0
+)
+
+// usd is the test's own estimate: tokens at the table's price.
+func usd(in, out int64) float64 { return (float64(in)*inputPrice + float64(out)*outputPrice) / 1e6 }
+
+// near: two estimates agree to far below what any view prints.
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+
+// viewMoney reads a money figure as the views print it ("~$0.000432").
+func viewMoney(t *testing.T, text string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(strings.TrimPrefix(text, "~$"), 64)
+	if err != nil || !strings.HasPrefix(text, "~$") {
+		t.Fatalf("%q is no money figure", text)
+	}
+	return v
+}
+
+// Two model players priced by the config folder's prices.json and one
+// unpriced random player: every view that shows tokens shows their money,
+// tokens × price: each move in the match files, each match and the
+// player in history.json, each player and the league under --no-ui's
+// standings, and the report's CSV and page.
+func TestMoneyIsTokensAtThePriceInEveryView(t *testing.T) {
+	fake := fakellm.Start(fakellm.Good)
+	t.Cleanup(fake.Close)
+	t.Setenv("OPENAI_API_KEY", testKey)
+	cfgDir := t.TempDir()
+	prices := `{"prices": {"openai/fake": {"input_per_million": 3, "output_per_million": 15}}}`
+	if err := os.WriteFile(filepath.Join(cfgDir, "prices.json"), []byte(prices), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	matches, stdout := runLeague(t, dir, "--config", cfgDir, "--players", "3", "--strategies", "llm,llm,random",
+		"--llm-provider", "openai", "--llm-base-url", fake.OpenAIURL())
+
+	tokens := map[string][2]int64{}
+	for _, m := range matches {
+		for _, r := range modelMoneyReplies(t, m) {
+			if r.Price == nil || r.Price.InputPerMillion != inputPrice || r.Price.OutputPerMillion != outputPrice ||
+				r.CostUSD == nil || !near(*r.CostUSD, usd(r.InputTokens, r.OutputTokens)) {
+				t.Errorf("%s: %s's move: price %+v, cost %v for %d/%d tokens", m.MatchID, r.Player, r.Price, r.CostUSD, r.InputTokens, r.OutputTokens)
+			}
+			tk := tokens[r.Player]
+			tokens[r.Player] = [2]int64{tk[0] + r.InputTokens, tk[1] + r.OutputTokens}
+		}
+	}
+	if len(tokens) != 2 {
+		t.Fatalf("model moves of %d players in the match files, want P01 and P02", len(tokens))
+	}
+	var league float64
+	for player, tk := range tokens {
+		want := usd(tk[0], tk[1])
+		league += want
+		checkHistoryMoney(t, dir, player, want)
+		line := tableLine(t, stdout, player)
+		if got := viewMoney(t, line[len(line)-1]); !near(got, roundTo(want, 6)) {
+			t.Errorf("%s under the standings: %v, want %v", player, line, want)
+		}
+	}
+	wantLine := "league spend, estimated from the price table: ~$" + strconv.FormatFloat(league, 'f', 6, 64)
+	if !strings.Contains(stdout, wantLine) {
+		t.Errorf("no %q under the standings:\n%s", wantLine, stdout)
+	}
+	checkReportMoney(t, dir, tokens, league)
+}
+
+// roundTo rounds as the views print: decimals places.
+func roundTo(v float64, decimals int) float64 {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', decimals, 64), 64)
+	return r
+}
+
+// pricedReply is a move's model block with its money.
+type pricedReply struct {
+	modelReply
+	Price *struct {
+		InputPerMillion  float64 `json:"input_per_million"`
+		OutputPerMillion float64 `json:"output_per_million"`
+	} `json:"price"`
+	CostUSD *float64 `json:"cost_usd"`
+}
+
+func modelMoneyReplies(t *testing.T, m match) []pricedReply {
+	t.Helper()
+	var out []pricedReply
+	for _, e := range m.Transcript {
+		if _, ok := e.Content["model"]; !ok {
+			continue
+		}
+		var r pricedReply
+		raw, _ := json.Marshal(e.Content["model"])
+		if err := json.Unmarshal(raw, &r); err != nil {
+			t.Fatalf("%s: model block %s: %v", m.MatchID, raw, err)
+		}
+		r.Player, _ = e.Content["player_id"].(string)
+		out = append(out, r)
+	}
+	return out
+}
+
+// checkHistoryMoney: each match's cost in the player's history is its
+// tokens at the price, and so is the player's total.
+func checkHistoryMoney(t *testing.T, dir, player string, want float64) {
+	t.Helper()
+	var h struct {
+		Stats struct {
+			Model *struct {
+				InputTokens  int64    `json:"input_tokens"`
+				OutputTokens int64    `json:"output_tokens"`
+				CostUSD      *float64 `json:"cost_usd"`
+			} `json:"model"`
+		} `json:"stats"`
+		Matches []struct {
+			Model *struct {
+				InputTokens  int64    `json:"input_tokens"`
+				OutputTokens int64    `json:"output_tokens"`
+				CostUSD      *float64 `json:"cost_usd"`
+			} `json:"model"`
+		} `json:"matches"`
+	}
+	leaguetest.ReadJSON(t, filepath.Join(dir, "players", player, "history.json"), &h)
+	for i, m := range h.Matches {
+		if m.Model == nil || m.Model.CostUSD == nil || !near(*m.Model.CostUSD, usd(m.Model.InputTokens, m.Model.OutputTokens)) {
+			t.Errorf("%s's history, match %d: %+v", player, i, m.Model)
+		}
+	}
+	if s := h.Stats.Model; s == nil || s.CostUSD == nil || !near(*s.CostUSD, want) || !near(*s.CostUSD, usd(s.InputTokens, s.OutputTokens)) {
+		t.Errorf("%s's history stats: %+v, want %v", player, s, want)
+	}
+}
+
+// tableLine is the player's line of the model table under the standings.
+func tableLine(t *testing.T, stdout, player string) []string {
+	t.Helper()
+	for _, line := range strings.Split(stdout, "\n") {
+		if f := strings.Fields(line); len(f) == 9 && f[0] == player && strings.Contains(f[1], "/") {
+			return f
+		}
+	}
+	t.Fatalf("no model line for %s under the standings:\n%s", player, stdout)
+	return nil
+}
+
+// checkReportMoney: the report's standings.csv and page give each model
+// player's money and the league's.
+func checkReportMoney(t *testing.T, dir string, tokens map[string][2]int64, league float64) {
+	t.Helper()
+	out := t.TempDir()
+	run := leaguetest.RunLeaguetui(t, dir, leagueTimeout, nil, "report", dir, "--out", out)
+	if run.Err != nil {
+		t.Fatalf("leaguetui report: %v\n%s", run.Err, run.Stderr)
+	}
+	raw, err := os.ReadFile(filepath.Join(out, report.StandingsCSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(string(raw))).ReadAll()
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("standings.csv: %v, %d rows", err, len(rows))
+	}
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[name] = i
+	}
+	for _, row := range rows[1:] {
+		player, cost := row[col["player_id"]], row[col["est_cost_usd"]]
+		tk, model := tokens[player]
+		if !model {
+			if cost != "" {
+				t.Errorf("standings.csv: %s, no model player, costs %q", player, cost)
+			}
+			continue
+		}
+		got, err := strconv.ParseFloat(cost, 64)
+		if err != nil || !near(got, roundTo(usd(tk[0], tk[1]), 9)) {
+			t.Errorf("standings.csv: %s costs %q, want %v", player, cost, usd(tk[0], tk[1]))
+		}
+	}
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "League spend, estimated from the price table: ~$" + strconv.FormatFloat(league, 'f', 6, 64)
+	if !strings.Contains(string(page), want) {
+		t.Errorf("the report's page lacks %q", want)
+	}
+}
