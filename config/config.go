@@ -208,6 +208,11 @@ type LLM struct {
 	ReplyBytes int64
 	// Price is this model's price (--llm-price); unset, the price table's.
 	Price Price
+	// RecordDir (--record-models) keeps every request to the provider
+	// and its reply in a folder; ReplayDir (--replay-models) answers
+	// every request from such a folder, without a network.
+	RecordDir string
+	ReplayDir string
 }
 
 // Participants bounds how many agents a league needs before it can start.

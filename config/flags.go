@@ -193,6 +193,12 @@ var overrides = []override{
 			c.Player.LLM.Price = price
 			return err
 		}),
+	stringOverride("record-models", "LEAGUETUI_RECORD_MODELS",
+		"a `folder` in which model players keep every request to their provider and its reply (no key, no header), a JSON file per request in a folder per player, to replay the league with --replay-models",
+		func(c *Config, raw string) error { c.Player.LLM.RecordDir = absPath(raw); return nil }),
+	stringOverride("replay-models", "LEAGUETUI_REPLAY_MODELS",
+		"a `folder` --record-models wrote: model players answer every request from it, reaching no network; a request it lacks fails the move (MODEL_GENERATION_ERROR, RecordMissing)",
+		func(c *Config, raw string) error { c.Player.LLM.ReplayDir = absPath(raw); return nil }),
 	sizeOverride("llm-reply-bytes", "LEAGUETUI_LLM_REPLY_BYTES",
 		"the most a model provider's reply may hold; a longer one is refused (REPLY_TOO_LARGE, a MODEL_GENERATION_ERROR)",
 		func(c *Config) *int64 { return &c.Player.LLM.ReplyBytes }),
@@ -472,7 +478,7 @@ func (f *Flags) Args() []string {
 		if !ok || o.perAgent {
 			continue
 		}
-		if o.flag == flagConfig || strings.HasPrefix(o.flag, "tls-") || o.flag == "llm-api-key-file" {
+		if o.flag == flagConfig || strings.HasPrefix(o.flag, "tls-") || o.flag == "llm-api-key-file" || strings.HasSuffix(o.flag, "-models") {
 			raw = absPath(raw)
 		}
 		if o.boolean {

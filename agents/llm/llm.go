@@ -84,6 +84,11 @@ type providerError struct {
 func (e *providerError) Error() string { return e.errorType + ": " + e.err.Error() }
 func (e *providerError) Unwrap() error { return e.err }
 
+// RecordMissing is the exception type of a move whose request a replay
+// (--replay-models) has no reply for: a MODEL_GENERATION_ERROR that no
+// fallback answers, so a record that no longer fits the league shows.
+const RecordMissing = "RecordMissing"
+
 // retryable: rate limits, timeouts and the provider's own failures may
 // pass; a request the provider refused or an answer we cannot read will
 // not.
@@ -146,7 +151,10 @@ func classify(err error, status int, retryAfter time.Duration) *providerError {
 	pe := &providerError{err: err, statusCode: status, retryAfter: retryAfter}
 	var netErr net.Error
 	var opErr *net.OpError
+	var missing *RecordMissingError
 	switch {
+	case errors.As(err, &missing):
+		pe.errorType, pe.exceptionType = engine.ErrorGeneration, RecordMissing
 	case rpc.IsReplyTooLarge(err):
 		pe.errorType, pe.exceptionType = engine.ErrorGeneration, "ReplyTooLarge"
 	case status == 429:

@@ -87,6 +87,9 @@ type Options struct {
 	// Price is the model's price (config.ModelPrice); unset, the model's
 	// moves carry tokens and no money.
 	Price config.Price
+	// Player names the player's folder in a record (--record-models,
+	// --replay-models).
+	Player string
 }
 
 // New checks the settings and builds the provider's client. The key is
@@ -102,11 +105,15 @@ func New(s config.LLM, o Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	client, err := replyClient(s, o.Player, key)
+	if err != nil {
+		return nil, err
+	}
 	var b backend
 	if s.Provider == "anthropic" {
-		b = newAnthropic(s, key)
+		b = newAnthropic(s, key, client)
 	} else {
-		b = newOpenAI(s, key)
+		b = newOpenAI(s, key, client)
 	}
 	m := &Model{settings: s, backend: b, circuit: circuitFor(s.Provider + " " + s.BaseURL), spent: map[string]int64{}}
 	if o.Price.Set {
@@ -127,6 +134,13 @@ func Check(s config.LLM) error {
 		return fmt.Errorf("--llm-fallback %q: want random or nothing", s.Fallback)
 	case s.MaxTokensPerMatch < 0:
 		return fmt.Errorf("--llm-max-tokens-per-match %d: must not be negative", s.MaxTokensPerMatch)
+	case s.RecordDir != "" && s.ReplayDir != "":
+		return errors.New("--record-models and --replay-models: give one of them")
+	}
+	if s.ReplayDir != "" {
+		if info, err := os.Stat(s.ReplayDir); err != nil || !info.IsDir() {
+			return fmt.Errorf("--replay-models %s: not a record folder", s.ReplayDir)
+		}
 	}
 	return nil
 }

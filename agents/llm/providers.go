@@ -3,7 +3,9 @@ package llm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"os"
 	"strconv"
 	"time"
 
@@ -41,17 +43,36 @@ type openAIBackend struct {
 // reply read up to the settings' byte cap only (rpc.CapReplies), so a
 // provider that answers without end fails the move (REPLY_TOO_LARGE, a
 // MODEL_GENERATION_ERROR) instead of filling the player's memory.
-func replyClient(s config.LLM) *http.Client {
+// With a record folder the client records every exchange there, or
+// answers every request from it and reaches no network.
+func replyClient(s config.LLM, player, key string) (*http.Client, error) {
 	limit := s.ReplyBytes
 	if limit <= 0 {
 		limit = config.Default().Player.LLM.ReplyBytes
 	}
-	return &http.Client{Transport: rpc.CapReplies(http.DefaultTransport, limit)}
+	transport := rpc.CapReplies(http.DefaultTransport, limit)
+	dir, replay := s.RecordDir, false
+	if s.ReplayDir != "" {
+		dir, replay = s.ReplayDir, true
+	}
+	if dir == "" {
+		return &http.Client{Transport: transport}, nil
+	}
+	folder, err := recordFolder(dir, player)
+	if err != nil {
+		return nil, err
+	}
+	if !replay {
+		if err := os.MkdirAll(folder, 0o755); err != nil {
+			return nil, fmt.Errorf("--record-models: %w", err)
+		}
+	}
+	return &http.Client{Transport: &cassette{dir: folder, replay: replay, secret: key, next: transport, seen: map[string]int{}}}, nil
 }
 
-func newOpenAI(s config.LLM, key string) *openAIBackend {
+func newOpenAI(s config.LLM, key string, client *http.Client) *openAIBackend {
 	opts := []openaioption.RequestOption{openaioption.WithMaxRetries(0), openaioption.WithAPIKey(key),
-		openaioption.WithHTTPClient(replyClient(s))}
+		openaioption.WithHTTPClient(client)}
 	if s.BaseURL != "" {
 		opts = append(opts, openaioption.WithBaseURL(s.BaseURL))
 	}
@@ -85,9 +106,9 @@ type anthropicBackend struct {
 	model  string
 }
 
-func newAnthropic(s config.LLM, key string) *anthropicBackend {
+func newAnthropic(s config.LLM, key string, client *http.Client) *anthropicBackend {
 	opts := []anthropicoption.RequestOption{anthropicoption.WithMaxRetries(0), anthropicoption.WithAPIKey(key),
-		anthropicoption.WithHTTPClient(replyClient(s))}
+		anthropicoption.WithHTTPClient(client)}
 	if s.BaseURL != "" {
 		opts = append(opts, anthropicoption.WithBaseURL(s.BaseURL))
 	}

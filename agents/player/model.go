@@ -26,7 +26,7 @@ func newModelPlayer(opts Options) (*modelPlayer, error) {
 	if err != nil {
 		return nil, err
 	}
-	model, err := llm.New(opts.Config.Player.LLM, llm.Options{Price: price})
+	model, err := llm.New(opts.Config.Player.LLM, llm.Options{Price: price, Player: opts.Name})
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +72,8 @@ func (p *Player) settleModelMove(key string, mc engine.MoveContext, asked llm.Mo
 	}
 	report := asked.Report
 	move := asked.Choice
-	if report.Status == engine.RaceError && p.llm.model.Settings().Fallback != "" {
+	missing := report.Metadata["exception_type"] == llm.RecordMissing // a replay's gap is shown, never covered
+	if report.Status == engine.RaceError && p.llm.model.Settings().Fallback != "" && !missing {
 		if fallback := p.fallbackFor(mc.GameType); fallback != nil {
 			move, report.Fallback = fallback.Choose(mc), true
 		}
