@@ -213,6 +213,16 @@ type LLM struct {
 	// every request from such a folder, without a network.
 	RecordDir string
 	ReplayDir string
+	// BudgetUSD and BudgetTokens cap what this model player spends in the
+	// league (0: no cap); LeagueBudgetUSD and LeagueBudgetTokens what all
+	// the league's model players spend together.
+	BudgetUSD          float64
+	BudgetTokens       int64
+	LeagueBudgetUSD    float64
+	LeagueBudgetTokens int64
+	// LeagueBudgetEnd is what becomes of a league whose budget is spent:
+	// "stop" (the default, "" too) ends it, "pause" pauses it.
+	LeagueBudgetEnd string
 }
 
 // Participants bounds how many agents a league needs before it can start.

@@ -199,9 +199,48 @@ var overrides = []override{
 	stringOverride("replay-models", "LEAGUETUI_REPLAY_MODELS",
 		"a `folder` --record-models wrote: model players answer every request from it, reaching no network; a request it lacks fails the move (MODEL_GENERATION_ERROR, RecordMissing)",
 		func(c *Config, raw string) error { c.Player.LLM.ReplayDir = absPath(raw); return nil }),
+	usdOverride("llm-budget-usd", "LEAGUETUI_LLM_BUDGET_USD",
+		"US dollars a model player may spend in the league, at its price (0: no cap); then its moves are --llm-fallback's, or fail (BudgetSpent)",
+		func(c *Config) *float64 { return &c.Player.LLM.BudgetUSD }),
+	int64Override("llm-budget-tokens", "LEAGUETUI_LLM_BUDGET_TOKENS",
+		"tokens (in and out) a model player may spend in the league (0: no cap); then its moves are --llm-fallback's, or fail (BudgetSpent)",
+		func(c *Config) *int64 { return &c.Player.LLM.BudgetTokens }),
+	usdOverride("league-budget-usd", "LEAGUETUI_LEAGUE_BUDGET_USD",
+		"US dollars all the league's model players may spend together (0: no cap); then no model is asked again",
+		func(c *Config) *float64 { return &c.Player.LLM.LeagueBudgetUSD }),
+	int64Override("league-budget-tokens", "LEAGUETUI_LEAGUE_BUDGET_TOKENS",
+		"tokens all the league's model players may spend together (0: no cap); then no model is asked again",
+		func(c *Config) *int64 { return &c.Player.LLM.LeagueBudgetTokens }),
+	stringField("league-budget-end", "LEAGUETUI_LEAGUE_BUDGET_END",
+		"stop or pause: what --no-ui does with a league whose model budget (--league-budget-usd, --league-budget-tokens) is spent (default stop)",
+		func(c *Config) *string { return &c.Player.LLM.LeagueBudgetEnd }),
 	sizeOverride("llm-reply-bytes", "LEAGUETUI_LLM_REPLY_BYTES",
 		"the most a model provider's reply may hold; a longer one is refused (REPLY_TOO_LARGE, a MODEL_GENERATION_ERROR)",
 		func(c *Config) *int64 { return &c.Player.LLM.ReplyBytes }),
+}
+
+// usdOverride is an amount of US dollars, not negative.
+func usdOverride(name, env, what string, field func(*Config) *float64) override {
+	return stringOverride(name, env, what+" (default 0)", func(c *Config, raw string) error {
+		v, err := strconv.ParseFloat(strings.TrimPrefix(raw, "$"), 64)
+		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			return fmt.Errorf("want an amount of US dollars, e.g. 2.50 (got %q)", raw)
+		}
+		*field(c) = v
+		return nil
+	})
+}
+
+// int64Override is a count, not negative.
+func int64Override(name, env, what string, field func(*Config) *int64) override {
+	return stringOverride(name, env, what+" (default 0)", func(c *Config, raw string) error {
+		v, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil || v < 0 {
+			return fmt.Errorf("want a whole number, not negative (got %q)", raw)
+		}
+		*field(c) = v
+		return nil
+	})
 }
 
 // parentOnly marks an override that concerns the league leaguetui starts,

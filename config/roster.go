@@ -99,6 +99,8 @@ type rosterLLM struct {
 	Fallback          string      `json:"fallback"`
 	MaxTokensPerMatch int         `json:"max_tokens_per_match"`
 	Price             *priceEntry `json:"price"`
+	BudgetUSD         float64     `json:"budget_usd"`
+	BudgetTokens      int64       `json:"budget_tokens"`
 }
 
 // UnmarshalJSON reads an entry, refusing keys it does not know: a
@@ -117,7 +119,11 @@ func (e *RosterEntry) UnmarshalJSON(data []byte) error {
 	*e = RosterEntry(raw.plain)
 	if l := raw.LLM; l != nil {
 		e.LLM = &LLM{Provider: l.Provider, Model: l.Model, BaseURL: l.BaseURL, APIKeyEnv: l.APIKeyEnv,
-			APIKeyFile: l.APIKeyFile, Fallback: l.Fallback, MaxTokensPerMatch: l.MaxTokensPerMatch}
+			APIKeyFile: l.APIKeyFile, Fallback: l.Fallback, MaxTokensPerMatch: l.MaxTokensPerMatch,
+			BudgetUSD: l.BudgetUSD, BudgetTokens: l.BudgetTokens}
+		if l.BudgetUSD < 0 || l.BudgetTokens < 0 {
+			return fmt.Errorf("llm.budget_usd, llm.budget_tokens: must not be negative")
+		}
 		if l.Price != nil {
 			price, err := l.Price.price()
 			if err != nil {

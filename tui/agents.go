@@ -96,6 +96,9 @@ func modelCostText(c *protocol.ModelCost) string {
 	if c.Moves > 0 {
 		text += fmt.Sprintf(" · %dms/move", c.LatencyMS/int64(c.Moves))
 	}
+	if c.BudgetSpent != "" {
+		text += " · " + c.BudgetSpent + " budget spent"
+	}
 	if c.Failures > 0 {
 		text += fmt.Sprintf(" · %d failed", c.Failures)
 	}

@@ -303,6 +303,9 @@ func (p *standingsPane) View() string {
 		if r.Status == engine.PlayerSuspended {
 			text += " suspended"
 		}
+		if c := costs[r.PlayerID]; c != nil && c.BudgetSpent != "" {
+			text += " " + c.BudgetSpent + " budget spent"
+		}
 		lines = append(lines, p.ctx.row(text, i == p.list.cursor, p.width))
 	}
 	switch {

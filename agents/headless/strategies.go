@@ -63,6 +63,14 @@ func (l *League) modelCosts(ctx context.Context) map[string]*protocol.ModelCost 
 	return costs
 }
 
+// budgetNote marks a model player whose budget stopped its moves.
+func budgetNote(c *protocol.ModelCost) string {
+	if c.BudgetSpent == "" {
+		return ""
+	}
+	return " (" + c.BudgetSpent + " budget spent)"
+}
+
 // PrintModelCosts writes, under the standings, what each model player's
 // moves cost, in the standings' order, and the league's estimated spend;
 // nothing without model players. The provider and model come from a
@@ -84,7 +92,7 @@ func PrintModelCosts(w io.Writer, s protocol.StandingsFile, costs map[string]*pr
 			perMove = c.LatencyMS / int64(c.Moves)
 		}
 		fmt.Fprintf(w, "%-8s %-24s %6d %10d %10d %8d %6d %9d %s\n", r.PlayerID, protocol.Printable(c.Provider+"/"+c.Model), c.Moves,
-			c.InputTokens, c.OutputTokens, perMove, c.Failures, c.Fallbacks, protocol.Money(c.CostUSD))
+			c.InputTokens, c.OutputTokens, perMove, c.Failures, c.Fallbacks, protocol.Money(c.CostUSD)+budgetNote(c))
 		if c.CostUSD == nil {
 			unpriced++
 			continue

@@ -38,6 +38,11 @@ type Model struct {
 
 	mu    sync.Mutex
 	spent map[string]int64 // match id -> tokens spent in it, for MaxTokensPerMatch
+
+	player, league Budget  // the player's own budget and the league's; zero for none
+	own            tally   // what this player spent in the league, against player
+	ledger         *ledger // the league's spend, against league; nil without a league budget
+	name           string
 }
 
 // circuit is one provider's circuit breaker and the failure that last
@@ -88,8 +93,12 @@ type Options struct {
 	// moves carry tokens and no money.
 	Price config.Price
 	// Player names the player's folder in a record (--record-models,
-	// --replay-models).
+	// --replay-models) and its lines in the league's ledger.
 	Player string
+	// Budget is the player's own; LeagueBudget the league's, counted in
+	// the ledger of DataDir shared by every model player of LeagueID.
+	Budget, LeagueBudget Budget
+	DataDir, LeagueID    string
 }
 
 // New checks the settings and builds the provider's client. The key is
@@ -115,9 +124,18 @@ func New(s config.LLM, o Options) (*Model, error) {
 	} else {
 		b = newOpenAI(s, key, client)
 	}
-	m := &Model{settings: s, backend: b, circuit: circuitFor(s.Provider + " " + s.BaseURL), spent: map[string]int64{}}
+	m := &Model{settings: s, backend: b, circuit: circuitFor(s.Provider + " " + s.BaseURL), spent: map[string]int64{},
+		player: o.Budget, league: o.LeagueBudget, name: o.Player}
 	if o.Price.Set {
 		m.price = &protocol.Price{InputPerMillion: o.Price.InputPerMillion, OutputPerMillion: o.Price.OutputPerMillion}
+	}
+	if (o.Budget.USD > 0 || o.LeagueBudget.USD > 0) && m.price == nil {
+		return nil, fmt.Errorf("a budget in US dollars needs the price of %s (--llm-price or the price table)", config.PriceKey(s.Provider, s.Model))
+	}
+	if o.LeagueBudget.set() {
+		if m.ledger, err = openLedger(LedgerPath(o.DataDir, o.LeagueID)); err != nil {
+			return nil, err
+		}
 	}
 	return m, nil
 }
@@ -134,6 +152,8 @@ func Check(s config.LLM) error {
 		return fmt.Errorf("--llm-fallback %q: want random or nothing", s.Fallback)
 	case s.MaxTokensPerMatch < 0:
 		return fmt.Errorf("--llm-max-tokens-per-match %d: must not be negative", s.MaxTokensPerMatch)
+	case s.LeagueBudgetEnd != "" && s.LeagueBudgetEnd != "stop" && s.LeagueBudgetEnd != "pause":
+		return fmt.Errorf("--league-budget-end %q: want stop or pause", s.LeagueBudgetEnd)
 	case s.RecordDir != "" && s.ReplayDir != "":
 		return errors.New("--record-models and --replay-models: give one of them")
 	}
@@ -175,6 +195,12 @@ func (m *Model) Forget(matchID string) {
 // failures (honouring Retry-After) while the deadline allows.
 func (m *Model) Ask(ctx context.Context, turn Turn) Move {
 	move := Move{Report: m.report()}
+	if which, spent := m.BudgetSpent(); which != "" {
+		move.Report.BudgetSpent = which
+		m.fail(&move, turn, engine.ErrorGeneration, map[string]any{"exception_type": BudgetSpent,
+			"has_tool_call_request": false, "budget": which, "spent_usd": spent.usd, "spent_tokens": spent.tokens})
+		return move
+	}
 	if spent, over := m.overBudget(turn.MatchID); over {
 		m.fail(&move, turn, engine.ErrorGeneration, map[string]any{"exception_type": "TokenBudgetExceeded",
 			"has_tool_call_request": false, "tokens_spent": spent, "max_tokens_per_match": m.settings.MaxTokensPerMatch})
@@ -186,7 +212,7 @@ func (m *Model) Ask(ctx context.Context, turn Turn) Move {
 	res, err := m.askWithRetries(ctx, turn)
 	m.cost(&move.Report, res.usage)
 	move.Report.LatencyMS = time.Since(start).Milliseconds()
-	m.charge(turn.MatchID, res.usage)
+	m.charge(turn.MatchID, move.Report)
 	if err != nil {
 		pe := asProviderError(err, m.circuit)
 		meta := map[string]any{"exception_type": pe.exceptionType, "has_tool_call_request": false}
@@ -238,10 +264,43 @@ func (m *Model) overBudget(matchID string) (int64, bool) {
 	return spent, m.settings.MaxTokensPerMatch > 0 && spent >= int64(m.settings.MaxTokensPerMatch)
 }
 
-func (m *Model) charge(matchID string, u usage) {
+// charge counts a move's cost in its match, against the player's budget
+// and in the league's ledger.
+func (m *Model) charge(matchID string, r protocol.ModelMove) {
+	tokens := r.InputTokens + r.OutputTokens
+	usd := 0.0
+	if r.CostUSD != nil {
+		usd = *r.CostUSD
+	}
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.spent[matchID] += u.in + u.out
+	m.spent[matchID] += tokens
+	m.own.usd += usd
+	m.own.tokens += tokens
+	m.mu.Unlock()
+	if m.ledger != nil && tokens > 0 {
+		// A line that cannot be written leaves the league's count short;
+		// the player's own budget still holds.
+		_ = m.ledger.add(ledgerEntry{Player: m.name, MatchID: matchID, InputTokens: r.InputTokens,
+			OutputTokens: r.OutputTokens, CostUSD: usd})
+	}
+}
+
+// BudgetSpent names the budget that is spent, PlayerBudget or
+// LeagueBudget ("" while neither is), with what was spent against it.
+func (m *Model) BudgetSpent() (string, tally) {
+	m.mu.Lock()
+	own := m.own
+	m.mu.Unlock()
+	if m.player.spentBy(own.usd, own.tokens) {
+		return PlayerBudget, own
+	}
+	if m.ledger != nil {
+		total, err := m.ledger.spent()
+		if err == nil && m.league.spentBy(total.usd, total.tokens) {
+			return LeagueBudget, total
+		}
+	}
+	return "", tally{}
 }
 
 // askWithRetries runs requests through the circuit breaker until one

@@ -26,7 +26,11 @@ func newModelPlayer(opts Options) (*modelPlayer, error) {
 	if err != nil {
 		return nil, err
 	}
-	model, err := llm.New(opts.Config.Player.LLM, llm.Options{Price: price, Player: opts.Name})
+	l := opts.Config.Player.LLM
+	model, err := llm.New(l, llm.Options{Price: price, Player: opts.Name,
+		Budget:       llm.Budget{USD: l.BudgetUSD, Tokens: l.BudgetTokens},
+		LeagueBudget: llm.Budget{USD: l.LeagueBudgetUSD, Tokens: l.LeagueBudgetTokens},
+		DataDir:      opts.DataDir, LeagueID: opts.Config.LeagueID})
 	if err != nil {
 		return nil, err
 	}
@@ -134,6 +138,7 @@ func (p *Player) modelCost() *protocol.ModelCost {
 		total.Merge(*live)
 	}
 	total.Errors = nil
+	total.BudgetSpent, _ = p.llm.model.BudgetSpent()
 	return &total
 }
 

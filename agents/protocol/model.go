@@ -16,12 +16,15 @@ type ModelMove struct {
 	// Price is the price the player's table gave its model, CostUSD the
 	// move's tokens at that price: an estimate. Both are absent when the
 	// model has no price.
-	Price     *Price         `json:"price,omitempty"`
-	CostUSD   *float64       `json:"cost_usd,omitempty"`
-	Fallback  bool           `json:"fallback,omitempty"`
-	ErrorType string         `json:"error_type,omitempty"`
-	Status    string         `json:"status,omitempty"`
-	Metadata  map[string]any `json:"metadata,omitempty"`
+	Price    *Price   `json:"price,omitempty"`
+	CostUSD  *float64 `json:"cost_usd,omitempty"`
+	Fallback bool     `json:"fallback,omitempty"`
+	// BudgetSpent names the budget ("player" or "league") that was spent,
+	// so the model was not asked for this move.
+	BudgetSpent string         `json:"budget_spent,omitempty"`
+	ErrorType   string         `json:"error_type,omitempty"`
+	Status      string         `json:"status,omitempty"`
+	Metadata    map[string]any `json:"metadata,omitempty"`
 }
 
 // Failed reports whether the model made no valid move of its own.
@@ -42,9 +45,12 @@ type ModelCost struct {
 	Failures     int    `json:"failures"`
 	Fallbacks    int    `json:"fallbacks"`
 	// Price and CostUSD as in ModelMove: the tokens above at the price.
-	Price   *Price       `json:"price,omitempty"`
-	CostUSD *float64     `json:"cost_usd,omitempty"`
-	Errors  []ModelError `json:"errors,omitempty"` // per match only
+	Price   *Price   `json:"price,omitempty"`
+	CostUSD *float64 `json:"cost_usd,omitempty"`
+	// BudgetSpent names a budget ("player" or "league") that stopped the
+	// model's moves.
+	BudgetSpent string       `json:"budget_spent,omitempty"`
+	Errors      []ModelError `json:"errors,omitempty"` // per match only
 }
 
 // ModelError is one failed model move, with the seed's metadata.
@@ -59,7 +65,7 @@ type ModelError struct {
 // Add counts one move's report and keeps its failure.
 func (c *ModelCost) Add(r ModelMove, step int) {
 	one := ModelCost{Provider: r.Provider, Model: r.Model, Moves: 1, InputTokens: r.InputTokens,
-		OutputTokens: r.OutputTokens, LatencyMS: r.LatencyMS, Price: r.Price}
+		OutputTokens: r.OutputTokens, LatencyMS: r.LatencyMS, Price: r.Price, BudgetSpent: r.BudgetSpent}
 	if r.Fallback {
 		one.Fallbacks = 1
 	}
@@ -77,6 +83,9 @@ func (c *ModelCost) Merge(o ModelCost) {
 	c.Provider, c.Model = o.Provider, o.Model
 	if o.Price != nil {
 		c.Price = o.Price
+	}
+	if o.BudgetSpent != "" {
+		c.BudgetSpent = o.BudgetSpent
 	}
 	defer func() { c.CostUSD = costOf(c.Price, c.InputTokens, c.OutputTokens) }()
 	c.Moves += o.Moves

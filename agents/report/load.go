@@ -109,6 +109,8 @@ type ModelMove struct {
 	// tokens at it: an estimate, absent without a price.
 	Price   *protocol.Price `json:"price,omitempty"`
 	CostUSD *float64        `json:"cost_usd,omitempty"`
+	// BudgetSpent names the budget that kept the model from being asked.
+	BudgetSpent string `json:"budget_spent,omitempty"`
 }
 
 // Tokens adds up a model player's moves.
@@ -123,10 +125,15 @@ type Tokens struct {
 	// CostUSD is the tokens at the moves' price, nil when they had none.
 	Price   *protocol.Price `json:"price,omitempty"`
 	CostUSD *float64        `json:"cost_usd,omitempty"`
+	// BudgetSpent names the budget that stopped the player's moves.
+	BudgetSpent string `json:"budget_spent,omitempty"`
 }
 
 func (t *Tokens) add(m ModelMove) {
 	t.Provider, t.Model = m.Provider, m.Model
+	if m.BudgetSpent != "" {
+		t.BudgetSpent = m.BudgetSpent
+	}
 	if m.Price != nil {
 		t.Price = m.Price
 	}

@@ -221,7 +221,11 @@ func (p page) standings(v view) {
 			p.raw("\n<tr>")
 			p.cell("mono", id)
 			p.cell("", t.Provider+"/"+t.Model)
-			for _, n := range []any{t.Moves, t.InputTokens, t.OutputTokens, perMove, t.Failures, protocol.Money(t.CostUSD)} {
+			money := protocol.Money(t.CostUSD)
+			if t.BudgetSpent != "" {
+				money += " (" + t.BudgetSpent + " budget spent)"
+			}
+			for _, n := range []any{t.Moves, t.InputTokens, t.OutputTokens, perMove, t.Failures, money} {
 				p.cell("n", n)
 			}
 			p.raw("</tr>")
@@ -519,6 +523,10 @@ func (p page) transcript(m *Match) {
 			if mm.ErrorType != "" {
 				p.raw(" · ")
 				p.text(mm.ErrorType)
+			}
+			if mm.BudgetSpent != "" {
+				p.raw(" · ")
+				p.text(mm.BudgetSpent + " budget spent")
 			}
 			if mm.Fallback {
 				p.raw(" · fallback")

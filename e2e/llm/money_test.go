@@ -3,6 +3,7 @@ package llm_test
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -207,3 +208,93 @@ func checkReportMoney(t *testing.T, dir string, tokens map[string][2]int64, leag
 		t.Errorf("the report's page lacks %q", want)
 	}
 }
+
+// A model player's token budget, spent, turns its further moves into the
+// fallback's, marked as spent in the match files, its history and under
+// the standings, and the league goes on to its end.
+func TestPlayerBudgetSpentInALeague(t *testing.T) {
+	fake := fakellm.Start(fakellm.Good)
+	t.Cleanup(fake.Close)
+	t.Setenv("OPENAI_API_KEY", testKey)
+	dir := t.TempDir()
+	// 200 tokens: two moves of 132 tokens pass it; later moves are not asked.
+	matches, stdout := runLeague(t, dir, "--players", "3", "--strategies", "llm,random,random", "--games-per-pair", "2",
+		"--llm-provider", "openai", "--llm-base-url", fake.OpenAIURL(), "--llm-budget-tokens", "200", "--llm-fallback", "random",
+		"--referees", "1", "--suspend-after", "0")
+	asked, refused := 0, 0
+	for _, m := range matches {
+		for _, r := range modelReplies(t, m) {
+			if r.ErrorType == "" {
+				asked++
+				continue
+			}
+			if r.Metadata["exception_type"] != "BudgetSpent" || !r.Fallback || r.InputTokens != 0 {
+				t.Errorf("%s: a move past the budget: %+v", m.MatchID, r)
+			}
+			refused++
+		}
+	}
+	// Two asked in turn reach the budget; the referee's two matches at once
+	// may put a third in flight.
+	if asked < 2 || asked > 3 || refused != 4-asked || len(fake.Requests()) != asked {
+		t.Errorf("%d moves asked, %d refused, %d requests; want 2 or 3 asked of 4", asked, refused, len(fake.Requests()))
+	}
+	var h struct {
+		Stats struct {
+			Model *struct {
+				BudgetSpent string `json:"budget_spent"`
+			} `json:"model"`
+		} `json:"stats"`
+	}
+	leaguetest.ReadJSON(t, filepath.Join(dir, "players", "P01", "history.json"), &h)
+	if h.Stats.Model == nil || h.Stats.Model.BudgetSpent != "player" {
+		t.Errorf("P01's history stats: %+v", h.Stats.Model)
+	}
+	if !strings.Contains(stdout, "(player budget spent)") {
+		t.Errorf("no spent budget under the standings:\n%s", stdout)
+	}
+}
+
+// The league's token budget, spent, stops the league: --no-ui says why,
+// the league ends before its last match, and the ledger of the data
+// folder holds what was spent, past the budget by at most the calls in
+// flight (two matches at once: two calls).
+func TestLeagueBudgetStopsTheLeague(t *testing.T) {
+	fake := fakellm.Start(fakellm.Good)
+	t.Cleanup(fake.Close)
+	t.Setenv("OPENAI_API_KEY", testKey)
+	dir := t.TempDir()
+	const budget = 400
+	args := []string{"--no-ui", "--free-ports", "--data", dir, "--seed", "3", "--referees", "1", "--move-timeout", "3s",
+		"--join-timeout", "5s", "--retry-delay", "50ms", "--llm-model", "fake", "--players", "4", "--strategies", "llm,random",
+		"--games-per-pair", "10", "--llm-provider", "openai", "--llm-base-url", fake.OpenAIURL(), "--suspend-after", "0",
+		"--league-budget-tokens", fmt.Sprint(budget), "--llm-fallback", "random"}
+	run := leaguetest.RunLeaguetui(t, dir, leagueTimeout, nil, args...)
+	if run.Err == nil || !strings.Contains(run.Stderr, "the league's model budget is spent") || !strings.Contains(run.Stderr, "stopping the league") {
+		t.Fatalf("leaguetui: %v\n%s", run.Err, run.Stderr)
+	}
+	matches := leaguetest.ReadMatchFiles[match](t, dir, leagueID)
+	if len(matches) >= 60 {
+		t.Errorf("%d of 60 matches played after the budget was spent", len(matches))
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "models", leagueID, "spend.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spent int64
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var e struct {
+			InputTokens  int64 `json:"input_tokens"`
+			OutputTokens int64 `json:"output_tokens"`
+		}
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("ledger line %q: %v", line, err)
+		}
+		spent += e.InputTokens + e.OutputTokens
+	}
+	if asked := int64(len(fake.Requests())) * callTokensE2E; spent != asked || spent < budget || spent > budget+2*callTokensE2E {
+		t.Errorf("the ledger holds %d tokens, the provider answered %d: want the budget of %d, passed by at most two calls", spent, asked, budget)
+	}
+}
+
+const callTokensE2E = fakellm.InputTokens + fakellm.OutputTokens
