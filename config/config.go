@@ -220,6 +220,10 @@ type LLM struct {
 	BudgetTokens       int64
 	LeagueBudgetUSD    float64
 	LeagueBudgetTokens int64
+	// ToolCalls is whether the model's server takes tools: "on", "off"
+	// (the move is asked for as JSON in the answer's text) or "auto"
+	// ("" too: tools, and text once the server refuses them).
+	ToolCalls string
 	// LeagueBudgetEnd is what becomes of a league whose budget is spent:
 	// "stop" (the default, "" too) ends it, "pause" pauses it.
 	LeagueBudgetEnd string

@@ -101,6 +101,7 @@ type rosterLLM struct {
 	Price             *priceEntry `json:"price"`
 	BudgetUSD         float64     `json:"budget_usd"`
 	BudgetTokens      int64       `json:"budget_tokens"`
+	ToolCalls         string      `json:"tool_calls"`
 }
 
 // UnmarshalJSON reads an entry, refusing keys it does not know: a
@@ -120,7 +121,7 @@ func (e *RosterEntry) UnmarshalJSON(data []byte) error {
 	if l := raw.LLM; l != nil {
 		e.LLM = &LLM{Provider: l.Provider, Model: l.Model, BaseURL: l.BaseURL, APIKeyEnv: l.APIKeyEnv,
 			APIKeyFile: l.APIKeyFile, Fallback: l.Fallback, MaxTokensPerMatch: l.MaxTokensPerMatch,
-			BudgetUSD: l.BudgetUSD, BudgetTokens: l.BudgetTokens}
+			BudgetUSD: l.BudgetUSD, BudgetTokens: l.BudgetTokens, ToolCalls: l.ToolCalls}
 		if l.BudgetUSD < 0 || l.BudgetTokens < 0 {
 			return fmt.Errorf("llm.budget_usd, llm.budget_tokens: must not be negative")
 		}

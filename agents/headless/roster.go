@@ -89,7 +89,8 @@ func modelArgs(e config.RosterEntry) []string {
 	args := []string{"--llm-provider", l.Provider, "--llm-model", l.Model, "--llm-base-url", l.BaseURL,
 		"--llm-api-key-env", l.APIKeyEnv, "--llm-fallback", l.Fallback,
 		"--llm-max-tokens-per-match", strconv.Itoa(l.MaxTokensPerMatch), "--llm-price", l.Price.String(),
-		"--llm-budget-usd", strconv.FormatFloat(l.BudgetUSD, 'f', -1, 64), "--llm-budget-tokens", strconv.FormatInt(l.BudgetTokens, 10)}
+		"--llm-budget-usd", strconv.FormatFloat(l.BudgetUSD, 'f', -1, 64), "--llm-budget-tokens", strconv.FormatInt(l.BudgetTokens, 10),
+		"--llm-tool-calls", l.ToolCalls}
 	if l.APIKeyFile != "" {
 		args = append(args, "--llm-api-key-file", l.APIKeyFile)
 	}

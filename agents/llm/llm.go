@@ -56,10 +56,12 @@ type Move struct {
 	Report protocol.ModelMove
 }
 
-// toolCall is the first tool call of a model's answer.
+// toolCall is the first tool call of a model's answer, or the move it
+// wrote as JSON in its text (FromText).
 type toolCall struct {
 	Name      string
 	Arguments string
+	FromText  bool
 }
 
 // usage is what one request cost in tokens.
@@ -78,6 +80,7 @@ type providerError struct {
 	exceptionType string
 	statusCode    int           // the HTTP status; 0 if none came back
 	retryAfter    time.Duration // from Retry-After; 0 if none
+	body          string        // the error reply's JSON, which says why; "" if none
 	err           error
 }
 

@@ -152,6 +152,8 @@ func Check(s config.LLM) error {
 		return fmt.Errorf("--llm-fallback %q: want random or nothing", s.Fallback)
 	case s.MaxTokensPerMatch < 0:
 		return fmt.Errorf("--llm-max-tokens-per-match %d: must not be negative", s.MaxTokensPerMatch)
+	case s.ToolCalls != "" && !slices.Contains([]string{ToolCallsAuto, ToolCallsOn, ToolCallsOff}, s.ToolCalls):
+		return fmt.Errorf("--llm-tool-calls %q: want auto, on or off", s.ToolCalls)
 	case s.LeagueBudgetEnd != "" && s.LeagueBudgetEnd != "stop" && s.LeagueBudgetEnd != "pause":
 		return fmt.Errorf("--league-budget-end %q: want stop or pause", s.LeagueBudgetEnd)
 	case s.RecordDir != "" && s.ReplayDir != "":
@@ -222,6 +224,7 @@ func (m *Model) Ask(ctx context.Context, turn Turn) Move {
 		m.fail(&move, turn, pe.errorType, meta)
 		return move
 	}
+	move.Report.TextMove = res.call != nil && res.call.FromText
 	choice, errorType, meta := decide(res.call, turn)
 	if errorType != "" {
 		m.fail(&move, turn, errorType, meta)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go"
@@ -37,6 +38,7 @@ func toolSchema(t Tool) map[string]any {
 type openAIBackend struct {
 	client openai.Client
 	model  string
+	mode   *toolMode
 }
 
 // replyClient is the HTTP client a provider's SDK talks through: every
@@ -76,34 +78,59 @@ func newOpenAI(s config.LLM, key string, client *http.Client) *openAIBackend {
 	if s.BaseURL != "" {
 		opts = append(opts, openaioption.WithBaseURL(s.BaseURL))
 	}
-	return &openAIBackend{client: openai.NewClient(opts...), model: s.Model}
+	return &openAIBackend{client: openai.NewClient(opts...), model: s.Model, mode: newToolMode(s.ToolCalls)}
 }
 
 func (b *openAIBackend) complete(ctx context.Context, turn Turn) (*toolCall, usage, error) {
+	return completeEither(b.mode, turn, func(text bool) (*toolCall, usage, error) { return b.ask(ctx, turn, text) })
+}
+
+// completeEither asks with tools or as text, as mode says, and asks
+// again as text at once when a server in auto mode refuses the tools.
+func completeEither(mode *toolMode, turn Turn, ask func(text bool) (*toolCall, usage, error)) (*toolCall, usage, error) {
+	text := mode.useText()
+	call, u, err := ask(text)
+	var pe *providerError
+	if err != nil && !text && errors.As(err, &pe) && mode.refusedTools(pe) {
+		return ask(true)
+	}
+	return call, u, err
+}
+
+func (b *openAIBackend) ask(ctx context.Context, turn Turn, text bool) (*toolCall, usage, error) {
+	system, prompt := turn.System, turn.Prompt
+	if text {
+		system, prompt = asText(turn)
+	}
 	params := openai.ChatCompletionNewParams{
 		Model:               shared.ChatModel(b.model),
-		Messages:            []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(turn.System), openai.UserMessage(turn.Prompt)},
+		Messages:            []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(system), openai.UserMessage(prompt)},
 		MaxCompletionTokens: openai.Int(maxOutputTokens),
-		Tools: []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
-			Name: turn.Tool.Name, Description: openai.String(turn.Tool.Description), Parameters: toolSchema(turn.Tool)})},
+	}
+	if !text {
+		params.Tools = []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
+			Name: turn.Tool.Name, Description: openai.String(turn.Tool.Description), Parameters: toolSchema(turn.Tool)})}
 	}
 	resp, err := b.client.Chat.Completions.New(ctx, params)
 	if err != nil {
-		return nil, usage{}, requestFailed(err, func(e *openai.Error) (int, *http.Response) { return e.StatusCode, e.Response })
+		return nil, usage{}, requestFailed(err, func(e *openai.Error) (int, *http.Response, string) { return e.StatusCode, e.Response, e.RawJSON() })
 	}
 	u := usage{in: resp.Usage.PromptTokens, out: resp.Usage.CompletionTokens}
+	var content strings.Builder
 	for _, choice := range resp.Choices {
 		for _, call := range choice.Message.ToolCalls {
 			return &toolCall{Name: call.Function.Name, Arguments: call.Function.Arguments}, u, nil
 		}
+		content.WriteString(choice.Message.Content)
 	}
-	return nil, u, nil
+	return b.mode.fromText(content.String(), turn), u, nil
 }
 
 // anthropicBackend speaks the Messages API, retries off like openAIBackend.
 type anthropicBackend struct {
 	client anthropic.Client
 	model  string
+	mode   *toolMode
 }
 
 func newAnthropic(s config.LLM, key string, client *http.Client) *anthropicBackend {
@@ -112,42 +139,57 @@ func newAnthropic(s config.LLM, key string, client *http.Client) *anthropicBacke
 	if s.BaseURL != "" {
 		opts = append(opts, anthropicoption.WithBaseURL(s.BaseURL))
 	}
-	return &anthropicBackend{client: anthropic.NewClient(opts...), model: s.Model}
+	return &anthropicBackend{client: anthropic.NewClient(opts...), model: s.Model, mode: newToolMode(s.ToolCalls)}
 }
 
 func (b *anthropicBackend) complete(ctx context.Context, turn Turn) (*toolCall, usage, error) {
-	tool := anthropic.ToolUnionParamOfTool(anthropic.ToolInputSchemaParam{
-		Properties: toolSchema(turn.Tool)["properties"], Required: []string{turn.Tool.Param}}, turn.Tool.Name)
-	tool.OfTool.Description = anthropic.String(turn.Tool.Description)
-	resp, err := b.client.Messages.New(ctx, anthropic.MessageNewParams{
+	return completeEither(b.mode, turn, func(text bool) (*toolCall, usage, error) { return b.ask(ctx, turn, text) })
+}
+
+func (b *anthropicBackend) ask(ctx context.Context, turn Turn, text bool) (*toolCall, usage, error) {
+	system, prompt := turn.System, turn.Prompt
+	if text {
+		system, prompt = asText(turn)
+	}
+	params := anthropic.MessageNewParams{
 		Model:     anthropic.Model(b.model),
 		MaxTokens: maxOutputTokens,
-		System:    []anthropic.TextBlockParam{{Text: turn.System}},
-		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(turn.Prompt))},
-		Tools:     []anthropic.ToolUnionParam{tool},
-	})
+		System:    []anthropic.TextBlockParam{{Text: system}},
+		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(prompt))},
+	}
+	if !text {
+		tool := anthropic.ToolUnionParamOfTool(anthropic.ToolInputSchemaParam{
+			Properties: toolSchema(turn.Tool)["properties"], Required: []string{turn.Tool.Param}}, turn.Tool.Name)
+		tool.OfTool.Description = anthropic.String(turn.Tool.Description)
+		params.Tools = []anthropic.ToolUnionParam{tool}
+	}
+	resp, err := b.client.Messages.New(ctx, params)
 	if err != nil {
-		return nil, usage{}, requestFailed(err, func(e *anthropic.Error) (int, *http.Response) { return e.StatusCode, e.Response })
+		return nil, usage{}, requestFailed(err, func(e *anthropic.Error) (int, *http.Response, string) { return e.StatusCode, e.Response, e.RawJSON() })
 	}
 	u := usage{in: resp.Usage.InputTokens, out: resp.Usage.OutputTokens}
+	var content strings.Builder
 	for _, block := range resp.Content {
 		if block.Type == "tool_use" {
 			return &toolCall{Name: block.Name, Arguments: string(block.Input)}, u, nil
 		}
+		content.WriteString(block.Text)
 	}
-	return nil, u, nil
+	return b.mode.fromText(content.String(), turn), u, nil
 }
 
 // requestFailed classifies an SDK's error: E is its API error type, whose
-// status code and response fields reply reads.
+// status code, response and body reply reads.
 func requestFailed[E any, PE interface {
 	*E
 	error
-}](err error, reply func(PE) (int, *http.Response)) *providerError {
+}](err error, reply func(PE) (int, *http.Response, string)) *providerError {
 	var apiErr PE
 	if errors.As(err, &apiErr) {
-		status, resp := reply(apiErr)
-		return classify(err, status, retryAfter(resp))
+		status, resp, body := reply(apiErr)
+		pe := classify(err, status, retryAfter(resp))
+		pe.body = body
+		return pe
 	}
 	return classify(err, 0, 0)
 }

@@ -19,6 +19,9 @@ type ModelMove struct {
 	Price    *Price   `json:"price,omitempty"`
 	CostUSD  *float64 `json:"cost_usd,omitempty"`
 	Fallback bool     `json:"fallback,omitempty"`
+	// TextMove: the model wrote its move as JSON in its answer's text
+	// instead of calling the tool (a server without tool calls).
+	TextMove bool `json:"text_move,omitempty"`
 	// BudgetSpent names the budget ("player" or "league") that was spent,
 	// so the model was not asked for this move.
 	BudgetSpent string         `json:"budget_spent,omitempty"`
