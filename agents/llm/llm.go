@@ -71,7 +71,7 @@ func (u usage) add(o usage) usage { return usage{u.in + o.in, u.out + o.out} }
 
 // backend is one provider's API: one non-streaming request.
 type backend interface {
-	complete(ctx context.Context, turn Turn) (*toolCall, usage, error)
+	complete(ctx context.Context, turn Turn) (answer, error)
 }
 
 // providerError is a failed request, classified.

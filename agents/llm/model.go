@@ -53,10 +53,13 @@ type circuit struct {
 	last    atomic.Pointer[providerError]
 }
 
-// answer is one request's result.
+// answer is one request's result: the move the model called (nil for
+// none), what it cost, and for the move's reasoning what was asked (the
+// prompt as sent) and what the model said (its text and its tool call).
 type answer struct {
-	call  *toolCall
-	usage usage
+	call        *toolCall
+	usage       usage
+	asked, said string
 }
 
 // circuits holds one circuit per provider endpoint, shared by every Model
@@ -213,6 +216,7 @@ func (m *Model) Ask(ctx context.Context, turn Turn) Move {
 	start := time.Now()
 	res, err := m.askWithRetries(ctx, turn)
 	m.cost(&move.Report, res.usage)
+	move.Report.Reasoning = reasoningOf(res)
 	move.Report.LatencyMS = time.Since(start).Milliseconds()
 	m.charge(turn.MatchID, move.Report)
 	if err != nil {
@@ -313,29 +317,28 @@ func (m *Model) askWithRetries(ctx context.Context, turn Turn) (answer, error) {
 	wait := firstBackoff
 	var total usage
 	for {
-		res, err := m.circuit.breaker.Execute(func() (answer, error) {
-			call, u, err := m.backend.complete(ctx, turn)
-			return answer{call, u}, err
-		})
+		res, err := m.circuit.breaker.Execute(func() (answer, error) { return m.backend.complete(ctx, turn) })
 		total = total.add(res.usage)
 		if err == nil {
-			return answer{res.call, total}, nil
+			res.usage = total
+			return res, nil
 		}
 		pe := asProviderError(err, m.circuit)
 		if pe.retryable() && pe.exceptionType != circuitOpen {
 			m.circuit.last.Store(pe)
 		}
+		failed := answer{usage: total, asked: res.asked}
 		if !pe.retryable() || pe.exceptionType == circuitOpen {
-			return answer{usage: total}, pe
+			return failed, pe
 		}
 		pause := max(wait, pe.retryAfter)
 		if deadline, ok := ctx.Deadline(); ok && time.Now().Add(pause).After(deadline) {
-			return answer{usage: total}, pe
+			return failed, pe
 		}
 		select {
 		case <-time.After(pause):
 		case <-ctx.Done():
-			return answer{usage: total}, pe
+			return failed, pe
 		}
 		wait *= 2
 	}

@@ -81,27 +81,33 @@ func newOpenAI(s config.LLM, key string, client *http.Client) *openAIBackend {
 	return &openAIBackend{client: openai.NewClient(opts...), model: s.Model, mode: newToolMode(s.ToolCalls)}
 }
 
-func (b *openAIBackend) complete(ctx context.Context, turn Turn) (*toolCall, usage, error) {
-	return completeEither(b.mode, turn, func(text bool) (*toolCall, usage, error) { return b.ask(ctx, turn, text) })
+func (b *openAIBackend) complete(ctx context.Context, turn Turn) (answer, error) {
+	return completeEither(b.mode, func(text bool) (answer, error) { return b.ask(ctx, turn, text) })
 }
 
 // completeEither asks with tools or as text, as mode says, and asks
 // again as text at once when a server in auto mode refuses the tools.
-func completeEither(mode *toolMode, turn Turn, ask func(text bool) (*toolCall, usage, error)) (*toolCall, usage, error) {
+func completeEither(mode *toolMode, ask func(text bool) (answer, error)) (answer, error) {
 	text := mode.useText()
-	call, u, err := ask(text)
+	res, err := ask(text)
 	var pe *providerError
 	if err != nil && !text && errors.As(err, &pe) && mode.refusedTools(pe) {
 		return ask(true)
 	}
-	return call, u, err
+	return res, err
 }
 
-func (b *openAIBackend) ask(ctx context.Context, turn Turn, text bool) (*toolCall, usage, error) {
-	system, prompt := turn.System, turn.Prompt
+// prompts are the system prompt and the prompt a move is asked with, with
+// tools or as text.
+func prompts(turn Turn, text bool) (system, prompt string) {
 	if text {
-		system, prompt = asText(turn)
+		return asText(turn)
 	}
+	return turn.System, turn.Prompt
+}
+
+func (b *openAIBackend) ask(ctx context.Context, turn Turn, text bool) (answer, error) {
+	system, prompt := prompts(turn, text)
 	params := openai.ChatCompletionNewParams{
 		Model:               shared.ChatModel(b.model),
 		Messages:            []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(system), openai.UserMessage(prompt)},
@@ -111,19 +117,36 @@ func (b *openAIBackend) ask(ctx context.Context, turn Turn, text bool) (*toolCal
 		params.Tools = []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
 			Name: turn.Tool.Name, Description: openai.String(turn.Tool.Description), Parameters: toolSchema(turn.Tool)})}
 	}
+	res := answer{asked: asked(system, prompt)}
 	resp, err := b.client.Chat.Completions.New(ctx, params)
 	if err != nil {
-		return nil, usage{}, requestFailed(err, func(e *openai.Error) (int, *http.Response, string) { return e.StatusCode, e.Response, e.RawJSON() })
+		return res, requestFailed(err, func(e *openai.Error) (int, *http.Response, string) { return e.StatusCode, e.Response, e.RawJSON() })
 	}
-	u := usage{in: resp.Usage.PromptTokens, out: resp.Usage.CompletionTokens}
+	res.usage = usage{in: resp.Usage.PromptTokens, out: resp.Usage.CompletionTokens}
 	var content strings.Builder
 	for _, choice := range resp.Choices {
-		for _, call := range choice.Message.ToolCalls {
-			return &toolCall{Name: call.Function.Name, Arguments: call.Function.Arguments}, u, nil
-		}
 		content.WriteString(choice.Message.Content)
+		for _, call := range choice.Message.ToolCalls {
+			res.call = &toolCall{Name: call.Function.Name, Arguments: call.Function.Arguments}
+			res.said = said(content.String(), res.call)
+			return res, nil
+		}
 	}
-	return b.mode.fromText(content.String(), turn), u, nil
+	res.call = b.mode.fromText(content.String(), turn)
+	res.said = said(content.String(), nil)
+	return res, nil
+}
+
+// asked is a move's prompt as its reasoning keeps it.
+func asked(system, prompt string) string { return "system: " + system + "\n\n" + prompt }
+
+// said is a model's answer as its reasoning keeps it: its text, then the
+// tool it called.
+func said(text string, call *toolCall) string {
+	if call != nil {
+		text = strings.TrimSpace(text + "\n\ntool call: " + call.Name + " " + call.Arguments)
+	}
+	return text
 }
 
 // anthropicBackend speaks the Messages API, retries off like openAIBackend.
@@ -142,15 +165,12 @@ func newAnthropic(s config.LLM, key string, client *http.Client) *anthropicBacke
 	return &anthropicBackend{client: anthropic.NewClient(opts...), model: s.Model, mode: newToolMode(s.ToolCalls)}
 }
 
-func (b *anthropicBackend) complete(ctx context.Context, turn Turn) (*toolCall, usage, error) {
-	return completeEither(b.mode, turn, func(text bool) (*toolCall, usage, error) { return b.ask(ctx, turn, text) })
+func (b *anthropicBackend) complete(ctx context.Context, turn Turn) (answer, error) {
+	return completeEither(b.mode, func(text bool) (answer, error) { return b.ask(ctx, turn, text) })
 }
 
-func (b *anthropicBackend) ask(ctx context.Context, turn Turn, text bool) (*toolCall, usage, error) {
-	system, prompt := turn.System, turn.Prompt
-	if text {
-		system, prompt = asText(turn)
-	}
+func (b *anthropicBackend) ask(ctx context.Context, turn Turn, text bool) (answer, error) {
+	system, prompt := prompts(turn, text)
 	params := anthropic.MessageNewParams{
 		Model:     anthropic.Model(b.model),
 		MaxTokens: maxOutputTokens,
@@ -163,19 +183,24 @@ func (b *anthropicBackend) ask(ctx context.Context, turn Turn, text bool) (*tool
 		tool.OfTool.Description = anthropic.String(turn.Tool.Description)
 		params.Tools = []anthropic.ToolUnionParam{tool}
 	}
+	res := answer{asked: asked(system, prompt)}
 	resp, err := b.client.Messages.New(ctx, params)
 	if err != nil {
-		return nil, usage{}, requestFailed(err, func(e *anthropic.Error) (int, *http.Response, string) { return e.StatusCode, e.Response, e.RawJSON() })
+		return res, requestFailed(err, func(e *anthropic.Error) (int, *http.Response, string) { return e.StatusCode, e.Response, e.RawJSON() })
 	}
-	u := usage{in: resp.Usage.InputTokens, out: resp.Usage.OutputTokens}
+	res.usage = usage{in: resp.Usage.InputTokens, out: resp.Usage.OutputTokens}
 	var content strings.Builder
 	for _, block := range resp.Content {
 		if block.Type == "tool_use" {
-			return &toolCall{Name: block.Name, Arguments: string(block.Input)}, u, nil
+			res.call = &toolCall{Name: block.Name, Arguments: string(block.Input)}
+			res.said = said(content.String(), res.call)
+			return res, nil
 		}
 		content.WriteString(block.Text)
 	}
-	return b.mode.fromText(content.String(), turn), u, nil
+	res.call = b.mode.fromText(content.String(), turn)
+	res.said = said(content.String(), nil)
+	return res, nil
 }
 
 // requestFailed classifies an SDK's error: E is its API error type, whose

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
 )
 
 // Tool calls or text: a model entry says whether its server takes tools
@@ -105,4 +108,26 @@ func (m *toolMode) fromText(text string, turn Turn) *toolCall {
 		return nil
 	}
 	return moveInText(text, turn.Tool.Name, turn.Tool.Param)
+}
+
+// reasoningOf is an answer's prompt and reply for the move's record, each
+// cut to protocol.ReasoningBytes on a character's boundary.
+func reasoningOf(res answer) *protocol.Reasoning {
+	if res.asked == "" && res.said == "" {
+		return nil
+	}
+	prompt, cutPrompt := capText(res.asked, protocol.ReasoningBytes)
+	reply, cutReply := capText(res.said, protocol.ReasoningBytes)
+	return &protocol.Reasoning{Prompt: prompt, Reply: reply, Truncated: cutPrompt || cutReply}
+}
+
+func capText(s string, limit int) (string, bool) {
+	if len(s) <= limit {
+		return s, false
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut], true
 }

@@ -28,6 +28,23 @@ type ModelMove struct {
 	ErrorType   string         `json:"error_type,omitempty"`
 	Status      string         `json:"status,omitempty"`
 	Metadata    map[string]any `json:"metadata,omitempty"`
+	// Reasoning is what the model was asked and what it answered, each
+	// cut to ReasoningBytes: why it chose the move.
+	Reasoning *Reasoning `json:"reasoning,omitempty"`
+}
+
+// ReasoningBytes caps the prompt and the reply a move's reasoning keeps,
+// each.
+const ReasoningBytes = 4096
+
+// Reasoning is a model move's prompt and reply as the player sent and got
+// them (a reply that never came is ""), cut to ReasoningBytes each,
+// Truncated saying so. They are a model's and other players' words: every
+// view shows them escaped and fenced off, never as its own.
+type Reasoning struct {
+	Prompt    string `json:"prompt"`
+	Reply     string `json:"reply"`
+	Truncated bool   `json:"truncated,omitempty"`
 }
 
 // Failed reports whether the model made no valid move of its own.

@@ -111,6 +111,8 @@ type ModelMove struct {
 	CostUSD *float64        `json:"cost_usd,omitempty"`
 	// BudgetSpent names the budget that kept the model from being asked.
 	BudgetSpent string `json:"budget_spent,omitempty"`
+	// Reasoning is the move's prompt and the model's reply, capped.
+	Reasoning *protocol.Reasoning `json:"reasoning,omitempty"`
 }
 
 // Tokens adds up a model player's moves.

@@ -504,6 +504,25 @@ func (p page) matchModels(m *Match) {
 	p.raw("\n</table>")
 }
 
+// reasoning is a model move's prompt and reply, folded, each in a block
+// of its own and escaped: the model's words never pass for the page's.
+func (p page) reasoning(r *protocol.Reasoning) {
+	if r == nil {
+		return
+	}
+	p.raw(`<details class="reasoning"><summary>reasoning</summary><p>prompt</p><pre>`)
+	p.text(r.Prompt)
+	p.raw(`</pre><p>reply</p><pre>`)
+	p.text(r.Reply)
+	p.raw("</pre>")
+	if r.Truncated {
+		p.raw("<p>")
+		p.textf("(each cut to %d bytes)", protocol.ReasoningBytes)
+		p.raw("</p>")
+	}
+	p.raw("</details>")
+}
+
 // transcript is the match file's exchanges, folded.
 func (p page) transcript(m *Match) {
 	p.raw("\n<details><summary>Transcript: ")
@@ -531,6 +550,7 @@ func (p page) transcript(m *Match) {
 			if mm.Fallback {
 				p.raw(" · fallback")
 			}
+			p.reasoning(mm.Reasoning)
 		}
 		p.raw("</td>\n<td><details><summary>json</summary><pre>")
 		p.text(e.Content)

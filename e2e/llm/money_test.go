@@ -65,6 +65,11 @@ func TestMoneyIsTokensAtThePriceInEveryView(t *testing.T) {
 			}
 			tk := tokens[r.Player]
 			tokens[r.Player] = [2]int64{tk[0] + r.InputTokens, tk[1] + r.OutputTokens}
+			// Beside the move, why: the prompt as sent and the model's reply.
+			if rs := r.Reasoning; rs == nil || !strings.Contains(rs.Prompt, "You play even/odd against the player") ||
+				!strings.Contains(rs.Prompt, "system: ") || !strings.Contains(rs.Reply, `tool call: choose_parity {"parity":"even"}`) {
+				t.Errorf("%s: %s's move without its reasoning: %+v", m.MatchID, r.Player, r.Reasoning)
+			}
 		}
 	}
 	if len(tokens) != 2 {
@@ -100,7 +105,11 @@ type pricedReply struct {
 		InputPerMillion  float64 `json:"input_per_million"`
 		OutputPerMillion float64 `json:"output_per_million"`
 	} `json:"price"`
-	CostUSD *float64 `json:"cost_usd"`
+	CostUSD   *float64 `json:"cost_usd"`
+	Reasoning *struct {
+		Prompt string `json:"prompt"`
+		Reply  string `json:"reply"`
+	} `json:"reasoning"`
 }
 
 func modelMoneyReplies(t *testing.T, m match) []pricedReply {
@@ -206,6 +215,11 @@ func checkReportMoney(t *testing.T, dir string, tokens map[string][2]int64, leag
 	want := "League spend, estimated from the price table: ~$" + strconv.FormatFloat(league, 'f', 6, 64)
 	if !strings.Contains(string(page), want) {
 		t.Errorf("the report's page lacks %q", want)
+	}
+	// Each model move's reasoning, folded beside it, escaped.
+	reasoning := `<details class="reasoning"><summary>reasoning</summary><p>prompt</p><pre>system: `
+	if n := strings.Count(string(page), reasoning); n != len(tokens)*2 || !strings.Contains(string(page), "against the player &#34;P0") {
+		t.Errorf("the report's page holds %d reasonings, want %d, escaped", n, len(tokens)*2)
 	}
 }
 
