@@ -12,11 +12,11 @@ import (
 // their ledger.
 const budgetPoll = 100 * time.Millisecond
 
-// watchLeagueBudget ends or pauses the league, as --league-budget-end
+// WatchLeagueBudget ends or pauses the league, as --league-budget-end
 // says, once its model players have spent the league's budget: they ask
 // their models nothing more by then (agents/llm), and this says why the
 // league stops. It returns when ctx ends or it has acted.
-func (l *League) watchLeagueBudget(ctx context.Context, opts Options) {
+func (l *League) WatchLeagueBudget(ctx context.Context, opts Options) {
 	settings := opts.Config.Player.LLM
 	budget := llm.LeagueBudgetOf(settings)
 	if budget == (llm.Budget{}) {

@@ -197,7 +197,7 @@ func Run(ctx context.Context, opts Options) error {
 	if err == nil && progress != nil {
 		watchCtx, stopWatch := context.WithCancel(ctx)
 		defer stopWatch()
-		go league.watchLeagueBudget(watchCtx, opts)
+		go league.WatchLeagueBudget(watchCtx, opts)
 	}
 	resume := ResumeCommand(opts.DataDir, opts.FreePorts, "--no-ui")
 	if startCtx.Err() != nil && ctx.Err() == nil {
