@@ -158,6 +158,8 @@ func classify(err error, status int, retryAfter time.Duration) *providerError {
 	switch {
 	case errors.As(err, &missing):
 		pe.errorType, pe.exceptionType = engine.ErrorGeneration, RecordMissing
+	case errors.Is(err, context.Canceled):
+		pe.errorType, pe.exceptionType = engine.ErrorGeneration, "Cancelled" // the player is stopping: no retry
 	case rpc.IsReplyTooLarge(err):
 		pe.errorType, pe.exceptionType = engine.ErrorGeneration, "ReplyTooLarge"
 	case status == 429:
