@@ -80,8 +80,6 @@ func PrintModelCosts(w io.Writer, s protocol.StandingsFile, costs map[string]*pr
 		return
 	}
 	fmt.Fprintf(w, "\n%-8s %-24s %6s %10s %10s %8s %6s %9s %s\n", "model", "provider/model", "moves", "tokens in", "tokens out", "ms/move", "failed", "fallbacks", "est. cost")
-	var total float64
-	priced, unpriced := 0, 0
 	for _, r := range s.Standings {
 		c := costs[r.PlayerID]
 		if c == nil {
@@ -93,19 +91,29 @@ func PrintModelCosts(w io.Writer, s protocol.StandingsFile, costs map[string]*pr
 		}
 		fmt.Fprintf(w, "%-8s %-24s %6d %10d %10d %8d %6d %9d %s\n", r.PlayerID, protocol.Printable(c.Provider+"/"+c.Model), c.Moves,
 			c.InputTokens, c.OutputTokens, perMove, c.Failures, c.Fallbacks, protocol.Money(c.CostUSD)+budgetNote(c))
+	}
+	total, unpriced := ModelSpend(costs)
+	line := "league spend, estimated from the price table: " + protocol.Money(total)
+	if total == nil {
+		line = "league spend: " + protocol.NoPrice
+	} else if unpriced > 0 {
+		line += fmt.Sprintf(" (%d model players with no price, their tokens not counted)", unpriced)
+	}
+	fmt.Fprintln(w, line)
+}
+
+// ModelSpend is what the model players spent, estimated: the sum of the
+// priced ones' money (nil when none has a price) and how many have none.
+func ModelSpend(costs map[string]*protocol.ModelCost) (total *float64, unpriced int) {
+	for _, c := range costs {
 		if c.CostUSD == nil {
 			unpriced++
 			continue
 		}
-		priced++
-		total += *c.CostUSD
+		if total == nil {
+			total = new(float64)
+		}
+		*total += *c.CostUSD
 	}
-	line := "league spend, estimated from the price table: " + protocol.Money(&total)
-	if priced == 0 {
-		line = "league spend: " + protocol.NoPrice
-	}
-	if unpriced > 0 && priced > 0 {
-		line += fmt.Sprintf(" (%d model players with no price, their tokens not counted)", unpriced)
-	}
-	fmt.Fprintln(w, line)
+	return total, unpriced
 }

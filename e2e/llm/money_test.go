@@ -90,6 +90,39 @@ func TestMoneyIsTokensAtThePriceInEveryView(t *testing.T) {
 		t.Errorf("no %q under the standings:\n%s", wantLine, stdout)
 	}
 	checkReportMoney(t, dir, tokens, league)
+	checkJSONMoney(t, cfgDir, fake.OpenAIURL())
+}
+
+// checkJSONMoney: --json's standings line gives each model player's money,
+// its tokens at the price, and the league's spend.
+func checkJSONMoney(t *testing.T, cfgDir, base string) {
+	t.Helper()
+	_, stdout := runLeague(t, t.TempDir(), "--config", cfgDir, "--players", "3", "--strategies", "llm,llm,random",
+		"--llm-provider", "openai", "--llm-base-url", base, "--json")
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	var last struct {
+		Kind       string `json:"kind"`
+		ModelCosts map[string]struct {
+			InputTokens  int64    `json:"input_tokens"`
+			OutputTokens int64    `json:"output_tokens"`
+			CostUSD      *float64 `json:"cost_usd"`
+		} `json:"model_costs"`
+		ModelSpendUSD *float64 `json:"model_spend_usd"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || last.Kind != "standings" {
+		t.Fatalf("--json's last line %q: %v", lines[len(lines)-1], err)
+	}
+	var league float64
+	for player, c := range last.ModelCosts {
+		want := usd(c.InputTokens, c.OutputTokens)
+		league += want
+		if c.CostUSD == nil || !near(*c.CostUSD, want) || c.InputTokens == 0 {
+			t.Errorf("--json: %s costs %v for %d/%d tokens, want %v", player, c.CostUSD, c.InputTokens, c.OutputTokens, want)
+		}
+	}
+	if len(last.ModelCosts) != 2 || last.ModelSpendUSD == nil || !near(*last.ModelSpendUSD, league) {
+		t.Errorf("--json: %d model players, league spend %v, want %v", len(last.ModelCosts), last.ModelSpendUSD, league)
+	}
 }
 
 // roundTo rounds as the views print: decimals places.
