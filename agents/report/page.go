@@ -211,7 +211,11 @@ func (p page) standings(v view) {
 	p.raw("\n")
 	if len(v.Models) > 0 {
 		p.raw(`<h3>Model players</h3>
-<table><tr><th>player</th><th>provider/model</th><th class="n">moves</th><th class="n">tokens in</th><th class="n">tokens out</th><th class="n">ms/move</th><th class="n">failed</th><th class="n">est. cost</th></tr>`)
+<table><tr><th>player</th><th>provider/model</th><th class="n">moves</th><th class="n">tokens in</th><th class="n">tokens out</th><th class="n">ms/move</th><th class="n">failed</th><th class="n">est. cost</th><th class="n">per point</th></tr>`)
+		points := map[string]int{}
+		for _, r := range v.Standings.Standings {
+			points[r.PlayerID] = r.Points
+		}
 		for _, id := range slices.Sorted(maps.Keys(v.Models)) {
 			t := v.Models[id]
 			perMove := ""
@@ -225,7 +229,7 @@ func (p page) standings(v view) {
 			if t.BudgetSpent != "" {
 				money += " (" + t.BudgetSpent + " budget spent)"
 			}
-			for _, n := range []any{t.Moves, t.InputTokens, t.OutputTokens, perMove, t.Failures, money} {
+			for _, n := range []any{t.Moves, t.InputTokens, t.OutputTokens, perMove, t.Failures, money, perPoint(t.CostUSD, points[id])} {
 				p.cell("n", n)
 			}
 			p.raw("</tr>")
@@ -475,6 +479,19 @@ func (p page) race(m *Match) {
 		p.raw("</table>")
 	}
 	p.raw("\n")
+}
+
+// perPoint is what a model player's points cost it, estimated: "-" for a
+// player without points, "no price" without a price.
+func perPoint(usd *float64, points int) string {
+	if usd == nil {
+		return protocol.NoPrice
+	}
+	if points <= 0 {
+		return "-"
+	}
+	each := *usd / float64(points)
+	return protocol.Money(&each)
 }
 
 // modelSpend is the league's estimated spend under the model players.

@@ -249,6 +249,24 @@ func checkReportMoney(t *testing.T, dir string, tokens map[string][2]int64, leag
 	if !strings.Contains(string(page), want) {
 		t.Errorf("the report's page lacks %q", want)
 	}
+	// What a point cost each model player: its money over its points.
+	var standings struct {
+		Standings []struct {
+			PlayerID string `json:"player_id"`
+			Points   int    `json:"points"`
+		} `json:"standings"`
+	}
+	leaguetest.ReadJSON(t, filepath.Join(dir, "leagues", leagueID, "standings.json"), &standings)
+	for _, r := range standings.Standings {
+		tk, model := tokens[r.PlayerID]
+		if !model || r.Points == 0 {
+			continue
+		}
+		perPoint := "~$" + strconv.FormatFloat(usd(tk[0], tk[1])/float64(r.Points), 'f', 6, 64)
+		if !strings.Contains(string(page), "<td class=\"n\">"+perPoint+"</td>") {
+			t.Errorf("the report's page lacks %s's cost per point %s", r.PlayerID, perPoint)
+		}
+	}
 	// Each model move's reasoning, folded beside it, escaped.
 	reasoning := `<details class="reasoning"><summary>reasoning</summary><p>prompt</p><pre>system: `
 	if n := strings.Count(string(page), reasoning); n != len(tokens)*2 || !strings.Contains(string(page), "against the player &#34;P0") {
