@@ -150,6 +150,9 @@ func (p *Player) countModelMove(report protocol.ModelMove) {
 	if report.CostUSD != nil {
 		p.metrics.ModelCost.Add(*report.CostUSD)
 	}
+	if report.BudgetSpent != "" {
+		p.metrics.BudgetRefusals.WithLabelValues(report.BudgetSpent).Inc()
+	}
 	p.metrics.ModelLatency.Observe(float64(report.LatencyMS) / 1000)
 	if report.ErrorType != "" {
 		p.metrics.ProviderErrors.WithLabelValues(report.ErrorType).Inc()
