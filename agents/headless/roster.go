@@ -18,7 +18,8 @@ import (
 // settings and the programs' placeholders. The error is a
 // *config.RosterError naming the file, the entry and the field.
 func CheckRoster(r *config.Roster, cfg config.Config) error {
-	return r.Validate(cfg.GameType, llm.Check, func(e config.RosterEntry) error {
+	checkLLM := func(l config.LLM) error { return llm.CheckIn(cfg, l) }
+	return r.Validate(cfg.GameType, checkLLM, func(e config.RosterEntry) error {
 		_, err := programSpec(e, "", "", "/dev/null", 1).Resolve()
 		return err
 	})

@@ -32,7 +32,7 @@ func PlayerStrategies(cfg config.Config) ([]string, error) {
 		name = strings.TrimSpace(name)
 		switch {
 		case name == llm.StrategyName:
-			if err := llm.Check(cfg.Player.LLM); err != nil {
+			if err := llm.CheckIn(cfg, cfg.Player.LLM); err != nil {
 				return nil, err
 			}
 		case !slices.Contains(own, name):

@@ -120,3 +120,25 @@ func TestMoneyBudgetNeedsAPrice(t *testing.T) {
 		t.Error("a money budget without a price was taken")
 	}
 }
+
+// Before anything starts, a budget in money is refused for a model with
+// no price, and taken for one the table or the player prices.
+func TestCheckInWantsAPriceForAMoneyBudget(t *testing.T) {
+	cfg := config.Default()
+	for _, c := range []struct {
+		s      config.LLM
+		league float64
+		ok     bool
+	}{
+		{config.LLM{Model: "unpriced", BudgetUSD: 1}, 0, false},
+		{config.LLM{Model: "unpriced"}, 1, false},
+		{config.LLM{Model: "unpriced", BudgetTokens: 1000}, 0, true},
+		{config.LLM{Model: "gpt-4o-mini", BudgetUSD: 1}, 0, true},
+		{config.LLM{Model: "unpriced", Price: config.Price{Set: true}}, 1, true},
+	} {
+		cfg.Player.LLM.LeagueBudgetUSD = c.league
+		if err := llm.CheckIn(cfg, c.s); (err == nil) != c.ok {
+			t.Errorf("CheckIn(%+v, league $%v) = %v", c.s, c.league, err)
+		}
+	}
+}

@@ -170,6 +170,27 @@ func Check(s config.LLM) error {
 	return nil
 }
 
+// CheckIn is Check for a player of the league cfg sets up: besides its
+// settings, a budget in money needs the model's price, from its own or
+// the config folder's table.
+func CheckIn(cfg config.Config, s config.LLM) error {
+	if err := Check(s); err != nil {
+		return err
+	}
+	if s.BudgetUSD <= 0 && cfg.Player.LLM.LeagueBudgetUSD <= 0 {
+		return nil
+	}
+	price, err := config.ModelPrice(cfg.Dir, s)
+	if err != nil {
+		return err
+	}
+	if !price.Set {
+		return fmt.Errorf("a budget in US dollars needs the price of %s: give --llm-price, or a price in the config folder's %s",
+			config.PriceKey(s.Provider, s.Model), config.PricesFile)
+	}
+	return nil
+}
+
 // apiKey reads the key from the named file or the environment.
 func apiKey(s config.LLM) (string, error) {
 	if s.APIKeyFile != "" {
