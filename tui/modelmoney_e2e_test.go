@@ -42,3 +42,29 @@ func TestModelMoneyInTmux(t *testing.T) {
 	})
 	x.Keys("q")
 }
+
+// TestReplayShowsModelReasoningInTmux: `leaguetui replay` of a model
+// league shows, under each model move of the transcript, its prompt and
+// the model's reply fenced behind a bar, and the move's money beside the
+// player.
+func TestReplayShowsModelReasoningInTmux(t *testing.T) {
+	bin := leaguetuiBinary(t)
+	if _, err := exec.LookPath("tmux"); err != nil {
+		leaguetest.SkipWithout(t, "tmux is not installed: the replay's real-terminal test needs it")
+	}
+	fake := fakellm.Start(fakellm.Good)
+	defer fake.Close()
+	data := t.TempDir()
+	cmd := exec.Command(bin, "--no-ui", "--quiet", "--free-ports", "--data", data, "--players", "2", "--referees", "1", "--seed", "5",
+		"--strategies", "llm,random", "--llm-provider", "openai", "--llm-base-url", fake.OpenAIURL(), "--llm-model", "fake", "--llm-price", "3,15")
+	cmd.Env = append(leaguetest.ChildEnv(), "OPENAI_API_KEY=sk-replay-test")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("leaguetui --no-ui: %v\n%s", err, out)
+	}
+	money := fmt.Sprintf("~$%.6f", (fakellm.InputTokens*3.0+fakellm.OutputTokens*15.0)/1e6)
+	x := leaguetest.NewTmux(t, 160, 60, fmt.Sprintf("exec %s replay %s", bin, data))
+	x.WaitScreen(20*time.Second, "match 1 of 1", "openai/fake 120/12 tok "+money, "┌ the model's reasoning", "├ prompt",
+		"│ system: You are a player in a league", `│ You play even/odd against the player "P02"`, "├ reply",
+		`│ tool call: choose_parity {"parity":"even"}`, "└")
+	x.Keys("q")
+}
