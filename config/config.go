@@ -208,6 +208,27 @@ type LLM struct {
 	// ReplyBytes caps one reply of the provider (1 MiB): a longer one is
 	// refused (REPLY_TOO_LARGE), a MODEL_GENERATION_ERROR.
 	ReplyBytes int64
+	// Price is this model's price (--llm-price); unset, the price table's.
+	Price Price
+	// RecordDir (--record-models) keeps every request to the provider
+	// and its reply in a folder; ReplayDir (--replay-models) answers
+	// every request from such a folder, without a network.
+	RecordDir string
+	ReplayDir string
+	// BudgetUSD and BudgetTokens cap what this model player spends in the
+	// league (0: no cap); LeagueBudgetUSD and LeagueBudgetTokens what all
+	// the league's model players spend together.
+	BudgetUSD          float64
+	BudgetTokens       int64
+	LeagueBudgetUSD    float64
+	LeagueBudgetTokens int64
+	// ToolCalls is whether the model's server takes tools: "on", "off"
+	// (the move is asked for as JSON in the answer's text) or "auto"
+	// ("" too: tools, and text once the server refuses them).
+	ToolCalls string
+	// LeagueBudgetEnd is what becomes of a league whose budget is spent:
+	// "stop" (the default, "" too) ends it, "pause" pauses it.
+	LeagueBudgetEnd string
 }
 
 // Participants bounds how many agents a league needs before it can start.

@@ -195,9 +195,64 @@ var overrides = []override{
 	intOverride("llm-max-tokens-per-match", "LEAGUETUI_LLM_MAX_TOKENS_PER_MATCH",
 		"tokens (in and out) a model player may spend in one match; 0 is no cap", 0,
 		func(c *Config) *int { return &c.Player.LLM.MaxTokensPerMatch }),
+	stringOverride("llm-price", "LEAGUETUI_LLM_PRICE",
+		"the llm model's `price` in USD per million input and output tokens, e.g. 0.15,0.60, for an estimate of what it spends (default the price table's: the built-in one and the config folder's prices.json)",
+		func(c *Config, raw string) error {
+			price, err := parsePrice(raw)
+			c.Player.LLM.Price = price
+			return err
+		}),
+	stringOverride("record-models", "LEAGUETUI_RECORD_MODELS",
+		"a `folder` in which model players keep every request to their provider and its reply (no key, no header), a JSON file per request in a folder per player, to replay the league with --replay-models",
+		func(c *Config, raw string) error { c.Player.LLM.RecordDir = absPath(raw); return nil }),
+	stringOverride("replay-models", "LEAGUETUI_REPLAY_MODELS",
+		"a `folder` --record-models wrote: model players answer every request from it, reaching no network; a request it lacks fails the move (MODEL_GENERATION_ERROR, RecordMissing)",
+		func(c *Config, raw string) error { c.Player.LLM.ReplayDir = absPath(raw); return nil }),
+	usdOverride("llm-budget-usd", "LEAGUETUI_LLM_BUDGET_USD",
+		"US dollars a model player may spend in the league, at its price (0: no cap); then its moves are --llm-fallback's, or fail (BudgetSpent)",
+		func(c *Config) *float64 { return &c.Player.LLM.BudgetUSD }),
+	int64Override("llm-budget-tokens", "LEAGUETUI_LLM_BUDGET_TOKENS",
+		"tokens (in and out) a model player may spend in the league (0: no cap); then its moves are --llm-fallback's, or fail (BudgetSpent)",
+		func(c *Config) *int64 { return &c.Player.LLM.BudgetTokens }),
+	usdOverride("league-budget-usd", "LEAGUETUI_LEAGUE_BUDGET_USD",
+		"US dollars all the league's model players may spend together (0: no cap); then no model is asked again",
+		func(c *Config) *float64 { return &c.Player.LLM.LeagueBudgetUSD }),
+	int64Override("league-budget-tokens", "LEAGUETUI_LEAGUE_BUDGET_TOKENS",
+		"tokens all the league's model players may spend together (0: no cap); then no model is asked again",
+		func(c *Config) *int64 { return &c.Player.LLM.LeagueBudgetTokens }),
+	stringField("llm-tool-calls", "LEAGUETUI_LLM_TOOL_CALLS",
+		"auto, on or off: whether the model's server takes tools; off asks for the move as one JSON object in the answer's text, auto uses tools and turns to text once the server refuses them (default auto)",
+		func(c *Config) *string { return &c.Player.LLM.ToolCalls }),
+	stringField("league-budget-end", "LEAGUETUI_LEAGUE_BUDGET_END",
+		"stop or pause: what --no-ui does with a league whose model budget (--league-budget-usd, --league-budget-tokens) is spent (default stop)",
+		func(c *Config) *string { return &c.Player.LLM.LeagueBudgetEnd }),
 	sizeOverride("llm-reply-bytes", "LEAGUETUI_LLM_REPLY_BYTES",
 		"the most a model provider's reply may hold; a longer one is refused (REPLY_TOO_LARGE, a MODEL_GENERATION_ERROR)",
 		func(c *Config) *int64 { return &c.Player.LLM.ReplyBytes }),
+}
+
+// usdOverride is an amount of US dollars, not negative.
+func usdOverride(name, env, what string, field func(*Config) *float64) override {
+	return stringOverride(name, env, what+" (default 0)", func(c *Config, raw string) error {
+		v, err := strconv.ParseFloat(strings.TrimPrefix(raw, "$"), 64)
+		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			return fmt.Errorf("want an amount of US dollars, e.g. 2.50 (got %q)", raw)
+		}
+		*field(c) = v
+		return nil
+	})
+}
+
+// int64Override is a count, not negative.
+func int64Override(name, env, what string, field func(*Config) *int64) override {
+	return stringOverride(name, env, what+" (default 0)", func(c *Config, raw string) error {
+		v, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil || v < 0 {
+			return fmt.Errorf("want a whole number, not negative (got %q)", raw)
+		}
+		*field(c) = v
+		return nil
+	})
 }
 
 // parentOnly marks an override that concerns the league leaguetui starts,
@@ -478,7 +533,7 @@ func (f *Flags) Args() []string {
 		if !ok || o.perAgent {
 			continue
 		}
-		if o.flag == flagConfig || strings.HasPrefix(o.flag, "tls-") || o.flag == "llm-api-key-file" {
+		if o.flag == flagConfig || strings.HasPrefix(o.flag, "tls-") || o.flag == "llm-api-key-file" || strings.HasSuffix(o.flag, "-models") {
 			raw = absPath(raw)
 		}
 		if o.boolean {

@@ -58,6 +58,9 @@ func LoadLeague(dir, leagueID string) (Config, error) {
 	if err := loadDefaults(dir, &cfg); err != nil {
 		return Config{}, err
 	}
+	if _, err := LoadPrices(dir); err != nil {
+		return Config{}, err
+	}
 	return cfg, checkOtherFiles(dir)
 }
 

@@ -139,13 +139,17 @@ func (e RosterEntry) RestartLimit() int {
 
 // rosterLLM is the llm block as the roster spells it.
 type rosterLLM struct {
-	Provider          string `json:"provider"`
-	Model             string `json:"model"`
-	BaseURL           string `json:"base_url"`
-	APIKeyEnv         string `json:"api_key_env"`
-	APIKeyFile        string `json:"api_key_file"`
-	Fallback          string `json:"fallback"`
-	MaxTokensPerMatch int    `json:"max_tokens_per_match"`
+	Provider          string      `json:"provider"`
+	Model             string      `json:"model"`
+	BaseURL           string      `json:"base_url"`
+	APIKeyEnv         string      `json:"api_key_env"`
+	APIKeyFile        string      `json:"api_key_file"`
+	Fallback          string      `json:"fallback"`
+	MaxTokensPerMatch int         `json:"max_tokens_per_match"`
+	Price             *priceEntry `json:"price"`
+	BudgetUSD         float64     `json:"budget_usd"`
+	BudgetTokens      int64       `json:"budget_tokens"`
+	ToolCalls         string      `json:"tool_calls"`
 }
 
 // UnmarshalJSON reads an entry, refusing keys it does not know: a
@@ -164,7 +168,18 @@ func (e *RosterEntry) UnmarshalJSON(data []byte) error {
 	*e = RosterEntry(raw.plain)
 	if l := raw.LLM; l != nil {
 		e.LLM = &LLM{Provider: l.Provider, Model: l.Model, BaseURL: l.BaseURL, APIKeyEnv: l.APIKeyEnv,
-			APIKeyFile: l.APIKeyFile, Fallback: l.Fallback, MaxTokensPerMatch: l.MaxTokensPerMatch}
+			APIKeyFile: l.APIKeyFile, Fallback: l.Fallback, MaxTokensPerMatch: l.MaxTokensPerMatch,
+			BudgetUSD: l.BudgetUSD, BudgetTokens: l.BudgetTokens, ToolCalls: l.ToolCalls}
+		if l.BudgetUSD < 0 || l.BudgetTokens < 0 {
+			return fmt.Errorf("llm.budget_usd, llm.budget_tokens: must not be negative")
+		}
+		if l.Price != nil {
+			price, err := l.Price.price()
+			if err != nil {
+				return fmt.Errorf("llm.price: %w", err)
+			}
+			e.LLM.Price = price
+		}
 	}
 	return nil
 }

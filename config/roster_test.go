@@ -139,3 +139,17 @@ func TestRosterNamesAreDisplayNames(t *testing.T) {
 		t.Errorf("names with spaces are refused: %v", err)
 	}
 }
+
+// A model player's price in the roster reaches its settings; a bad one is
+// refused when the roster is read.
+func TestRosterModelPrice(t *testing.T) {
+	r, err := LoadRoster(writeRoster(t, `{"players":[{"name":"gpt","strategy":"llm","llm":{"model":"m",
+		"price":{"input_per_million":0.5,"output_per_million":1.5}}},{"name":"x","strategy":"random"}]}`), "")
+	if err != nil || r.Players[0].LLM == nil || r.Players[0].LLM.Price != (Price{0.5, 1.5, true}) {
+		t.Fatalf("roster with a price: %+v, %v", r, err)
+	}
+	if _, err := LoadRoster(writeRoster(t, `{"players":[{"name":"gpt","strategy":"llm","llm":{"model":"m",
+		"price":{"input_per_million":0.5}}},{"name":"x","strategy":"random"}]}`), ""); err == nil || !strings.Contains(err.Error(), "price") {
+		t.Errorf("a price without its output price: %v", err)
+	}
+}

@@ -87,14 +87,17 @@ func (p *agentsPane) View() string {
 var agentHeads = []string{"role", "id", "endpoint", "state", "seen", "pid"}
 
 // modelCostText is a model player's cost in a few words: tokens in and out,
-// the mean latency of a move and the failures ("" for other agents).
+// their estimated money (or "no price"), the mean latency of a move and the failures ("" for other agents).
 func modelCostText(c *protocol.ModelCost) string {
 	if c == nil {
 		return ""
 	}
-	text := fmt.Sprintf("%s in %s out", shortCount(c.InputTokens), shortCount(c.OutputTokens))
+	text := fmt.Sprintf("%s in %s out · %s", shortCount(c.InputTokens), shortCount(c.OutputTokens), protocol.Money(c.CostUSD))
 	if c.Moves > 0 {
 		text += fmt.Sprintf(" · %dms/move", c.LatencyMS/int64(c.Moves))
+	}
+	if c.BudgetSpent != "" {
+		text += " · " + c.BudgetSpent + " budget spent"
 	}
 	if c.Failures > 0 {
 		text += fmt.Sprintf(" · %d failed", c.Failures)

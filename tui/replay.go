@@ -82,7 +82,8 @@ func (r *Replay) View() string {
 	for _, p := range []string{m.PlayerA, m.PlayerB} {
 		line := fmt.Sprintf("  %-8s %-20s %-16s move %s", clean(p), clean(truncate(l.Name(p), 20)), clean(m.PlayerStatus(p)), clean(m.Move(p)))
 		if t := m.Models[p]; t != nil {
-			line += fmt.Sprintf(" · %s/%s %d/%d tok %d ms", clean(t.Provider), clean(t.Model), t.InputTokens, t.OutputTokens, t.LatencyMS)
+			line += fmt.Sprintf(" · %s/%s %d/%d tok %s %d ms", clean(t.Provider), clean(t.Model), t.InputTokens, t.OutputTokens,
+				protocol.Money(t.CostUSD), t.LatencyMS)
 		}
 		lines = append(lines, line)
 	}
@@ -124,8 +125,31 @@ func (r *Replay) transcript(m *report.Match) []string {
 			line += " · " + clean(x.Move)
 		}
 		out = append(out, line)
+		if x.Model != nil {
+			out = append(out, replayReasoning(x.Model.Reasoning)...)
+		}
 	}
 	return out
+}
+
+// replayReasoning fences a model move's prompt and reply under it, a
+// line of theirs a line behind a bar, each line made printable.
+func replayReasoning(r *protocol.Reasoning) []string {
+	if r == nil {
+		return nil
+	}
+	out := []string{"       ┌ the model's reasoning"}
+	for _, part := range []struct{ name, text string }{{"prompt", r.Prompt}, {"reply", r.Reply}} {
+		out = append(out, "       ├ "+part.name)
+		for _, line := range strings.Split(part.text, "\n") {
+			out = append(out, "       │ "+clean(line))
+		}
+	}
+	end := "       └"
+	if r.Truncated {
+		end += fmt.Sprintf(" (each cut to %d bytes)", protocol.ReasoningBytes)
+	}
+	return append(out, end)
 }
 
 // clean makes a string from the data folder safe to print on a terminal.

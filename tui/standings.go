@@ -289,7 +289,8 @@ func (p *standingsPane) View() string {
 	rows := p.rows()
 	ratings := p.ctx.State.Ratings()
 	p.follow(rows)
-	wide := p.width >= 68 // room for the display name
+	costs := p.ctx.State.ModelCosts()
+	wide := p.width >= 68 && (costs == nil || p.width >= 96) // room for the display name, beside the models' tokens and money
 	head := " " + p.headCell(sortRank, 4, false) + " " + p.headCell(sortPlayer, 10, true)
 	if wide {
 		head += p.headCell(sortName, 14, true)
@@ -303,9 +304,8 @@ func (p *standingsPane) View() string {
 	if ratings != nil {
 		head += ratingHead
 	}
-	costs := p.ctx.State.ModelCosts()
 	if costs != nil {
-		head += fmt.Sprintf(" %10s", "tok in/out")
+		head += fmt.Sprintf(" %10s %11s", "tok in/out", "est. cost")
 	}
 	lines := []string{s.TableHead.Render(fit(head, p.width))}
 	from, to := p.list.window(len(rows))
@@ -321,10 +321,13 @@ func (p *standingsPane) View() string {
 			text += ratingCell(rating, ok)
 		}
 		if costs != nil {
-			text += fmt.Sprintf(" %10s", tokensText(costs[r.PlayerID]))
+			text += fmt.Sprintf(" %10s %11s", tokensText(costs[r.PlayerID]), moneyText(costs[r.PlayerID]))
 		}
 		if r.Status == engine.PlayerSuspended {
 			text += " suspended"
+		}
+		if c := costs[r.PlayerID]; c != nil && c.BudgetSpent != "" {
+			text += " " + c.BudgetSpent + " budget spent"
 		}
 		lines = append(lines, p.ctx.row(text, i == p.list.cursor, p.width))
 	}
@@ -458,6 +461,15 @@ func padTo(lines []string, n int) []string {
 		lines = append(lines, "")
 	}
 	return lines[:max(n, 0)]
+}
+
+// moneyText is a model player's tokens at its price, "no price" without
+// one, "-" for other players.
+func moneyText(c *protocol.ModelCost) string {
+	if c == nil {
+		return "-"
+	}
+	return protocol.Money(c.CostUSD)
 }
 
 // tokensText is a model player's tokens in and out, "-" for other players.

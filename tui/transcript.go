@@ -149,17 +149,70 @@ func (t *transcriptView) fileLines() []string {
 		f.GameType, f.Lifecycle.StartedAt, f.Lifecycle.FinishedAt, len(f.Transcript))), ""}
 	for _, e := range f.Transcript {
 		lines = append(lines, fmt.Sprintf(" %3d %s %-22s %s → %s", e.Seq, shortTime(e.Timestamp), e.MessageType, e.From, e.To))
-		if c := contentSummary(e.Content); c != "" {
+		content, reasoning := splitReasoning(e.Content)
+		if c := contentSummary(content); c != "" {
 			wrapped := lipgloss.NewStyle().Width(max(t.width-8, 20)).Render(c)
 			for _, w := range strings.Split(wrapped, "\n") {
 				lines = append(lines, "       "+t.ctx.Styles.Dim.Render(w))
 			}
 		}
+		lines = append(lines, t.reasoningLines(reasoning)...)
 	}
 	if len(f.Result) > 0 {
 		lines = append(lines, "", " result: "+contentSummary(f.Result))
 	}
 	return lines
+}
+
+// splitReasoning is a message's content without its model block's
+// reasoning, so the summary line stays short, and that reasoning, which
+// gets a block of its own (nil when there is none). The file's content is
+// left as it is.
+func splitReasoning(content map[string]any) (map[string]any, map[string]any) {
+	model, _ := content["model"].(map[string]any)
+	reasoning, _ := model["reasoning"].(map[string]any)
+	if reasoning == nil {
+		return content, nil
+	}
+	trimmedModel := make(map[string]any, len(model))
+	for k, v := range model {
+		if k != "reasoning" {
+			trimmedModel[k] = v
+		}
+	}
+	trimmed := make(map[string]any, len(content))
+	for k, v := range content {
+		trimmed[k] = v
+	}
+	trimmed["model"] = trimmedModel
+	return trimmed, reasoning
+}
+
+// reasoningLines fence a model move's prompt and reply: every line of
+// theirs behind a bar, already made printable (a line break arrives as
+// the two characters \n and starts a line of the block), so no word of the
+// model or of another player reads as the console's own.
+func (t *transcriptView) reasoningLines(reasoning map[string]any) []string {
+	if reasoning == nil {
+		return nil
+	}
+	dim := t.ctx.Styles.Dim
+	width := max(t.width-12, 20)
+	lines := []string{"       " + dim.Render("┌ the model's reasoning")}
+	for _, part := range []string{"prompt", "reply"} {
+		text, _ := reasoning[part].(string)
+		lines = append(lines, "       "+dim.Render("├ "+part))
+		for _, line := range strings.Split(text, `\n`) {
+			for _, w := range strings.Split(lipgloss.NewStyle().Width(width).Render(line), "\n") {
+				lines = append(lines, "       "+dim.Render("│ ")+w)
+			}
+		}
+	}
+	end := "└"
+	if cut, _ := reasoning["truncated"].(bool); cut {
+		end += fmt.Sprintf(" (each cut to %d bytes)", protocol.ReasoningBytes)
+	}
+	return append(lines, "       "+dim.Render(end))
 }
 
 func (t *transcriptView) feedLines() []string {

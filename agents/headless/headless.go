@@ -206,6 +206,11 @@ func Run(ctx context.Context, opts Options) error {
 		progress, err = begin(startCtx, league, opts, out)
 	}
 	close(started)
+	if err == nil && progress != nil {
+		watchCtx, stopWatch := context.WithCancel(ctx)
+		defer stopWatch()
+		go league.WatchLeagueBudget(watchCtx, opts)
+	}
 	resume := ResumeCommand(opts.DataDir, opts.FreePorts, "--no-ui")
 	if startCtx.Err() != nil && ctx.Err() == nil {
 		return &InterruptedError{Starting: true, DataDir: opts.DataDir, FreePorts: opts.FreePorts, Resumable: league.unfinished()}

@@ -82,6 +82,9 @@ type JSONStandings struct {
 	// ModelCosts is each model player's cost (tokens, latency, failures),
 	// by player id; absent without model players.
 	ModelCosts map[string]*protocol.ModelCost `json:"model_costs,omitempty"`
+	// ModelSpendUSD is the priced model players' money together, an
+	// estimate; absent when none has a price.
+	ModelSpendUSD *float64 `json:"model_spend_usd,omitempty"`
 }
 
 // KindStandings is the kind of the last line of --json.
@@ -150,7 +153,8 @@ func (o *output) event(ev engine.Event) {
 // standings prints the final standings: a table, or with --json one line.
 func (o *output) standings(s protocol.StandingsFile, costs map[string]*protocol.ModelCost) {
 	if o.json {
-		_ = json.NewEncoder(o.stdout).Encode(JSONStandings{Kind: KindStandings, Standings: s, ModelCosts: costs})
+		spend, _ := ModelSpend(costs)
+		_ = json.NewEncoder(o.stdout).Encode(JSONStandings{Kind: KindStandings, Standings: s, ModelCosts: costs, ModelSpendUSD: spend})
 		return
 	}
 	PrintStandings(o.stdout, s)

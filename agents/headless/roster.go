@@ -22,7 +22,8 @@ import (
 // settings and the programs' placeholders. The error is a
 // *config.RosterError naming the file, the entry and the field.
 func CheckRoster(r *config.Roster, cfg config.Config) error {
-	return r.Validate(cfg.GameType, llm.Check, func(e config.RosterEntry) error {
+	checkLLM := func(l config.LLM) error { return llm.CheckIn(cfg, l) }
+	return r.Validate(cfg.GameType, checkLLM, func(e config.RosterEntry) error {
 		_, err := programSpec(e, programSite{dataDir: "/dev/null"}, 1).Resolve()
 		return err
 	})
@@ -122,7 +123,9 @@ func modelArgs(e config.RosterEntry) []string {
 	l := e.LLM
 	args := []string{"--llm-provider", l.Provider, "--llm-model", l.Model, "--llm-base-url", l.BaseURL,
 		"--llm-api-key-env", l.APIKeyEnv, "--llm-fallback", l.Fallback,
-		"--llm-max-tokens-per-match", strconv.Itoa(l.MaxTokensPerMatch)}
+		"--llm-max-tokens-per-match", strconv.Itoa(l.MaxTokensPerMatch), "--llm-price", l.Price.String(),
+		"--llm-budget-usd", strconv.FormatFloat(l.BudgetUSD, 'f', -1, 64), "--llm-budget-tokens", strconv.FormatInt(l.BudgetTokens, 10),
+		"--llm-tool-calls", l.ToolCalls}
 	if l.APIKeyFile != "" {
 		args = append(args, "--llm-api-key-file", l.APIKeyFile)
 	}

@@ -32,7 +32,7 @@ func PlayerStrategies(cfg config.Config) ([]string, error) {
 		name = strings.TrimSpace(name)
 		switch {
 		case name == llm.StrategyName:
-			if err := llm.Check(cfg.Player.LLM); err != nil {
+			if err := llm.CheckIn(cfg, cfg.Player.LLM); err != nil {
 				return nil, err
 			}
 		case !slices.Contains(own, name):
@@ -63,14 +63,23 @@ func (l *League) modelCosts(ctx context.Context) map[string]*protocol.ModelCost 
 	return costs
 }
 
+// budgetNote marks a model player whose budget stopped its moves.
+func budgetNote(c *protocol.ModelCost) string {
+	if c.BudgetSpent == "" {
+		return ""
+	}
+	return " (" + c.BudgetSpent + " budget spent)"
+}
+
 // PrintModelCosts writes, under the standings, what each model player's
-// moves cost, in the standings' order; nothing without model players. The
-// provider and model come from a player's /health, so they are escaped.
+// moves cost, in the standings' order, and the league's estimated spend;
+// nothing without model players. The provider and model come from a
+// player's /health, so they are escaped.
 func PrintModelCosts(w io.Writer, s protocol.StandingsFile, costs map[string]*protocol.ModelCost) {
 	if len(costs) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n%-8s %-24s %6s %10s %10s %8s %6s %9s\n", "model", "provider/model", "moves", "tokens in", "tokens out", "ms/move", "failed", "fallbacks")
+	fmt.Fprintf(w, "\n%-8s %-24s %6s %10s %10s %8s %6s %9s %s\n", "model", "provider/model", "moves", "tokens in", "tokens out", "ms/move", "failed", "fallbacks", "est. cost")
 	for _, r := range s.Standings {
 		c := costs[r.PlayerID]
 		if c == nil {
@@ -80,7 +89,31 @@ func PrintModelCosts(w io.Writer, s protocol.StandingsFile, costs map[string]*pr
 		if c.Moves > 0 {
 			perMove = c.LatencyMS / int64(c.Moves)
 		}
-		fmt.Fprintf(w, "%-8s %-24s %6d %10d %10d %8d %6d %9d\n", r.PlayerID, protocol.Printable(c.Provider+"/"+c.Model), c.Moves,
-			c.InputTokens, c.OutputTokens, perMove, c.Failures, c.Fallbacks)
+		fmt.Fprintf(w, "%-8s %-24s %6d %10d %10d %8d %6d %9d %s\n", r.PlayerID, protocol.Printable(c.Provider+"/"+c.Model), c.Moves,
+			c.InputTokens, c.OutputTokens, perMove, c.Failures, c.Fallbacks, protocol.Money(c.CostUSD)+budgetNote(c))
 	}
+	total, unpriced := ModelSpend(costs)
+	line := "league spend, estimated from the price table: " + protocol.Money(total)
+	if total == nil {
+		line = "league spend: " + protocol.NoPrice
+	} else if unpriced > 0 {
+		line += fmt.Sprintf(" (%d model players with no price, their tokens not counted)", unpriced)
+	}
+	fmt.Fprintln(w, line)
+}
+
+// ModelSpend is what the model players spent, estimated: the sum of the
+// priced ones' money (nil when none has a price) and how many have none.
+func ModelSpend(costs map[string]*protocol.ModelCost) (total *float64, unpriced int) {
+	for _, c := range costs {
+		if c.CostUSD == nil {
+			unpriced++
+			continue
+		}
+		if total == nil {
+			total = new(float64)
+		}
+		*total += *c.CostUSD
+	}
+	return total, unpriced
 }

@@ -56,10 +56,12 @@ type Move struct {
 	Report protocol.ModelMove
 }
 
-// toolCall is the first tool call of a model's answer.
+// toolCall is the first tool call of a model's answer, or the move it
+// wrote as JSON in its text (FromText).
 type toolCall struct {
 	Name      string
 	Arguments string
+	FromText  bool
 }
 
 // usage is what one request cost in tokens.
@@ -69,7 +71,7 @@ func (u usage) add(o usage) usage { return usage{u.in + o.in, u.out + o.out} }
 
 // backend is one provider's API: one non-streaming request.
 type backend interface {
-	complete(ctx context.Context, turn Turn) (*toolCall, usage, error)
+	complete(ctx context.Context, turn Turn) (answer, error)
 }
 
 // providerError is a failed request, classified.
@@ -78,11 +80,17 @@ type providerError struct {
 	exceptionType string
 	statusCode    int           // the HTTP status; 0 if none came back
 	retryAfter    time.Duration // from Retry-After; 0 if none
+	body          string        // the error reply's JSON, which says why; "" if none
 	err           error
 }
 
 func (e *providerError) Error() string { return e.errorType + ": " + e.err.Error() }
 func (e *providerError) Unwrap() error { return e.err }
+
+// RecordMissing is the exception type of a move whose request a replay
+// (--replay-models) has no reply for: a MODEL_GENERATION_ERROR that no
+// fallback answers, so a record that no longer fits the league shows.
+const RecordMissing = "RecordMissing"
 
 // retryable: rate limits, timeouts and the provider's own failures may
 // pass; a request the provider refused or an answer we cannot read will
@@ -146,7 +154,12 @@ func classify(err error, status int, retryAfter time.Duration) *providerError {
 	pe := &providerError{err: err, statusCode: status, retryAfter: retryAfter}
 	var netErr net.Error
 	var opErr *net.OpError
+	var missing *RecordMissingError
 	switch {
+	case errors.As(err, &missing):
+		pe.errorType, pe.exceptionType = engine.ErrorGeneration, RecordMissing
+	case errors.Is(err, context.Canceled):
+		pe.errorType, pe.exceptionType = engine.ErrorGeneration, "Cancelled" // the player is stopping: no retry
 	case rpc.IsReplyTooLarge(err):
 		pe.errorType, pe.exceptionType = engine.ErrorGeneration, "ReplyTooLarge"
 	case status == 429:

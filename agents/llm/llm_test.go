@@ -24,7 +24,7 @@ func modelFor(t *testing.T, provider string, fake *fakellm.Server) *llm.Model {
 	if provider == "openai" {
 		base = fake.OpenAIURL()
 	}
-	m, err := llm.New(config.LLM{Provider: provider, Model: "fake", BaseURL: base, APIKeyEnv: "LLM_TEST_KEY"})
+	m, err := llm.New(config.LLM{Provider: provider, Model: "fake", BaseURL: base, APIKeyEnv: "LLM_TEST_KEY"}, llm.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestMaxTokensPerMatch(t *testing.T) {
 	fake := fakellm.Start(fakellm.Good)
 	defer fake.Close()
 	t.Setenv("OPENAI_API_KEY", testKey)
-	m, err := llm.New(config.LLM{Provider: "openai", Model: "fake", BaseURL: fake.OpenAIURL(), MaxTokensPerMatch: 100})
+	m, err := llm.New(config.LLM{Provider: "openai", Model: "fake", BaseURL: fake.OpenAIURL(), MaxTokensPerMatch: 100}, llm.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,11 +32,17 @@ const (
 // use: a player asks it for the moves of several matches at once.
 type Model struct {
 	settings config.LLM
+	price    *protocol.Price // nil: the model has no price
 	backend  backend
 	circuit  *circuit
 
 	mu    sync.Mutex
 	spent map[string]int64 // match id -> tokens spent in it, for MaxTokensPerMatch
+
+	player, league Budget  // the player's own budget and the league's; zero for none
+	own            tally   // what this player spent in the league, against player
+	ledger         *ledger // the league's spend, against league; nil without a league budget
+	name           string
 }
 
 // circuit is one provider's circuit breaker and the failure that last
@@ -47,10 +53,13 @@ type circuit struct {
 	last    atomic.Pointer[providerError]
 }
 
-// answer is one request's result.
+// answer is one request's result: the move the model called (nil for
+// none), what it cost, and for the move's reasoning what was asked (the
+// prompt as sent) and what the model said (its text and its tool call).
 type answer struct {
-	call  *toolCall
-	usage usage
+	call        *toolCall
+	usage       usage
+	asked, said string
 }
 
 // circuits holds one circuit per provider endpoint, shared by every Model
@@ -81,9 +90,23 @@ func circuitFor(name string) *circuit {
 	return c
 }
 
+// Options are what a model player adds to its llm settings.
+type Options struct {
+	// Price is the model's price (config.ModelPrice); unset, the model's
+	// moves carry tokens and no money.
+	Price config.Price
+	// Player names the player's folder in a record (--record-models,
+	// --replay-models) and its lines in the league's ledger.
+	Player string
+	// Budget is the player's own; LeagueBudget the league's, counted in
+	// the ledger of DataDir shared by every model player of LeagueID.
+	Budget, LeagueBudget Budget
+	DataDir, LeagueID    string
+}
+
 // New checks the settings and builds the provider's client. The key is
 // read here and kept only inside the client.
-func New(s config.LLM) (*Model, error) {
+func New(s config.LLM, o Options) (*Model, error) {
 	if s.Provider == "" {
 		s.Provider = "openai"
 	}
@@ -94,13 +117,30 @@ func New(s config.LLM) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	client, err := replyClient(s, o.Player, key)
+	if err != nil {
+		return nil, err
+	}
 	var b backend
 	if s.Provider == "anthropic" {
-		b = newAnthropic(s, key)
+		b = newAnthropic(s, key, client)
 	} else {
-		b = newOpenAI(s, key)
+		b = newOpenAI(s, key, client)
 	}
-	return &Model{settings: s, backend: b, circuit: circuitFor(s.Provider + " " + s.BaseURL), spent: map[string]int64{}}, nil
+	m := &Model{settings: s, backend: b, circuit: circuitFor(s.Provider + " " + s.BaseURL), spent: map[string]int64{},
+		player: o.Budget, league: o.LeagueBudget, name: o.Player}
+	if o.Price.Set {
+		m.price = &protocol.Price{InputPerMillion: o.Price.InputPerMillion, OutputPerMillion: o.Price.OutputPerMillion}
+	}
+	if (o.Budget.USD > 0 || o.LeagueBudget.USD > 0) && m.price == nil {
+		return nil, fmt.Errorf("a budget in US dollars needs the price of %s (--llm-price or the price table)", config.PriceKey(s.Provider, s.Model))
+	}
+	if o.LeagueBudget.set() {
+		if m.ledger, err = openLedger(LedgerPath(o.DataDir, o.LeagueID)); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
 }
 
 // Check reports what is wrong with the settings of a player that uses the
@@ -115,6 +155,38 @@ func Check(s config.LLM) error {
 		return fmt.Errorf("--llm-fallback %q: want random or nothing", s.Fallback)
 	case s.MaxTokensPerMatch < 0:
 		return fmt.Errorf("--llm-max-tokens-per-match %d: must not be negative", s.MaxTokensPerMatch)
+	case s.ToolCalls != "" && !slices.Contains([]string{ToolCallsAuto, ToolCallsOn, ToolCallsOff}, s.ToolCalls):
+		return fmt.Errorf("--llm-tool-calls %q: want auto, on or off", s.ToolCalls)
+	case s.LeagueBudgetEnd != "" && s.LeagueBudgetEnd != "stop" && s.LeagueBudgetEnd != "pause":
+		return fmt.Errorf("--league-budget-end %q: want stop or pause", s.LeagueBudgetEnd)
+	case s.RecordDir != "" && s.ReplayDir != "":
+		return errors.New("--record-models and --replay-models: give one of them")
+	}
+	if s.ReplayDir != "" {
+		if info, err := os.Stat(s.ReplayDir); err != nil || !info.IsDir() {
+			return fmt.Errorf("--replay-models %s: not a record folder", s.ReplayDir)
+		}
+	}
+	return nil
+}
+
+// CheckIn is Check for a player of the league cfg sets up: besides its
+// settings, a budget in money needs the model's price, from its own or
+// the config folder's table.
+func CheckIn(cfg config.Config, s config.LLM) error {
+	if err := Check(s); err != nil {
+		return err
+	}
+	if s.BudgetUSD <= 0 && cfg.Player.LLM.LeagueBudgetUSD <= 0 {
+		return nil
+	}
+	price, err := config.ModelPrice(cfg.Dir, s)
+	if err != nil {
+		return err
+	}
+	if !price.Set {
+		return fmt.Errorf("a budget in US dollars needs the price of %s: give --llm-price, or a price in the config folder's %s",
+			config.PriceKey(s.Provider, s.Model), config.PricesFile)
 	}
 	return nil
 }
@@ -149,6 +221,12 @@ func (m *Model) Forget(matchID string) {
 // failures (honouring Retry-After) while the deadline allows.
 func (m *Model) Ask(ctx context.Context, turn Turn) Move {
 	move := Move{Report: m.report()}
+	if which, spent := m.BudgetSpent(); which != "" {
+		move.Report.BudgetSpent = which
+		m.fail(&move, turn, engine.ErrorGeneration, map[string]any{"exception_type": BudgetSpent,
+			"has_tool_call_request": false, "budget": which, "spent_usd": spent.usd, "spent_tokens": spent.tokens})
+		return move
+	}
 	if spent, over := m.overBudget(turn.MatchID); over {
 		m.fail(&move, turn, engine.ErrorGeneration, map[string]any{"exception_type": "TokenBudgetExceeded",
 			"has_tool_call_request": false, "tokens_spent": spent, "max_tokens_per_match": m.settings.MaxTokensPerMatch})
@@ -158,9 +236,10 @@ func (m *Model) Ask(ctx context.Context, turn Turn) Move {
 	defer cancel()
 	start := time.Now()
 	res, err := m.askWithRetries(ctx, turn)
-	move.Report.InputTokens, move.Report.OutputTokens = res.usage.in, res.usage.out
+	m.cost(&move.Report, res.usage)
+	move.Report.Reasoning = reasoningOf(res)
 	move.Report.LatencyMS = time.Since(start).Milliseconds()
-	m.charge(turn.MatchID, res.usage)
+	m.charge(turn.MatchID, move.Report)
 	if err != nil {
 		pe := asProviderError(err, m.circuit)
 		meta := map[string]any{"exception_type": pe.exceptionType, "has_tool_call_request": false}
@@ -170,6 +249,7 @@ func (m *Model) Ask(ctx context.Context, turn Turn) Move {
 		m.fail(&move, turn, pe.errorType, meta)
 		return move
 	}
+	move.Report.TextMove = res.call != nil && res.call.FromText
 	choice, errorType, meta := decide(res.call, turn)
 	if errorType != "" {
 		m.fail(&move, turn, errorType, meta)
@@ -177,6 +257,15 @@ func (m *Model) Ask(ctx context.Context, turn Turn) Move {
 	}
 	move.Choice = choice
 	return move
+}
+
+// cost writes a move's tokens, and their money at the model's price.
+func (m *Model) cost(r *protocol.ModelMove, u usage) {
+	r.InputTokens, r.OutputTokens = u.in, u.out
+	if m.price != nil {
+		cost := m.price.Cost(u.in, u.out)
+		r.Price, r.CostUSD = m.price, &cost
+	}
 }
 
 // report starts a move's report with the model's name.
@@ -203,10 +292,43 @@ func (m *Model) overBudget(matchID string) (int64, bool) {
 	return spent, m.settings.MaxTokensPerMatch > 0 && spent >= int64(m.settings.MaxTokensPerMatch)
 }
 
-func (m *Model) charge(matchID string, u usage) {
+// charge counts a move's cost in its match, against the player's budget
+// and in the league's ledger.
+func (m *Model) charge(matchID string, r protocol.ModelMove) {
+	tokens := r.InputTokens + r.OutputTokens
+	usd := 0.0
+	if r.CostUSD != nil {
+		usd = *r.CostUSD
+	}
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.spent[matchID] += u.in + u.out
+	m.spent[matchID] += tokens
+	m.own.usd += usd
+	m.own.tokens += tokens
+	m.mu.Unlock()
+	if m.ledger != nil && tokens > 0 {
+		// A line that cannot be written leaves the league's count short;
+		// the player's own budget still holds.
+		_ = m.ledger.add(ledgerEntry{Player: m.name, MatchID: matchID, InputTokens: r.InputTokens,
+			OutputTokens: r.OutputTokens, CostUSD: usd})
+	}
+}
+
+// BudgetSpent names the budget that is spent, PlayerBudget or
+// LeagueBudget ("" while neither is), with what was spent against it.
+func (m *Model) BudgetSpent() (string, tally) {
+	m.mu.Lock()
+	own := m.own
+	m.mu.Unlock()
+	if m.player.spentBy(own.usd, own.tokens) {
+		return PlayerBudget, own
+	}
+	if m.ledger != nil {
+		total, err := m.ledger.spent()
+		if err == nil && m.league.spentBy(total.usd, total.tokens) {
+			return LeagueBudget, total
+		}
+	}
+	return "", tally{}
 }
 
 // askWithRetries runs requests through the circuit breaker until one
@@ -216,29 +338,28 @@ func (m *Model) askWithRetries(ctx context.Context, turn Turn) (answer, error) {
 	wait := firstBackoff
 	var total usage
 	for {
-		res, err := m.circuit.breaker.Execute(func() (answer, error) {
-			call, u, err := m.backend.complete(ctx, turn)
-			return answer{call, u}, err
-		})
+		res, err := m.circuit.breaker.Execute(func() (answer, error) { return m.backend.complete(ctx, turn) })
 		total = total.add(res.usage)
 		if err == nil {
-			return answer{res.call, total}, nil
+			res.usage = total
+			return res, nil
 		}
 		pe := asProviderError(err, m.circuit)
 		if pe.retryable() && pe.exceptionType != circuitOpen {
 			m.circuit.last.Store(pe)
 		}
+		failed := answer{usage: total, asked: res.asked}
 		if !pe.retryable() || pe.exceptionType == circuitOpen {
-			return answer{usage: total}, pe
+			return failed, pe
 		}
 		pause := max(wait, pe.retryAfter)
 		if deadline, ok := ctx.Deadline(); ok && time.Now().Add(pause).After(deadline) {
-			return answer{usage: total}, pe
+			return failed, pe
 		}
 		select {
 		case <-time.After(pause):
 		case <-ctx.Done():
-			return answer{usage: total}, pe
+			return failed, pe
 		}
 		wait *= 2
 	}

@@ -3,8 +3,11 @@ package llm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go"
@@ -35,98 +38,183 @@ func toolSchema(t Tool) map[string]any {
 type openAIBackend struct {
 	client openai.Client
 	model  string
+	mode   *toolMode
 }
 
 // replyClient is the HTTP client a provider's SDK talks through: every
 // reply read up to the settings' byte cap only (rpc.CapReplies), so a
 // provider that answers without end fails the move (REPLY_TOO_LARGE, a
 // MODEL_GENERATION_ERROR) instead of filling the player's memory.
-func replyClient(s config.LLM) *http.Client {
+// With a record folder the client records every exchange there, or
+// answers every request from it and reaches no network.
+func replyClient(s config.LLM, player, key string) (*http.Client, error) {
 	limit := s.ReplyBytes
 	if limit <= 0 {
 		limit = config.Default().Player.LLM.ReplyBytes
 	}
-	return &http.Client{Transport: rpc.CapReplies(http.DefaultTransport, limit)}
+	transport := rpc.CapReplies(http.DefaultTransport, limit)
+	dir, replay := s.RecordDir, false
+	if s.ReplayDir != "" {
+		dir, replay = s.ReplayDir, true
+	}
+	if dir == "" {
+		return &http.Client{Transport: transport}, nil
+	}
+	folder, err := recordFolder(dir, player)
+	if err != nil {
+		return nil, err
+	}
+	if !replay {
+		if err := os.MkdirAll(folder, 0o755); err != nil {
+			return nil, fmt.Errorf("--record-models: %w", err)
+		}
+	}
+	return &http.Client{Transport: &cassette{dir: folder, replay: replay, secret: key, next: transport, seen: map[string]int{}}}, nil
 }
 
-func newOpenAI(s config.LLM, key string) *openAIBackend {
+func newOpenAI(s config.LLM, key string, client *http.Client) *openAIBackend {
 	opts := []openaioption.RequestOption{openaioption.WithMaxRetries(0), openaioption.WithAPIKey(key),
-		openaioption.WithHTTPClient(replyClient(s))}
+		openaioption.WithHTTPClient(client)}
 	if s.BaseURL != "" {
 		opts = append(opts, openaioption.WithBaseURL(s.BaseURL))
 	}
-	return &openAIBackend{client: openai.NewClient(opts...), model: s.Model}
+	return &openAIBackend{client: openai.NewClient(opts...), model: s.Model, mode: newToolMode(s.ToolCalls)}
 }
 
-func (b *openAIBackend) complete(ctx context.Context, turn Turn) (*toolCall, usage, error) {
+func (b *openAIBackend) complete(ctx context.Context, turn Turn) (answer, error) {
+	return completeEither(b.mode, func(text bool) (answer, error) { return b.ask(ctx, turn, text) })
+}
+
+// completeEither asks with tools or as text, as mode says, and asks
+// again as text at once when a server in auto mode refuses the tools.
+func completeEither(mode *toolMode, ask func(text bool) (answer, error)) (answer, error) {
+	text := mode.useText()
+	res, err := ask(text)
+	var pe *providerError
+	if err != nil && !text && errors.As(err, &pe) && mode.refusedTools(pe) {
+		return ask(true)
+	}
+	return res, err
+}
+
+// prompts are the system prompt and the prompt a move is asked with, with
+// tools or as text.
+func prompts(turn Turn, text bool) (system, prompt string) {
+	if text {
+		return asText(turn)
+	}
+	return turn.System, turn.Prompt
+}
+
+func (b *openAIBackend) ask(ctx context.Context, turn Turn, text bool) (answer, error) {
+	system, prompt := prompts(turn, text)
 	params := openai.ChatCompletionNewParams{
 		Model:               shared.ChatModel(b.model),
-		Messages:            []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(turn.System), openai.UserMessage(turn.Prompt)},
+		Messages:            []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(system), openai.UserMessage(prompt)},
 		MaxCompletionTokens: openai.Int(maxOutputTokens),
-		Tools: []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
-			Name: turn.Tool.Name, Description: openai.String(turn.Tool.Description), Parameters: toolSchema(turn.Tool)})},
 	}
+	if !text {
+		params.Tools = []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
+			Name: turn.Tool.Name, Description: openai.String(turn.Tool.Description), Parameters: toolSchema(turn.Tool)})}
+	}
+	res := answer{asked: asked(system, prompt)}
 	resp, err := b.client.Chat.Completions.New(ctx, params)
 	if err != nil {
-		return nil, usage{}, requestFailed(err, func(e *openai.Error) (int, *http.Response) { return e.StatusCode, e.Response })
+		return res, requestFailed(err, func(e *openai.Error) (int, *http.Response, string) { return e.StatusCode, e.Response, e.RawJSON() })
 	}
-	u := usage{in: resp.Usage.PromptTokens, out: resp.Usage.CompletionTokens}
+	res.usage = usage{in: resp.Usage.PromptTokens, out: resp.Usage.CompletionTokens}
+	var content strings.Builder
 	for _, choice := range resp.Choices {
+		content.WriteString(choice.Message.Content)
 		for _, call := range choice.Message.ToolCalls {
-			return &toolCall{Name: call.Function.Name, Arguments: call.Function.Arguments}, u, nil
+			res.call = &toolCall{Name: call.Function.Name, Arguments: call.Function.Arguments}
+			res.said = said(content.String(), res.call)
+			return res, nil
 		}
 	}
-	return nil, u, nil
+	res.call = b.mode.fromText(content.String(), turn)
+	res.said = said(content.String(), nil)
+	return res, nil
+}
+
+// asked is a move's prompt as its reasoning keeps it.
+func asked(system, prompt string) string { return "system: " + system + "\n\n" + prompt }
+
+// said is a model's answer as its reasoning keeps it: its text, then the
+// tool it called.
+func said(text string, call *toolCall) string {
+	if call != nil {
+		text = strings.TrimSpace(text + "\n\ntool call: " + call.Name + " " + call.Arguments)
+	}
+	return text
 }
 
 // anthropicBackend speaks the Messages API, retries off like openAIBackend.
 type anthropicBackend struct {
 	client anthropic.Client
 	model  string
+	mode   *toolMode
 }
 
-func newAnthropic(s config.LLM, key string) *anthropicBackend {
+func newAnthropic(s config.LLM, key string, client *http.Client) *anthropicBackend {
 	opts := []anthropicoption.RequestOption{anthropicoption.WithMaxRetries(0), anthropicoption.WithAPIKey(key),
-		anthropicoption.WithHTTPClient(replyClient(s))}
+		anthropicoption.WithHTTPClient(client)}
 	if s.BaseURL != "" {
 		opts = append(opts, anthropicoption.WithBaseURL(s.BaseURL))
 	}
-	return &anthropicBackend{client: anthropic.NewClient(opts...), model: s.Model}
+	return &anthropicBackend{client: anthropic.NewClient(opts...), model: s.Model, mode: newToolMode(s.ToolCalls)}
 }
 
-func (b *anthropicBackend) complete(ctx context.Context, turn Turn) (*toolCall, usage, error) {
-	tool := anthropic.ToolUnionParamOfTool(anthropic.ToolInputSchemaParam{
-		Properties: toolSchema(turn.Tool)["properties"], Required: []string{turn.Tool.Param}}, turn.Tool.Name)
-	tool.OfTool.Description = anthropic.String(turn.Tool.Description)
-	resp, err := b.client.Messages.New(ctx, anthropic.MessageNewParams{
+func (b *anthropicBackend) complete(ctx context.Context, turn Turn) (answer, error) {
+	return completeEither(b.mode, func(text bool) (answer, error) { return b.ask(ctx, turn, text) })
+}
+
+func (b *anthropicBackend) ask(ctx context.Context, turn Turn, text bool) (answer, error) {
+	system, prompt := prompts(turn, text)
+	params := anthropic.MessageNewParams{
 		Model:     anthropic.Model(b.model),
 		MaxTokens: maxOutputTokens,
-		System:    []anthropic.TextBlockParam{{Text: turn.System}},
-		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(turn.Prompt))},
-		Tools:     []anthropic.ToolUnionParam{tool},
-	})
-	if err != nil {
-		return nil, usage{}, requestFailed(err, func(e *anthropic.Error) (int, *http.Response) { return e.StatusCode, e.Response })
+		System:    []anthropic.TextBlockParam{{Text: system}},
+		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(prompt))},
 	}
-	u := usage{in: resp.Usage.InputTokens, out: resp.Usage.OutputTokens}
+	if !text {
+		tool := anthropic.ToolUnionParamOfTool(anthropic.ToolInputSchemaParam{
+			Properties: toolSchema(turn.Tool)["properties"], Required: []string{turn.Tool.Param}}, turn.Tool.Name)
+		tool.OfTool.Description = anthropic.String(turn.Tool.Description)
+		params.Tools = []anthropic.ToolUnionParam{tool}
+	}
+	res := answer{asked: asked(system, prompt)}
+	resp, err := b.client.Messages.New(ctx, params)
+	if err != nil {
+		return res, requestFailed(err, func(e *anthropic.Error) (int, *http.Response, string) { return e.StatusCode, e.Response, e.RawJSON() })
+	}
+	res.usage = usage{in: resp.Usage.InputTokens, out: resp.Usage.OutputTokens}
+	var content strings.Builder
 	for _, block := range resp.Content {
 		if block.Type == "tool_use" {
-			return &toolCall{Name: block.Name, Arguments: string(block.Input)}, u, nil
+			res.call = &toolCall{Name: block.Name, Arguments: string(block.Input)}
+			res.said = said(content.String(), res.call)
+			return res, nil
 		}
+		content.WriteString(block.Text)
 	}
-	return nil, u, nil
+	res.call = b.mode.fromText(content.String(), turn)
+	res.said = said(content.String(), nil)
+	return res, nil
 }
 
 // requestFailed classifies an SDK's error: E is its API error type, whose
-// status code and response fields reply reads.
+// status code, response and body reply reads.
 func requestFailed[E any, PE interface {
 	*E
 	error
-}](err error, reply func(PE) (int, *http.Response)) *providerError {
+}](err error, reply func(PE) (int, *http.Response, string)) *providerError {
 	var apiErr PE
 	if errors.As(err, &apiErr) {
-		status, resp := reply(apiErr)
-		return classify(err, status, retryAfter(resp))
+		status, resp, body := reply(apiErr)
+		pe := classify(err, status, retryAfter(resp))
+		pe.body = body
+		return pe
 	}
 	return classify(err, 0, 0)
 }

@@ -3,6 +3,7 @@ package metrics_test
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -39,7 +40,7 @@ func TestMetricsAgreeWithTheJournal(t *testing.T) {
 	mgr := leaguetest.StartManager(t, dir, adminToken, append([]string{"--seed", "9"}, args...)...)
 	ref := leaguetest.StartReferee(t, dir, mgr.Endpoint, "REF01", args...)
 	model := leaguetest.StartPlayer(t, dir, mgr.Endpoint, "model", append([]string{"--strategy", "llm",
-		"--llm-provider", "openai", "--llm-base-url", fake.OpenAIURL(), "--llm-model", "fake"}, args...)...)
+		"--llm-provider", "openai", "--llm-base-url", fake.OpenAIURL(), "--llm-model", "fake", "--llm-price", "2.5,10"}, args...)...)
 	leaguetest.StartPlayer(t, dir, mgr.Endpoint, "random", append([]string{"--strategy", "random"}, args...)...)
 	leaguetest.StartPlayer(t, dir, mgr.Endpoint, "pattern", append([]string{"--strategy", "pattern"}, args...)...)
 	leaguetest.StartBadPlayer(t, dir, mgr.Endpoint, "invalid", "invalid")
@@ -109,6 +110,10 @@ func TestMetricsAgreeWithTheJournal(t *testing.T) {
 	}
 	if got := p.value("leaguetui_player_model_tokens_total", "direction", "output"); got != float64(moves*fakellm.OutputTokens) {
 		t.Errorf("model_tokens_total{output} = %v for %d model moves", got, moves)
+	}
+	wantCost := (float64(moves*fakellm.InputTokens)*2.5 + float64(moves*fakellm.OutputTokens)*10) / 1e6
+	if got := p.value("leaguetui_player_model_cost_usd_total", "", ""); math.Abs(got-wantCost) > 1e-12 {
+		t.Errorf("model_cost_usd_total = %v, want %d moves' tokens at 2.5 and 10 USD per million: %v", got, moves, wantCost)
 	}
 	if got := p.histogramCount("leaguetui_player_move_duration_seconds"); got != uint64(moves) {
 		t.Errorf("the model player's move_duration_seconds count = %d, want %d", got, moves)

@@ -90,6 +90,8 @@ func NewReferee(reg prometheus.Registerer) *Referee {
 type Player struct {
 	MoveDuration   prometheus.Histogram
 	ModelTokens    *prometheus.CounterVec // direction: input, output
+	ModelCost      prometheus.Counter     // USD at the model's price; stays 0 without one
+	BudgetRefusals *prometheus.CounterVec // budget: player, league
 	ModelLatency   prometheus.Histogram
 	ProviderErrors *prometheus.CounterVec // kind: the seed's error type
 }
@@ -100,6 +102,8 @@ func NewPlayer(reg prometheus.Registerer) *Player {
 	return &Player{
 		MoveDuration:   f.histogram("move_duration_seconds", "From a move call's arrival to this player's answer.", moveBuckets),
 		ModelTokens:    f.counterVec("model_tokens_total", "A model player's tokens, as its provider counted them, by direction (input, output).", "direction"),
+		ModelCost:      f.counter("model_cost_usd_total", "A model player's tokens at its price table's price, in US dollars: an estimate, 0 for a model with no price."),
+		BudgetRefusals: f.counterVec("model_budget_refusals_total", "A model player's moves not asked of its model because a budget (player or league) was spent.", "budget"),
 		ModelLatency:   f.histogram("model_latency_seconds", "A model player's time to its provider's answer, per move.", moveBuckets),
 		ProviderErrors: f.counterVec("model_errors_total", "A model player's failed moves, by the seed's error type (MODEL_TIMEOUT, MODEL_RATE_LIMITED …).", "kind"),
 	}

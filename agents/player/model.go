@@ -1,12 +1,12 @@
 package player
 
 import (
-	"context"
 	"slices"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/llm"
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -22,7 +22,15 @@ type modelPlayer struct {
 }
 
 func newModelPlayer(opts Options) (*modelPlayer, error) {
-	model, err := llm.New(opts.Config.Player.LLM)
+	price, err := config.ModelPrice(opts.Config.Dir, opts.Config.Player.LLM)
+	if err != nil {
+		return nil, err
+	}
+	l := opts.Config.Player.LLM
+	model, err := llm.New(l, llm.Options{Price: price, Player: opts.Name,
+		Budget:       llm.Budget{USD: l.BudgetUSD, Tokens: l.BudgetTokens},
+		LeagueBudget: llm.Budget{USD: l.LeagueBudgetUSD, Tokens: l.LeagueBudgetTokens},
+		DataDir:      opts.DataDir, LeagueID: opts.Config.LeagueID})
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +48,10 @@ func (p *Player) askModel(mc engine.MoveContext, callDeadline string) llm.Move {
 	p.mu.Lock()
 	past := p.pastAgainst(mc.OpponentID)
 	p.mu.Unlock()
-	return p.llm.model.Ask(context.Background(), llm.TurnFor(mc, past, deadline))
+	// The player's lifetime, not the call's: a referee that gives up on a
+	// call asks again for the same move, which the model may still give;
+	// a player that shuts down stops waiting for its provider.
+	return p.llm.model.Ask(p.Lifetime(), llm.TurnFor(mc, past, deadline))
 }
 
 // pastAgainst is this league's matches against opponent, for the prompt.
@@ -65,7 +76,8 @@ func (p *Player) settleModelMove(key string, mc engine.MoveContext, asked llm.Mo
 	}
 	report := asked.Report
 	move := asked.Choice
-	if report.Status == engine.RaceError && p.llm.model.Settings().Fallback != "" {
+	missing := report.Metadata["exception_type"] == llm.RecordMissing // a replay's gap is shown, never covered
+	if report.Status == engine.RaceError && p.llm.model.Settings().Fallback != "" && !missing {
 		if fallback := p.fallbackFor(mc.GameType); fallback != nil {
 			move, report.Fallback = fallback.Choose(mc), true
 		}
@@ -126,6 +138,7 @@ func (p *Player) modelCost() *protocol.ModelCost {
 		total.Merge(*live)
 	}
 	total.Errors = nil
+	total.BudgetSpent, _ = p.llm.model.BudgetSpent()
 	return &total
 }
 
@@ -134,6 +147,12 @@ func (p *Player) modelCost() *protocol.ModelCost {
 func (p *Player) countModelMove(report protocol.ModelMove) {
 	p.metrics.ModelTokens.WithLabelValues("input").Add(float64(report.InputTokens))
 	p.metrics.ModelTokens.WithLabelValues("output").Add(float64(report.OutputTokens))
+	if report.CostUSD != nil {
+		p.metrics.ModelCost.Add(*report.CostUSD)
+	}
+	if report.BudgetSpent != "" {
+		p.metrics.BudgetRefusals.WithLabelValues(report.BudgetSpent).Inc()
+	}
 	p.metrics.ModelLatency.Observe(float64(report.LatencyMS) / 1000)
 	if report.ErrorType != "" {
 		p.metrics.ProviderErrors.WithLabelValues(report.ErrorType).Inc()

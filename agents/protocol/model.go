@@ -8,15 +8,43 @@ package protocol
 // strategy because the provider failed; the failure is still named. Other
 // implementations may leave the field out.
 type ModelMove struct {
-	Provider     string         `json:"provider"`
-	Model        string         `json:"model"`
-	InputTokens  int64          `json:"input_tokens"`
-	OutputTokens int64          `json:"output_tokens"`
-	LatencyMS    int64          `json:"latency_ms"`
-	Fallback     bool           `json:"fallback,omitempty"`
-	ErrorType    string         `json:"error_type,omitempty"`
-	Status       string         `json:"status,omitempty"`
-	Metadata     map[string]any `json:"metadata,omitempty"`
+	Provider     string `json:"provider"`
+	Model        string `json:"model"`
+	InputTokens  int64  `json:"input_tokens"`
+	OutputTokens int64  `json:"output_tokens"`
+	LatencyMS    int64  `json:"latency_ms"`
+	// Price is the price the player's table gave its model, CostUSD the
+	// move's tokens at that price: an estimate. Both are absent when the
+	// model has no price.
+	Price    *Price   `json:"price,omitempty"`
+	CostUSD  *float64 `json:"cost_usd,omitempty"`
+	Fallback bool     `json:"fallback,omitempty"`
+	// TextMove: the model wrote its move as JSON in its answer's text
+	// instead of calling the tool (a server without tool calls).
+	TextMove bool `json:"text_move,omitempty"`
+	// BudgetSpent names the budget ("player" or "league") that was spent,
+	// so the model was not asked for this move.
+	BudgetSpent string         `json:"budget_spent,omitempty"`
+	ErrorType   string         `json:"error_type,omitempty"`
+	Status      string         `json:"status,omitempty"`
+	Metadata    map[string]any `json:"metadata,omitempty"`
+	// Reasoning is what the model was asked and what it answered, each
+	// cut to ReasoningBytes: why it chose the move.
+	Reasoning *Reasoning `json:"reasoning,omitempty"`
+}
+
+// ReasoningBytes caps the prompt and the reply a move's reasoning keeps,
+// each.
+const ReasoningBytes = 4096
+
+// Reasoning is a model move's prompt and reply as the player sent and got
+// them (a reply that never came is ""), cut to ReasoningBytes each,
+// Truncated saying so. They are a model's and other players' words: every
+// view shows them escaped and fenced off, never as its own.
+type Reasoning struct {
+	Prompt    string `json:"prompt"`
+	Reply     string `json:"reply"`
+	Truncated bool   `json:"truncated,omitempty"`
 }
 
 // Failed reports whether the model made no valid move of its own.
@@ -28,15 +56,21 @@ func (m *ModelMove) Failed() bool { return m != nil && m.ErrorType != "" }
 // provider's usage fields, latency as the player measured it, and the
 // failures of the seed's taxonomy.
 type ModelCost struct {
-	Provider     string       `json:"provider"`
-	Model        string       `json:"model"`
-	Moves        int          `json:"moves"`
-	InputTokens  int64        `json:"input_tokens"`
-	OutputTokens int64        `json:"output_tokens"`
-	LatencyMS    int64        `json:"latency_ms"`
-	Failures     int          `json:"failures"`
-	Fallbacks    int          `json:"fallbacks"`
-	Errors       []ModelError `json:"errors,omitempty"` // per match only
+	Provider     string `json:"provider"`
+	Model        string `json:"model"`
+	Moves        int    `json:"moves"`
+	InputTokens  int64  `json:"input_tokens"`
+	OutputTokens int64  `json:"output_tokens"`
+	LatencyMS    int64  `json:"latency_ms"`
+	Failures     int    `json:"failures"`
+	Fallbacks    int    `json:"fallbacks"`
+	// Price and CostUSD as in ModelMove: the tokens above at the price.
+	Price   *Price   `json:"price,omitempty"`
+	CostUSD *float64 `json:"cost_usd,omitempty"`
+	// BudgetSpent names a budget ("player" or "league") that stopped the
+	// model's moves.
+	BudgetSpent string       `json:"budget_spent,omitempty"`
+	Errors      []ModelError `json:"errors,omitempty"` // per match only
 }
 
 // ModelError is one failed model move, with the seed's metadata.
@@ -51,7 +85,7 @@ type ModelError struct {
 // Add counts one move's report and keeps its failure.
 func (c *ModelCost) Add(r ModelMove, step int) {
 	one := ModelCost{Provider: r.Provider, Model: r.Model, Moves: 1, InputTokens: r.InputTokens,
-		OutputTokens: r.OutputTokens, LatencyMS: r.LatencyMS}
+		OutputTokens: r.OutputTokens, LatencyMS: r.LatencyMS, Price: r.Price, BudgetSpent: r.BudgetSpent}
 	if r.Fallback {
 		one.Fallbacks = 1
 	}
@@ -63,9 +97,17 @@ func (c *ModelCost) Add(r ModelMove, step int) {
 	c.Merge(one)
 }
 
-// Merge adds o's counts (not its errors) to c.
+// Merge adds o's counts (not its errors) to c. The cost is c's tokens at
+// the price, not a sum of rounded parts, so it is exactly tokens × price.
 func (c *ModelCost) Merge(o ModelCost) {
 	c.Provider, c.Model = o.Provider, o.Model
+	if o.Price != nil {
+		c.Price = o.Price
+	}
+	if o.BudgetSpent != "" {
+		c.BudgetSpent = o.BudgetSpent
+	}
+	defer func() { c.CostUSD = costOf(c.Price, c.InputTokens, c.OutputTokens) }()
 	c.Moves += o.Moves
 	c.InputTokens += o.InputTokens
 	c.OutputTokens += o.OutputTokens

@@ -66,10 +66,18 @@ func writeCSV(w *bufio.Writer, rows [][]string) error {
 	return c.Error()
 }
 
+// usdText is an estimate in US dollars for a CSV cell, "" without a price.
+func usdText(usd *float64) string {
+	if usd == nil {
+		return ""
+	}
+	return ftoa(*usd, 9)
+}
+
 // StandingsHead is standings.csv's header.
 var StandingsHead = []string{"rank", "player_id", "display_name", "played", "wins", "draws", "losses",
 	"technical_losses", "points", "elo", "ci95", "elo_low", "elo_high", "los_next", "status",
-	"model_moves", "input_tokens", "output_tokens"}
+	"model_moves", "input_tokens", "output_tokens", "est_cost_usd", "budget_spent"}
 
 // StandingsRows is standings.csv: its header, then the table in rank order.
 func (l *League) StandingsRows() [][]string {
@@ -89,9 +97,9 @@ func (l *League) StandingsRows() [][]string {
 		}
 		row = append(row, cell(r.Status))
 		if t := l.Models[r.PlayerID]; t != nil {
-			row = append(row, itoa(t.Moves), i64toa(t.InputTokens), i64toa(t.OutputTokens))
+			row = append(row, itoa(t.Moves), i64toa(t.InputTokens), i64toa(t.OutputTokens), usdText(t.CostUSD), cell(t.BudgetSpent))
 		} else {
-			row = append(row, "", "", "")
+			row = append(row, "", "", "", "", "")
 		}
 		rows = append(rows, row)
 	}

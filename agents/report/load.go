@@ -105,6 +105,14 @@ type ModelMove struct {
 	ErrorType    string `json:"error_type,omitempty"`
 	Status       string `json:"status,omitempty"`
 	Fallback     bool   `json:"fallback,omitempty"`
+	// Price is the price the player gave its model, CostUSD the move's
+	// tokens at it: an estimate, absent without a price.
+	Price   *protocol.Price `json:"price,omitempty"`
+	CostUSD *float64        `json:"cost_usd,omitempty"`
+	// BudgetSpent names the budget that kept the model from being asked.
+	BudgetSpent string `json:"budget_spent,omitempty"`
+	// Reasoning is the move's prompt and the model's reply, capped.
+	Reasoning *protocol.Reasoning `json:"reasoning,omitempty"`
 }
 
 // Tokens adds up a model player's moves.
@@ -116,10 +124,27 @@ type Tokens struct {
 	OutputTokens int64  `json:"output_tokens"`
 	LatencyMS    int64  `json:"latency_ms"`
 	Failures     int    `json:"failures"`
+	// CostUSD is the tokens at the moves' price, nil when they had none.
+	Price   *protocol.Price `json:"price,omitempty"`
+	CostUSD *float64        `json:"cost_usd,omitempty"`
+	// BudgetSpent names the budget that stopped the player's moves.
+	BudgetSpent string `json:"budget_spent,omitempty"`
 }
 
 func (t *Tokens) add(m ModelMove) {
 	t.Provider, t.Model = m.Provider, m.Model
+	if m.BudgetSpent != "" {
+		t.BudgetSpent = m.BudgetSpent
+	}
+	if m.Price != nil {
+		t.Price = m.Price
+	}
+	defer func() {
+		if t.Price != nil {
+			cost := t.Price.Cost(t.InputTokens, t.OutputTokens)
+			t.CostUSD = &cost
+		}
+	}()
 	t.Moves++
 	t.InputTokens += m.InputTokens
 	t.OutputTokens += m.OutputTokens
@@ -451,6 +476,22 @@ func (l *League) readMatchFile(layout store.Layout, m *Match) {
 	}
 	m.Race = raceOf(details)
 	m.GameFacts = factsOf(details)
+}
+
+// ModelSpend is what the league's model players spent, estimated: the sum
+// of their costs, nil when none has a price, and how many had none.
+func (l *League) ModelSpend() (total *float64, unpriced int) {
+	for _, t := range l.Models {
+		if t.CostUSD == nil {
+			unpriced++
+			continue
+		}
+		if total == nil {
+			total = new(float64)
+		}
+		*total += *t.CostUSD
+	}
+	return total, unpriced
 }
 
 func add(to map[string]*Tokens, player string, m ModelMove) {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
 )
 
 // The report's page is written by plain Go rather than a template engine.
@@ -162,7 +164,7 @@ func (p page) standings(v view) {
 	p.raw(`
 <h2 id="standings">Standings</h2>
 <table>
-<tr><th class="n">rank</th><th>player</th><th>name</th><th class="n">played</th><th class="n">W</th><th class="n">D</th><th class="n">L</th><th class="n">TL</th><th class="n">points</th><th class="n">elo</th><th class="n">±95%</th><th class="n">los</th><th class="n">tok in/out</th><th>status</th></tr>`)
+<tr><th class="n">rank</th><th>player</th><th>name</th><th class="n">played</th><th class="n">W</th><th class="n">D</th><th class="n">L</th><th class="n">TL</th><th class="n">points</th><th class="n">elo</th><th class="n">±95%</th><th class="n">los</th><th class="n">tok in/out</th><th class="n">est. cost</th><th>status</th></tr>`)
 	for _, r := range v.Standings.Standings {
 		p.raw("\n<tr>")
 		p.cell("n", r.Rank)
@@ -184,12 +186,13 @@ func (p page) standings(v view) {
 		p.cell("n", elo)
 		p.cell("n", ci)
 		p.cell("n", los)
-		tokens := "-"
+		tokens, money := "-", "-"
 		if t := v.Models[r.PlayerID]; t != nil {
-			tokens = fmt.Sprintf("%d/%d", t.InputTokens, t.OutputTokens)
+			tokens, money = fmt.Sprintf("%d/%d", t.InputTokens, t.OutputTokens), protocol.Money(t.CostUSD)
 		}
 		p.raw("\n")
 		p.cell("n", tokens)
+		p.cell("n", money)
 		p.cell("", r.Status)
 		p.raw("</tr>")
 	}
@@ -208,7 +211,11 @@ func (p page) standings(v view) {
 	p.raw("\n")
 	if len(v.Models) > 0 {
 		p.raw(`<h3>Model players</h3>
-<table><tr><th>player</th><th>provider/model</th><th class="n">moves</th><th class="n">tokens in</th><th class="n">tokens out</th><th class="n">ms/move</th><th class="n">failed</th></tr>`)
+<table><tr><th>player</th><th>provider/model</th><th class="n">moves</th><th class="n">tokens in</th><th class="n">tokens out</th><th class="n">ms/move</th><th class="n">failed</th><th class="n">est. cost</th><th class="n">per point</th></tr>`)
+		points := map[string]int{}
+		for _, r := range v.Standings.Standings {
+			points[r.PlayerID] = r.Points
+		}
 		for _, id := range slices.Sorted(maps.Keys(v.Models)) {
 			t := v.Models[id]
 			perMove := ""
@@ -218,12 +225,17 @@ func (p page) standings(v view) {
 			p.raw("\n<tr>")
 			p.cell("mono", id)
 			p.cell("", t.Provider+"/"+t.Model)
-			for _, n := range []any{t.Moves, t.InputTokens, t.OutputTokens, perMove, t.Failures} {
+			money := protocol.Money(t.CostUSD)
+			if t.BudgetSpent != "" {
+				money += " (" + t.BudgetSpent + " budget spent)"
+			}
+			for _, n := range []any{t.Moves, t.InputTokens, t.OutputTokens, perMove, t.Failures, money, perPoint(t.CostUSD, points[id])} {
 				p.cell("n", n)
 			}
 			p.raw("</tr>")
 		}
 		p.raw("\n</table>")
+		p.modelSpend(v.League)
 	}
 	p.raw("\n")
 }
@@ -469,20 +481,63 @@ func (p page) race(m *Match) {
 	p.raw("\n")
 }
 
+// perPoint is what a model player's points cost it, estimated: "-" for a
+// player without points, "no price" without a price.
+func perPoint(usd *float64, points int) string {
+	if usd == nil {
+		return protocol.NoPrice
+	}
+	if points <= 0 {
+		return "-"
+	}
+	each := *usd / float64(points)
+	return protocol.Money(&each)
+}
+
+// modelSpend is the league's estimated spend under the model players.
+func (p page) modelSpend(l *League) {
+	total, unpriced := l.ModelSpend()
+	p.raw(`<p class="spend">League spend, estimated from the price table: `)
+	p.text(protocol.Money(total))
+	if unpriced > 0 {
+		p.textf(" (%d model players with no price, their tokens not counted)", unpriced)
+	}
+	p.raw(".</p>")
+}
+
 // matchModels is each model player's cost in the match.
 func (p page) matchModels(m *Match) {
-	p.raw(`<table><tr><th>model player</th><th>provider/model</th><th class="n">moves</th><th class="n">tokens in</th><th class="n">tokens out</th><th class="n">latency ms</th><th class="n">failed</th></tr>`)
+	p.raw(`<table><tr><th>model player</th><th>provider/model</th><th class="n">moves</th><th class="n">tokens in</th><th class="n">tokens out</th><th class="n">latency ms</th><th class="n">failed</th><th class="n">est. cost</th></tr>`)
 	for _, id := range slices.Sorted(maps.Keys(m.Models)) {
 		t := m.Models[id]
 		p.raw("<tr>")
 		p.cell("mono", id)
 		p.cell("", t.Provider+"/"+t.Model)
-		for _, n := range []any{t.Moves, t.InputTokens, t.OutputTokens, t.LatencyMS, t.Failures} {
+		for _, n := range []any{t.Moves, t.InputTokens, t.OutputTokens, t.LatencyMS, t.Failures, protocol.Money(t.CostUSD)} {
 			p.cell("n", n)
 		}
 		p.raw("</tr>")
 	}
 	p.raw("\n</table>")
+}
+
+// reasoning is a model move's prompt and reply, folded, each in a block
+// of its own and escaped: the model's words never pass for the page's.
+func (p page) reasoning(r *protocol.Reasoning) {
+	if r == nil {
+		return
+	}
+	p.raw(`<details class="reasoning"><summary>reasoning</summary><p>prompt</p><pre>`)
+	p.text(r.Prompt)
+	p.raw(`</pre><p>reply</p><pre>`)
+	p.text(r.Reply)
+	p.raw("</pre>")
+	if r.Truncated {
+		p.raw("<p>")
+		p.textf("(each cut to %d bytes)", protocol.ReasoningBytes)
+		p.raw("</p>")
+	}
+	p.raw("</details>")
 }
 
 // transcript is the match file's exchanges, folded.
@@ -500,14 +555,19 @@ func (p page) transcript(m *Match) {
 		p.cell("", e.Move)
 		p.raw("\n<td>")
 		if mm := e.Model; mm != nil {
-			p.textf("%d/%d tok, %d ms", mm.InputTokens, mm.OutputTokens, mm.LatencyMS)
+			p.textf("%d/%d tok, %s, %d ms", mm.InputTokens, mm.OutputTokens, protocol.Money(mm.CostUSD), mm.LatencyMS)
 			if mm.ErrorType != "" {
 				p.raw(" · ")
 				p.text(mm.ErrorType)
 			}
+			if mm.BudgetSpent != "" {
+				p.raw(" · ")
+				p.text(mm.BudgetSpent + " budget spent")
+			}
 			if mm.Fallback {
 				p.raw(" · fallback")
 			}
+			p.reasoning(mm.Reasoning)
 		}
 		p.raw("</td>\n<td><details><summary>json</summary><pre>")
 		p.text(e.Content)

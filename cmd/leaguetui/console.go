@@ -90,6 +90,7 @@ func runConsole(ctx context.Context, opts headless.Options, attach attachOptions
 	if opts.Config.Season != "" {
 		go addWhenCompleted(ctx, league, opts)
 	}
+	go league.WatchLeagueBudget(ctx, opts) // the log pane says why a league whose model budget is spent stops
 	return tui.Run(ctx, tui.Options{Control: league.Control, Children: childrenOf(league), Joining: joining,
 		Scoring: scoring, Seed: opts.Seed, Logger: slog.Default(), Notice: notice,
 		Info:          consoleInfo(league),

@@ -110,7 +110,7 @@ const maxPort = 65535
 func checkStrategy(cfg config.Config, strategy string) error {
 	own := engine.StrategyNamesFor(cfg.GameType)
 	if strategy == llm.StrategyName {
-		return badSettings(llm.Check(cfg.Player.LLM))
+		return badSettings(llm.CheckIn(cfg, cfg.Player.LLM))
 	}
 	if slices.Contains(own, strategy) {
 		return nil

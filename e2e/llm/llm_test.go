@@ -199,14 +199,19 @@ func TestEvenOddLeagueOfModels(t *testing.T) {
 			h.Stats.Model.InputTokens != 3*fakellm.InputTokens || h.Stats.Model.OutputTokens != 3*fakellm.OutputTokens {
 			t.Errorf("%s's history: strategy %q, model stats %+v", player, h.Strategy, h.Stats.Model)
 		}
-		// Under the standings: model, provider/model, moves, tokens in and out, ms/move, failed, fallbacks.
+		// Under the standings: model, provider/model, moves, tokens in and
+		// out, ms/move, failed, fallbacks, and "no price": the fake model
+		// is in no price table.
 		want := []string{player, "openai/fake", "3", fmt.Sprint(3 * fakellm.InputTokens), fmt.Sprint(3 * fakellm.OutputTokens)}
 		if !slices.ContainsFunc(strings.Split(stdout, "\n"), func(line string) bool {
 			f := strings.Fields(line)
-			return len(f) == 8 && slices.Equal(f[:5], want) && f[6] == "0" && f[7] == "0"
+			return len(f) == 10 && slices.Equal(f[:5], want) && f[6] == "0" && f[7] == "0" && f[8]+" "+f[9] == "no price"
 		}) {
 			t.Errorf("no model cost line %v for %s under the standings:\n%s", want, player, stdout)
 		}
+	}
+	if !strings.Contains(stdout, "league spend: no price") {
+		t.Errorf("no unpriced league spend under the standings:\n%s", stdout)
 	}
 }
 

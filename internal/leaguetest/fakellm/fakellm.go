@@ -4,8 +4,10 @@
 // messages JSON (POST .../messages), streaming off, and answers every
 // request the way it is told: a good tool call, no tool call, an unknown
 // tool, empty arguments, an illegal link, 429 with Retry-After, a request
-// held until the client gives up, 500, malformed JSON, or an answer of
-// 200 MB.
+// held until the client gives up, 500, malformed JSON, an answer of
+// 200 MB, the move as JSON in the text, or, as a server without tool
+// calls, 400 to a request that offers tools and a text move to one that
+// does not. It needs no key.
 package fakellm
 
 import (
@@ -36,6 +38,8 @@ const (
 	ServerError    Answer = "server_error"    // 500
 	MalformedJSON  Answer = "malformed_json"  // 200 with a body cut short
 	Huge           Answer = "huge"            // 200 with HugeBytes of one answer, streamed
+	TextMove       Answer = "text_move"       // no tool call: the legal move as JSON in the text
+	NoTools        Answer = "no_tools"        // a server without tool calls: 400 to a request with tools, a text move to one without
 )
 
 // HugeBytes is the size of a Huge answer: more than a player should ever
@@ -43,7 +47,8 @@ const (
 const HugeBytes = 200 << 20
 
 // Answers lists every answer.
-var Answers = []Answer{Good, NoToolCall, UnknownTool, EmptyArguments, IllegalLink, RateLimited, Hang, ServerError, MalformedJSON, Huge}
+var Answers = []Answer{Good, NoToolCall, UnknownTool, EmptyArguments, IllegalLink, RateLimited, Hang, ServerError, MalformedJSON, Huge,
+	TextMove, NoTools}
 
 // Usage is the tokens every answered request says it cost.
 const (
@@ -58,7 +63,8 @@ const IllegalPage = "No Such Page Anywhere"
 type Request struct {
 	API    string // "openai" or "anthropic"
 	Model  string
-	Tool   string // the first tool offered
+	Tool   string // the first tool offered, or the move a request without tools asks for
+	Text   bool   // the request offered no tool: the move is asked for as text
 	Key    string // the API key it carried
 	At     time.Time
 	Answer Answer
@@ -117,6 +123,7 @@ func (s *Server) next(r Request) Answer {
 type asked struct {
 	api, model, tool, param, prompt string
 	options                         []string
+	text                            bool // no tool offered: the move asked for as JSON in the text
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
@@ -130,7 +137,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if q.api == "anthropic" {
 		key = r.Header.Get("X-Api-Key")
 	}
-	answer := s.next(Request{API: q.api, Model: q.model, Tool: q.tool, Key: key, At: time.Now()})
+	answer := s.next(Request{API: q.api, Model: q.model, Tool: q.tool, Text: q.text, Key: key, At: time.Now()})
 	w.Header().Set("Content-Type", "application/json")
 	switch answer {
 	case RateLimited:
@@ -146,6 +153,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte(`{"id": "cut", "choices": [{"message": {"tool_calls": [`))
 	case Huge:
 		writeHuge(w)
+	case NoTools:
+		if !q.text {
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write(errorBody(q.api, "invalid_request_error", "this model does not support tools"))
+			return
+		}
+		_ = json.NewEncoder(w).Encode(reply(q, TextMove))
 	default:
 		_ = json.NewEncoder(w).Encode(reply(q, answer))
 	}
@@ -192,6 +206,15 @@ func read(path string, body map[string]any) asked {
 	messages, _ := body["messages"].([]any)
 	for _, m := range messages {
 		q.prompt += textOf(m.(map[string]any)["content"]) + "\n"
+	}
+	if q.tool == "" {
+		var spec struct {
+			Tool    string   `json:"tool"`
+			Param   string   `json:"param"`
+			Options []string `json:"options"`
+		}
+		jsonAfter(q.prompt, llm.TextMoveLabel, &spec)
+		q.tool, q.param, q.options, q.text = spec.Tool, spec.Param, spec.Options, true
 	}
 	return q
 }
@@ -262,9 +285,14 @@ func reply(q asked, answer Answer) map[string]any {
 	case IllegalLink:
 		args = map[string]any{q.param: IllegalPage}
 	}
-	withCall := answer != NoToolCall
+	withCall := answer != NoToolCall && answer != TextMove && !q.text
+	say := "I will move."
+	if answer == TextMove || q.text {
+		raw, _ := json.Marshal(args)
+		say = "I choose " + string(raw) + "."
+	}
 	if q.api == "anthropic" {
-		content := []any{map[string]any{"type": "text", "text": "I will move."}}
+		content := []any{map[string]any{"type": "text", "text": say}}
 		if withCall {
 			content = append(content, map[string]any{"type": "tool_use", "id": "toolu_fake", "name": name, "input": args})
 		}
@@ -272,7 +300,7 @@ func reply(q asked, answer Answer) map[string]any {
 			"content": content, "stop_reason": "tool_use", "stop_sequence": nil,
 			"usage": map[string]any{"input_tokens": InputTokens, "output_tokens": OutputTokens}}
 	}
-	message := map[string]any{"role": "assistant", "content": "I will move."}
+	message := map[string]any{"role": "assistant", "content": say}
 	if withCall {
 		arguments, _ := json.Marshal(args)
 		message["tool_calls"] = []any{map[string]any{"id": "call_fake", "type": "function",

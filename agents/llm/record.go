@@ -1,0 +1,239 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// A record is a folder of a model player's exchanges with its provider,
+// one JSON file per distinct request, so a person can read it and diff
+// two: the request (method, path, body: the prompt, the tools, the model)
+// and the replies it got, in order. The file is named by the request's
+// key, a hash of its method, path and canonical body, which is all a
+// replay matches on. Headers are never written but Content-Type and
+// Retry-After, so no key is; any text equal to the key is blanked in case
+// a server echoes it.
+
+// recordedExchange is one record file.
+type recordedExchange struct {
+	Key     string          `json:"key"`
+	Request recordedRequest `json:"request"`
+	Replies []recordedReply `json:"replies"`
+}
+
+type recordedRequest struct {
+	Method string          `json:"method"`
+	Path   string          `json:"path"`
+	Body   json.RawMessage `json:"body"`
+}
+
+// recordedReply is one reply: a status with its body, or the timeout the
+// provider ended in.
+type recordedReply struct {
+	Status  int               `json:"status,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+	Body    json.RawMessage   `json:"body,omitempty"`
+	Text    string            `json:"text,omitempty"` // a body that is not JSON
+	Timeout bool              `json:"timeout,omitempty"`
+}
+
+// keptHeaders are the reply headers a record keeps: what the SDKs read.
+var keptHeaders = []string{"Content-Type", "Retry-After"}
+
+// RecordMissingError is a request a replay found no reply for: a move
+// that fails, named, instead of reaching any network.
+type RecordMissingError struct {
+	Key  string // the request's key, the file name it was looked for under
+	Path string // that file
+}
+
+func (e *RecordMissingError) Error() string {
+	return fmt.Sprintf("no recorded reply for this request (key %s, looked for %s)", e.Key, e.Path)
+}
+
+// recordFolder is one player's part of a record: DIR/<player name>, so
+// players that ask the same thing never write the same file.
+func recordFolder(dir, player string) (string, error) {
+	if player == "" {
+		player = "player"
+	}
+	if !filepath.IsLocal(player) || strings.ContainsAny(player, `/\`) {
+		return "", fmt.Errorf("the player name %q cannot name a record folder", player)
+	}
+	return filepath.Join(dir, player), nil
+}
+
+// requestKey is a request's key: method, path and body with its JSON
+// canonical (keys sorted, no spaces), whoever wrote it.
+func requestKey(method, path string, body []byte) (string, json.RawMessage) {
+	canonical := canonicalJSON(body)
+	sum := sha256.Sum256([]byte(method + " " + path + "\n" + string(canonical)))
+	return hex.EncodeToString(sum[:12]), canonical
+}
+
+func canonicalJSON(body []byte) json.RawMessage {
+	var v any
+	if json.Unmarshal(body, &v) != nil {
+		quoted, _ := json.Marshal(string(body))
+		return quoted
+	}
+	out, _ := json.Marshal(v)
+	return out
+}
+
+// cassette is a record folder read or written through the provider's
+// HTTP client: recording, every exchange goes to the network and to the
+// folder; replaying, none goes to the network.
+type cassette struct {
+	dir    string
+	replay bool
+	secret string // blanked from what is written
+	next   http.RoundTripper
+
+	mu   sync.Mutex
+	seen map[string]int // key -> requests of it answered so far (replay)
+}
+
+func (c *cassette) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
+	if req.Body != nil {
+		var err error
+		if body, err = io.ReadAll(req.Body); err != nil {
+			return nil, err
+		}
+		req.Body.Close()
+		req.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	key, canonical := requestKey(req.Method, req.URL.Path, body)
+	if c.replay {
+		return c.answer(req, key)
+	}
+	return c.record(req, recordedRequest{Method: req.Method, Path: req.URL.Path, Body: canonical}, key)
+}
+
+func (c *cassette) path(key string) string { return filepath.Join(c.dir, key+".json") }
+
+// answer replays the n-th reply recorded for the request's n-th asking
+// (the last again when it is asked more often).
+func (c *cassette) answer(req *http.Request, key string) (*http.Response, error) {
+	c.mu.Lock()
+	n := c.seen[key]
+	c.seen[key]++
+	c.mu.Unlock()
+	var ex recordedExchange
+	raw, err := os.ReadFile(c.path(key))
+	if err == nil {
+		err = json.Unmarshal(raw, &ex)
+	}
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(ex.Replies) == 0) {
+		return nil, &RecordMissingError{Key: key, Path: c.path(key)}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("record %s: %w", c.path(key), err)
+	}
+	reply := ex.Replies[min(n, len(ex.Replies)-1)]
+	if reply.Timeout {
+		return nil, &net.OpError{Op: "read", Net: "tcp", Err: replayedTimeout{}}
+	}
+	resp := &http.Response{StatusCode: reply.Status, Status: http.StatusText(reply.Status), Header: http.Header{},
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Request: req}
+	for name, value := range reply.Headers {
+		resp.Header.Set(name, value)
+	}
+	text := []byte(reply.Text)
+	if reply.Body != nil {
+		text = reply.Body
+	}
+	resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(text)), int64(len(text))
+	return resp, nil
+}
+
+// replayedTimeout is a recorded timeout, replayed: a net.Error that timed out.
+type replayedTimeout struct{}
+
+func (replayedTimeout) Error() string   { return "recorded timeout" }
+func (replayedTimeout) Timeout() bool   { return true }
+func (replayedTimeout) Temporary() bool { return true }
+
+// record sends the request and keeps its reply (or its timeout) in the
+// request's file, after the replies it got before.
+func (c *cassette) record(req *http.Request, asked recordedRequest, key string) (*http.Response, error) {
+	resp, err := c.next.RoundTrip(req)
+	if err != nil {
+		var netErr net.Error
+		if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout()) {
+			c.keep(asked, key, recordedReply{Timeout: true})
+		}
+		return nil, err
+	}
+	body, readErr := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if readErr != nil {
+		return nil, readErr // a reply over the cap, or cut short: nothing to keep
+	}
+	reply := recordedReply{Status: resp.StatusCode, Headers: map[string]string{}}
+	for _, name := range keptHeaders {
+		if v := resp.Header.Get(name); v != "" {
+			reply.Headers[name] = v
+		}
+	}
+	if json.Valid(body) {
+		reply.Body = canonicalJSON(body)
+	} else {
+		reply.Text = string(body)
+	}
+	c.keep(asked, key, reply)
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	return resp, nil
+}
+
+// keep appends reply to the request's file. A record that cannot be
+// written does not fail the move: the league goes on, the record is short.
+func (c *cassette) keep(asked recordedRequest, key string, reply recordedReply) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ex := recordedExchange{Key: key, Request: asked}
+	if raw, err := os.ReadFile(c.path(key)); err == nil {
+		_ = json.Unmarshal(raw, &ex)
+	}
+	ex.Replies = append(ex.Replies, reply)
+	out, err := json.MarshalIndent(ex, "", "  ")
+	if err != nil {
+		return
+	}
+	if c.secret != "" {
+		out = bytes.ReplaceAll(out, []byte(c.secret), []byte("[redacted]"))
+	}
+	_ = writeFileAtomic(c.path(key), append(out, '\n'))
+}
+
+// writeFileAtomic writes path through a temporary file renamed over it,
+// so a reader never sees half a record.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".record-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
