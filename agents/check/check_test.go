@@ -310,7 +310,7 @@ func TestCheckPredictsTheLeague(t *testing.T) {
 			if p.moveTimeout != "" {
 				flags = append(flags, "--move-timeout", p.moveTimeout)
 			}
-			cmd := append([]string{leaguetest.BadPlayerBinary(t), "--manager", "{manager}", "--name", "{name}", "--mode", p.mode}, p.args...)
+			cmd := append([]string{leaguetest.BadPlayerBinary(t), "--port", "{port}", "--manager", "{manager}", "--name", "{name}", "--mode", p.mode}, p.args...)
 			run := runCheck(t, append(append(flags, "--"), cmd...)...)
 			wg.Wait()
 			t.Logf("check exit status %d; the league: %d technical losses", run.code, losses)
@@ -362,7 +362,7 @@ func cmpOr(s, otherwise string) string {
 func leagueTechnicalLosses(t *testing.T, p peer, game string) (int, string) {
 	dir := t.TempDir()
 	strategy := map[string]string{"even_odd": "random", "link_race": "greedy"}[game]
-	cmd := append([]string{leaguetest.BadPlayerBinary(t), "--manager", "{manager}", "--name", "{name}", "--mode", p.mode}, p.args...)
+	cmd := append([]string{leaguetest.BadPlayerBinary(t), "--port", "{port}", "--manager", "{manager}", "--name", "{name}", "--mode", p.mode}, p.args...)
 	roster, err := json.Marshal(map[string]any{"players": []map[string]any{{"name": "bob", "strategy": strategy},
 		{"name": "bad", "command": cmd}}})
 	if err != nil {
@@ -419,7 +419,7 @@ func TestExpectedFailures(t *testing.T) {
 	if err := os.WriteFile(list, []byte("# EVEN is not a parity\nmove/parity-is-even-or-odd\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	upper := []string{leaguetest.BadPlayerBinary(t), "--manager", "{manager}", "--name", "{name}", "--mode", "upper"}
+	upper := []string{leaguetest.BadPlayerBinary(t), "--port", "{port}", "--manager", "{manager}", "--name", "{name}", "--mode", "upper"}
 	run := runCheck(t, append([]string{"--game", "even_odd", "--expected-failures", list, "--data", t.TempDir(), "--"}, upper...)...)
 	if run.code != 0 || verdicts(run.stdout)["move/parity-is-even-or-odd"] != "XFAIL" {
 		t.Errorf("a listed check that fails: exit status %d, want 0 and XFAIL\n%s", run.code, run.stdout)
@@ -538,7 +538,7 @@ func TestBrokenRefereeFailsItsCheck(t *testing.T) {
 	for _, b := range append(brokenReferees, struct{ check, mode string }{"", "good"}) {
 		t.Run(b.mode, func(t *testing.T) {
 			t.Parallel()
-			cmd := []string{leaguetest.BadRefereeBinary(t), "--manager", "{manager}", "--name", "{name}", "--mode", b.mode}
+			cmd := []string{leaguetest.BadRefereeBinary(t), "--port", "{port}", "--manager", "{manager}", "--name", "{name}", "--mode", b.mode}
 			run := runCheck(t, append([]string{"--role", "referee", "--data", t.TempDir(), "--"}, cmd...)...)
 			want := 0 // a referee a league plays with, whatever conformance says
 			if slices.Contains(costsTheLeague, b.check) {
@@ -570,7 +570,7 @@ func TestBrokenRefereeFailsItsCheck(t *testing.T) {
 // tries the other forms.
 func TestRefereeOfAnotherDialectPlays(t *testing.T) {
 	t.Parallel()
-	cmd := []string{leaguetest.BadRefereeBinary(t), "--manager", "{manager}", "--name", "{name}", "--mode", "start_upper"}
+	cmd := []string{leaguetest.BadRefereeBinary(t), "--port", "{port}", "--manager", "{manager}", "--name", "{name}", "--mode", "start_upper"}
 	run := runCheck(t, append([]string{"--role", "referee", "--data", t.TempDir(), "--"}, cmd...)...)
 	got := verdicts(run.stdout)
 	if run.code != 0 || got["plays/referees-matches"] != "PASS" || got["referee/acks-start-match"] != "FAIL" ||

@@ -12,7 +12,7 @@ import (
 
 // badPlayer is a roster program entry for the test's misbehaving player.
 func badPlayer(t *testing.T, name, mode string) map[string]any {
-	return map[string]any{"name": name, "command": []string{leaguetest.BadPlayerBinary(t),
+	return map[string]any{"name": name, "command": []string{leaguetest.BadPlayerBinary(t), "--port", "{port}",
 		"--manager", "{manager}", "--name", "{name}", "--mode", mode}}
 }
 

@@ -78,6 +78,7 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -108,6 +109,7 @@ func run() error {
 	name := flag.String("name", "bad", "display name")
 	mode := flag.String("mode", "", "how to misbehave: "+strings.Join(modes, ", "))
 	delay := flag.Duration("delay", 0, "slow mode: how long to wait before answering a move")
+	port := flag.Int("port", 0, "the port to listen on (default: one the kernel picks); a program leaguetui starts may bind only its {port}")
 	flag.Parse()
 	switch {
 	case *managerURL == "":
@@ -117,7 +119,7 @@ func run() error {
 	case *mode == "slow" && *delay <= 0:
 		return errors.New("slow mode needs --delay")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(*port)))
 	if err != nil {
 		return err
 	}

@@ -40,6 +40,7 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -73,11 +74,12 @@ func run() error {
 	mode := flag.String("mode", "good", "what to get wrong: one of the modes in the package comment")
 	moveTimeout := flag.Duration("move-timeout", 4*time.Second, "how long a player has for its move")
 	startDelay := flag.Duration("start-delay", 0, "with --mode announced: how long after the announcement a match starts")
+	port := flag.Int("port", 0, "the port to listen on (default: one the kernel picks); a program leaguetui starts may bind only its {port}")
 	flag.Parse()
 	if *managerURL == "" || !slices.Contains(modes, *mode) {
 		return fmt.Errorf("--manager is required, and --mode one of %v", modes)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(*port)))
 	if err != nil {
 		return err
 	}
