@@ -158,8 +158,10 @@ func restrictLandlock(p Policy) error {
 	for _, port := range p.Bind {
 		rules = append(rules, landlock.BindTCP(port))
 	}
-	for _, port := range p.Connect {
-		rules = append(rules, landlock.ConnectTCP(port))
+	if !p.AnyPort { // with connecting not handled, a rule for it is invalid
+		for _, port := range p.Connect {
+			rules = append(rules, landlock.ConnectTCP(port))
+		}
 	}
 	cfg := landlockConfig
 	if p.AnyPort {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // StartSpec is how the league in a data folder was started: the flags
@@ -33,7 +34,9 @@ func SaveStartSpec(root string, s StartSpec) error {
 // has none (a new folder, or one written before leaguetui kept it).
 func LoadStartSpec(root string) (s StartSpec, ok bool, err error) {
 	data, err := os.ReadFile(StartSpecFile(root))
-	if errors.Is(err, os.ErrNotExist) {
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		// No folder (yet), or a file where it should be: the check that the
+		// folder is writable says so, naming it.
 		return StartSpec{}, false, nil
 	}
 	if err != nil {

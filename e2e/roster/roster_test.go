@@ -424,7 +424,7 @@ func TestExternalNameWithSpaces(t *testing.T) {
 		map[string]any{"name": "Player P05", "external": true})
 	run := startLeaguetui(t, dataDir, nil, append([]string{"--no-ui", "--data", dataDir, "--seed", "3", "--roster", roster}, fast...)...)
 	// Another implementation's player (leaguetui's own names its files after --name, which keeps it to file-safe names).
-	leaguetest.StartBadPlayer(t, t.TempDir(), run.managerURL(t), "Player P05", "request_reply")
+	leaguetest.StartExternalBadPlayer(t, dataDir, run.managerURL(t), "Player P05", "request_reply")
 	run.wait(t)
 	row, ok := rowsByName(readStandings(t, dataDir))["Player P05"]
 	if !ok || row.PlayerID != "P02" || row.Played != 1 || row.TechnicalLosses != 0 {
@@ -460,7 +460,7 @@ func TestManagerPortFlag(t *testing.T) {
 	if got := run.managerURL(t); got != want {
 		t.Fatalf("leaguetui says to register at %s, want %s", got, want)
 	}
-	leaguetest.StartBadPlayer(t, t.TempDir(), want, "carol", "request_reply")
+	leaguetest.StartExternalBadPlayer(t, dataDir, want, "carol", "request_reply")
 	run.wait(t)
 	if row := rowsByName(readStandings(t, dataDir))["carol"]; row.PlayerID != "P02" || row.Played != 1 {
 		t.Errorf("carol: %+v, want P02 with one match played", row)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/leaguetui/leaguetui/agents/launch"
+	"github.com/leaguetui/leaguetui/agents/store"
 )
 
 // BadPlayerPackage is the import path of the misbehaving test player, and
@@ -43,6 +44,23 @@ func StartBadPlayer(t testing.TB, dataDir, managerURL, name, mode string, args .
 	t.Helper()
 	all := append([]string{"--manager", managerURL, "--name", name, "--mode", mode}, args...)
 	return StartProgram(t, BadPlayerBinary(t), "badplayer "+name, filepath.Join(dataDir, "test-output"), true, nil, all...)
+}
+
+// StartExternalBadPlayer is StartBadPlayer for an external entry of the
+// roster of the league in leagueData: it presents the entry's join code,
+// read from the league's join-codes.json as its organiser would.
+func StartExternalBadPlayer(t testing.TB, leagueData, managerURL, name, mode string) *launch.Child {
+	t.Helper()
+	codes, err := store.LoadJoinCodes(store.Layout{Root: leagueData}.JoinCodes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, ok := codes.Lookup(name)
+	if !ok {
+		t.Fatalf("no join code for %q in %s", name, leagueData)
+	}
+	return StartProgram(t, BadPlayerBinary(t), "badplayer "+name, filepath.Join(t.TempDir(), "test-output"), true,
+		[]string{"LEAGUETUI_JOIN_CODE=" + code}, "--manager", managerURL, "--name", name, "--mode", mode)
 }
 
 // BadRefereeBinary returns the path of the badreferee program, built like

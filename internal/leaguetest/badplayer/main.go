@@ -161,7 +161,8 @@ type player struct {
 func (p *player) register(managerURL string) error {
 	env := protocol.NewEnvelope(protocol.TypeLeagueRegisterRequest, "player:"+p.name, "conv-register-"+p.name)
 	req := &protocol.LeagueRegisterRequest{Envelope: env, PlayerMeta: protocol.AgentMeta{DisplayName: p.name,
-		Version: "1.0.0", GameTypes: []string{"even_odd", "link_race"}, ContactEndpoint: p.endpoint}}
+		Version: "1.0.0", GameTypes: []string{"even_odd", "link_race"}, ContactEndpoint: p.endpoint,
+		JoinCode: os.Getenv("LEAGUETUI_JOIN_CODE")}} // an external roster entry's, from its organiser
 	method, params := "register_player", any(req)
 	switch p.mode {
 	case "wrapped":
