@@ -42,7 +42,17 @@ func Exec(args []string) error {
 	if err != nil {
 		return err
 	}
+	parent := os.Getppid()
 	runtime.LockOSThread() // never unlocked: this thread becomes the program
+	// The parent's death signal belongs to the thread it started, which
+	// need not be this one: set again here, the program dies with
+	// leaguetui even when it was killed outright.
+	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0); err != nil {
+		return fmt.Errorf("%s: parent death signal: %w", ExecCommand, err)
+	}
+	if os.Getppid() != parent {
+		return fmt.Errorf("%s: leaguetui exited before the program started", ExecCommand)
+	}
 	if err := confine(policy); err != nil {
 		return fmt.Errorf("%s: %w", ExecCommand, err)
 	}
