@@ -57,6 +57,63 @@ func TestArchitectureImportRules(t *testing.T) {
 	}
 }
 
+// TestLayoutRooms: every package lives in a folder of the layout table
+// of docs/architecture.md, and the rooms import only inward: the engine
+// nothing, an agent nothing of what runs a league from outside it or of
+// the screen, and what runs a league from outside nothing of the screen.
+func TestLayoutRooms(t *testing.T) {
+	rooms := readLayoutTable(t)
+	forbidden := map[string][]string{
+		"engine": {"agents", "league", "tui", "config", "cmd"},
+		"agents": {"league", "tui", "cmd"},
+		"league": {"tui", "cmd"},
+	}
+	for pkg, imports := range modulePackages(t) {
+		room := roomOf(pkg)
+		if !slices.Contains(rooms, room) {
+			t.Errorf("%s lives in %s/, which the layout table of %s does not name", pkg, room, architecturePage)
+		}
+		for _, imp := range imports {
+			if slices.Contains(forbidden[room], roomOf(imp)) {
+				t.Errorf("%s (in %s/) imports %s (in %s/): the layout forbids it", pkg, room, imp, roomOf(imp))
+			}
+		}
+	}
+}
+
+// roomOf is the top folder of a package path relative to the module:
+// "agents" for "agents/manager"; "." for the module's root.
+func roomOf(pkg string) string {
+	room, _, _ := strings.Cut(pkg, "/")
+	return room
+}
+
+// readLayoutTable reads the folders named in the first column of the
+// table under "## The layout" ("agents/" is "agents").
+func readLayoutTable(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile(architecturePage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(data), "\n## The layout\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	rooms := []string{"."} // the root holds this test and docs_test.go
+	for _, line := range strings.Split(section, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 3 {
+			continue
+		}
+		for _, m := range quoted.FindAllStringSubmatch(cells[1], -1) {
+			rooms = append(rooms, roomOf(strings.TrimSuffix(m[1], "/")))
+		}
+	}
+	if len(rooms) == 1 {
+		t.Fatalf("%s has no layout table under \"## The layout\"", architecturePage)
+	}
+	return rooms
+}
+
 // importRule is a row's "may import" cell.
 type importRule struct {
 	any     bool     // any package of the module

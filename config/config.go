@@ -26,7 +26,7 @@ type Config struct {
 	LeagueID string // default "league_2025_even_odd"
 	GameType string // default "even_odd"
 	// Season is the season folder a completed league's results are added
-	// to (agents/season); "" keeps the league on its own.
+	// to (league/season); "" keeps the league on its own.
 	Season string
 
 	Network      Network

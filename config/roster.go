@@ -423,3 +423,12 @@ func ConnectPort(hostPort string) (uint16, error) {
 	}
 	return uint16(n), nil
 }
+
+// NamesInSeason is SeasonNames, nil for no roster: the names a season
+// knows the roster's players by, where they differ from the roster's.
+func (r *Roster) NamesInSeason() map[string]string {
+	if r == nil {
+		return nil
+	}
+	return r.SeasonNames
+}

@@ -20,12 +20,12 @@ import (
 
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/leaguetui/leaguetui/agents/control"
-	"github.com/leaguetui/leaguetui/agents/headless"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
+	"github.com/leaguetui/leaguetui/league/control"
+	"github.com/leaguetui/leaguetui/league/launcher"
 )
 
 // These tests run real leagues: real processes of the built binary talking
@@ -89,12 +89,11 @@ func eventually(t *testing.T, timeout time.Duration, what string, cond func() bo
 
 // launchLeague starts a manager, referees and players from the built
 // binary, as an organiser would by hand, and stops them after the test.
-func launchLeague(t *testing.T, players, referees int, seed int64) (*headless.League, string) {
+func launchLeague(t *testing.T, players, referees int, seed int64) (*launcher.League, string) {
 	bin := leaguetuiBinary(t)
 	data := t.TempDir()
-	var stderr bytes.Buffer
-	league, err := headless.Launch(t.Context(), headless.Options{Config: config.Default(), Executable: bin, DataDir: data,
-		Players: players, Referees: referees, Seed: seed, SeedSet: true, FreePorts: true, Stdout: &stderr, Stderr: &stderr})
+	league, err := launcher.Launch(t.Context(), launcher.Spec{Config: config.Default(), Executable: bin, DataDir: data,
+		Players: players, Referees: referees, Seed: seed, Given: launcher.Given{Seed: true}, FreePorts: true})
 	if league != nil {
 		t.Cleanup(league.Stop)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/league/control"
 )
 
 // TestRunReportsHowTheUserLeft runs the whole program on a fake terminal:

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
+	"github.com/leaguetui/leaguetui/league/control"
 )
 
 // TestKeyBarOffersWhatTheLeagueAllows: the key bar offers start, pause

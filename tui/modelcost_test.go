@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/league/control"
 )
 
 // A model player's cost from its /health shows in the Agents pane and in

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/league/control"
 )
 
 // TestHeaderSaysRefereesAreOpen: a manager whose /health says it admits

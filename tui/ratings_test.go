@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
+	"github.com/leaguetui/leaguetui/league/control"
 )
 
 // TestStandingsShowRatingsAndLOS: with the manager's ratings in its

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/league/control"
 )
 
 // A model move's prompt and reply, in the match file the manager serves,

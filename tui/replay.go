@@ -7,12 +7,12 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
-	"github.com/leaguetui/leaguetui/agents/report"
+	"github.com/leaguetui/leaguetui/league/report"
 )
 
 // Replay steps through a finished league's matches in schedule order,
 // every one of them (the live console keeps the last 200), read from a
-// data folder that it only reads (agents/report): n or → the next match,
+// data folder that it only reads (league/report): n or → the next match,
 // p or ← the one before, g the first, G the last, j/k scroll the match's
 // transcript, q quits.
 type Replay struct {

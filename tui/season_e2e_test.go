@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/season"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
+	"github.com/leaguetui/leaguetui/league/season"
 )
 
 // TestConsoleSeasonInTmux runs the console with --season in a real

@@ -9,9 +9,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
+	"github.com/leaguetui/leaguetui/league/control"
 )
 
 // Tests that the console says only what is true (issue 14, items 5 to 9).

@@ -3,7 +3,7 @@ package manager_test
 import (
 	"context"
 
-	"github.com/leaguetui/leaguetui/agents/control"
+	"github.com/leaguetui/leaguetui/league/control"
 	"testing"
 	"time"
 

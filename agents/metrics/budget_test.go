@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/internal/leaguetest/fakellm"
+	"github.com/leaguetui/leaguetui/league/control"
 )
 
 // A model player with a budget of one token asks its model for its first

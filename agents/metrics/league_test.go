@@ -13,11 +13,11 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/metrics"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/internal/leaguetest/fakellm"
+	"github.com/leaguetui/leaguetui/league/control"
 )
 
 func TestMain(m *testing.M) { leaguetest.Main(m) }

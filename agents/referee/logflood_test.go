@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
+	"github.com/leaguetui/leaguetui/league/control"
 )
 
 // TestRefusalFloodLeavesTheLogsBounded: while each of the victim's calls

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/bench"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/config"
+	"github.com/leaguetui/leaguetui/league/bench"
 )
 
 // BenchmarkDispatch is one CHOOSE_PARITY_CALL, as a referee sends it, through

@@ -10,9 +10,9 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/bench"
-	"github.com/leaguetui/leaguetui/agents/headless"
 	"github.com/leaguetui/leaguetui/agents/node"
+	"github.com/leaguetui/leaguetui/league/bench"
+	"github.com/leaguetui/leaguetui/league/launcher"
 )
 
 const benchUsage = `leaguetui bench: measure how close a league runs to the machine's limit.
@@ -85,7 +85,7 @@ is the bench's own, bench-players-<pid>.pprof), and prints after the figures
 where that CPU went: per kind of work (JSON, HTTP, data files, journal,
 logging, garbage collection...), its µs per exchange, ms per match and share
 of each role's CPU. Each sample counts once, under the first kind in
-agents/bench/kinds.go's ordered list that a function on its stack shows.
+league/bench/kinds.go's ordered list that a function on its stack shows.
 The floor measure's processes write a profile of the measure there too
 (floor-server-<pid>.pprof, floor-client-<pid>.pprof), counted apart: a last
 table sets the floor's µs per exchange of each kind beside the league's, so
@@ -159,10 +159,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return stoppedOr(ctx, err)
 	}
 	fmt.Fprintf(stderr, "bench: raw: %.0f exchanges/s\n", raw.PerSecond())
-	league, err := bench.League(ctx, bench.LeagueOptions{PlayersInProcess: *inProcess, CPUProfileDir: *cpuProfile, Options: headless.Options{
+	league, err := bench.League(ctx, bench.LeagueOptions{PlayersInProcess: *inProcess, CPUProfileDir: *cpuProfile, Progress: stderr, Spec: launcher.Spec{
 		Config: cfg, ConfigArgs: cf.Args(), Executable: exe,
-		DataDir: dir, Players: *players, Referees: *referees, Seed: *seed, SeedSet: true, FreePorts: true,
-		Stdout: io.Discard, Stderr: stderr}})
+		DataDir: dir, Players: *players, Referees: *referees, Seed: *seed, Given: launcher.Given{Seed: true}, FreePorts: true}})
 	if err != nil {
 		return stoppedOr(ctx, err)
 	}

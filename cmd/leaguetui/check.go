@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/check"
-	"github.com/leaguetui/leaguetui/agents/sandbox"
 	"github.com/leaguetui/leaguetui/config"
+	"github.com/leaguetui/leaguetui/league/check"
+	"github.com/leaguetui/leaguetui/league/sandbox"
 )
 
 const checkUsage = `leaguetui check: test one league.v2 agent, a player or a referee: would a leaguetui league play it, and does it conform to league.v2?

@@ -2,21 +2,29 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"strings"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
-	"github.com/leaguetui/leaguetui/agents/headless"
-	"github.com/leaguetui/leaguetui/agents/season"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/engine"
+	"github.com/leaguetui/leaguetui/league/control"
+	"github.com/leaguetui/leaguetui/league/launcher"
+	"github.com/leaguetui/leaguetui/league/season"
+	"github.com/leaguetui/leaguetui/league/web"
 	"github.com/leaguetui/leaguetui/tui"
 )
+
+// consoleOutputs are where the console writes, besides its screen: what
+// it says before it takes the terminal and after it gives it back, and
+// the web view it serves alongside (--web).
+type consoleOutputs struct {
+	Stderr  io.Writer
+	WebAddr string
+}
 
 // attachOptions say which running manager the console shows instead of
 // starting its own league.
@@ -28,7 +36,7 @@ type attachOptions struct {
 // runConsole starts the interactive console: on a local league it starts
 // (manager, referees and players as child processes, stopped on quit), or
 // on the manager at attach.URL.
-func runConsole(ctx context.Context, opts headless.Options, attach attachOptions) error {
+func runConsole(ctx context.Context, opts launcher.Spec, outs consoleOutputs, attach attachOptions) error {
 	if err := tui.CheckTerminal(os.Stdin, os.Stdout); err != nil {
 		return err
 	}
@@ -39,8 +47,8 @@ func runConsole(ctx context.Context, opts headless.Options, attach attachOptions
 		previous := slog.Default()
 		slog.SetDefault(slog.New(slog.DiscardHandler))
 		defer slog.SetDefault(previous)
-		if opts.WebAddr != "" {
-			if err := headless.ServeWeb(ctx, attach.URL, opts.WebAddr, opts.Stderr); err != nil {
+		if outs.WebAddr != "" {
+			if err := web.Serve(ctx, attach.URL, outs.WebAddr, outs.Stderr); err != nil {
 				return err
 			}
 		}
@@ -56,13 +64,10 @@ func runConsole(ctx context.Context, opts headless.Options, attach attachOptions
 		return err
 	}
 	opts.Notify = func(line string) { slog.Warn(line) } // the log pane and file: the console owns the screen
-	if !opts.SeedSet {
-		opts.Seed = randomSeed() // a new league's; a data folder holding one keeps its own
-	}
-	fmt.Fprintf(opts.Stderr, "leaguetui: starting the manager, referees (%d) and players (%d)…\n", opts.Referees, opts.Players)
-	league, err := headless.Launch(ctx, opts)
+	fmt.Fprintf(outs.Stderr, "leaguetui: starting the manager, referees (%d) and players (%d)…\n", opts.Referees, opts.Players)
+	league, err := launcher.Launch(ctx, opts)
 	if league != nil {
-		defer func() { stopLeague(league, opts) }() // with the seed the league has
+		defer func() { stopLeague(league, opts.DataDir, outs.Stderr) }()
 	}
 	if err != nil {
 		return err
@@ -71,20 +76,19 @@ func runConsole(ctx context.Context, opts headless.Options, attach attachOptions
 	if resumed := league.Resumed; resumed != nil {
 		// The data folder held this league: its seed is the journal's. It
 		// waits paused until resumed with the console's key.
-		opts.Seed = resumed.Seed
-		notice = headless.DescribeLeague(opts.DataDir, *resumed)
-		fmt.Fprintf(opts.Stderr, "leaguetui: %s\n", notice)
+		notice = launcher.DescribeLeague(opts.DataDir, *resumed)
+		fmt.Fprintf(outs.Stderr, "leaguetui: %s\n", notice)
 		slog.Info("league reopened from its journal", "state", string(resumed.State),
 			"matches_done", resumed.MatchesDone, "matches_total", resumed.MatchesTotal)
 	} else {
-		fmt.Fprintf(opts.Stderr, "leaguetui: seed %d (repeat this league with --seed %d)\n", opts.Seed, opts.Seed)
+		fmt.Fprintf(outs.Stderr, "leaguetui: seed %d (repeat this league with --seed %d)\n", league.Seed, league.Seed)
 	}
-	if opts.WebAddr != "" {
-		if err := headless.ServeWeb(ctx, league.Control.Base(), opts.WebAddr, opts.Stderr); err != nil {
+	if outs.WebAddr != "" {
+		if err := web.Serve(ctx, league.Control.Base(), outs.WebAddr, outs.Stderr); err != nil {
 			return err
 		}
 	}
-	slog.Info("league launched", "manager", league.Control.Base(), "seed", opts.Seed,
+	slog.Info("league launched", "manager", league.Control.Base(), "seed", league.Seed,
 		"referees", opts.Referees, "players", opts.Players)
 	joining := awaitJoining(ctx, league, opts)
 	if opts.Config.Season != "" {
@@ -92,17 +96,17 @@ func runConsole(ctx context.Context, opts headless.Options, attach attachOptions
 	}
 	go league.WatchLeagueBudget(ctx, opts) // the log pane says why a league whose model budget is spent stops
 	return tui.Run(ctx, tui.Options{Control: league.Control, Children: childrenOf(league), Joining: joining,
-		Scoring: scoring, Seed: opts.Seed, Logger: slog.Default(), Notice: notice,
+		Scoring: scoring, Seed: league.Seed, Logger: slog.Default(), Notice: notice,
 		Info:          consoleInfo(league),
 		Season:        seasonTable(opts.Config.Season),
-		ResumeCommand: headless.ResumeCommand(opts.DataDir, opts.FreePorts)})
+		ResumeCommand: launcher.ResumeCommand(opts.DataDir, opts.FreePorts)})
 }
 
 // awaitJoining waits, for a new league with a roster's outside agents or
 // open seats, until they have registered or the join window has passed,
 // and then starts it (s starts it before); it returns the line the console
 // shows meanwhile, nil when there is nobody to wait for.
-func awaitJoining(ctx context.Context, league *headless.League, opts headless.Options) func() string {
+func awaitJoining(ctx context.Context, league *launcher.League, opts launcher.Spec) func() string {
 	w := league.NewWaiter(opts)
 	resumed := league.Resumed != nil
 	if resumed {
@@ -115,7 +119,7 @@ func awaitJoining(ctx context.Context, league *headless.League, opts headless.Op
 	}
 	slog.Info("waiting for players to join", "register_at", w.State().URL, "waiting_for", w.State().Waiting())
 	go func() {
-		end, err := w.Await(ctx, func(j headless.Joining) {
+		end, err := w.Await(ctx, func(j launcher.Joining) {
 			slog.Info("joined: " + j.Joined[len(j.Joined)-1])
 		})
 		if err != nil && ctx.Err() == nil {
@@ -154,13 +158,13 @@ func seasonTable(dir string) func() ([]engine.SeasonRow, error) {
 // completed: the console stays open on the final standings, and the
 // season has the league from then on. A console quit before that adds
 // nothing; the same command run again on the completed league adds it.
-func addWhenCompleted(ctx context.Context, league *headless.League, opts headless.Options) {
+func addWhenCompleted(ctx context.Context, league *launcher.League, opts launcher.Spec) {
 	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		if st, err := league.Control.Standings(ctx); err == nil && st.State == engine.LeagueCompleted {
 			var log strings.Builder
-			if err := headless.AddToSeason(opts.Config.Season, opts.DataDir, opts.Config.LeagueID, &st, opts.Roster, &log); err != nil {
+			if err := season.AddLeague(opts.Config.Season, opts.DataDir, opts.Config.LeagueID, &st, opts.Roster.NamesInSeason(), &log); err != nil {
 				slog.Error("the league could not be added to its season", "err", err)
 			} else {
 				slog.Info(strings.TrimSpace(strings.TrimPrefix(log.String(), "leaguetui: ")))
@@ -177,9 +181,9 @@ func addWhenCompleted(ctx context.Context, league *headless.League, opts headles
 
 // consoleInfo is what the info view (?) says about the league the console
 // started: where to register and how a second console controls it.
-func consoleInfo(league *headless.League) []string {
+func consoleInfo(league *launcher.League) []string {
 	info := []string{"manager: " + league.Manager.Endpoint + " (agents register here)"}
-	where, attach := "from $"+headless.AdminTokenEnv, "with $"+headless.AdminTokenEnv+" set, leaguetui --attach "+league.Control.Base()
+	where, attach := "from $"+launcher.AdminTokenEnv, "with $"+launcher.AdminTokenEnv+" set, leaguetui --attach "+league.Control.Base()
 	if league.AdminTokenFile != "" {
 		where, attach = "kept in "+league.AdminTokenFile, "leaguetui --attach "+league.Control.Base()+" --admin-token-file "+league.AdminTokenFile
 	}
@@ -190,15 +194,15 @@ func consoleInfo(league *headless.League) []string {
 
 // stopLeague stops every child the console started and says so, once the
 // console has given the terminal back.
-func stopLeague(league *headless.League, opts headless.Options) {
+func stopLeague(league *launcher.League, dataDir string, stderr io.Writer) {
 	n := len(league.Children())
 	league.Stop()
 	slog.Info("agents stopped", "count", n)
-	fmt.Fprintf(opts.Stderr, "leaguetui: stopped %d agents; the league's files are in %s (seed %d)\n", n, opts.DataDir, opts.Seed)
+	fmt.Fprintf(stderr, "leaguetui: stopped %d agents; the league's files are in %s (seed %d)\n", n, dataDir, league.Seed)
 }
 
 // childrenOf lists the started processes for the agents pane.
-func childrenOf(league *headless.League) func() []tui.ChildInfo {
+func childrenOf(league *launcher.League) func() []tui.ChildInfo {
 	return func() []tui.ChildInfo {
 		all := league.Children()
 		out := make([]tui.ChildInfo, len(all))
@@ -226,12 +230,4 @@ func logToFile(dataDir string) (func(), error) {
 		slog.SetDefault(previous)
 		_ = closer.Close()
 	}, nil
-}
-
-// randomSeed picks a seed that fits a JSON number exactly, so the league
-// can be replayed with --seed.
-func randomSeed() int64 {
-	var buf [8]byte
-	_, _ = rand.Read(buf[:])
-	return int64(binary.BigEndian.Uint64(buf[:]) >> 11)
 }

@@ -22,16 +22,17 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/headless"
 	"github.com/leaguetui/leaguetui/agents/manager"
 	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/player"
 	"github.com/leaguetui/leaguetui/agents/referee"
-	"github.com/leaguetui/leaguetui/agents/sandbox"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/agents/tlsconf"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
+	"github.com/leaguetui/leaguetui/league/launcher"
+	"github.com/leaguetui/leaguetui/league/noui"
+	"github.com/leaguetui/leaguetui/league/sandbox"
 	"github.com/leaguetui/leaguetui/tui"
 )
 
@@ -92,7 +93,7 @@ const (
 // exitCode is 0 for --help, 2 for a bad command line, 130 for a run
 // interrupted with Ctrl-C, and 1 for any other failure.
 func exitCode(err error) int {
-	var interrupted *headless.InterruptedError
+	var interrupted *noui.InterruptedError
 	var usage *usageError
 	var badValue *config.FlagError
 	var badRoster *config.RosterError
@@ -414,27 +415,26 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	if err != nil {
 		return fmt.Errorf("cannot find this program to start the agents: %w", err)
 	}
-	seedSet, playersSet, refereesSet := false, false, false
+	var given launcher.Given
 	fs.Visit(func(f *flag.Flag) {
-		seedSet = seedSet || f.Name == "seed"
-		playersSet = playersSet || f.Name == "players"
-		refereesSet = refereesSet || f.Name == "referees"
+		given.Seed = given.Seed || f.Name == "seed"
+		given.Players = given.Players || f.Name == "players"
+		given.Referees = given.Referees || f.Name == "referees"
 	})
-	opts := headless.Options{Config: cfg, ConfigArgs: cf.Args(), Executable: exe, DataDir: *data,
-		Players: *players, Referees: *referees, Seed: *seed, SeedSet: seedSet, PlayersSet: playersSet,
-		RefereesSet: refereesSet, FreePorts: *freePorts,
-		Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet, OpenReferees: *openReferees, Roster: roster,
-		CSVDir: *csvDir, WebAddr: *webAddr, RequireSandbox: *requireSandbox, StartArgs: startArgs(fs, os.Getenv)}
-	if err := opts.CheckSize(); err != nil && *attach == "" {
+	spec := launcher.Spec{Config: cfg, ConfigArgs: cf.Args(), Executable: exe, DataDir: *data,
+		Players: *players, Referees: *referees, Seed: *seed, Given: given, FreePorts: *freePorts,
+		OpenReferees: *openReferees, Roster: roster, RequireSandbox: *requireSandbox, StartArgs: startArgs(fs, os.Getenv)}
+	if err := spec.CheckSize(); err != nil && *attach == "" {
 		return &usageError{err.Error()}
 	}
 	if !*noUI {
 		// In the console Ctrl-C is a key; a signal from elsewhere quits.
 		ctx, interrupted := cancelOnInterrupt(ctx, interrupts)
-		return whenInterrupted(runConsole(ctx, opts, attachOptions{URL: *attach, AdminToken: adminToken}), interrupted)
+		return whenInterrupted(runConsole(ctx, spec, consoleOutputs{Stderr: stderr, WebAddr: *webAddr},
+			attachOptions{URL: *attach, AdminToken: adminToken}), interrupted)
 	}
-	opts.Interrupts = interrupts
-	return headless.Run(ctx, opts)
+	return noui.Run(ctx, spec, noui.Outputs{Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet,
+		CSVDir: *csvDir, WebAddr: *webAddr, Interrupts: interrupts})
 }
 
 // withManagerPort puts --manager-port into the league's configuration,
@@ -469,7 +469,7 @@ func loadRoster(cfg config.Config, attached bool) (*config.Roster, error) {
 	if err != nil || roster == nil {
 		return nil, err
 	}
-	return roster, headless.CheckRoster(roster, cfg)
+	return roster, launcher.CheckRoster(roster, cfg)
 }
 
 // agentFlags are the flags every agent command has, and the manager's URL

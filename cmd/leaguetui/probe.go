@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/league/control"
 )
 
 const probeUsage = `leaguetui probe: exit 0 when an agent's GET /health says it is healthy

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/leaguetui/leaguetui/agents/report"
-	"github.com/leaguetui/leaguetui/agents/season"
+	"github.com/leaguetui/leaguetui/league/report"
+	"github.com/leaguetui/leaguetui/league/season"
 	"github.com/leaguetui/leaguetui/tui"
 )
 

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/leaguetui/leaguetui/agents/season"
 	"github.com/leaguetui/leaguetui/engine"
+	"github.com/leaguetui/leaguetui/league/season"
 )
 
 const seasonHelp = `leaguetui season: the table of a season folder.

@@ -3,15 +3,16 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/leaguetui/leaguetui/agents/season"
 	"net/url"
 	"slices"
 	"strings"
 
-	"github.com/leaguetui/leaguetui/agents/headless"
+	"github.com/leaguetui/leaguetui/league/season"
+
 	"github.com/leaguetui/leaguetui/agents/llm"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
+	"github.com/leaguetui/leaguetui/league/launcher"
 )
 
 // settingsError is a value leaguetui cannot run with, from the command
@@ -69,7 +70,7 @@ func checkLeague(cf *config.Flags, cfg config.Config, startsPlayers bool) error 
 	if !startsPlayers {
 		return nil
 	}
-	if _, err := headless.PlayerStrategies(cfg); err != nil {
+	if _, err := launcher.PlayerStrategies(cfg); err != nil {
 		// The list may come from the environment or a config file rather
 		// than the flag its message names.
 		if rest, ok := strings.CutPrefix(err.Error(), "--strategies:"); ok {

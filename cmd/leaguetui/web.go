@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/leaguetui/leaguetui/agents/node"
-	"github.com/leaguetui/leaguetui/agents/web"
+	"github.com/leaguetui/leaguetui/league/web"
 )
 
 const webHelp = `leaguetui web: serve the live web view of a running manager, for spectators.

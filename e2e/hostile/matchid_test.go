@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
+	"github.com/leaguetui/leaguetui/league/launch"
 )
 
 // fakeManagerKey is what the fake manager gives a referee to check its

@@ -9,13 +9,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/internal/testcert"
+	"github.com/leaguetui/leaguetui/league/launch"
 )
 
 // lanOptions place a league on a LAN.

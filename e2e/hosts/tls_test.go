@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/internal/testcert"
+	"github.com/leaguetui/leaguetui/league/launch"
 )
 
 func TestMain(m *testing.M) {

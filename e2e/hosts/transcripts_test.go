@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/tlsconf"
 	"github.com/leaguetui/leaguetui/engine"
+	"github.com/leaguetui/leaguetui/league/control"
 )
 
 // transcriptsEnv makes the test binary, run again inside a namespace, read

@@ -18,11 +18,11 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/leaguetui/leaguetui/agents/control"
-	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
+	"github.com/leaguetui/leaguetui/league/control"
+	"github.com/leaguetui/leaguetui/league/launch"
 )
 
 func TestMain(m *testing.M) { leaguetest.Main(m) }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"testing"
 
-	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/internal/leaguetest/fakellm"
+	"github.com/leaguetui/leaguetui/league/control"
 )
 
 // modelMemoryBound is a figure the unbounded player passes many times

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaguetui/leaguetui/agents/report"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/internal/leaguetest/fakellm"
+	"github.com/leaguetui/leaguetui/league/report"
 )
 
 // The price the test's table gives the fake model, USD per million tokens.

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/internal/leaguetest/fakellm"
+	"github.com/leaguetui/leaguetui/league/control"
 )
 
 // A model player stopped while its provider holds a move's request gives

@@ -5,19 +5,18 @@ package mcpts
 
 import (
 	"context"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
-	"github.com/leaguetui/leaguetui/agents/headless"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
+	"github.com/leaguetui/leaguetui/league/control"
+	"github.com/leaguetui/leaguetui/league/launcher"
 )
 
 func TestTypeScriptSDKClientPlaysAMatchOverMCP(t *testing.T) {
@@ -35,9 +34,8 @@ func TestTypeScriptSDKClientPlaysAMatchOverMCP(t *testing.T) {
 	defer cancel()
 	exe := buildBinary(ctx, t)
 	dataDir := t.TempDir()
-	league, err := headless.Launch(ctx, headless.Options{Config: config.Default(), Executable: exe,
-		DataDir: dataDir, Players: 2, Referees: 1, Seed: 42, SeedSet: true, FreePorts: true,
-		Stdout: io.Discard, Stderr: io.Discard})
+	league, err := launcher.Launch(ctx, launcher.Spec{Config: config.Default(), Executable: exe,
+		DataDir: dataDir, Players: 2, Referees: 1, Seed: 42, Given: launcher.Given{Seed: true}, FreePorts: true})
 	if league != nil {
 		defer league.Stop()
 	}

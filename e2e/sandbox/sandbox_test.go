@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
-	"github.com/leaguetui/leaguetui/agents/sandbox"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
+	"github.com/leaguetui/leaguetui/league/sandbox"
 )
 
 func TestMain(m *testing.M) { leaguetest.Main(m) }

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
-	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
+	"github.com/leaguetui/leaguetui/league/control"
+	"github.com/leaguetui/leaguetui/league/launch"
 )
 
 // TestListenOnLoopback starts every kind of agent without --host, and

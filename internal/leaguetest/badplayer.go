@@ -5,8 +5,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/league/launch"
 )
 
 // BadPlayerPackage is the import path of the misbehaving test player, and

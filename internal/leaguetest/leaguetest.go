@@ -20,9 +20,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaguetui/leaguetui/agents/control"
-	"github.com/leaguetui/leaguetui/agents/launch"
 	"github.com/leaguetui/leaguetui/engine"
+	"github.com/leaguetui/leaguetui/league/control"
+	"github.com/leaguetui/leaguetui/league/launch"
 )
 
 // MainPackage is the import path of the leaguetui command.

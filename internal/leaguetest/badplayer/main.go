@@ -30,7 +30,7 @@
 //	           params.message, and reads only params.message: anything else
 //	           gets HTTP 500 and -32000 "Missing required fields"
 //
-// Modes that break one check of `leaguetui check` each (agents/check):
+// Modes that break one check of `leaguetui check` each (league/check):
 //
 //	bad_register          registers without player_meta.version and conversation_id
 //	ignore_refusal        refused, neither registers again nor exits

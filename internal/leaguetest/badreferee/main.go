@@ -1,6 +1,6 @@
 // Command badreferee is a league.v2 referee that gets one thing wrong on
 // purpose, chosen with --mode, so that the tests of `leaguetui check
-// --role referee` (agents/check) see each referee check fail alone. It
+// --role referee` (league/check) see each referee check fail alone. It
 // registers with --manager, acknowledges start_match at once and plays the
 // even/odd match with both players: invitations, move calls (one attempt,
 // no retries), a draw, GAME_OVER to both and the report. It listens on

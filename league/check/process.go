@@ -1,0 +1,94 @@
+package check
+
+import (
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/leaguetui/leaguetui/league/launch"
+)
+
+// agentProcess is the agent the checker started, confined as a roster
+// program is (launch.StartProgram): its own process group and cgroup, so
+// that stopping it stops what it started too (an interpreter's children,
+// a shell's command, a child in a session of its own).
+type agentProcess struct {
+	program *launch.Program
+	outPath string
+}
+
+// agentSpec is how the checker starts the agent: with the placeholders
+// filled in, its output in the data folder, and a sandbox that lets it
+// reach the checker's manager (a referee: any port, since it calls
+// players) and read nothing of the data folder but its own {data}.
+func (s *session) agentSpec(ph launch.Placeholders) launch.ProgramSpec {
+	data, _ := filepath.Abs(s.data)
+	confine := launch.Confinement{Off: s.opts.NoSandbox, Require: s.opts.RequireSandbox,
+		AnyPort: s.opts.Role == RefereeRole, Hide: []string{data}, DiskBytes: 1 << 30}
+	if u, err := url.Parse(s.mgr.URL); err == nil {
+		if port, err := strconv.ParseUint(u.Port(), 10, 16); err == nil {
+			confine.Connect = []uint16{uint16(port)}
+		}
+	}
+	return launch.ProgramSpec{Name: "the checked agent", Command: s.opts.Command, Placeholders: ph,
+		LogPath: filepath.Join(s.data, "agent.out"), Shim: s.opts.Executable, Sandbox: confine,
+		Limits: s.opts.Limits}
+}
+
+// startAgent runs the agent spec describes.
+func startAgent(spec launch.ProgramSpec) (*agentProcess, error) {
+	if err := os.MkdirAll(spec.Placeholders[launch.PlaceholderData], 0o755); err != nil {
+		return nil, err
+	}
+	p, err := launch.StartProgram(spec)
+	if err != nil {
+		return nil, err
+	}
+	return &agentProcess{program: p, outPath: spec.LogPath}, nil
+}
+
+// describe says how the agent is confined.
+func (p *agentProcess) describe() string { return p.program.Describe() }
+
+// exited reports whether the agent has ended, and how.
+func (p *agentProcess) exited() (bool, string) {
+	select {
+	case <-p.program.Exited():
+		if err := p.program.ExitError(); err != nil {
+			return true, err.Error()
+		}
+		return true, "exit status 0"
+	default:
+		return false, ""
+	}
+}
+
+// wait waits up to d for the agent to end.
+func (p *agentProcess) wait(d time.Duration) bool {
+	select {
+	case <-p.program.Exited():
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
+// stop ends the agent and all it started: SIGTERM, then SIGKILL after
+// grace.
+func (p *agentProcess) stop(grace time.Duration) { p.program.Stop(grace) }
+
+// tail is the end of the agent's output, for a message about its death.
+func (p *agentProcess) tail() string {
+	data, err := os.ReadFile(p.outPath)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) > 5 {
+		lines = lines[len(lines)-5:]
+	}
+	return strings.Join(lines, " | ")
+}

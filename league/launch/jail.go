@@ -1,0 +1,400 @@
+package launch
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"gopkg.in/natefinch/lumberjack.v2"
+
+	"github.com/leaguetui/leaguetui/league/sandbox"
+)
+
+// A program's log is capped: LogMaxMB per file, the current one and one
+// before it, so a program that writes without end fills no disk.
+const (
+	LogMaxMB      = 8
+	logMaxBackups = 1
+)
+
+// jail is what surrounds one run of a program: its command line through
+// the sandbox, its clean environment, its private temporary folder, its
+// cgroup (or the subreaper's sweep), its capped log and the watch on its
+// disk use.
+type jail struct {
+	spec     ProgramSpec
+	argv     []string
+	env      []string
+	temp     string
+	cgroup   *sandbox.Cgroup
+	Strength string // the sandbox's strength, in a line
+
+	output  *os.File // the pipe's end the program writes to
+	reader  *os.File
+	log     io.WriteCloser
+	copied  chan struct{}
+	stop    chan struct{}
+	endOnce sync.Once
+
+	mu      sync.Mutex
+	stopped string // why leaguetui stopped it, when it did
+	pid     int
+}
+
+// running are the process ids of the programs running now, which a sweep
+// of orphans must spare; starting one and sweeping exclude each other,
+// so a program is never taken for an orphan in the instant it starts.
+var running = struct {
+	sync.Mutex
+	pids map[int]bool
+}{pids: map[int]bool{}}
+
+// newJail prepares the program's run: nothing runs yet.
+func newJail(spec ProgramSpec, r Resolved) (*jail, error) {
+	if spec.LogPath == "" {
+		return nil, errors.New("no log file")
+	}
+	if err := os.MkdirAll(filepath.Dir(spec.LogPath), 0o755); err != nil {
+		return nil, err
+	}
+	j := &jail{spec: spec, copied: make(chan struct{}), stop: make(chan struct{})}
+	j.log = &lumberjack.Logger{Filename: spec.LogPath, MaxSize: LogMaxMB, MaxBackups: logMaxBackups}
+	if err := j.prepare(r); err != nil {
+		j.end()
+		return nil, err
+	}
+	fmt.Fprintf(j.log, "leaguetui: %s: %s\n", spec.Name, j.Strength)
+	var err error
+	if j.reader, j.output, err = os.Pipe(); err != nil {
+		j.end()
+		return nil, err
+	}
+	return j, nil
+}
+
+// prepare makes the temporary folder, the cgroup, the environment and
+// the command line.
+func (j *jail) prepare(r Resolved) error {
+	spec := j.spec
+	support := sandbox.Probe()
+	limits := spec.Limits
+	j.Strength = support.Describe(limits, spec.Sandbox.Off)
+	if !spec.Sandbox.Off && spec.Sandbox.Require && !support.Confines() {
+		return fmt.Errorf("--require-sandbox: this machine cannot confine it (%s)", j.Strength)
+	}
+	if support.CgroupBase != "" {
+		cg, err := sandbox.NewCgroup(support, spec.Name, limits)
+		if err != nil {
+			return fmt.Errorf("cgroup: %w", err)
+		}
+		j.cgroup = cg
+	}
+	// Orphans come to leaguetui, which reaps them: a cgroup's kill leaves
+	// no zombie behind either.
+	sandbox.BecomeSubreaper()
+	temp, err := os.MkdirTemp("", "leaguetui-"+sandbox.SafeName(spec.Name)+"-")
+	if err != nil {
+		return err
+	}
+	j.temp = temp
+	data := spec.Placeholders[PlaceholderData]
+	if spec.Sandbox.Off {
+		j.env = append(append(trustedEnv(), r.Env...), spec.Secrets...)
+		j.argv = r.Args
+		if limits != (sandbox.Limits{}) {
+			return j.viaShim(sandbox.Policy{Unconfined: true, Limits: rlimitsOnly(limits, support)}, r)
+		}
+		return nil
+	}
+	j.env = append(append(cleanEnv(data, temp), r.Env...), spec.Secrets...)
+	program, err := findProgram(r.Args[0], r.Dir)
+	if err != nil {
+		return err
+	}
+	dir := r.Dir
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	home, _ := os.UserHomeDir()
+	req := sandbox.Request{Program: program, Args: r.Args[1:], Dir: dir, Data: data, Temp: temp, Home: home,
+		Read: spec.Sandbox.Read, Hide: spec.Sandbox.Hide, Connect: spec.Sandbox.Connect,
+		AnyPort: spec.Sandbox.AnyPort, UDP: spec.Sandbox.UDP, Limits: rlimitsOnly(limits, support),
+		Require: spec.Sandbox.Require}
+	if port, err := strconv.ParseUint(spec.Placeholders[PlaceholderPort], 10, 16); err == nil {
+		req.Bind = []uint16{uint16(port)}
+	}
+	r.Args[0] = program
+	return j.viaShim(req.Policy(), r)
+}
+
+// viaShim starts the program through leaguetui's ExecCommand, which
+// applies policy first.
+func (j *jail) viaShim(policy sandbox.Policy, r Resolved) error {
+	if j.spec.Shim == "" {
+		return errors.New("limits and the sandbox need leaguetui's executable to apply them")
+	}
+	if j.cgroup != nil {
+		policy.Join = j.cgroup.Join()
+	}
+	entry, err := policy.Encode()
+	if err != nil {
+		return err
+	}
+	j.env = append(j.env, entry)
+	j.argv = sandbox.Argv(j.spec.Shim, r.Args[0], r.Args[1:])
+	return nil
+}
+
+// rlimitsOnly are the limits the shim sets as rlimits: the process count
+// only when asked for (RLIMIT_NPROC counts every process of the user),
+// and never where a cgroup's pids controller holds it.
+func rlimitsOnly(l sandbox.Limits, s sandbox.Support) sandbox.Limits {
+	if s.Has("pids") {
+		l.Processes = 0
+	}
+	return l
+}
+
+// cleanEnv is a sandboxed program's environment: nothing of leaguetui's
+// but the search path, the language and the time zone.
+func cleanEnv(data, temp string) []string {
+	env := []string{"PATH=" + cmp.Or(os.Getenv("PATH"), "/usr/local/bin:/usr/bin:/bin"), "HOME=" + data,
+		"TMPDIR=" + temp, "LANG=" + cmp.Or(os.Getenv("LANG"), "C.UTF-8")}
+	if tz := os.Getenv("TZ"); tz != "" {
+		env = append(env, "TZ="+tz)
+	}
+	return env
+}
+
+// trustedEnv is an unconfined program's environment: leaguetui's, less
+// every LEAGUETUI_ variable (the admin token and the referee key among
+// them).
+func trustedEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "LEAGUETUI_") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// findProgram is the executable a command line names: a path (relative
+// to the program's folder), or a name on PATH.
+func findProgram(name, dir string) (string, error) {
+	if strings.Contains(name, "/") {
+		if !filepath.IsAbs(name) && dir != "" {
+			name = filepath.Join(dir, name)
+		}
+		return filepath.Abs(name)
+	}
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(path)
+}
+
+// start starts cmd, counted among the running programs before any sweep
+// can see it, and begins copying its output and watching its disk use.
+func (j *jail) start(cmd *exec.Cmd) error {
+	running.Lock()
+	err := startOnForkThread(cmd)
+	if err == nil {
+		j.pid = cmd.Process.Pid
+		running.pids[j.pid] = true
+	}
+	running.Unlock()
+	if j.cgroup != nil {
+		j.cgroup.Started()
+	}
+	j.output.Close() // the program holds its own copy
+	j.output = nil
+	if err != nil {
+		return err
+	}
+	go j.copyOutput()
+	if j.spec.Sandbox.DiskBytes > 0 {
+		go j.watchDisk(cmd.Process.Pid)
+	}
+	return nil
+}
+
+func (j *jail) copyOutput() {
+	defer close(j.copied)
+	_, _ = io.Copy(j.log, j.reader)
+}
+
+// diskCheckEvery is how often a program's disk use is measured when
+// nothing is heard of it; every write it makes is heard of (inotify), so
+// a program writing at full speed passes its cap by what it writes while
+// one measure runs, and never a file past its file size limit.
+const diskCheckEvery = 2 * time.Second
+
+// watchDisk stops the program when its folders hold more than allowed.
+func (j *jail) watchDisk(pid int) {
+	tick := time.NewTicker(diskCheckEvery)
+	defer tick.Stop()
+	limit := j.spec.Sandbox.DiskBytes
+	folders := []string{j.spec.Placeholders[PlaceholderData], j.temp}
+	writes := watchWrites(folders, j.stop)
+	for {
+		select {
+		case <-j.stop:
+			return
+		case <-tick.C:
+		case <-writes:
+		}
+		if used := diskUse(folders, limit); used > limit {
+			j.mu.Lock()
+			j.stopped = fmt.Sprintf("stopped by leaguetui: its data and temporary folders passed %d MiB", limit>>20)
+			j.mu.Unlock()
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+			j.kill()
+			return
+		}
+	}
+}
+
+// watchWrites signals (coalesced: one pending signal at most) each time
+// something is written or made beneath folders, until stop.
+func watchWrites(folders []string, stop <-chan struct{}) <-chan struct{} {
+	heard := make(chan struct{}, 1)
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return heard // the ticker alone measures
+	}
+	for _, f := range folders {
+		addTree(w, f)
+	}
+	go func() {
+		defer w.Close()
+		for {
+			select {
+			case <-stop:
+				return
+			case e, ok := <-w.Events:
+				if !ok {
+					return
+				}
+				if e.Has(fsnotify.Create) {
+					addTree(w, e.Name) // a new folder is watched too
+				}
+				select {
+				case heard <- struct{}{}:
+				default:
+				}
+			case _, ok := <-w.Errors:
+				if !ok {
+					return
+				}
+			}
+		}
+	}()
+	return heard
+}
+
+// addTree watches path and every folder beneath it.
+func addTree(w *fsnotify.Watcher, path string) {
+	_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = w.Add(p)
+		}
+		return nil
+	})
+}
+
+// diskUse adds up the sizes of the files beneath folders, stopping once
+// past limit; a folder of more than maxEntries entries counts as past it.
+func diskUse(folders []string, limit uint64) uint64 {
+	const maxEntries = 100_000
+	var used, entries uint64
+	for _, folder := range folders {
+		_ = filepath.WalkDir(folder, func(_ string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if entries++; entries > maxEntries {
+				used = limit + 1
+				return filepath.SkipAll
+			}
+			if info, err := d.Info(); err == nil && info.Mode().IsRegular() {
+				used += uint64(info.Size())
+			}
+			if used > limit {
+				return filepath.SkipAll
+			}
+			return nil
+		})
+	}
+	return used
+}
+
+// stoppedFor says why leaguetui stopped the program, "" when it did not.
+func (j *jail) stoppedFor() string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.stopped
+}
+
+// kill ends every descendant of the program: its cgroup, or the orphans
+// of every sandboxed program that leaguetui adopted.
+func (j *jail) kill() {
+	if j.cgroup != nil {
+		j.cgroup.Kill()
+		return
+	}
+	sweepOrphans()
+}
+
+func sweepOrphans() {
+	running.Lock()
+	defer running.Unlock()
+	sandbox.SweepOrphans(func(pid int) bool { return running.pids[pid] })
+}
+
+// end is called once the program has exited (or could not start): what
+// it started ends, its output is written out, its folders are left as
+// they are but the temporary one, which goes.
+func (j *jail) end() {
+	j.endOnce.Do(func() {
+		close(j.stop)
+		running.Lock()
+		delete(running.pids, j.pid)
+		running.Unlock()
+		if j.cgroup != nil {
+			j.cgroup.Remove()
+		}
+		sweepOrphans()
+		if j.output != nil {
+			j.output.Close()
+		}
+		if j.reader != nil && j.pid == 0 {
+			j.reader.Close()
+		}
+		if j.reader != nil && j.pid != 0 {
+			// Every writer is gone once the descendants are; an
+			// unconfined program's may still hold the pipe open.
+			select {
+			case <-j.copied:
+			case <-time.After(2 * time.Second):
+			}
+			j.reader.Close()
+		}
+		j.log.Close()
+		if j.temp != "" {
+			_ = os.RemoveAll(j.temp)
+		}
+	})
+}
