@@ -2,7 +2,6 @@ package check_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -122,11 +121,12 @@ func refereeLeague(t *testing.T, mode string) (bool, string) {
 	}
 	// One attempt per call and short timeouts: a match its referee never
 	// reports stalls the league in seconds, not minutes.
-	system := map[string]any{"timeouts": map[string]any{"game_join_ack_timeout_sec": 3, "game_over_timeout_sec": 3,
-		"match_result_report_timeout_sec": 3, "generic_response_timeout_sec": 3}, "retry_policy": map[string]any{"max_retries": 1}}
-	rosterPath := filepath.Join(conf, "roster-test.json")
-	writeJSON(t, rosterPath, roster)
-	writeJSON(t, filepath.Join(conf, "system.json"), system)
+	system := `{"timeouts": {"game_join_ack_timeout_sec": 3, "game_over_timeout_sec": 3, "match_result_report_timeout_sec": 3,
+	  "generic_response_timeout_sec": 3}, "retry_policy": {"max_retries": 1}}`
+	if err := os.WriteFile(filepath.Join(conf, "system.json"), []byte(system), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rosterPath := leaguetest.WriteJSON(t, roster)
 	args := []string{"--no-ui", "--data", dir, "--config", conf, "--roster", rosterPath, "--game", "even_odd", "--seed", "6",
 		"--free-ports", "--open-referees", "--games-per-pair", "2", "--move-timeout", refereeMoveTimeout}
 	stderr, err := runUntilSettled(t, dir, args)
@@ -185,16 +185,6 @@ func wrongEvenOddResult(ev engine.Event) string {
 			r.PlayerA, a, r.PlayerB, b, n, want)
 	}
 	return ""
-}
-
-func writeJSON(t *testing.T, path string, v any) {
-	data, err := json.Marshal(v)
-	if err == nil {
-		err = os.WriteFile(path, data, 0o644)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // runUntilSettled runs `leaguetui args…` until the league completes, or
