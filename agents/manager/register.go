@@ -83,16 +83,11 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 }
 
 // checkRegistration refuses, with the error its sender gets, a
-// registration whose envelope or meta is malformed; it normalizes
-// meta's endpoint.
+// registration whose envelope or meta is malformed
+// (protocol.CheckRegistration, which normalizes meta's endpoint), or
+// that this league's network settings refuse.
 func (m *Manager) checkRegistration(env protocol.Envelope, meta *protocol.AgentMeta, role engine.Role) error {
-	if err := checkEnvelope(env); err != nil {
-		return err
-	}
-	if meta.ContactEndpoint == "" {
-		return protocol.Reject(protocol.ErrMissingField, "%s_meta.contact_endpoint is required", role)
-	}
-	if err := checkMeta(role, meta); err != nil {
+	if err := protocol.CheckRegistration(env, meta, role); err != nil {
 		return err
 	}
 	if m.opts.Config.Network.RequireTLS && !strings.HasPrefix(meta.ContactEndpoint, "https://") {
@@ -387,22 +382,9 @@ func (m *Manager) reply(messageType string, req protocol.Envelope) protocol.Enve
 	return env
 }
 
-// checkEnvelope applies the manager's envelope rules: the fields it needs to
-// authenticate must be there, and a timestamp with a non-UTC offset is
-// refused (E021). Naive timestamps, which the specification's own sample
-// player sends, pass.
-func checkEnvelope(env protocol.Envelope) error {
-	if env.Sender == "" {
-		return protocol.Reject(protocol.ErrMissingField, "sender is required")
-	}
-	if env.Protocol != "" && env.Protocol != protocol.Version {
-		return protocol.Reject(protocol.ErrProtocolVersion, "protocol %q is not %s", env.Protocol, protocol.Version)
-	}
-	if protocol.HasNonUTCOffset(env.Timestamp) {
-		return protocol.Reject(protocol.ErrInvalidTimestamp, "timestamp %q is not in UTC", env.Timestamp)
-	}
-	return nil
-}
+// checkEnvelope applies the manager's envelope rules to any message
+// (protocol.CheckEnvelope).
+func checkEnvelope(env protocol.Envelope) error { return protocol.CheckEnvelope(env) }
 
 // versionBelow compares dotted versions numerically ("2.1.0" < "2.10.0").
 func versionBelow(v, min string) bool {

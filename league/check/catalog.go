@@ -78,7 +78,7 @@ var Catalogue = []Def{
 	{"plays/registers", Plays, both, "a leaguetui manager admits the registration, read as it reads one (every field spelling it takes)", docPlayerReg},
 	{"plays/even_odd", Plays, player, "an even/odd match played as a leaguetui referee plays it (its method fallbacks, its reading of answers, its deadlines and retries) is no technical loss of the player's", docLeague},
 	{"plays/link_race", Plays, player, "a link race played as a leaguetui referee plays it is no technical loss of the player's", docLeague},
-	{"plays/referees-matches", Plays, referee, "the referee takes start_match, plays each match to a result that follows the moves, and reports it once: what a leaguetui manager needs of it", docLeague},
+	{"plays/referees-matches", Plays, referee, "the referee takes start_match (or declines it and plays from the round announcement), invites and asks both players, and plays each match to a result that follows the moves and the deadlines, in a report the manager takes: what a leaguetui manager needs of it", docLeague},
 	{"register/request-is-well-formed", Must, both, "the register request carries the full envelope and the metadata league.v2 requires (display_name, version, game_types, contact_endpoint)", docPlayerReg},
 	{"register/refusal-is-handled", Must, both, "refused once (status REJECTED), the agent registers again, exits or stays idle; it does not carry on as if it had been admitted", docPlayerReg},
 	{"register/uses-assigned-id", Must, both, "after registration the agent's messages carry the id the manager gave it (sender and player_id)", docPlayerReg},

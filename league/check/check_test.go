@@ -534,56 +534,6 @@ func TestEveryRefereeCheckHasABrokenReferee(t *testing.T) {
 	}
 }
 
-func TestBrokenRefereeFailsItsCheck(t *testing.T) {
-	for _, b := range append(brokenReferees, struct{ check, mode string }{"", "good"}) {
-		t.Run(b.mode, func(t *testing.T) {
-			t.Parallel()
-			cmd := []string{leaguetest.BadRefereeBinary(t), "--port", "{port}", "--manager", "{manager}", "--name", "{name}", "--mode", b.mode}
-			run := runCheck(t, append([]string{"--role", "referee", "--data", t.TempDir(), "--"}, cmd...)...)
-			want := 0 // a referee a league plays with, whatever conformance says
-			if slices.Contains(costsTheLeague, b.check) {
-				want = 1
-				if !strings.Contains(run.stdout, "FAIL  PLAYS  plays/referees-matches\n") {
-					t.Error("no FAIL line names plays/referees-matches")
-				}
-			}
-			if run.code != want {
-				t.Errorf("exit status %d, want %d", run.code, want)
-			}
-			for id, v := range verdicts(run.stdout) {
-				if (v == "FAIL") != (id == b.check) && !strings.HasPrefix(id, "plays/") {
-					t.Errorf("%s: %s", id, v)
-				}
-			}
-			if b.check != "" && !strings.Contains(run.stdout, "FAIL  MUST   "+b.check+"\n") {
-				t.Errorf("no FAIL line names %s", b.check)
-			}
-			if t.Failed() {
-				t.Logf("stdout:\n%s\nstderr:\n%s", run.stdout, run.stderr)
-			}
-		})
-	}
-}
-
-// A referee of another dialect, which serves START_MATCH but not
-// start_match, fails the conformance check and plays: leaguetui's manager
-// tries the other forms.
-func TestRefereeOfAnotherDialectPlays(t *testing.T) {
-	t.Parallel()
-	cmd := []string{leaguetest.BadRefereeBinary(t), "--port", "{port}", "--manager", "{manager}", "--name", "{name}", "--mode", "start_upper"}
-	run := runCheck(t, append([]string{"--role", "referee", "--data", t.TempDir(), "--"}, cmd...)...)
-	got := verdicts(run.stdout)
-	if run.code != 0 || got["plays/referees-matches"] != "PASS" || got["referee/acks-start-match"] != "FAIL" ||
-		got["referee/result-matches-moves"] != "PASS" {
-		t.Errorf("exit status %d, verdicts %v; want 0, plays, and only acks-start-match failing\n%s\n%s", run.code, got, run.stdout, run.stderr)
-	}
-}
-
-// costsTheLeague are the referee checks whose failure costs a league its
-// matches: a referee that fails one does not play.
-var costsTheLeague = []string{"referee/acks-start-match", "referee/result-matches-moves", "referee/reports-once",
-	"referee/technical-loss-only-after-deadline"}
-
 // watched is a writer that says when something was written to it.
 type watched struct {
 	mu   sync.Mutex

@@ -32,7 +32,7 @@ func (s *session) leagueConfig() config.Config {
 }
 
 // checkAdmissible: the registration the checker admitted is one leaguetui's
-// manager admits, read as it reads it.
+// manager admits, held to the manager's own rules (protocol.CheckRegistration).
 func (s *session) checkAdmissible(in inbound) {
 	const id = "plays/registers"
 	var env protocol.Envelope
@@ -48,7 +48,7 @@ func (s *session) checkAdmissible(in inbound) {
 		env, meta = req.Envelope, req.PlayerMeta
 	}
 	if err == nil {
-		err = admissible(env, meta, string(s.opts.Role))
+		err = protocol.CheckRegistration(env, &meta, engine.Role(s.opts.Role))
 	}
 	if err != nil {
 		s.rec.fail(id, "a leaguetui manager refuses this registration: "+err.Error(), received(in.Body),
@@ -56,28 +56,6 @@ func (s *session) checkAdmissible(in inbound) {
 		return
 	}
 	s.rec.pass(id, "")
-}
-
-// admissible is what leaguetui's manager refuses a registration for
-// before it looks at the league: no sender, another protocol, a local
-// time, an endpoint that is no URL, a display name it cannot show.
-func admissible(env protocol.Envelope, meta protocol.AgentMeta, role string) error {
-	switch {
-	case env.Sender == "":
-		return errors.New("sender is missing")
-	case env.Protocol != "" && env.Protocol != protocol.Version:
-		return fmt.Errorf("protocol %q is not %s", env.Protocol, protocol.Version)
-	case protocol.HasNonUTCOffset(env.Timestamp):
-		return fmt.Errorf("timestamp %q is not in UTC", env.Timestamp)
-	case meta.ContactEndpoint == "":
-		return fmt.Errorf("%s_meta.contact_endpoint is missing", role)
-	case protocol.Printable(meta.DisplayName) != meta.DisplayName || strings.TrimSpace(meta.DisplayName) != meta.DisplayName:
-		return fmt.Errorf("%s_meta.display_name %q is not printable or has spaces at its ends", role, meta.DisplayName)
-	}
-	if _, err := protocol.NormalizeEndpoint(meta.ContactEndpoint); err != nil {
-		return fmt.Errorf("%s_meta.contact_endpoint: %v", role, err)
-	}
-	return nil
 }
 
 // playLeague plays one match of each game as a leaguetui league would:

@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -159,20 +160,26 @@ func (s *session) checkReferee(ctx context.Context) {
 
 // refereeLeagueNeeds are the referee checks whose failure would cost a
 // leaguetui league its matches: results that follow the moves and the
-// deadlines, each reported once (start_match taken, in the referee's own
-// dialect, is startRefused). How the referee words its calls to players
-// is not among them: players read them liberally.
-var refereeLeagueNeeds = []string{"referee/result-matches-moves", "referee/reports-once",
-	"referee/technical-loss-only-after-deadline"}
+// deadlines (start_match taken, or declined by a referee that plays from
+// the announcement, is startRefused; a match that never came to a result
+// the manager takes is unplayed). How the referee words its calls to
+// players is not among them: players read them liberally. Nor is a match
+// reported twice: the manager takes the first report and refuses the
+// second, and the league goes on.
+var refereeLeagueNeeds = []string{"referee/result-matches-moves", "referee/technical-loss-only-after-deadline"}
 
 // startInAnotherDialect sends start_match as leaguetui's manager would
 // after the plain form was answered "method not found": with its client,
-// which tries the other dialects' forms. It reports whether the referee
-// took it; if not, the league could not give it a match.
+// which tries the other dialects' forms. It reports whether the match
+// goes on: the referee took it, or declined it in every form (-32601), as
+// a referee that takes its matches from the round announcement does, and
+// the manager then waits for its report. Otherwise the league could not
+// give it a match.
 func (s *session) startInAnotherDialect(ctx context.Context, x exchange, start *protocol.StartMatch) bool {
 	if e := x.rpcError(); e != nil && e.Code == protocol.CodeMethodNotFound {
 		_, err := s.league.Send(ctx, rpc.Call{Endpoint: s.endpoint, Message: start, Timeout: genericTimeout, Attempts: 1})
-		if err == nil {
+		var rpcErr *protocol.RPCError
+		if err == nil || errors.As(err, &rpcErr) && rpcErr.Code == protocol.CodeMethodNotFound {
 			return true
 		}
 		x.Err = err
@@ -196,6 +203,10 @@ func (s *session) refereePlays() {
 	const id = "plays/referees-matches"
 	if s.startRefused != "" {
 		s.rec.add(id, finding{Status: Fail, Message: s.startRefused, Exp: "start_match acknowledged with a result"})
+		return
+	}
+	if s.unplayed != "" {
+		s.rec.add(id, finding{Status: Fail, Message: s.unplayed, Exp: "each match played to a result the manager takes"})
 		return
 	}
 	ran := false
@@ -276,6 +287,7 @@ func (s *session) refereeMatch(ctx context.Context, fp *fakePlayers, m refMatch)
 	matchID := m.id
 	s.statusf("the referee runs %s %s", m.game, matchID)
 	start := s.startMatch(fp, matchID, m.game)
+	s.announceMatch(ctx, start)
 	x := s.call(ctx, "start_match", start, genericTimeout)
 	if _, err := x.reply(); err != nil {
 		s.rec.fail("referee/acks-start-match", "start_match was not acknowledged: "+err.Error(), x, "a result, such as START_MATCH_ACK")
@@ -300,6 +312,45 @@ func (s *session) refereeMatch(ctx context.Context, fp *fakePlayers, m refMatch)
 	return true
 }
 
+// announceMatch tells the referee of its match as a leaguetui league's
+// round announcement does, before start_match: with the referee's id and
+// the players' endpoints, which a referee of another implementation takes
+// its matches from.
+func (s *session) announceMatch(ctx context.Context, start *protocol.StartMatch) {
+	msg := &protocol.RoundAnnouncement{Envelope: s.managerEnvelope(protocol.TypeRoundAnnouncement, "conv-check-round-"+start.MatchID),
+		Matches: []protocol.AnnouncedMatch{{MatchID: start.MatchID, GameType: start.GameType, PlayerAID: start.PlayerAID,
+			PlayerBID: start.PlayerBID, RefereeEndpoint: s.endpoint, RefereeID: s.id,
+			PlayerAEndpoint: start.PlayerAEndpoint, PlayerBEndpoint: start.PlayerBEndpoint}}}
+	msg.RoundID = start.RoundID
+	_, _ = s.league.Send(ctx, rpc.Call{Endpoint: s.endpoint, Message: msg, Timeout: genericTimeout, Attempts: 1})
+}
+
+// unplayedf notes the first match that would not have counted in a
+// leaguetui league.
+func (s *session) unplayedf(format string, args ...any) {
+	if s.unplayed == "" {
+		s.unplayed = fmt.Sprintf(format, args...)
+	}
+}
+
+// reportRefusal is why leaguetui's manager would refuse the report, as it
+// authenticates a referee's: an envelope it refuses, or a sender or token
+// other than those the registration gave; "" when it takes it.
+func (s *session) reportRefusal(report protocol.MatchResultReport) string {
+	if err := protocol.CheckEnvelope(report.Envelope); err != nil {
+		return err.Error()
+	}
+	switch kind, id := protocol.SplitSender(report.Sender); {
+	case report.AuthToken == "":
+		return "auth_token is missing"
+	case kind != protocol.RefereeRole || id != s.id:
+		return fmt.Sprintf("sender %q is not the registered referee %s", report.Sender, protocol.RefereeSender(s.id))
+	case report.AuthToken != s.token:
+		return "auth_token is not the one its registration gave"
+	}
+	return ""
+}
+
 // matchMessages are the messages of type kind a player received about a match.
 func matchMessages(p *peer, kind, matchID string) []inbound {
 	var out []inbound
@@ -320,6 +371,7 @@ func (s *session) checkInvitations(ctx context.Context, fp *fakePlayers, matchID
 			len(matchMessages(fp.servers[opponentPlayer], protocol.TypeGameInvitation, matchID)) > 0
 	}
 	if err := fp.servers[assignedPlayer].await(ctx, genericTimeout, s.alive, both); err != nil {
+		s.unplayedf("%s: both players were not invited: a player never invited cannot play its moves", matchID)
 		s.rec.fail(id, fmt.Sprintf("%s: both players were not invited: %v", matchID, err), exchange{},
 			"GAME_INVITATION (handle_game_invitation) to player A and to player B")
 		s.markDead()
@@ -377,6 +429,7 @@ func (s *session) checkMoveCalls(ctx context.Context, fp *fakePlayers, matchID, 
 			len(matchMessages(fp.servers[opponentPlayer], callType, matchID)) > 0
 	}
 	if err := fp.servers[assignedPlayer].await(ctx, genericTimeout, s.alive, both); err != nil {
+		s.unplayedf("%s: both players were not asked for a move: a player never asked loses the match", matchID)
 		s.rec.fail(id, fmt.Sprintf("%s: both players joined, but both were not asked for a move: %v", matchID, err), exchange{},
 			callType+" ("+moveMethod(game)+") to both players")
 		s.markDead()
@@ -444,6 +497,8 @@ func (s *session) checkOutcome(fp *fakePlayers, m refMatch, overs map[string]inb
 	reportIn := matchMessages(s.mgr, protocol.TypeMatchResultReport, matchID)[0]
 	if err := protocol.Decode(reportIn.Message, &report); err != nil {
 		problems = append(problems, "MATCH_RESULT_REPORT unreadable: "+err.Error())
+	} else if why := s.reportRefusal(report); why != "" {
+		s.unplayedf("%s: a leaguetui manager refuses its report: %s", matchID, why)
 	}
 	want := expectedOutcome(b, first)
 	if m.game == engine.LinkRaceType {

@@ -105,6 +105,9 @@ type session struct {
 	pagesURL string
 	// startRefused says why a referee took no start_match in any dialect.
 	startRefused string
+	// unplayed says why a match given to a referee would not have counted
+	// in a leaguetui league: it came to no result the manager takes.
+	unplayed string
 }
 
 // Run checks one agent and returns the verdicts. Its error is for what

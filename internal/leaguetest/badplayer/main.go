@@ -61,6 +61,11 @@
 //	refuse_invites        refuses every invitation at once (E012), as a player
 //	                      that checks match tickets with another formula does
 //
+// One more mode gets nothing wrong, but takes its time:
+//
+//	half_deadline         answers each even/odd move when half the time to the
+//	                      deadline its call states has passed: late, in time
+//
 // Notifications (results, standings, GAME_ERROR) are acknowledged at once in
 // every mode; a JSON-RPC notification (no id) gets no response but in
 // answer_notifications mode.
@@ -92,7 +97,7 @@ var modes = []string{"slow", "stall", "crash", "refuse", "malformed", "invalid",
 	"bad_register", "ignore_refusal", "wrong_sender", "unknown_ok", "answer_notifications", "id_zero", "no_notify_ack",
 	"upper", "no_move_type", "no_result_ack", "crash_on_malformed", "crash_on_oversize", "crash_on_late", "crash_on_foreign",
 	"idle_after_refusal", "lower_types", "no_match_id", "wrong_string_id", "int_id_as_string", "no_ping", "no_parity",
-	"refuse_invites"}
+	"refuse_invites", "half_deadline"}
 
 // crashStatus is the exit status of the crash_on_* modes.
 const crashStatus = 3
@@ -414,6 +419,10 @@ func (p *player) move(body json.RawMessage) any {
 	case "slow":
 		// Behaviour, not synchronisation: the answer leaves after the deadline.
 		time.Sleep(p.delay)
+	case "half_deadline":
+		if deadline, _, err := protocol.ParseTime(call.Deadline); err == nil {
+			time.Sleep(time.Until(deadline) / 2) // behaviour: a move late, but in time
+		}
 	}
 	id, env := p.envelope(protocol.TypeChooseParityResponse, call.Envelope)
 	if p.mode == "no_parity" {

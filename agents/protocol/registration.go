@@ -1,0 +1,96 @@
+package protocol
+
+import (
+	"errors"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// Limits on what an agent's registration makes the manager keep: each of
+// these strings lives as long as the league and goes out in standings and
+// round messages, so none may grow the manager or a broadcast at will.
+const (
+	maxDisplayName = 64 // characters
+	maxMetaString  = 64 // bytes of a version or a game type
+	maxGameTypes   = 16
+)
+
+// CheckEnvelope applies leaguetui's manager's envelope rules: the fields
+// it needs to authenticate must be there, and a timestamp with a non-UTC
+// offset is refused (E021). Naive timestamps, which the specification's
+// own sample player sends, pass.
+func CheckEnvelope(env Envelope) error {
+	if env.Sender == "" {
+		return Reject(ErrMissingField, "sender is required")
+	}
+	if env.Protocol != "" && env.Protocol != Version {
+		return Reject(ErrProtocolVersion, "protocol %q is not %s", env.Protocol, Version)
+	}
+	if HasNonUTCOffset(env.Timestamp) {
+		return Reject(ErrInvalidTimestamp, "timestamp %q is not in UTC", env.Timestamp)
+	}
+	return nil
+}
+
+// CheckRegistration is what leaguetui's manager refuses a registration of
+// role for before it looks at the league, with the error its sender gets:
+// a malformed envelope, or metadata the league cannot keep or show
+// safely. It writes meta's endpoint in the one spelling that makes one
+// endpoint one agent. `leaguetui check` holds registrations to it too.
+func CheckRegistration(env Envelope, meta *AgentMeta, role engine.Role) error {
+	if err := CheckEnvelope(env); err != nil {
+		return err
+	}
+	if meta.ContactEndpoint == "" {
+		return Reject(ErrMissingField, "%s_meta.contact_endpoint is required", role)
+	}
+	return checkMeta(role, meta)
+}
+
+// checkMeta refuses an agent's metadata with E003 (the specification has
+// no code for an invalid field; a valid one is what is missing).
+func checkMeta(role engine.Role, meta *AgentMeta) error {
+	endpoint, err := NormalizeEndpoint(meta.ContactEndpoint)
+	if err != nil {
+		return Reject(ErrMissingField, "%s_meta.contact_endpoint: %v", role, err)
+	}
+	meta.ContactEndpoint = endpoint
+	if err := checkDisplayName(meta.DisplayName); err != nil {
+		return Reject(ErrMissingField, "%s_meta.display_name %s", role, err)
+	}
+	if len(meta.GameTypes) > maxGameTypes {
+		return Reject(ErrMissingField, "%s_meta.game_types lists more than %d games", role, maxGameTypes)
+	}
+	for _, s := range append([]string{meta.Version, meta.ProtocolVersion}, meta.GameTypes...) {
+		if len(s) > maxMetaString || Printable(s) != s {
+			return Reject(ErrMissingField, "%s_meta: %q is not a printable string of at most %d bytes",
+				role, Printable(clipString(s, maxMetaString)), maxMetaString)
+		}
+	}
+	return nil
+}
+
+// checkDisplayName accepts at most maxDisplayName printable characters of
+// valid UTF-8: no control character, no escape sequence, no invisible
+// format character. Empty is allowed: the agent's id stands in for it.
+func checkDisplayName(name string) error {
+	switch {
+	case utf8.RuneCountInString(name) > maxDisplayName:
+		return errors.New("is longer than 64 characters")
+	case Printable(name) != name:
+		return errors.New("holds characters that are not printable (control characters, escape sequences or invalid UTF-8): " +
+			Printable(clipString(name, 4*maxDisplayName)))
+	case strings.TrimSpace(name) != name:
+		return errors.New("begins or ends with spaces")
+	}
+	return nil
+}
+
+func clipString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
