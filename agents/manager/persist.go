@@ -27,7 +27,7 @@ func (m *Manager) Standings() protocol.StandingsFile {
 	doc := protocol.StandingsFile{
 		SchemaVersion: protocol.FileSchemaVersion, LeagueID: m.league.ID, Version: m.league.LastSeq(), State: m.league.State,
 		GameType: m.league.GameType, Seed: m.league.Seed, RoundsCompleted: m.league.RoundsCompleted(), RoundsTotal: m.league.PlannedRounds(),
-		MatchesDone: done, MatchesTotal: total, Standings: standingRows(m.league.Table.Rows()),
+		MatchesDone: done, MatchesTotal: total, Standings: protocol.StandingRows(m.league.Table.Rows()),
 		LastUpdated: protocol.FormatTime(time.Now()),
 	}
 	if st, ok := m.league.SPRT(); ok {

@@ -1,0 +1,63 @@
+package protocol
+
+import (
+	"math"
+
+	"github.com/leaguetui/leaguetui/engine"
+)
+
+// StandingRows is the engine's table as the wire's rows: the one
+// conversion, for the manager's messages and documents, the console's own
+// table and the report's.
+func StandingRows(rows []engine.Row) []StandingRow {
+	out := make([]StandingRow, len(rows))
+	for i, r := range rows {
+		out[i] = StandingRow{Rank: r.Rank, PlayerID: r.PlayerID, DisplayName: r.DisplayName, Played: r.Played,
+			Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, TechnicalLosses: r.TechnicalLosses, Points: r.Points,
+			Status: r.Status}
+	}
+	return out
+}
+
+// The ratings section's names for how technical losses were counted.
+const (
+	TechnicalLossesCounted  = "loss"
+	TechnicalLossesExcluded = "excluded"
+)
+
+// NewRatingsDoc is the standings document's ratings section of a fit of
+// matchesFitted results, its players in the order of rows (the table's),
+// each with its likelihood of superiority over the next; nil without a
+// fit. Elo and its interval are rounded to hundredths, the likelihood to
+// four decimals: the manager's document and the report's table are the
+// same numbers, made here.
+func NewRatingsDoc(fit *engine.Ratings, matchesFitted int, opts engine.RatingOptions, rows []StandingRow) *RatingsDoc {
+	if fit == nil {
+		return nil
+	}
+	doc := &RatingsDoc{Model: RatingsModel, Interval: RatingsInterval, TechnicalLosses: TechnicalLossesCounted,
+		Games: fit.Games, MatchesFitted: matchesFitted, Prior: fit.Prior, Players: make([]RatingRow, 0, len(rows))}
+	if opts.ExcludeTechnical {
+		doc.TechnicalLosses = TechnicalLossesExcluded
+	}
+	for i, row := range rows {
+		r, _ := fit.Rating(row.PlayerID)
+		out := RatingRow{PlayerID: row.PlayerID, Games: r.Games, Rated: r.Rated, Elo: round2(r.Elo), CI95: round2(r.CI95)}
+		if i+1 < len(rows) && r.Rated {
+			if next, _ := fit.Rating(rows[i+1].PlayerID); next.Rated {
+				los := round4(fit.LOS(row.PlayerID, next.PlayerID))
+				out.LOSNext = &los
+			}
+		}
+		doc.Players = append(doc.Players, out)
+	}
+	return doc
+}
+
+// RatingOptions are the fit's options the ratings section names.
+func (d *RatingsDoc) RatingOptions() engine.RatingOptions {
+	return engine.RatingOptions{ExcludeTechnical: d != nil && d.TechnicalLosses == TechnicalLossesExcluded}
+}
+
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
