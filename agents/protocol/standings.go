@@ -19,6 +19,25 @@ func StandingRows(rows []engine.Row) []StandingRow {
 	return out
 }
 
+// NewStandingsFile is the standings document of a league as its events
+// left it (Version is its last event), for the manager to serve and write
+// and for the report to read from a replay of the journal. It has no
+// ratings (a fit takes a second at 1,000 players: the caller makes it
+// outside whatever guards the league, NewRatingsDoc) nor time.
+func NewStandingsFile(l *engine.League) StandingsFile {
+	done, total := l.Progress()
+	doc := StandingsFile{SchemaVersion: FileSchemaVersion, LeagueID: l.ID, Version: l.LastSeq(), State: l.State,
+		GameType: l.GameType, Seed: l.Seed, RoundsCompleted: l.RoundsCompleted(), RoundsTotal: l.PlannedRounds(),
+		MatchesDone: done, MatchesTotal: total, Standings: StandingRows(l.Table.Rows())}
+	if st, ok := l.SPRT(); ok {
+		doc.SPRT = &st
+	}
+	if st, ok := l.SeparationStatus(); ok {
+		doc.Separation = &st
+	}
+	return doc
+}
+
 // The ratings section's names for how technical losses were counted.
 const (
 	TechnicalLossesCounted  = "loss"
