@@ -294,13 +294,14 @@ func (l *League) readLeague(league *engine.League, notes map[string]*Match, writ
 	l.checkPoints(written)
 }
 
-// matchOf is a scheduled match as the league records it, with what the
-// journal noted of it (nil if nothing).
+// matchOf is a scheduled match as the league records it, completing what
+// the journal noted of it (nil if nothing).
 func matchOf(league *engine.League, p engine.Pairing, note *Match) *Match {
-	m := &Match{MatchID: p.MatchID, Round: p.Round, PlayerA: p.PlayerA, PlayerB: p.PlayerB}
-	if note != nil {
-		m.Assigned, m.Finished, m.Facts, m.Referee = note.Assigned, note.Finished, note.Facts, note.Referee
+	m := note
+	if m == nil {
+		m = &Match{}
 	}
+	m.MatchID, m.Round, m.PlayerA, m.PlayerB = p.MatchID, p.Round, p.PlayerA, p.PlayerB
 	rec, _ := league.Match(p.MatchID)
 	m.Result = rec.Result
 	if m.Referee == "" { // the result named none: the one it was given to
