@@ -170,6 +170,11 @@ type StartInfo struct {
 	// (Swiss); 0 means len(Rounds).
 	Format        *FormatSpec `json:"format,omitempty"`
 	RoundsPlanned int         `json:"rounds_planned,omitempty"`
+	// Scoring is the points the league gives, so that whoever replays the
+	// journal (a restarted manager, the console, a report of an archived
+	// folder) scores the table as the league did. Journals written before
+	// it was kept have none: the league keeps the points it was made with.
+	Scoring *Scoring `json:"scoring,omitempty"`
 
 	made *schedule // the schedule NewStartInfo made, so that it is made once
 }
@@ -239,7 +244,9 @@ func (s *StartInfo) RoundSizes() ([]int, error) {
 	return sizes, nil
 }
 
-// League is the league's state, rebuilt by applying events in order.
+// League is the league's state, rebuilt by applying events in order: the
+// one place where events are applied, for the manager, the console, --no-ui
+// and the report alike.
 type League struct {
 	ID       string
 	State    LeagueState
@@ -431,6 +438,9 @@ func (l *League) start(s *StartInfo) error {
 		return err // before any change: an event that does not apply changes nothing
 	}
 	l.State, l.Seed, l.GameType = LeagueRunning, s.Seed, s.GameType
+	if s.Scoring != nil {
+		l.Table.scoring = *s.Scoring // no result is scored before the start
+	}
 	l.planned, l.entrants = max(s.RoundsPlanned, len(packed.rounds)), s.Players
 	if s.Format != nil {
 		l.format = *s.Format

@@ -7,7 +7,10 @@ import (
 
 // Scoring is the league's points table.
 type Scoring struct {
-	Win, Draw, Loss, TechnicalLoss int
+	Win           int `json:"win"`
+	Draw          int `json:"draw"`
+	Loss          int `json:"loss"`
+	TechnicalLoss int `json:"technical_loss"`
 }
 
 // DefaultScoring is the protocol's table: win 3, draw 1, loss 0, technical
@@ -159,6 +162,9 @@ func (t *Table) AddPlayer(id, displayName string) {
 		row.DisplayName = displayName
 	}
 }
+
+// Scoring is the points the table gives.
+func (t *Table) Scoring() Scoring { return t.scoring }
 
 // SetStatus sets the status a player's row shows ("" clears it).
 func (t *Table) SetStatus(id, status string) { t.row(id).Status = status }

@@ -321,13 +321,7 @@ func (s *leagueState) Standings() []protocol.StandingRow {
 		len(s.official.Standings) > 0 && len(s.official.Standings) == len(rows) {
 		return s.official.Standings
 	}
-	out := make([]protocol.StandingRow, len(rows))
-	for i, r := range rows {
-		out[i] = protocol.StandingRow{Rank: r.Rank, PlayerID: r.PlayerID, DisplayName: r.DisplayName, Played: r.Played,
-			Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, TechnicalLosses: r.TechnicalLosses, Points: r.Points,
-			Status: r.Status}
-	}
-	return out
+	return protocol.StandingRows(rows)
 }
 
 // SetStandings takes the manager's standings document: its league id and

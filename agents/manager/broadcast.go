@@ -160,7 +160,7 @@ func (m *Manager) refereesIn(set map[string]engine.AgentInfo) []engine.AgentInfo
 
 func (m *Manager) broadcastStandings(round int) {
 	m.mu.Lock()
-	players, rows := m.league.Players(), standingRows(m.league.Table.Rows())
+	players, rows := m.league.Players(), protocol.StandingRows(m.league.Table.Rows())
 	m.mu.Unlock()
 	copies, err := newListBroadcast(&protocol.StandingsUpdate{Envelope: m.envelopeTo(protocol.TypeStandingsUpdate, round, ""),
 		Standings: []protocol.StandingRow{}}, rows)
@@ -204,7 +204,7 @@ func (m *Manager) broadcastRoundCompleted(round, totalRounds int, results []engi
 func (m *Manager) broadcastLeagueCompleted() {
 	m.mu.Lock()
 	everyone := append(m.league.Players(), m.league.Referees()...)
-	rows := standingRows(m.league.Table.Rows())
+	rows := protocol.StandingRows(m.league.Table.Rows())
 	rounds := m.league.RoundCount()
 	_, total := m.league.Progress()
 	m.mu.Unlock()
@@ -222,17 +222,6 @@ func (m *Manager) broadcastLeagueCompleted() {
 	// carries, as its auth_token, the key the manager gave that agent.
 	copyFor := standingsFor(rows, copies)
 	m.broadcast(everyone, func(a engine.AgentInfo) protocol.Message { return copyFor(a).WithAuthToken(m.managerKey(a)) })
-}
-
-// standingRows converts the engine's table to the wire's rows.
-func standingRows(rows []engine.Row) []protocol.StandingRow {
-	out := make([]protocol.StandingRow, len(rows))
-	for i, r := range rows {
-		out[i] = protocol.StandingRow{Rank: r.Rank, PlayerID: r.PlayerID, DisplayName: r.DisplayName, Played: r.Played,
-			Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, TechnicalLosses: r.TechnicalLosses, Points: r.Points,
-			Status: r.Status}
-	}
-	return out
 }
 
 // listBroadcast is a broadcast whose copies differ, if at all, only in

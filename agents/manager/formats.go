@@ -23,7 +23,7 @@ func formatSpec(f config.Format) (engine.FormatSpec, error) {
 }
 
 // schedule is what league_started journals: the seed, the players in
-// seeding order and the format, from which every reader rebuilds the
+// seeding order, the format and the points, from which every reader rebuilds the
 // rounds known at the start (StartInfo.Schedule); the schedule itself is
 // not journaled, half a million pairings at 1,000 players.
 func (m *Manager) schedule(players []string, seed int64) (*engine.StartInfo, error) {
@@ -36,7 +36,12 @@ func (m *Manager) schedule(players []string, seed int64) (*engine.StartInfo, err
 			return nil, err
 		}
 	}
-	return engine.NewStartInfo(spec, m.game.Type(), players, seed)
+	start, err := engine.NewStartInfo(spec, m.game.Type(), players, seed)
+	if err == nil {
+		scoring := engine.Scoring(m.opts.Config.Scoring)
+		start.Scoring = &scoring // a replay of the journal scores the table as this league does
+	}
+	return start, err
 }
 
 // scheduleNextRound pairs and journals the next round when one is due (a

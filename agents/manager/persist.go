@@ -23,21 +23,10 @@ import (
 func (m *Manager) Standings() protocol.StandingsFile {
 	ratings := m.ratingsNow()
 	m.mu.Lock()
-	done, total := m.league.Progress()
-	doc := protocol.StandingsFile{
-		SchemaVersion: protocol.FileSchemaVersion, LeagueID: m.league.ID, Version: m.league.LastSeq(), State: m.league.State,
-		GameType: m.league.GameType, Seed: m.league.Seed, RoundsCompleted: m.league.RoundsCompleted(), RoundsTotal: m.league.PlannedRounds(),
-		MatchesDone: done, MatchesTotal: total, Standings: standingRows(m.league.Table.Rows()),
-		LastUpdated: protocol.FormatTime(time.Now()),
-	}
-	if st, ok := m.league.SPRT(); ok {
-		doc.SPRT = &st
-	}
-	if st, ok := m.league.SeparationStatus(); ok {
-		doc.Separation = &st
-	}
+	doc := protocol.NewStandingsFile(m.league)
 	m.mu.Unlock()
-	if doc.State == engine.LeagueCompleted && (ratings == nil || ratings.matches < done) {
+	doc.LastUpdated = protocol.FormatTime(time.Now())
+	if doc.State == engine.LeagueCompleted && (ratings == nil || ratings.matches < doc.MatchesDone) {
 		ratings = m.finalRatings()
 	}
 	doc.Ratings = m.ratingsDoc(ratings, doc.Standings)

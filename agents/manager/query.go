@@ -42,7 +42,7 @@ func (m *Manager) answer(q protocol.LeagueQuery, asker engine.AgentInfo) (any, e
 	defer m.mu.Unlock()
 	switch q.QueryType {
 	case protocol.QueryStandings:
-		return map[string]any{"standings": standingRows(m.league.Table.Rows())}, nil
+		return map[string]any{"standings": protocol.StandingRows(m.league.Table.Rows())}, nil
 	case protocol.QuerySchedule:
 		return map[string]any{"rounds": m.league.Rounds()}, nil
 	case protocol.QueryNextMatch:

@@ -150,31 +150,12 @@ func (m *Manager) ratingOptions() engine.RatingOptions {
 }
 
 // ratingsDoc is the standings document's ratings section, its players in
-// the order of rows (the table's), each with its likelihood of superiority
-// over the next.
+// the order of rows (the table's).
 func (m *Manager) ratingsDoc(f *ratingsFit, rows []protocol.StandingRow) *protocol.RatingsDoc {
 	if f == nil {
 		return nil
 	}
-	doc := &protocol.RatingsDoc{Model: protocol.RatingsModel, Interval: protocol.RatingsInterval,
-		TechnicalLosses: "loss", Games: f.Games, MatchesFitted: f.matches, Prior: f.Prior,
-		Players: make([]protocol.RatingRow, 0, len(rows))}
-	if m.opts.Config.Ratings.ExcludeTechnical {
-		doc.TechnicalLosses = "excluded"
-	}
-	for i, row := range rows {
-		r, _ := f.Rating(row.PlayerID)
-		out := protocol.RatingRow{PlayerID: row.PlayerID, Games: r.Games, Rated: r.Rated,
-			Elo: round2(r.Elo), CI95: round2(r.CI95)}
-		if i+1 < len(rows) && r.Rated {
-			if next, _ := f.Rating(rows[i+1].PlayerID); next.Rated {
-				los := round4(f.LOS(row.PlayerID, next.PlayerID))
-				out.LOSNext = &los
-			}
-		}
-		doc.Players = append(doc.Players, out)
-	}
-	return doc
+	return protocol.NewRatingsDoc(f.Ratings, f.matches, m.ratingOptions(), rows)
 }
 
 // serveLOS answers GET /los?player=ID: the likelihood that the player is

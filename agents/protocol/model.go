@@ -1,5 +1,10 @@
 package protocol
 
+import (
+	"maps"
+	"slices"
+)
+
 // ModelMove is what a model player says of one move beside it, in the
 // "model" field of its CHOOSE_PARITY_RESPONSE or GAME_MOVE_RESPONSE: which
 // model chose it, what it cost, and, when the model or its provider
@@ -114,4 +119,23 @@ func (c *ModelCost) Merge(o ModelCost) {
 	c.LatencyMS += o.LatencyMS
 	c.Failures += o.Failures
 	c.Fallbacks += o.Fallbacks
+}
+
+// ModelSpend is what model players spent, estimated: the sum of the priced
+// ones' money (nil when none has a price) and how many have none. The
+// costs are added in the players' order, so the sum is the same to the
+// last bit every time.
+func ModelSpend(costs map[string]*ModelCost) (total *float64, unpriced int) {
+	for _, id := range slices.Sorted(maps.Keys(costs)) {
+		c := costs[id]
+		if c.CostUSD == nil {
+			unpriced++
+			continue
+		}
+		if total == nil {
+			total = new(float64)
+		}
+		*total += *c.CostUSD
+	}
+	return total, unpriced
 }

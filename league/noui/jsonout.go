@@ -153,7 +153,7 @@ func (o *output) event(ev engine.Event) {
 // standings prints the final standings: a table, or with --json one line.
 func (o *output) standings(s protocol.StandingsFile, costs map[string]*protocol.ModelCost) {
 	if o.json {
-		spend, _ := ModelSpend(costs)
+		spend, _ := protocol.ModelSpend(costs)
 		_ = json.NewEncoder(o.stdout).Encode(JSONStandings{Kind: KindStandings, Standings: s, ModelCosts: costs, ModelSpendUSD: spend})
 		return
 	}

@@ -137,7 +137,7 @@ func PrintModelCosts(w io.Writer, s protocol.StandingsFile, costs map[string]*pr
 		fmt.Fprintf(w, "%-8s %-24s %6d %10d %10d %8d %6d %9d %s\n", r.PlayerID, protocol.Printable(c.Provider+"/"+c.Model), c.Moves,
 			c.InputTokens, c.OutputTokens, perMove, c.Failures, c.Fallbacks, protocol.Money(c.CostUSD)+budgetNote(c))
 	}
-	total, unpriced := ModelSpend(costs)
+	total, unpriced := protocol.ModelSpend(costs)
 	line := "league spend, estimated from the price table: " + protocol.Money(total)
 	if total == nil {
 		line = "league spend: " + protocol.NoPrice
@@ -145,20 +145,4 @@ func PrintModelCosts(w io.Writer, s protocol.StandingsFile, costs map[string]*pr
 		line += fmt.Sprintf(" (%d model players with no price, their tokens not counted)", unpriced)
 	}
 	fmt.Fprintln(w, line)
-}
-
-// ModelSpend is what the model players spent, estimated: the sum of the
-// priced ones' money (nil when none has a price) and how many have none.
-func ModelSpend(costs map[string]*protocol.ModelCost) (total *float64, unpriced int) {
-	for _, c := range costs {
-		if c.CostUSD == nil {
-			unpriced++
-			continue
-		}
-		if total == nil {
-			total = new(float64)
-		}
-		*total += *c.CostUSD
-	}
-	return total, unpriced
 }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
 )
 
 // The exports' file names, as docs/report.md documents them.
@@ -172,26 +174,26 @@ func (l *League) MatchRows() [][]string {
 // Result is one line of results.jsonl. Its fields are stable: new ones
 // may come, none is renamed or changes meaning.
 type Result struct {
-	MatchID    string             `json:"match_id"`
-	Round      int                `json:"round"`
-	GameType   string             `json:"game_type"`
-	PlayerA    string             `json:"player_a"`
-	PlayerB    string             `json:"player_b"`
-	Referee    string             `json:"referee"`
-	Status     string             `json:"status"`
-	Winner     string             `json:"winner"`
-	Offenders  []string           `json:"offenders"`
-	Outcomes   map[string]string  `json:"outcomes"` // win, draw, loss, technical_loss: as the standings score it
-	Statuses   map[string]string  `json:"statuses"` // the game's own status of each player, else the outcome
-	Moves      map[string]string  `json:"moves"`
-	MoveCount  int                `json:"move_count"`
-	Score      map[string]int     `json:"score"`
-	DurationMS int64              `json:"duration_ms"`
-	AssignedAt string             `json:"assigned_at"`
-	FinishedAt string             `json:"finished_at"`
-	Reason     string             `json:"reason"`
-	Details    map[string]any     `json:"details"`
-	Models     map[string]*Tokens `json:"models"`
+	MatchID    string                         `json:"match_id"`
+	Round      int                            `json:"round"`
+	GameType   string                         `json:"game_type"`
+	PlayerA    string                         `json:"player_a"`
+	PlayerB    string                         `json:"player_b"`
+	Referee    string                         `json:"referee"`
+	Status     string                         `json:"status"`
+	Winner     string                         `json:"winner"`
+	Offenders  []string                       `json:"offenders"`
+	Outcomes   map[string]string              `json:"outcomes"` // win, draw, loss, technical_loss: as the standings score it
+	Statuses   map[string]string              `json:"statuses"` // the game's own status of each player, else the outcome
+	Moves      map[string]string              `json:"moves"`
+	MoveCount  int                            `json:"move_count"`
+	Score      map[string]int                 `json:"score"`
+	DurationMS int64                          `json:"duration_ms"`
+	AssignedAt string                         `json:"assigned_at"`
+	FinishedAt string                         `json:"finished_at"`
+	Reason     string                         `json:"reason"`
+	Details    map[string]any                 `json:"details"`
+	Models     map[string]*protocol.ModelCost `json:"models"`
 }
 
 // Results is results.jsonl's lines, one per scheduled match in schedule order.
@@ -202,7 +204,7 @@ func (l *League) Results() []Result {
 			Referee: m.Referee, Status: m.Status(), Winner: m.Winner(), Offenders: []string{}, Outcomes: map[string]string{}, Statuses: map[string]string{},
 			Moves: map[string]string{}, MoveCount: m.Moves, Score: map[string]int{}, DurationMS: m.Duration().Milliseconds(),
 			AssignedAt: stamp(m.Assigned), FinishedAt: stamp(m.Finished), Reason: m.Reason(), Details: map[string]any{},
-			Models: map[string]*Tokens{}}
+			Models: map[string]*protocol.ModelCost{}}
 		if m.Result != nil && m.Result.Offenders != nil {
 			r.Offenders = m.Result.Offenders
 		}
@@ -240,8 +242,8 @@ func (l *League) writeResults(w *bufio.Writer) error {
 	return nil
 }
 
-func (l *League) ratingsByPlayer() map[string]Rating {
-	out := make(map[string]Rating, len(l.Ratings))
+func (l *League) ratingsByPlayer() map[string]protocol.RatingRow {
+	out := make(map[string]protocol.RatingRow, len(l.Ratings))
 	for _, r := range l.Ratings {
 		out[r.PlayerID] = r
 	}

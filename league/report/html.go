@@ -5,6 +5,8 @@ import (
 	"math"
 	"path/filepath"
 	"time"
+
+	"github.com/leaguetui/leaguetui/agents/protocol"
 )
 
 // HTMLFile is the report's one file: the league, then each match under
@@ -32,7 +34,7 @@ type view struct {
 	Rounds    []roundView
 	Cross     map[string]map[string][]*Match
 	Bars      ratingBars
-	Ratings   map[string]Rating
+	Ratings   map[string]protocol.RatingRow
 }
 
 type roundView struct {
@@ -60,7 +62,7 @@ type ratingBars struct {
 }
 
 type ratingBar struct {
-	Rating
+	protocol.RatingRow
 	Y, X1, X2, CX, TextY float64
 }
 
@@ -72,7 +74,7 @@ const (
 
 func (l *League) bars() ratingBars {
 	lo, hi := math.Inf(1), math.Inf(-1)
-	var rated []Rating
+	var rated []protocol.RatingRow
 	for _, r := range l.Ratings {
 		if r.Rated {
 			rated = append(rated, r)
@@ -87,7 +89,7 @@ func (l *League) bars() ratingBars {
 	b.Zero = x(0)
 	for i, r := range rated {
 		y := 5 + barHeight*float64(i)
-		b.Bars = append(b.Bars, ratingBar{Rating: r, Y: y + barHeight/2, TextY: y + barHeight/2 + 4,
+		b.Bars = append(b.Bars, ratingBar{RatingRow: r, Y: y + barHeight/2, TextY: y + barHeight/2 + 4,
 			X1: x(r.Elo - r.CI95), X2: x(r.Elo + r.CI95), CX: x(r.Elo)})
 	}
 	return b

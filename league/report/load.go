@@ -1,10 +1,11 @@
 // Package report reads a league's data folder, read-only, and turns it into
 // what leaves the terminal: a self-contained HTML report and CSV and JSON
-// lines exports. The journal is the record: the results, the referees and
-// the timings come from it; the standings and ratings from standings.json
-// (the manager's, derived from the same journal); the transcripts from the
-// match files. Nothing is written into the folder, so an archived or
-// read-only copy, or one from another machine, reads the same.
+// lines exports. The journal is the record: the report replays it through
+// engine.League, as the manager does when it starts again, and takes from
+// that league the table, the ratings, the schedule and each match's result,
+// and from the journal the times, referees and facts; the transcripts come
+// from the match files. Nothing is written into the folder, so an archived
+// or read-only copy, or one from another machine, reads the same.
 package report
 
 import (
@@ -12,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -37,31 +39,19 @@ type League struct {
 	GameType  string
 	Seed      int64
 	State     engine.LeagueState
-	Standings protocol.StandingsFile
-	Ratings   []Rating           // in the table's order
-	Names     map[string]string  // agent id -> display name
-	Matches   []*Match           // in schedule order: round, then board
-	Models    map[string]*Tokens // a model player's moves, tokens and latency over the league
-	Events    int64              // journal records read
-	Started   time.Time          // league_started's time; zero if not started
-	Finished  time.Time          // the last result's time
+	Standings protocol.StandingsFile         // the manager's document, made from the replayed league
+	Ratings   []protocol.RatingRow           // in the table's order
+	Names     map[string]string              // agent id -> display name
+	Matches   []*Match                       // in schedule order: round, then board
+	Models    map[string]*protocol.ModelCost // a model player's moves, tokens and latency over the league
+	Events    int64                          // journal records read
+	Started   time.Time                      // league_started's time; zero if not started
+	Finished  time.Time                      // the last result's time
 	// Problems are what the folder lacks or contradicts (a result without
 	// its match file, a journal cut short); the report lists them.
 	Problems []string
 
-	running  map[string]*Match // assigned and without a result, while the journal is read
-	entrants []string          // the players league_started names
-	state    engine.LeagueState
-}
-
-// Rating is one player's rating and its 95 % interval.
-type Rating struct {
-	PlayerID string
-	Elo      float64
-	CI95     float64
-	Games    int
-	Rated    bool
-	LOSNext  *float64
+	pointsNamed bool // league_started named the league's points
 }
 
 // Match is one scheduled match: its result and facts from the journal,
@@ -81,7 +71,7 @@ type Match struct {
 	Exchanges []Exchange        // the transcript, each entry read for the report
 	Statuses  map[string]string // per player: the status the game gave (player_statuses), if it gives one
 	Moves     int               // moves the players answered, from the transcript
-	Models    map[string]*Tokens
+	Models    map[string]*protocol.ModelCost
 	Race      *Race // a link race's paths, nil for other games
 	GameFacts []Fact
 }
@@ -91,67 +81,8 @@ type Match struct {
 type Exchange struct {
 	protocol.TranscriptHead
 	Move    string // the move a player answered with, if any
-	Model   *ModelMove
+	Model   *protocol.ModelMove
 	Content string // the content, compact JSON
-}
-
-// ModelMove is a model player's cost for one move, from its reply's model block.
-type ModelMove struct {
-	Provider     string `json:"provider"`
-	Model        string `json:"model"`
-	InputTokens  int64  `json:"input_tokens"`
-	OutputTokens int64  `json:"output_tokens"`
-	LatencyMS    int64  `json:"latency_ms"`
-	ErrorType    string `json:"error_type,omitempty"`
-	Status       string `json:"status,omitempty"`
-	Fallback     bool   `json:"fallback,omitempty"`
-	// Price is the price the player gave its model, CostUSD the move's
-	// tokens at it: an estimate, absent without a price.
-	Price   *protocol.Price `json:"price,omitempty"`
-	CostUSD *float64        `json:"cost_usd,omitempty"`
-	// BudgetSpent names the budget that kept the model from being asked.
-	BudgetSpent string `json:"budget_spent,omitempty"`
-	// Reasoning is the move's prompt and the model's reply, capped.
-	Reasoning *protocol.Reasoning `json:"reasoning,omitempty"`
-}
-
-// Tokens adds up a model player's moves.
-type Tokens struct {
-	Provider     string `json:"provider"`
-	Model        string `json:"model"`
-	Moves        int    `json:"moves"`
-	InputTokens  int64  `json:"input_tokens"`
-	OutputTokens int64  `json:"output_tokens"`
-	LatencyMS    int64  `json:"latency_ms"`
-	Failures     int    `json:"failures"`
-	// CostUSD is the tokens at the moves' price, nil when they had none.
-	Price   *protocol.Price `json:"price,omitempty"`
-	CostUSD *float64        `json:"cost_usd,omitempty"`
-	// BudgetSpent names the budget that stopped the player's moves.
-	BudgetSpent string `json:"budget_spent,omitempty"`
-}
-
-func (t *Tokens) add(m ModelMove) {
-	t.Provider, t.Model = m.Provider, m.Model
-	if m.BudgetSpent != "" {
-		t.BudgetSpent = m.BudgetSpent
-	}
-	if m.Price != nil {
-		t.Price = m.Price
-	}
-	defer func() {
-		if t.Price != nil {
-			cost := t.Price.Cost(t.InputTokens, t.OutputTokens)
-			t.CostUSD = &cost
-		}
-	}()
-	t.Moves++
-	t.InputTokens += m.InputTokens
-	t.OutputTokens += m.OutputTokens
-	t.LatencyMS += m.LatencyMS
-	if m.ErrorType != "" {
-		t.Failures++
-	}
 }
 
 // Race is a link race's two paths.
@@ -271,162 +202,132 @@ func Load(dataDir, leagueID string) (*League, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &League{DataDir: dataDir, LeagueID: leagueID, Names: map[string]string{}, Models: map[string]*Tokens{},
-		running: map[string]*Match{}}
-	err = readJSON(layout.Standings(), maxMatchFile, &l.Standings)
-	missing := errors.Is(err, fs.ErrNotExist)
-	if err != nil && !missing {
+	l := &League{DataDir: dataDir, LeagueID: leagueID, Names: map[string]string{}, Models: map[string]*protocol.ModelCost{}}
+	// standings.json says what the journal does not: how the league's
+	// ratings count technical losses, and, for a journal written before
+	// league_started named them, the points the table was scored with.
+	var written *protocol.StandingsFile
+	var file protocol.StandingsFile
+	switch err := readJSON(layout.Standings(), maxMatchFile, &file); {
+	case err == nil:
+		written = &file
+	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("league %s: %w", leagueID, err)
 	}
-	l.State, l.Seed, l.GameType = l.Standings.State, l.Standings.Seed, l.Standings.GameType
-	if err := l.readJournal(layout); err != nil {
+	league, notes, err := l.replay(layout)
+	if err != nil {
 		return nil, fmt.Errorf("league %s: %w", leagueID, err)
 	}
-	if missing {
-		l.tableFromJournal()
-	}
-	for _, row := range l.Standings.Standings {
-		if _, ok := l.Names[row.PlayerID]; !ok {
-			l.Names[row.PlayerID] = row.DisplayName
-		}
-	}
+	l.readLeague(league, notes, written)
 	for _, m := range l.Matches {
 		l.readMatchFile(layout, m)
 	}
-	if played := l.played(); l.Standings.MatchesDone != played {
-		l.Problems = append(l.Problems, fmt.Sprintf("standings.json counts %d matches done, the journal %d: "+
-			"the table is as the manager last wrote it", l.Standings.MatchesDone, played))
-	}
-	l.rate()
 	return l, nil
 }
 
-// tableFromJournal makes the table when the folder has no standings.json
-// (the manager had not written it yet, or it was lost): from the journal's
-// results, scored with the protocol's default points, which the report
-// says, since the journal does not keep the league's scoring.
-func (l *League) tableFromJournal() {
-	var results []engine.Result
-	for _, m := range l.Matches {
-		if m.Result != nil {
-			results = append(results, *m.Result)
+// replay applies every committed record of the league's journal to an
+// engine.League, the one place where events are applied, as the manager
+// does when it starts again. What the league does not keep of an event
+// applied is noted beside it: when the league started, and per match when
+// it was last assigned and when it finished, and its result's facts and
+// referee. rounds.json is not read: it is derived from the same journal
+// and may lag it.
+func (l *League) replay(layout store.Layout) (*engine.League, map[string]*Match, error) {
+	league := engine.NewLeague(l.LeagueID, engine.DefaultScoring())
+	notes := map[string]*Match{}
+	note := func(id string) *Match {
+		if notes[id] == nil {
+			notes[id] = &Match{MatchID: id}
 		}
+		return notes[id]
 	}
-	l.Standings = protocol.StandingsFile{LeagueID: l.LeagueID, Seed: l.Seed, State: l.state, GameType: l.GameType,
-		MatchesDone: len(results), MatchesTotal: len(l.Matches)}
-	for _, r := range engine.Standings(engine.DefaultScoring(), l.entrants, results) {
-		l.Standings.Standings = append(l.Standings.Standings, protocol.StandingRow{Rank: r.Rank, PlayerID: r.PlayerID,
-			DisplayName: l.Name(r.PlayerID), Played: r.Played, Wins: r.Wins, Draws: r.Draws, Losses: r.Losses,
-			TechnicalLosses: r.TechnicalLosses, Points: r.Points})
-	}
-	l.State = l.state
-	l.Problems = append(l.Problems, "the folder has no standings.json: the table is made from the journal's results "+
-		"with the default points (win 3, draw 1, loss 0)")
-}
-
-// schedule adds a round's matches, in the schedule's order.
-func (l *League) schedule(r engine.Round, byID map[string]*Match) {
-	for _, p := range r.Matches {
-		if byID[p.MatchID] == nil {
-			m := &Match{MatchID: p.MatchID, Round: p.Round, PlayerA: p.PlayerA, PlayerB: p.PlayerB}
-			byID[m.MatchID] = m
-			l.Matches = append(l.Matches, m)
-		}
-	}
-}
-
-// readJournal reads every committed record of the league's journal: who
-// registered, the schedule (league_started's, and each round_scheduled),
-// when each match was assigned and finished, and each result with its
-// facts. rounds.json is not read: it is derived from the same journal and
-// may lag it.
-func (l *League) readJournal(layout store.Layout) error {
-	byID := map[string]*Match{}
 	_, err := store.NewJournalReader(layout.Journal()).Read(1, math.MaxInt64, func(raw json.RawMessage) error {
 		var ev engine.Event
 		if err := json.Unmarshal(raw, &ev); err != nil {
 			return fmt.Errorf("journal record %d: %w", l.Events+1, err)
 		}
 		l.Events++
-		l.apply(ev, byID)
+		if err := league.Apply(ev); err != nil {
+			league.Skip(ev.Seq) // as the manager skips a result after the stop
+			l.Problems = append(l.Problems, fmt.Sprintf("journal record %d is left out: %v", l.Events, err))
+			return nil
+		}
+		switch ev.Kind {
+		case engine.EventLeagueStarted:
+			l.Started, l.pointsNamed = ev.Time, ev.Start.Scoring != nil
+		case engine.EventMatchAssigned:
+			note(ev.MatchID).Assigned = ev.Time
+		case engine.EventMatchResult:
+			m := note(ev.MatchID)
+			m.Facts, m.Finished, m.Referee = ev.Facts, ev.Time, ev.Referee
+			if ev.Time.After(l.Finished) {
+				l.Finished = ev.Time
+			}
+		}
 		return nil
 	})
-	return err
+	return league, notes, err
 }
 
-func (l *League) apply(ev engine.Event, byID map[string]*Match) {
-	match := func() *Match {
-		m := byID[ev.MatchID]
-		if m == nil {
-			m = &Match{MatchID: ev.MatchID, Round: ev.Round}
-			byID[ev.MatchID] = m
-			l.Matches = append(l.Matches, m)
-			l.Problems = append(l.Problems, fmt.Sprintf("match %s is in the journal but not in its schedule", ev.MatchID))
-		}
-		return m
+// readLeague takes the replayed league: its state, its agents' names, its
+// schedule with each match's record and notes, and its standings document
+// as the manager makes it, ratings included (fitted as the manager fits
+// them, so the same results give the same numbers to the last bit).
+func (l *League) readLeague(league *engine.League, notes map[string]*Match, written *protocol.StandingsFile) {
+	l.State, l.Seed, l.GameType = league.State, league.Seed, league.GameType
+	for _, a := range append(league.Players(), league.Referees()...) {
+		l.Names[a.ID] = a.DisplayName
 	}
-	switch ev.Kind {
-	case engine.EventAgentRegistered:
-		if ev.Agent != nil {
-			l.Names[ev.Agent.ID] = ev.Agent.DisplayName
+	for _, r := range league.Rounds() {
+		for _, p := range r.Matches {
+			l.Matches = append(l.Matches, matchOf(league, p, notes[p.MatchID]))
 		}
-		if l.state == "" {
-			l.state = engine.LeagueWaiting
-		}
-	case engine.EventLeagueStarted:
-		l.Started = ev.Time
-		if ev.Start == nil {
-			return
-		}
-		l.entrants, l.Seed, l.state = ev.Start.Players, ev.Start.Seed, engine.LeagueRunning
-		if l.GameType == "" {
-			l.GameType = ev.Start.GameType
-		}
-		rounds, err := ev.Start.Schedule()
-		if err != nil {
-			l.Problems = append(l.Problems, fmt.Sprintf("the league's schedule cannot be made again: %v", err))
-		}
-		for _, r := range rounds {
-			l.schedule(r, byID)
-		}
-	case engine.EventRoundScheduled:
-		if ev.Schedule != nil {
-			l.schedule(*ev.Schedule, byID)
-		}
-	case engine.EventMatchAssigned:
-		m := match()
-		m.Referee, m.Assigned, m.Abandoned = ev.Referee, ev.Time, false
-		l.running[m.MatchID] = m
-	case engine.EventPaused:
-		l.state = engine.LeaguePaused
-	case engine.EventResumed:
-		l.state = engine.LeagueRunning
-	case engine.EventLeagueCompleted:
-		l.state = engine.LeagueCompleted
-	case engine.EventStopped, engine.EventRestarted:
-		if ev.Kind == engine.EventStopped {
-			l.state = engine.LeagueStopped
-		}
-		// What ran then ends without a result (a restart plays it again).
-		for id, m := range l.running {
-			m.Abandoned = true
-			delete(l.running, id)
-		}
-	case engine.EventMatchResult:
-		if ev.Result == nil {
-			return
-		}
-		m := match()
-		res := *ev.Result
-		m.Result, m.Facts, m.Finished, m.Abandoned = &res, ev.Facts, ev.Time, false
-		delete(l.running, m.MatchID)
-		m.PlayerA, m.PlayerB = res.PlayerA, res.PlayerB
-		if ev.Referee != "" {
-			m.Referee = ev.Referee
-		}
-		if ev.Time.After(l.Finished) {
-			l.Finished = ev.Time
-		}
+	}
+	l.Standings = protocol.NewStandingsFile(league)
+	var opts engine.RatingOptions
+	if written != nil {
+		opts = written.Ratings.RatingOptions()
+	}
+	fit := engine.FitRecorded(league.PlayerIDs(), league.RecordedResults(), opts)
+	l.Standings.Ratings = protocol.NewRatingsDoc(fit, l.Standings.MatchesDone, opts, l.Standings.Standings)
+	l.Ratings = l.Standings.Ratings.Players
+	l.checkPoints(written)
+}
+
+// matchOf is a scheduled match as the league records it, completing what
+// the journal noted of it (nil if nothing).
+func matchOf(league *engine.League, p engine.Pairing, note *Match) *Match {
+	m := note
+	if m == nil {
+		m = &Match{}
+	}
+	m.MatchID, m.Round, m.PlayerA, m.PlayerB = p.MatchID, p.Round, p.PlayerA, p.PlayerB
+	rec, _ := league.Match(p.MatchID)
+	m.Result = rec.Result
+	if m.Referee == "" { // the result named none: the one it was given to
+		m.Referee = rec.Referee
+	}
+	// It ran when the league stopped or its manager went down, and has
+	// had no result since.
+	m.Abandoned = rec.Result == nil && (rec.Step == engine.StepAbandoned || rec.Step == engine.StepInterrupted)
+	return m
+}
+
+// checkPoints names a table the journal cannot vouch for: one of a journal
+// written before league_started named the league's points, which is scored
+// with the default ones, when standings.json (scored by the manager with
+// the league's own) is missing or differs.
+func (l *League) checkPoints(written *protocol.StandingsFile) {
+	if l.pointsNamed || l.Started.IsZero() {
+		return
+	}
+	const why = "the journal does not name the league's points (an older leaguetui wrote it): " +
+		"the table is scored with the default points (win 3, draw 1, loss 0)"
+	switch {
+	case written == nil:
+		l.Problems = append(l.Problems, why+", and the folder has no standings.json to compare with")
+	case written.MatchesDone == l.Standings.MatchesDone && !slices.Equal(written.Standings, l.Standings.Standings):
+		l.Problems = append(l.Problems, why+", and standings.json, the manager's, differs")
 	}
 }
 
@@ -450,7 +351,8 @@ func (l *League) readMatchFile(layout store.Layout, m *Match) {
 	if m.Referee == "" {
 		m.Referee = f.RefereeID
 	}
-	m.Models = map[string]*Tokens{}
+	m.Models = map[string]*protocol.ModelCost{}
+	turns := map[string]int{}
 	for _, e := range f.Transcript {
 		x := exchangeOf(e)
 		if x.Move != "" {
@@ -458,10 +360,13 @@ func (l *League) readMatchFile(layout store.Layout, m *Match) {
 		}
 		if x.Model != nil {
 			player, _ := e.Content["player_id"].(string)
-			add(m.Models, player, *x.Model)
-			add(l.Models, player, *x.Model)
+			turns[player]++
+			costOf(m.Models, player).Add(*x.Model, turns[player])
 		}
 		m.Exchanges = append(m.Exchanges, x)
+	}
+	for _, player := range slices.Sorted(maps.Keys(m.Models)) {
+		costOf(l.Models, player).Merge(*m.Models[player])
 	}
 	details := f.Result.Details
 	if statuses, ok := details["player_statuses"].(map[string]any); ok {
@@ -478,27 +383,12 @@ func (l *League) readMatchFile(layout store.Layout, m *Match) {
 	m.GameFacts = factsOf(details)
 }
 
-// ModelSpend is what the league's model players spent, estimated: the sum
-// of their costs, nil when none has a price, and how many had none.
-func (l *League) ModelSpend() (total *float64, unpriced int) {
-	for _, t := range l.Models {
-		if t.CostUSD == nil {
-			unpriced++
-			continue
-		}
-		if total == nil {
-			total = new(float64)
-		}
-		*total += *t.CostUSD
+// costOf is player's cost in costs, made on first use.
+func costOf(costs map[string]*protocol.ModelCost, player string) *protocol.ModelCost {
+	if costs[player] == nil {
+		costs[player] = &protocol.ModelCost{}
 	}
-	return total, unpriced
-}
-
-func add(to map[string]*Tokens, player string, m ModelMove) {
-	if to[player] == nil {
-		to[player] = &Tokens{}
-	}
-	to[player].add(m)
+	return costs[player]
 }
 
 // moveFields are the content fields in which a player answers a move.
@@ -519,7 +409,7 @@ func exchangeOf(e protocol.TranscriptEntry) Exchange {
 		}
 	}
 	if block, ok := e.Content["model"].(map[string]any); ok {
-		var mm ModelMove
+		var mm protocol.ModelMove
 		if raw, err := json.Marshal(block); err == nil && json.Unmarshal(raw, &mm) == nil {
 			x.Model = &mm
 		}
@@ -577,56 +467,8 @@ func stringList(v any) []string {
 	return out
 }
 
-// rate takes the ratings standings.json carries when they fit every
-// result, and otherwise fits them from the journal's results with the
-// engine's own fit, as the manager fits them: players in id order
-// (engine.SortIDs), technical losses counted as the file says. The same
-// results then give the same ratings to the last bit, whichever wrote them
-// (standings.json may lag the last results by a moment when --csv reads
-// it). Either way the ratings are in the table's order.
-func (l *League) rate() {
-	doc := l.Standings.Ratings
-	if doc != nil && doc.MatchesFitted >= l.played() {
-		for _, r := range doc.Players {
-			l.Ratings = append(l.Ratings, Rating{PlayerID: r.PlayerID, Elo: r.Elo, CI95: r.CI95, Games: r.Games, Rated: r.Rated, LOSNext: r.LOSNext})
-		}
-		return
-	}
-	var table []string
-	for _, row := range l.Standings.Standings {
-		table = append(table, row.PlayerID)
-	}
-	var results []engine.Result
-	for _, m := range l.Matches {
-		if m.Result != nil {
-			results = append(results, *m.Result)
-		}
-	}
-	byID := slices.Clone(table)
-	engine.SortIDs(byID)
-	opts := engine.RatingOptions{ExcludeTechnical: doc != nil && doc.TechnicalLosses == "excluded"}
-	fit := engine.FitRatings(byID, results, opts)
-	for i, id := range table {
-		p, _ := fit.Rating(id)
-		r := Rating{PlayerID: id, Elo: p.Elo, CI95: p.CI95, Games: p.Games, Rated: p.Rated}
-		if next, ok := fit.Rating(at(table, i+1)); ok && p.Rated && next.Rated {
-			los := fit.LOS(id, next.PlayerID)
-			r.LOSNext = &los
-		}
-		l.Ratings = append(l.Ratings, r)
-	}
-}
-
-// at is list[i], "" past its end.
-func at(list []string, i int) string {
-	if i < len(list) {
-		return list[i]
-	}
-	return ""
-}
-
-// played is how many matches have a result.
-func (l *League) played() int {
+// Played is how many matches have a result.
+func (l *League) Played() int {
 	n := 0
 	for _, m := range l.Matches {
 		if m.Result != nil {
@@ -635,9 +477,6 @@ func (l *League) played() int {
 	}
 	return n
 }
-
-// Played is how many matches have a result.
-func (l *League) Played() int { return l.played() }
 
 // Name is an agent's display name, its id when it has none.
 func (l *League) Name(id string) string {
@@ -696,7 +535,3 @@ func (r *limited) Read(p []byte) (int, error) {
 	r.left -= int64(n)
 	return n, err
 }
-
-// JournalState is the league's state as its journal says, which
-// standings.json (written at a bounded rate) may lag by a moment.
-func (l *League) JournalState() engine.LeagueState { return l.state }

@@ -496,7 +496,7 @@ func perPoint(usd *float64, points int) string {
 
 // modelSpend is the league's estimated spend under the model players.
 func (p page) modelSpend(l *League) {
-	total, unpriced := l.ModelSpend()
+	total, unpriced := protocol.ModelSpend(l.Models)
 	p.raw(`<p class="spend">League spend, estimated from the price table: `)
 	p.text(protocol.Money(total))
 	if unpriced > 0 {

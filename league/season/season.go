@@ -143,10 +143,10 @@ func (s *Season) Engine() []engine.SeasonLeague {
 // season folder dir, once: added is false when the season holds it
 // already. names maps a player's display name to its season name where
 // they differ (a roster's season_names). final is the league's final
-// standings as its manager serves them, nil to read standings.json (which
-// the manager writes at a bounded rate, so it may lag the journal for a
-// moment after the end). A league of another game, or one not completed,
-// is refused.
+// standings as its manager serves them, taken when they count the
+// journal's results; nil for the table the report makes from the journal,
+// which is the same (report.Load). A league of another game, or one not
+// completed, is refused.
 func Add(dir, dataDir, leagueID string, final *protocol.StandingsFile, names map[string]string) (added bool, err error) {
 	league, err := report.Load(dataDir, leagueID)
 	if err != nil {
@@ -155,12 +155,8 @@ func Add(dir, dataDir, leagueID string, final *protocol.StandingsFile, names map
 	if final != nil && final.LeagueID == league.LeagueID && final.MatchesDone == league.Played() {
 		league.Standings = *final
 	}
-	if state := league.JournalState(); state != engine.LeagueCompleted {
+	if state := league.State; state != engine.LeagueCompleted {
 		return false, fmt.Errorf("league %s is %s: only a completed league joins a season", league.LeagueID, state)
-	}
-	if league.Standings.MatchesDone != league.Played() {
-		return false, fmt.Errorf("league %s: standings.json counts %d matches, the journal %d: run the same command again to add it",
-			league.LeagueID, league.Standings.MatchesDone, league.Played())
 	}
 	file, err := newLeagueFile(league, dataDir, names)
 	if err != nil {
