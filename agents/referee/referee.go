@@ -72,6 +72,7 @@ func New(opts Options) (*Referee, error) {
 	r.Server.Handle(protocol.TypeStartMatch, r.handleStartMatch)
 	r.Server.Handle(protocol.TypeGameJoinAck, r.handleLateAnswer)
 	r.Server.Handle(protocol.TypeChooseParityResponse, r.handleLateAnswer)
+	r.Server.Handle(protocol.TypeGameMoveResponse, r.handleLateAnswer)
 	r.Server.Handle(protocol.TypeRoundAnnouncement, r.handleRoundAnnouncement)
 	r.AcknowledgeNotifications(protocol.TypeStandingsUpdate, protocol.TypeRoundCompleted)
 	r.Server.HandleHTTP("GET /matches/{id}", r.serveMatchFile)
@@ -247,8 +248,8 @@ func (r *Referee) release(matchID string) {
 	delete(r.running, matchID)
 }
 
-// handleLateAnswer takes a GAME_JOIN_ACK or CHOOSE_PARITY_RESPONSE (or
-// GAME_MOVE_RESPONSE) that a player posts back instead of answering inline
+// handleLateAnswer takes a GAME_JOIN_ACK, CHOOSE_PARITY_RESPONSE or
+// GAME_MOVE_RESPONSE that a player posts back instead of answering inline
 // (protocol.md §9 #2), from that player only: it must carry as auth_token
 // the match ticket the call it answers carried (see inbox.deliver).
 func (r *Referee) handleLateAnswer(ctx context.Context, in protocol.Inbound) (any, error) {
