@@ -44,7 +44,7 @@ func (run *matchRun) locked(f func(m *engine.Match)) {
 func newMatchRun(r *Referee, start protocol.StartMatch, game engine.Game, file string) *matchRun {
 	return &matchRun{
 		r: r, start: start, game: game, file: file,
-		match: engine.NewMatchWith(game, r.matchSetup(start), start.PlayerAID, start.PlayerBID),
+		match: engine.NewMatchWith(game, r.matchSetup(start, game), start.PlayerAID, start.PlayerBID),
 		endpoints: map[string]string{
 			start.PlayerAID: start.PlayerAEndpoint,
 			start.PlayerBID: start.PlayerBEndpoint,

@@ -122,13 +122,18 @@ func (r *Referee) connectPages(ctx context.Context) error {
 	return nil
 }
 
-// matchSetup is what a match's game starts from.
-func (r *Referee) matchSetup(start protocol.StartMatch) engine.MatchSetup {
-	setup := engine.MatchSetup{MatchID: start.MatchID, Seed: start.LeagueSeed,
-		Race: engine.RaceSettings{MaxSteps: r.opts.Config.Pages.MaxSteps, MaxDistance: r.opts.Config.Pages.MaxDistance,
-			DrawLoads: r.opts.Config.Pages.DrawLoads}}
-	if r.pages != nil { // a nil *Navigator in the interface would look like pages
-		setup.Pages = r.pages
+// matchSetup is what a match of game starts from: a game that reads pages
+// gets the page server and the race's bounds.
+func (r *Referee) matchSetup(start protocol.StartMatch, game engine.Game) engine.MatchSetup {
+	setup := engine.MatchSetup{MatchID: start.MatchID, Seed: start.LeagueSeed}
+	if _, reads := game.(engine.PageReader); reads {
+		pages := r.opts.Config.Pages
+		race := engine.RaceSetup{Settings: engine.RaceSettings{MaxSteps: pages.MaxSteps, MaxDistance: pages.MaxDistance,
+			DrawLoads: pages.DrawLoads}}
+		if r.pages != nil { // a nil *Navigator in the interface would look like pages
+			race.Pages = r.pages
+		}
+		setup.GameSetup = race
 	}
 	return setup
 }
