@@ -328,7 +328,7 @@ func (m *Manager) hasResult(matchID string) bool {
 func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee engine.AgentInfo) error {
 	var h handOver
 	err := m.journaled(func(b *batch) (err error) {
-		h, err = m.handOver(b, p, referee)
+		h, err = m.assign(b, p, referee)
 		return err
 	})
 	reported := h.reported // nil: the match has its result, or nothing was staged
@@ -420,9 +420,9 @@ type handOver struct {
 	fromAnnouncement, announced bool
 }
 
-// handOver stages the match's assignment to referee and reads the rest of
+// assign stages the match's assignment to referee and reads the rest of
 // its start_match from the league.
-func (m *Manager) handOver(b *batch, p engine.Pairing, referee engine.AgentInfo) (handOver, error) {
+func (m *Manager) assign(b *batch, p engine.Pairing, referee engine.AgentInfo) (handOver, error) {
 	rec, _ := m.league.Match(p.MatchID)
 	if rec.Result != nil {
 		return handOver{}, nil
