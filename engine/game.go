@@ -21,14 +21,13 @@ type Game interface {
 }
 
 // MatchSetup is what a game knows of a match when it starts: enough to
-// draw what it needs reproducibly with Rand.
+// draw what it needs reproducibly with Rand, and the game's own part.
 type MatchSetup struct {
 	MatchID string
 	Seed    int64 // the league seed
-	// Pages and Race are for games that read pages (the link race); nil
-	// and zero for the others.
-	Pages Pages
-	Race  RaceSettings
+	// GameSetup is what only this game needs, of the type it reads (the
+	// link race's RaceSetup); nil for a game that needs nothing more.
+	GameSetup any
 }
 
 // Rand is MatchRand(seed, match id, purpose): a game's randomness depends

@@ -70,6 +70,13 @@ type RaceSettings struct {
 	DrawLoads   int // pages one draw may load, the target's check included
 }
 
+// RaceSetup is the link race's part of a match's setup
+// (MatchSetup.GameSetup): the pages it reads and its bounds.
+type RaceSetup struct {
+	Pages    Pages
+	Settings RaceSettings
+}
+
 // DefaultRaceSettings are used where a setting is 0.
 var DefaultRaceSettings = RaceSettings{MaxSteps: 8, MaxDistance: 4, DrawLoads: 200}
 
@@ -96,7 +103,7 @@ func init() {
 }
 
 // PageReader is a game whose matches read pages from a page server: the
-// referee gives them MatchSetup.Pages.
+// referee gives them a RaceSetup.
 type PageReader interface {
 	Game
 	ReadsPages()
@@ -112,7 +119,8 @@ func (LinkRace) Type() string { return LinkRaceType }
 // start page. Without pages, or when no race can be drawn, both players end
 // in ERROR at once.
 func (LinkRace) Start(setup MatchSetup) Play {
-	settings := setup.Race
+	race, _ := setup.GameSetup.(RaceSetup)
+	settings := race.Settings
 	if settings.MaxSteps <= 0 {
 		settings.MaxSteps = DefaultRaceSettings.MaxSteps
 	}
@@ -122,7 +130,7 @@ func (LinkRace) Start(setup MatchSetup) Play {
 	if settings.DrawLoads < minRaceDistance {
 		settings.DrawLoads = DefaultRaceSettings.DrawLoads
 	}
-	p := &racePlay{pages: setup.Pages, settings: settings, seen: map[string]Page{}}
+	p := &racePlay{pages: race.Pages, settings: settings, seen: map[string]Page{}}
 	if p.pages == nil {
 		p.failBoth(ErrorCapability, map[string]any{"reason": "no page server with a navigation capability"})
 		return p

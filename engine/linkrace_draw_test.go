@@ -38,8 +38,8 @@ func (c *countingPages) Page(title string) (Page, error) {
 func (c *countingPages) Capability() string { return "navigate" }
 
 func startRace(pages Pages, loads int) (*Match, *racePlay) {
-	m := NewMatchWith(LinkRace{}, MatchSetup{MatchID: "R1M1", Seed: 3, Pages: pages,
-		Race: RaceSettings{MaxSteps: 4, MaxDistance: 4, DrawLoads: loads}}, "P01", "P02")
+	m := NewMatchWith(LinkRace{}, MatchSetup{MatchID: "R1M1", Seed: 3,
+		GameSetup: RaceSetup{Pages: pages, Settings: RaceSettings{MaxSteps: 4, MaxDistance: 4, DrawLoads: loads}}}, "P01", "P02")
 	m.Joined("P01", true)
 	m.Joined("P02", true)
 	return m, m.play.(*racePlay)

@@ -40,8 +40,8 @@ func line() fakePages {
 // race plays a link race whose start is forced to A and target to C.
 func race(t *testing.T, pages Pages, maxSteps int, a, b []Answer) Outcome {
 	t.Helper()
-	m := NewMatchWith(LinkRace{}, MatchSetup{MatchID: "R1M1", Seed: 1, Pages: pages,
-		Race: RaceSettings{MaxSteps: maxSteps, MaxDistance: 2}}, "P01", "P02")
+	m := NewMatchWith(LinkRace{}, MatchSetup{MatchID: "R1M1", Seed: 1,
+		GameSetup: RaceSetup{Pages: pages, Settings: RaceSettings{MaxSteps: maxSteps, MaxDistance: 2}}}, "P01", "P02")
 	m.Joined("P01", true)
 	m.Joined("P02", true)
 	if p, ok := m.play.(*racePlay); ok && p.start != "" {
@@ -162,7 +162,7 @@ func TestLinkRaceDrawIsReproducibleAndAtTheRightDistance(t *testing.T) {
 	}
 	draws := map[string]bool{}
 	for _, id := range []string{"R1M1", "R1M2", "R2M1", "R2M2", "R3M1"} {
-		setup := MatchSetup{MatchID: id, Seed: 7, Pages: pages, Race: RaceSettings{MaxSteps: 5, MaxDistance: 3}}
+		setup := MatchSetup{MatchID: id, Seed: 7, GameSetup: RaceSetup{Pages: pages, Settings: RaceSettings{MaxSteps: 5, MaxDistance: 3}}}
 		a, b := LinkRace{}.Start(setup).(*racePlay), LinkRace{}.Start(setup).(*racePlay)
 		if a.start != b.start || a.target != b.target {
 			t.Fatalf("%s: %s->%s then %s->%s", id, a.start, a.target, b.start, b.target)
@@ -214,7 +214,8 @@ func TestGreedyRacerPrefersSharedWordsAndNewPages(t *testing.T) {
 // A player who fails technically loses the match by technical loss and ends
 // its race in ERROR; the match keeps the race's details.
 func TestLinkRaceTechnicalFailureIsError(t *testing.T) {
-	m := NewMatchWith(LinkRace{}, MatchSetup{MatchID: "R1M1", Seed: 1, Pages: line(), Race: RaceSettings{MaxSteps: 4, MaxDistance: 2}}, "P01", "P02")
+	m := NewMatchWith(LinkRace{}, MatchSetup{MatchID: "R1M1", Seed: 1,
+		GameSetup: RaceSetup{Pages: line(), Settings: RaceSettings{MaxSteps: 4, MaxDistance: 2}}}, "P01", "P02")
 	m.Joined("P01", true)
 	m.Joined("P02", true)
 	if err := m.Answered("P01", Answer{MoveType: NavigateMove, Choice: "B"}); err != nil {

@@ -84,17 +84,17 @@ func (m *Manager) adminEventAfter(in protocol.Inbound, kind engine.EventKind, st
 	if err != nil {
 		return nil, err
 	}
-	m.mu.Lock()
-	before()
-	ev, err := m.stage(engine.Event{Kind: kind, Detail: "by the admin"})
-	if err == nil && kind == engine.EventResumed {
-		close(m.resumed)
-		m.resumed = make(chan struct{})
-	}
-	m.mu.Unlock()
-	if err == nil {
-		err = ev.durable()
-	}
+	err = m.journaled(func(b *batch) error {
+		before()
+		if _, err := b.stage(engine.Event{Kind: kind, Detail: "by the admin"}); err != nil {
+			return err
+		}
+		if kind == engine.EventResumed {
+			close(m.resumed)
+			m.resumed = make(chan struct{})
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, protocol.NewRPCError(protocol.CodeInvalidRequest, "", "%v", err)
 	}

@@ -110,17 +110,17 @@ func declinedStartMatch(err error) bool {
 	return errors.As(err, &rpcErr) && rpcErr.Code == protocol.CodeMethodNotFound
 }
 
-// takeAnnouncedReport stages, for a report mayReportAnnounced allows, the
-// match's assignment to its announced referee: the announced assignment
-// stands. ok is false when there is nothing to stage. Call with m.mu held.
-func (m *Manager) takeAnnouncedReport(matchID, refereeID string) (ev staged, ok bool, err error) {
+// takeAnnouncedReport stages in b, for a report mayReportAnnounced
+// allows, the match's assignment to its announced referee: the announced
+// assignment stands. Otherwise it stages nothing.
+func (m *Manager) takeAnnouncedReport(b *batch, matchID, refereeID string) error {
 	if !m.mayReportAnnounced(matchID, refereeID) {
-		return staged{}, false, nil
+		return nil
 	}
 	rec, _ := m.league.Match(matchID)
-	ev, err = m.stage(engine.Event{Kind: engine.EventMatchAssigned, Round: rec.Round, MatchID: matchID, Referee: refereeID,
+	_, err := b.stage(engine.Event{Kind: engine.EventMatchAssigned, Round: rec.Round, MatchID: matchID, Referee: refereeID,
 		Detail: "reported by the referee the round announced it to"})
-	return ev, err == nil, err
+	return err
 }
 
 // announcedRetryDelay is the wait before a match that stays with its

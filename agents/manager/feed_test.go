@@ -224,15 +224,14 @@ func TestFeedWindowKeepsUnwrittenEvents(t *testing.T) {
 	m := newFeedManager(t, dir, window)
 	all := leagueEvents(1201)
 	for _, burst := range [][]engine.Event{all[:3], all[3:10], all[10:500], all[500:1200]} {
-		var waits []func() error
+		// journaled, with a look at the feed between the staging and the wait.
+		b := &batch{m: m}
 		m.mu.Lock()
 		for _, ev := range burst {
-			s, err := m.stage(ev)
-			if err != nil {
+			if _, err := b.stage(ev); err != nil {
 				m.mu.Unlock()
 				t.Fatal(err)
 			}
-			waits = append(waits, s.durable)
 		}
 		m.mu.Unlock()
 		// Some of the burst may still be on its way to the file: the feed
@@ -242,10 +241,8 @@ func TestFeedWindowKeepsUnwrittenEvents(t *testing.T) {
 		if got := readAll(t, m); len(got) < committed || len(got) > upTo || !sameSteps(got, all[:len(got)]) {
 			t.Fatalf("after staging up to %d with %d committed: the feed has %d events, want the committed ones", upTo, committed, len(got))
 		}
-		for _, wait := range waits {
-			if err := wait(); err != nil {
-				t.Fatal(err)
-			}
+		if err := b.wait(); err != nil {
+			t.Fatal(err)
 		}
 		if got := readAll(t, m); !sameSteps(got, all[:upTo]) {
 			t.Fatalf("after committing up to %d: the feed has %d events, not the ones committed", upTo, len(got))

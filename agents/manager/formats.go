@@ -49,18 +49,18 @@ func (m *Manager) schedule(players []string, seed int64) (*engine.StartInfo, err
 // after the last round's end and before this is journaled pairs the round
 // again on restart, from the same seed and results: the same round.
 func (m *Manager) scheduleNextRound() (bool, error) {
-	m.mu.Lock()
-	round, why, due, err := m.league.NextRoundWhy()
+	var round engine.Round
+	var why string
+	var due bool
+	err := m.journaled(func(b *batch) (err error) {
+		round, why, due, err = m.league.NextRoundWhy()
+		if err != nil || !due {
+			return err
+		}
+		_, err = b.stage(engine.Event{Kind: engine.EventRoundScheduled, Round: round.Number, Schedule: &round, Detail: why})
+		return err
+	})
 	if err != nil || !due {
-		m.mu.Unlock()
-		return false, err
-	}
-	ev, err := m.stage(engine.Event{Kind: engine.EventRoundScheduled, Round: round.Number, Schedule: &round, Detail: why})
-	m.mu.Unlock()
-	if err == nil {
-		err = ev.durable()
-	}
-	if err != nil {
 		return false, err
 	}
 	m.Log.Info("round paired", "event_type", "ROUND_SCHEDULED", "round_id", round.Number, "matches", len(round.Matches), "why", why)

@@ -263,35 +263,27 @@ func (m *Manager) Start(ctx context.Context) error {
 // the manager went down: they run no more and are played again, and the
 // feed must not show them running meanwhile.
 func (m *Manager) endInterruptedMatches() error {
-	m.mu.Lock()
-	if m.league.RunningCount() == 0 {
-		m.mu.Unlock()
-		return nil
-	}
-	ev, err := m.stage(engine.Event{Kind: engine.EventRestarted,
-		Detail: fmt.Sprintf("manager restarted: %d running matches are played again", m.league.RunningCount())})
-	m.mu.Unlock()
-	if err == nil {
-		err = ev.durable()
-	}
-	return err
+	return m.journaled(func(b *batch) error {
+		if m.league.RunningCount() == 0 {
+			return nil
+		}
+		_, err := b.stage(engine.Event{Kind: engine.EventRestarted,
+			Detail: fmt.Sprintf("manager restarted: %d running matches are played again", m.league.RunningCount())})
+		return err
+	})
 }
 
 // holdResumedLeague pauses a league the journal shows running, saying why:
 // its agents are being restarted and must register again before it plays on.
 func (m *Manager) holdResumedLeague(done, total int) error {
-	m.mu.Lock()
-	if m.league.State != engine.LeagueRunning {
-		m.mu.Unlock()
-		return nil
-	}
-	ev, err := m.stage(engine.Event{Kind: engine.EventPaused,
-		Detail: fmt.Sprintf("after a restart, resuming from the journal at %d of %d matches", done, total)})
-	m.mu.Unlock()
-	if err == nil {
-		err = ev.durable()
-	}
-	return err
+	return m.journaled(func(b *batch) error {
+		if m.league.State != engine.LeagueRunning {
+			return nil
+		}
+		_, err := b.stage(engine.Event{Kind: engine.EventPaused,
+			Detail: fmt.Sprintf("after a restart, resuming from the journal at %d of %d matches", done, total)})
+		return err
+	})
 }
 
 // Shutdown ends the manager (node.Agent). Its lifetime's end cancels the
@@ -325,46 +317,6 @@ func (m *Manager) closeAll() error {
 	err := m.journal.Close()
 	m.lock.Release()
 	return err
-}
-
-// record applies an event to the league, journals it and publishes it on the
-// feed, returning once it is durable. An event the league refuses changes
-// nothing and returns the error.
-func (m *Manager) record(ev engine.Event) (engine.Event, error) {
-	m.mu.Lock()
-	staged, err := m.stage(ev)
-	m.mu.Unlock()
-	if err != nil {
-		return staged.Event, err
-	}
-	return staged.Event, staged.durable()
-}
-
-// staged is an event applied and queued for the journal.
-type staged struct {
-	engine.Event
-	durable func() error // waits for the journal's fsync; call once
-}
-
-// stage applies ev and queues it for the journal, under m.mu so that the
-// journal's order is the order of application. The caller waits for
-// durable() after releasing m.mu, so events from many matches share one
-// fsync; a reply that promises the event is durable is sent only after it.
-func (m *Manager) stage(ev engine.Event) (staged, error) {
-	if m.storageErr != nil {
-		return staged{Event: ev}, fmt.Errorf("the league journal cannot be written (%w); restart the manager once the disk is fixed", m.storageErr)
-	}
-	if err := m.apply(&ev); err != nil {
-		return staged{Event: ev}, err
-	}
-	wait := m.journal.Enqueue(ev)
-	return staged{Event: ev, durable: func() error {
-		if err := wait(); err != nil {
-			m.storageFailed(err)
-			return fmt.Errorf("journal: %w", err)
-		}
-		return nil
-	}}, nil
 }
 
 // apply numbers and applies an event and keeps it for the live feed,

@@ -179,16 +179,17 @@ func roundStatus(round, current int, done bool) string {
 	return "PENDING"
 }
 
-func (m *Manager) writeLeagueInfo() {
+// leagueInfo snapshots league.json. Call with m.mu held.
+func (m *Manager) leagueInfo() protocol.LeagueInfoFile {
 	players, referees := m.league.Players(), m.league.Referees()
 	for _, list := range [][]engine.AgentInfo{players, referees} {
 		for i := range list {
 			list[i] = list[i].Public() // league.json is for people: no secrets, not even hashed
 		}
 	}
-	m.writeFile(m.Layout.LeagueInfo(), protocol.LeagueInfoFile{SchemaVersion: protocol.FileSchemaVersion, LeagueID: m.league.ID,
+	return protocol.LeagueInfoFile{SchemaVersion: protocol.FileSchemaVersion, LeagueID: m.league.ID,
 		GameType: m.league.GameType, Seed: m.league.Seed, Players: players, Referees: referees,
-		LastUpdated: protocol.FormatTime(time.Now())})
+		LastUpdated: protocol.FormatTime(time.Now())}
 }
 
 // writeFile writes a derived file. The journal is the record; a failed

@@ -53,7 +53,7 @@ func (m *Manager) handleRegisterReferee(ctx context.Context, in protocol.Inbound
 // failing its first match. The manager calls an
 // admitted agent in the dialect it registered in. The registration is
 // decided and staged under m.mu, and waited for in the journal outside it
-// (see stage): the acceptance is sent once it is durable.
+// (see journaled): the acceptance is sent once it is durable.
 func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta protocol.AgentMeta, role engine.Role, dialect protocol.Dialect) (any, error) {
 	if err := m.checkRegistration(env, &meta, role); err != nil {
 		return nil, err
@@ -65,15 +65,16 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	if err != nil {
 		return nil, err
 	}
-	entry, err := m.enrol(env, meta, role, dialect, hash)
+	var entry enrolment
+	err = m.journaled(func(b *batch) (err error) {
+		entry, err = m.enrol(b, env, meta, role, dialect, hash)
+		return err
+	})
 	switch {
 	case err != nil:
 		return nil, err
 	case entry.refused != "":
 		return m.rejectRegistration(env, role, entry.refused), nil
-	}
-	if err := entry.durable(); err != nil {
-		return nil, err
 	}
 	if role == engine.RoleReferee && !meta.MatchTickets {
 		// Not ours: it may take its matches from the round announcement.
@@ -125,18 +126,14 @@ func (m *Manager) unfitReason(ctx context.Context, meta protocol.AgentMeta, role
 // or the reason it refused it.
 type enrolment struct {
 	agent   engine.AgentInfo
-	again   bool         // a returning agent, keeping its id
-	refused string       // why the league refuses it; nothing was staged
-	durable func() error // waits for the journal's fsync; call once, without m.mu
+	again   bool   // a returning agent, keeping its id
+	refused string // why the league refuses it; nothing was staged
 }
 
-// enrol decides under m.mu whether the league takes the agent and, if so,
-// stages its registration and learns its dialect, so that the league
-// never calls it in another. The caller waits for durable once m.mu is
-// released.
-func (m *Manager) enrol(env protocol.Envelope, meta protocol.AgentMeta, role engine.Role, dialect protocol.Dialect, hash string) (enrolment, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+// enrol decides, within journaled, whether the league takes the agent
+// and, if so, stages its registration and learns its dialect, so that the
+// league never calls it in another.
+func (m *Manager) enrol(b *batch, env protocol.Envelope, meta protocol.AgentMeta, role engine.Role, dialect protocol.Dialect, hash string) (enrolment, error) {
 	agent, known := m.returningAgent(env, role)
 	if role == engine.RoleReferee && !known {
 		if err := cmp.Or(m.admitReferee(meta.RefereeKey), m.admitTicketless(meta)); err != nil {
@@ -178,12 +175,11 @@ func (m *Manager) enrol(env protocol.Envelope, meta protocol.AgentMeta, role eng
 		agent.PriorTokenHash = hashToken(meta.RejoinToken)
 	}
 	delete(m.tokenUsed, agent.ID) // the token issued now is not used yet
-	ev, err := m.stage(engine.Event{Kind: engine.EventAgentRegistered, Agent: &agent})
-	if err != nil {
+	if _, err := b.stage(engine.Event{Kind: engine.EventAgentRegistered, Agent: &agent}); err != nil {
 		return enrolment{}, err
 	}
 	m.Client.Learn(agent.Endpoint, dialect)
-	return enrolment{agent: agent, again: known, durable: ev.durable}, nil
+	return enrolment{agent: agent, again: known}, nil
 }
 
 // endpointRefusal is why the agent may not register from endpoint, or "".

@@ -77,35 +77,32 @@ func checkReportSteps(rep protocol.MatchResultReport) error {
 // whoever waits for the match and marks the standings file stale. Its cost
 // does not grow with the league.
 func (m *Manager) recordResult(r engine.Result, refereeID string, facts *engine.MatchFacts, steps []protocol.StepEntry) error {
-	m.mu.Lock()
-	var events []staged
-	var ev staged
-	// A match announced to a referee that plays from the announcement is
-	// its own, whoever it was handed to since.
-	assigned, reassigned, err := m.takeAnnouncedReport(r.MatchID, refereeID)
-	if reassigned {
-		events = append(events, assigned)
-	}
-	if rec, _ := m.league.Match(r.MatchID); err == nil && rec.Referee != refereeID {
-		// Checked again under the lock: the match may have been reassigned
-		// since the report was read.
-		err = fmt.Errorf("match %s is not assigned to %s", r.MatchID, refereeID)
-	} else if err == nil && rec.Result == nil {
-		// Under the same lock as the result: of two copies of a report
-		// (a retry crossing the first), only the one that records the
-		// result brings its steps.
-		var stepEvents []staged
-		stepEvents, _, err = m.stageStepsLocked(refereeID, steps)
-		events = append(events, stepEvents...)
-	}
-	if err == nil {
-		ev, err = m.stage(engine.Event{Kind: engine.EventMatchResult, Round: r.Round, MatchID: r.MatchID,
+	var ev engine.Event
+	err := m.journaled(func(b *batch) error {
+		// A match announced to a referee that plays from the announcement
+		// is its own, whoever it was handed to since.
+		if err := m.takeAnnouncedReport(b, r.MatchID, refereeID); err != nil {
+			return err
+		}
+		rec, _ := m.league.Match(r.MatchID)
+		if rec.Referee != refereeID {
+			// Checked again under the lock: the match may have been
+			// reassigned since the report was read.
+			return fmt.Errorf("match %s is not assigned to %s", r.MatchID, refereeID)
+		}
+		if rec.Result == nil {
+			// Under the same lock as the result: of two copies of a
+			// report (a retry crossing the first), only the one that
+			// records the result brings its steps.
+			if _, err := m.stageStepsIn(b, refereeID, steps); err != nil {
+				return err
+			}
+		}
+		var err error
+		ev, err = b.stage(engine.Event{Kind: engine.EventMatchResult, Round: r.Round, MatchID: r.MatchID,
 			Referee: refereeID, Result: &r, Facts: facts})
-	}
-	m.mu.Unlock()
-	if err == nil {
-		err = waitDurable(append(events, ev))
-	}
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -246,10 +243,11 @@ func (m *Manager) handleMatchStep(_ context.Context, in protocol.Inbound) (any, 
 	if len(steps) > protocol.MaxStepsPerMessage {
 		return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "%d steps in one message, at most %d", len(steps), protocol.MaxStepsPerMessage)
 	}
-	events, foreign, err := m.stageSteps(referee.ID, steps)
-	if derr := waitDurable(events); err == nil {
-		err = derr
-	}
+	var foreign string
+	err = m.journaled(func(b *batch) (err error) {
+		foreign, err = m.stageStepsIn(b, referee.ID, steps)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -259,18 +257,11 @@ func (m *Manager) handleMatchStep(_ context.Context, in protocol.Inbound) (any, 
 	return &protocol.Ack{Envelope: m.reply("MATCH_STEP_ACK", msg.Envelope), Status: "ok"}, nil
 }
 
-// stageSteps journals the steps of matches the referee runs that have no
+// stageStepsIn stages the steps of matches the referee runs that have no
 // result yet (a step that arrives after the result changes nothing). It
-// returns what was staged and the id of a match not assigned to the
-// referee, if any step named one: the others are still taken.
-func (m *Manager) stageSteps(refereeID string, steps []protocol.StepEntry) (out []staged, foreign string, err error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.stageStepsLocked(refereeID, steps)
-}
-
-// stageStepsLocked is stageSteps with m.mu held.
-func (m *Manager) stageStepsLocked(refereeID string, steps []protocol.StepEntry) (out []staged, foreign string, err error) {
+// returns the id of a match not assigned to the referee, if any step named
+// one: the others are still taken.
+func (m *Manager) stageStepsIn(b *batch, refereeID string, steps []protocol.StepEntry) (foreign string, err error) {
 	for _, step := range steps {
 		match, ok := m.league.Match(step.MatchID)
 		if !ok || match.Referee != refereeID {
@@ -280,25 +271,10 @@ func (m *Manager) stageStepsLocked(refereeID string, steps []protocol.StepEntry)
 		if match.Result != nil {
 			continue
 		}
-		ev, err := m.stage(engine.Event{Kind: engine.EventMatchStep, Round: match.Round, MatchID: step.MatchID,
-			Referee: refereeID, Step: step.Step, Detail: step.Detail})
-		if err != nil {
-			return out, foreign, err
-		}
-		out = append(out, ev)
-	}
-	return out, foreign, nil
-}
-
-// waitDurable waits until the journal holds every staged event and returns
-// the first error. One group commit holds them all: waiting for each costs
-// nothing more.
-func waitDurable(events []staged) error {
-	var err error
-	for _, ev := range events {
-		if derr := ev.durable(); derr != nil && err == nil {
-			err = derr
+		if _, err := b.stage(engine.Event{Kind: engine.EventMatchStep, Round: match.Round, MatchID: step.MatchID,
+			Referee: refereeID, Step: step.Step, Detail: step.Detail}); err != nil {
+			return foreign, err
 		}
 	}
-	return err
+	return foreign, nil
 }

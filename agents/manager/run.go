@@ -18,18 +18,41 @@ import (
 )
 
 // startLeague journals the seed and schedule; it fails unless enough agents
-// have registered.
+// have registered. league.json is written once the start is durable.
 func (m *Manager) startLeague() error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	var info protocol.LeagueInfoFile
+	var rounds int
+	err := m.journaled(func(b *batch) error {
+		start, err := m.startInfo()
+		if err != nil {
+			return err
+		}
+		if _, err := b.stage(engine.Event{Kind: engine.EventLeagueStarted, Start: start}); err != nil {
+			return err
+		}
+		info, rounds = m.leagueInfo(), m.league.PlannedRounds()
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	m.Log.Info("league started", "event_type", "SCHEDULE_CREATED", "seed", info.Seed, "rounds", rounds,
+		"players", len(info.Players), "referees", len(info.Referees))
+	m.writeFile(m.Layout.LeagueInfo(), info)
+	return nil
+}
+
+// startInfo is the league's start, its seed and schedule, when enough
+// agents have registered and it has not started. Call with m.mu held.
+func (m *Manager) startInfo() (*engine.StartInfo, error) {
 	players, referees := m.league.Players(), m.league.Referees()
 	need := m.opts.Config.Participants
 	if len(players) < need.MinPlayers || len(referees) < need.MinReferees {
-		return fmt.Errorf("need at least %d players and %d referees, have %d and %d",
+		return nil, fmt.Errorf("need at least %d players and %d referees, have %d and %d",
 			need.MinPlayers, need.MinReferees, len(players), len(referees))
 	}
 	if m.league.State != engine.LeagueWaiting {
-		return fmt.Errorf("the league is %s", m.league.State)
+		return nil, fmt.Errorf("the league is %s", m.league.State)
 	}
 	ids := make([]string, len(players))
 	for i, p := range players {
@@ -40,21 +63,7 @@ func (m *Manager) startLeague() error {
 	if !m.opts.SeedSet {
 		seed = rand.Int64N(1 << 53) // fits a JSON number exactly
 	}
-	start, err := m.schedule(ids, seed)
-	if err != nil {
-		return err
-	}
-	ev, err := m.stage(engine.Event{Kind: engine.EventLeagueStarted, Start: start})
-	if err == nil {
-		err = ev.durable()
-	}
-	if err != nil {
-		return err
-	}
-	m.Log.Info("league started", "event_type", "SCHEDULE_CREATED", "seed", seed, "rounds", m.league.PlannedRounds(),
-		"players", len(ids), "referees", len(referees))
-	m.writeLeagueInfo()
-	return nil
+	return m.schedule(ids, seed)
 }
 
 // startRunning starts the league loop once.
@@ -317,63 +326,26 @@ func (m *Manager) hasResult(matchID string) bool {
 // runOnReferee assigns the match, asks the referee to start it, and waits
 // for its report until the match's deadline.
 func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee engine.AgentInfo) error {
-	m.mu.Lock()
-	rec, _ := m.league.Match(p.MatchID)
-	if rec.Result != nil {
-		m.mu.Unlock()
-		return nil
+	var h handOver
+	err := m.journaled(func(b *batch) (err error) {
+		h, err = m.assign(b, p, referee)
+		return err
+	})
+	reported := h.reported // nil: the match has its result, or nothing was staged
+	if err == nil && reported != nil {
+		err = m.suspendSilent(h.missedBy)
 	}
-	if m.announcementDriven(referee.ID) && m.announced.referee[p.MatchID] != referee.ID {
-		m.mu.Unlock() // it would never hear of the match: not handed to it, so no miss of its
-		return fmt.Errorf("%s takes its matches from the round announcement, which gave %s to another", referee.ID, p.MatchID)
-	}
-	// A match assigned again while it runs is a miss of the referee it
-	// ran on (engine.League.MissedReports).
-	var missedBy string
-	if m.league.Running(p.MatchID) {
-		missedBy = rec.Referee
-	}
-	assigned, err := m.stage(engine.Event{Kind: engine.EventMatchAssigned, Round: p.Round, MatchID: p.MatchID, Referee: referee.ID})
-	if err != nil {
-		m.mu.Unlock()
+	if err != nil || reported == nil {
+		if reported != nil {
+			m.forgetWaiter(p.MatchID, reported)
+		}
 		return err
 	}
-	reported := make(chan struct{})
-	m.reported[p.MatchID] = reported
-	fromAnnouncement := m.announcementDriven(referee.ID)
-	announced := m.announced.referee[p.MatchID] == referee.ID
-	startKey := m.managerKey(referee)
-	if current, ok := m.league.Agent(referee.ID); ok {
-		startKey = m.managerKey(current) // its token may have changed since the round began
-	}
-	playerA, _ := m.league.Agent(p.PlayerA)
-	playerB, _ := m.league.Agent(p.PlayerB)
-	seed := m.league.Seed
-	standings := map[string]protocol.Standing{}
-	for _, id := range []string{p.PlayerA, p.PlayerB} {
-		row, _ := m.league.Table.Row(id)
-		standings[id] = protocol.Standing{Wins: row.Wins, Losses: row.Losses, Draws: row.Draws}
-	}
-	m.mu.Unlock()
-	if err := assigned.durable(); err != nil {
-		m.forgetWaiter(p.MatchID, reported)
-		return err
-	}
-	if err := m.suspendSilent(missedBy); err != nil {
-		m.forgetWaiter(p.MatchID, reported)
-		return err
-	}
-
-	msg := &protocol.StartMatch{
-		Envelope: m.envelopeTo(protocol.TypeStartMatch, p.Round, p.MatchID),
-		GameType: m.game.Type(), RefereeID: referee.ID,
-		PlayerAID: p.PlayerA, PlayerBID: p.PlayerB,
-		PlayerAEndpoint: playerA.Endpoint, PlayerBEndpoint: playerB.Endpoint,
-		LeagueSeed: seed, Standings: standings,
-	}
-	msg.AuthToken = startKey // the key only this referee and its manager know
+	msg := h.msg
+	msg.Envelope = m.envelopeTo(protocol.TypeStartMatch, p.Round, p.MatchID)
+	msg.AuthToken = h.startKey // the key only this referee and its manager know
 	msg.PlayerATicket, msg.PlayerBTicket = m.matchTicket(p.PlayerA, p.MatchID, referee.ID), m.matchTicket(p.PlayerB, p.MatchID, referee.ID)
-	if err := m.sendStartMatch(ctx, referee, msg, fromAnnouncement, announced); err != nil {
+	if err := m.sendStartMatch(ctx, referee, msg, h.fromAnnouncement, h.announced); err != nil {
 		m.forgetWaiter(p.MatchID, reported)
 		return err
 	}
@@ -436,6 +408,60 @@ func watchReferee(ctx context.Context, endpoint string, every time.Duration) <-c
 		}
 	}()
 	return gone
+}
+
+// handOver is a match assigned to a referee, with what its start_match
+// needs, read as the assignment was staged.
+type handOver struct {
+	msg                         *protocol.StartMatch
+	startKey                    string
+	reported                    chan struct{} // closed when its result is in; nil: it has its result, nothing was staged
+	missedBy                    string        // the referee the match ran on before, which missed it, or ""
+	fromAnnouncement, announced bool
+}
+
+// assign stages the match's assignment to referee and reads the rest of
+// its start_match from the league.
+func (m *Manager) assign(b *batch, p engine.Pairing, referee engine.AgentInfo) (handOver, error) {
+	rec, _ := m.league.Match(p.MatchID)
+	if rec.Result != nil {
+		return handOver{}, nil
+	}
+	if m.announcementDriven(referee.ID) && m.announced.referee[p.MatchID] != referee.ID {
+		// it would never hear of the match: not handed to it, so no miss of its
+		return handOver{}, fmt.Errorf("%s takes its matches from the round announcement, which gave %s to another", referee.ID, p.MatchID)
+	}
+	// A match assigned again while it runs is a miss of the referee it
+	// ran on (engine.League.MissedReports).
+	var h handOver
+	if m.league.Running(p.MatchID) {
+		h.missedBy = rec.Referee
+	}
+	if _, err := b.stage(engine.Event{Kind: engine.EventMatchAssigned, Round: p.Round, MatchID: p.MatchID, Referee: referee.ID}); err != nil {
+		return handOver{}, err
+	}
+	h.reported = make(chan struct{})
+	m.reported[p.MatchID] = h.reported
+	h.fromAnnouncement = m.announcementDriven(referee.ID)
+	h.announced = m.announced.referee[p.MatchID] == referee.ID
+	h.startKey = m.managerKey(referee)
+	if current, ok := m.league.Agent(referee.ID); ok {
+		h.startKey = m.managerKey(current) // its token may have changed since the round began
+	}
+	playerA, _ := m.league.Agent(p.PlayerA)
+	playerB, _ := m.league.Agent(p.PlayerB)
+	standings := map[string]protocol.Standing{}
+	for _, id := range []string{p.PlayerA, p.PlayerB} {
+		row, _ := m.league.Table.Row(id)
+		standings[id] = protocol.Standing{Wins: row.Wins, Losses: row.Losses, Draws: row.Draws}
+	}
+	h.msg = &protocol.StartMatch{
+		GameType: m.game.Type(), RefereeID: referee.ID,
+		PlayerAID: p.PlayerA, PlayerBID: p.PlayerB,
+		PlayerAEndpoint: playerA.Endpoint, PlayerBEndpoint: playerB.Endpoint,
+		LeagueSeed: m.league.Seed, Standings: standings,
+	}
+	return h, nil
 }
 
 func (m *Manager) forgetWaiter(matchID string, ch chan struct{}) {

@@ -20,34 +20,35 @@ func (m *Manager) suspendFailing(matchID string) error {
 	if after <= 0 {
 		return nil
 	}
-	m.mu.Lock()
-	rec, _ := m.league.Match(matchID)
-	var events []staged
-	var err error
-	for _, id := range []string{rec.PlayerA, rec.PlayerB} {
-		streak := m.league.FailureStreak(id)
-		if rec.Result == nil || streak < after || m.league.Suspended(id) {
-			continue
+	var events []engine.Event
+	var refused error // a suspension the league refused: those staged before it stand
+	err := m.journaled(func(b *batch) error {
+		rec, _ := m.league.Match(matchID)
+		for _, id := range []string{rec.PlayerA, rec.PlayerB} {
+			streak := m.league.FailureStreak(id)
+			if rec.Result == nil || streak < after || m.league.Suspended(id) {
+				continue
+			}
+			ev, err := b.stage(engine.Event{Kind: engine.EventPlayerSuspended, Round: rec.Round, AgentID: id,
+				Detail: fmt.Sprintf("%s suspended after %d technical losses in a row", id, streak)})
+			if err != nil {
+				refused = err
+				break
+			}
+			events = append(events, ev)
 		}
-		var ev staged
-		ev, err = m.stage(engine.Event{Kind: engine.EventPlayerSuspended, Round: rec.Round, AgentID: id,
-			Detail: fmt.Sprintf("%s suspended after %d technical losses in a row", id, streak)})
-		if err != nil {
-			break
-		}
-		events = append(events, ev)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	m.mu.Unlock()
 	for _, ev := range events {
-		if err := ev.durable(); err != nil {
-			return err
-		}
 		m.Log.Warn("player suspended", "event_type", "PLAYER_SUSPENDED", "player_id", ev.AgentID, "reason", ev.Detail)
 	}
 	if len(events) > 0 {
 		m.writeStandings()
 	}
-	return err
+	return refused
 }
 
 // A referee that keeps taking matches and reporting none (its match
@@ -62,20 +63,20 @@ func (m *Manager) suspendFailing(matchID string) error {
 // matches waiting for it. "" is no referee.
 func (m *Manager) suspendSilent(referee string) error {
 	after := m.opts.Config.Suspension.AfterMissedReports
-	m.mu.Lock()
-	if referee == "" || !m.league.SilentReferee(referee, after) || m.reportedLately(referee) {
-		m.mu.Unlock()
-		return nil
-	}
-	missed := m.league.MissedReports(referee)
-	ev, err := m.stage(engine.Event{Kind: engine.EventRefereeSuspended, Round: m.league.CurrentRound(), AgentID: referee,
-		Detail: fmt.Sprintf("referee %s suspended after %d matches in a row without a report; its matches go to the other referees",
-			referee, missed)})
-	m.mu.Unlock()
-	if err == nil {
-		err = ev.durable()
-	}
-	if err != nil {
+	var ev engine.Event
+	var missed int
+	silent := false
+	err := m.journaled(func(b *batch) (err error) {
+		if referee == "" || !m.league.SilentReferee(referee, after) || m.reportedLately(referee) {
+			return nil
+		}
+		silent, missed = true, m.league.MissedReports(referee)
+		ev, err = b.stage(engine.Event{Kind: engine.EventRefereeSuspended, Round: m.league.CurrentRound(), AgentID: referee,
+			Detail: fmt.Sprintf("referee %s suspended after %d matches in a row without a report; its matches go to the other referees",
+				referee, missed)})
+		return err
+	})
+	if err != nil || !silent {
 		return err
 	}
 	m.Log.Warn("referee suspended", "event_type", "REFEREE_SUSPENDED", "referee_id", referee, "missed_reports", missed,
@@ -112,7 +113,29 @@ var closedChan = func() chan struct{} { ch := make(chan struct{}); close(ch); re
 // referee: a technical loss for each suspended player (both: a double
 // technical loss, no winner). It reports whether it did.
 func (m *Manager) forfeitSuspended(p engine.Pairing) (bool, error) {
-	m.mu.Lock()
+	var ev engine.Event
+	forfeited := false
+	err := m.journaled(func(b *batch) (err error) {
+		var r engine.Result
+		if r, forfeited = m.forfeit(p); !forfeited {
+			return nil
+		}
+		ev, err = b.stage(engine.Event{Kind: engine.EventMatchResult, Round: p.Round, MatchID: p.MatchID,
+			Result: &r, Detail: strings.Join(r.Offenders, " and ") + " suspended"})
+		return err
+	})
+	if err != nil || !forfeited {
+		return false, err
+	}
+	m.Log.Info("match scored without playing", "event_type", "MATCH_FORFEITED", "match_id", p.MatchID,
+		"offenders", ev.Result.Offenders, "winner", ev.Result.Winner, "seq", ev.Seq)
+	m.writeStandings()
+	return true, nil
+}
+
+// forfeit is the result of a match with a suspended player, and whether
+// it has one. Call with m.mu held.
+func (m *Manager) forfeit(p engine.Pairing) (engine.Result, bool) {
 	var offenders []string
 	for _, id := range []string{p.PlayerA, p.PlayerB} {
 		if m.league.Suspended(id) {
@@ -120,8 +143,7 @@ func (m *Manager) forfeitSuspended(p engine.Pairing) (bool, error) {
 		}
 	}
 	if len(offenders) == 0 {
-		m.mu.Unlock()
-		return false, nil
+		return engine.Result{}, false
 	}
 	r := engine.Result{MatchID: p.MatchID, Round: p.Round, PlayerA: p.PlayerA, PlayerB: p.PlayerB,
 		Status: engine.StatusTechnicalLoss, Offenders: offenders}
@@ -131,18 +153,5 @@ func (m *Manager) forfeitSuspended(p engine.Pairing) (bool, error) {
 			r.Winner = p.PlayerB
 		}
 	}
-	detail := strings.Join(offenders, " and ") + " suspended"
-	ev, err := m.stage(engine.Event{Kind: engine.EventMatchResult, Round: p.Round, MatchID: p.MatchID,
-		Result: &r, Detail: detail})
-	m.mu.Unlock()
-	if err == nil {
-		err = ev.durable()
-	}
-	if err != nil {
-		return false, err
-	}
-	m.Log.Info("match scored without playing", "event_type", "MATCH_FORFEITED", "match_id", p.MatchID,
-		"offenders", offenders, "winner", r.Winner, "seq", ev.Seq)
-	m.writeStandings()
-	return true, nil
+	return r, true
 }

@@ -263,7 +263,7 @@ func (p *Player) handleMoveCall(_ context.Context, in protocol.Inbound) (any, er
 // moveAnswer is CHOOSE_PARITY_RESPONSE for even/odd's move and
 // GAME_MOVE_RESPONSE for any other.
 func (p *Player) moveAnswer(call protocol.MoveCall, id, moveType, move string, report *protocol.ModelMove) protocol.Message {
-	if protocol.MoveCallType(moveType) == protocol.TypeChooseParityCall {
+	if protocol.MovesOf(moveType).Answer == protocol.TypeChooseParityResponse {
 		resp := &protocol.MoveAnswer{Envelope: p.PeerEnvelope(protocol.TypeChooseParityResponse, call.ConversationID),
 			PlayerID: id, Choice: move, Model: report}
 		resp.MatchID, resp.RoundID = call.MatchID, call.RoundID

@@ -36,6 +36,17 @@ func startPlayer(t *testing.T) (url, dataDir string) {
 // registration answer, and the strategy's seed.
 func startPlayerWith(t *testing.T, registered map[string]any, seed int64) (url, dataDir string) {
 	t.Helper()
+	dataDir = t.TempDir()
+	p := runPlayer(t, player.Options{Config: config.Default(), DataDir: dataDir, Port: 0, Name: "tester", Strategy: "random", Seed: seed},
+		registered)
+	return p.Endpoint(), dataDir
+}
+
+// runPlayer runs a player of opts in this process against a fake manager
+// that accepts it as P07, with registered's fields in its answer; it is
+// shut down when the test ends.
+func runPlayer(t *testing.T, opts player.Options, registered map[string]any) *player.Player {
+	t.Helper()
 	manager := leaguetest.NewPeer(t, func(req leaguetest.PeerRequest) (int, []byte) {
 		if req.Method == "register_player" {
 			return http.StatusOK, leaguetest.ResultReply(req.ID, leaguetest.With(map[string]any{"protocol": "league.v2",
@@ -44,9 +55,8 @@ func startPlayerWith(t *testing.T, registered map[string]any, seed int64) (url, 
 		}
 		return http.StatusOK, leaguetest.ResultReply(req.ID, map[string]any{"status": "ok"})
 	})
-	dataDir = t.TempDir()
-	p, err := player.New(player.Options{Config: config.Default(), DataDir: dataDir, Port: 0, ManagerURL: manager.Endpoint,
-		Name: "tester", Strategy: "random", Seed: seed})
+	opts.ManagerURL = manager.Endpoint
+	p, err := player.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +73,7 @@ func startPlayerWith(t *testing.T, registered map[string]any, seed int64) (url, 
 			t.Errorf("shutdown: %v", err)
 		}
 	})
-	return p.Endpoint(), dataDir
+	return p
 }
 
 func gameMessage(messageType, matchID string, extra map[string]any) map[string]any {

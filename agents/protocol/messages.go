@@ -203,17 +203,33 @@ type MoveRequest struct {
 	Context      map[string]any `json:"context,omitempty" jsonschema:"what the game shows the player this turn"` // GAME_MOVE_CALL: what the game shows the player this turn
 }
 
-// ParityMoveType is even/odd's move type, the one league.v2 gives a call of
-// its own (CHOOSE_PARITY_CALL); every other move type travels in
-// GAME_MOVE_CALL (protocol.md §3.19).
+// ParityMoveType is even/odd's move type, the one league.v2 gives messages
+// of its own (CHOOSE_PARITY_CALL and CHOOSE_PARITY_RESPONSE); every other
+// move type travels in GAME_MOVE_CALL and GAME_MOVE_RESPONSE (protocol.md
+// §3.19).
 const ParityMoveType = "choose_parity"
 
-// MoveCallType is the message type that asks for a move of moveType.
-func MoveCallType(moveType string) string {
+// MoveMessages are the message types of one move type: the call that asks
+// for a move and the answer that carries it.
+type MoveMessages struct {
+	Call, Answer string
+}
+
+// MovesOf is the call and the answer of moveType.
+func MovesOf(moveType string) MoveMessages {
 	if moveType == ParityMoveType {
-		return TypeChooseParityCall
+		return MoveMessages{Call: TypeChooseParityCall, Answer: TypeChooseParityResponse}
 	}
-	return TypeGameMoveCall
+	return MoveMessages{Call: TypeGameMoveCall, Answer: TypeGameMoveResponse}
+}
+
+// MoveCallType is the message type that asks for a move of moveType.
+func MoveCallType(moveType string) string { return MovesOf(moveType).Call }
+
+// IsMoveAnswer says a message type carries a move, of whatever game: a
+// player may send either form (ReadMove reads both), posted back or inline.
+func IsMoveAnswer(messageType string) bool {
+	return messageType == TypeChooseParityResponse || messageType == TypeGameMoveResponse
 }
 
 // ParityMoveRequest is what a CHOOSE_PARITY_CALL without a move_request

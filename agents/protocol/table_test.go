@@ -3,6 +3,8 @@ package protocol
 import (
 	"slices"
 	"testing"
+
+	"github.com/leaguetui/leaguetui/engine"
 )
 
 // Every method name and message_type spelling in the table routes to its
@@ -40,6 +42,31 @@ func TestServedByAndSender(t *testing.T) {
 	for role, want := range map[Role]string{ManagerRole: SenderManager, RefereeRole: "referee:REF01", PlayerRole: "player:REF01"} {
 		if got := RoleSender(role, "REF01"); got != want {
 			t.Errorf("RoleSender(%s) = %q, want %q", role, got, want)
+		}
+	}
+}
+
+// Each move type has its own call and answer, and each answer routes to
+// itself: even/odd's are league.v2's own (CHOOSE_PARITY_*), every other
+// game's the generic GAME_MOVE_* pair. No game's answer is read as
+// another's, and a posted move of either form is a move answer.
+func TestMovesOfEachGame(t *testing.T) {
+	for moveType, want := range map[string]MoveMessages{
+		engine.EvenOdd{}.MoveType(): {Call: TypeChooseParityCall, Answer: TypeChooseParityResponse},
+		engine.NavigateMove:         {Call: TypeGameMoveCall, Answer: TypeGameMoveResponse},
+		"a game yet to come":        {Call: TypeGameMoveCall, Answer: TypeGameMoveResponse},
+	} {
+		got := MovesOf(moveType)
+		if got != want {
+			t.Errorf("MovesOf(%q) = %+v, want %+v", moveType, got, want)
+		}
+		for _, messageType := range []string{got.Call, got.Answer} {
+			if routed := (head{MessageType: messageType}).messageType(); routed != messageType {
+				t.Errorf("%s routes to %s", messageType, routed)
+			}
+		}
+		if !IsMoveAnswer(got.Answer) || IsMoveAnswer(got.Call) {
+			t.Errorf("%s: IsMoveAnswer does not tell its answer (%s) from its call (%s)", moveType, got.Answer, got.Call)
 		}
 	}
 }

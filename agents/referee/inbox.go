@@ -26,7 +26,13 @@ type slot struct {
 
 func newInbox() *inbox { return &inbox{waiting: map[string]slot{}} }
 
+// inboxKey names the slot of an answer of messageType. The two answers
+// that carry a move share theirs: a player may post a move in either form,
+// whatever the game, as it may answer inline in either.
 func inboxKey(matchID, player, messageType string) string {
+	if protocol.IsMoveAnswer(messageType) {
+		messageType = "move"
+	}
 	return matchID + "|" + player + "|" + messageType
 }
 

@@ -44,7 +44,7 @@ func (run *matchRun) locked(f func(m *engine.Match)) {
 func newMatchRun(r *Referee, start protocol.StartMatch, game engine.Game, file string) *matchRun {
 	return &matchRun{
 		r: r, start: start, game: game, file: file,
-		match: engine.NewMatchWith(game, r.matchSetup(start), start.PlayerAID, start.PlayerBID),
+		match: engine.NewMatchWith(game, r.matchSetup(start, game), start.PlayerAID, start.PlayerBID),
 		endpoints: map[string]string{
 			start.PlayerAID: start.PlayerAEndpoint,
 			start.PlayerBID: start.PlayerBEndpoint,
@@ -198,7 +198,7 @@ func (run *matchRun) askMove(ctx context.Context, player string) {
 	var turn engine.Turn
 	run.locked(func(m *engine.Match) { turn, _ = m.Turn(player) })
 	call := run.moveCall(player, turn)
-	err := run.ask(ctx, player, call, run.r.opts.Config.Timeouts.Move, answerTypeOf(call.MessageType),
+	err := run.ask(ctx, player, call, run.r.opts.Config.Timeouts.Move, protocol.MovesOf(turn.MoveType).Answer,
 		func(raw json.RawMessage) (bool, error) {
 			answer, ok := protocol.ReadMove(raw)
 			if !ok {
@@ -216,31 +216,12 @@ func (run *matchRun) askMove(ctx context.Context, player string) {
 	}
 }
 
-// answerTypeOf is the answer a move call asks for, as messages to the
-// player and errors name it: league.v2's CHOOSE_PARITY_RESPONSE to its
-// CHOOSE_PARITY_CALL, GAME_MOVE_RESPONSE to a GAME_MOVE_CALL.
-func answerTypeOf(callType string) string {
-	if callType == protocol.TypeGameMoveCall {
-		return protocol.TypeGameMoveResponse
-	}
-	return protocol.TypeChooseParityResponse
-}
-
-// inboxType is the type an answer posted back arrives as: the message
-// table reads GAME_MOVE_RESPONSE as an alias of CHOOSE_PARITY_RESPONSE.
-func inboxType(answerType string) string {
-	if answerType == protocol.TypeGameMoveResponse {
-		return protocol.TypeChooseParityResponse
-	}
-	return answerType
-}
-
 // moveCall is the call that asks player for turn's move: CHOOSE_PARITY_CALL
 // for even/odd's move, as league.v2 has it, GAME_MOVE_CALL with the turn and
 // what the game shows for every other.
 func (run *matchRun) moveCall(player string, turn engine.Turn) *protocol.MoveCall {
 	opponent, _ := run.opponentOf(player)
-	callType := protocol.MoveCallType(turn.MoveType)
+	callType := protocol.MovesOf(turn.MoveType).Call
 	request := &protocol.MoveRequest{MoveType: turn.MoveType, ValidOptions: turn.Options}
 	if callType == protocol.TypeGameMoveCall {
 		request.Turn, request.Context = turn.Number, turn.State
@@ -299,7 +280,7 @@ func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Me
 	if call, ok := msg.(*protocol.MoveCall); ok {
 		call.Deadline = protocol.FormatTime(deadline) // protocol.md §3.8: now + the move timeout, for this attempt
 	}
-	late, cancel := run.r.inbox.expect(run.start.MatchID, player, inboxType(answerType), run.tickets[player])
+	late, cancel := run.r.inbox.expect(run.start.MatchID, player, answerType, run.tickets[player])
 	defer cancel()
 	asked := time.Now()
 	raw, err := run.tell(ctx, player, msg, rpc.Call{Timeout: timeout, Attempts: 1, Repeat: repeat})

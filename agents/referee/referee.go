@@ -72,6 +72,7 @@ func New(opts Options) (*Referee, error) {
 	r.Server.Handle(protocol.TypeStartMatch, r.handleStartMatch)
 	r.Server.Handle(protocol.TypeGameJoinAck, r.handleLateAnswer)
 	r.Server.Handle(protocol.TypeChooseParityResponse, r.handleLateAnswer)
+	r.Server.Handle(protocol.TypeGameMoveResponse, r.handleLateAnswer)
 	r.Server.Handle(protocol.TypeRoundAnnouncement, r.handleRoundAnnouncement)
 	r.AcknowledgeNotifications(protocol.TypeStandingsUpdate, protocol.TypeRoundCompleted)
 	r.Server.HandleHTTP("GET /matches/{id}", r.serveMatchFile)
@@ -121,13 +122,18 @@ func (r *Referee) connectPages(ctx context.Context) error {
 	return nil
 }
 
-// matchSetup is what a match's game starts from.
-func (r *Referee) matchSetup(start protocol.StartMatch) engine.MatchSetup {
-	setup := engine.MatchSetup{MatchID: start.MatchID, Seed: start.LeagueSeed,
-		Race: engine.RaceSettings{MaxSteps: r.opts.Config.Pages.MaxSteps, MaxDistance: r.opts.Config.Pages.MaxDistance,
-			DrawLoads: r.opts.Config.Pages.DrawLoads}}
-	if r.pages != nil { // a nil *Navigator in the interface would look like pages
-		setup.Pages = r.pages
+// matchSetup is what a match of game starts from: a game that reads pages
+// gets the page server and the race's bounds.
+func (r *Referee) matchSetup(start protocol.StartMatch, game engine.Game) engine.MatchSetup {
+	setup := engine.MatchSetup{MatchID: start.MatchID, Seed: start.LeagueSeed}
+	if _, reads := game.(engine.PageReader); reads {
+		pages := r.opts.Config.Pages
+		race := engine.RaceSetup{Settings: engine.RaceSettings{MaxSteps: pages.MaxSteps, MaxDistance: pages.MaxDistance,
+			DrawLoads: pages.DrawLoads}}
+		if r.pages != nil { // a nil *Navigator in the interface would look like pages
+			race.Pages = r.pages
+		}
+		setup.GameSetup = race
 	}
 	return setup
 }
@@ -247,8 +253,8 @@ func (r *Referee) release(matchID string) {
 	delete(r.running, matchID)
 }
 
-// handleLateAnswer takes a GAME_JOIN_ACK or CHOOSE_PARITY_RESPONSE (or
-// GAME_MOVE_RESPONSE) that a player posts back instead of answering inline
+// handleLateAnswer takes a GAME_JOIN_ACK, CHOOSE_PARITY_RESPONSE or
+// GAME_MOVE_RESPONSE that a player posts back instead of answering inline
 // (protocol.md §9 #2), from that player only: it must carry as auth_token
 // the match ticket the call it answers carried (see inbox.deliver).
 func (r *Referee) handleLateAnswer(ctx context.Context, in protocol.Inbound) (any, error) {

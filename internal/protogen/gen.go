@@ -139,6 +139,8 @@ func message(w writer, m protocol.MessageSpec) {
 			w("Answer fields (`%s`):\n\n", replyType(m))
 			fieldTable(w, tool.Output, reflect.TypeOf(m.Reply), nil)
 		}
+	} else if call, ok := answerOf(m); ok {
+		w("Fields: those of %s's answer, above.\n\n", call)
 	} else {
 		w("The envelope only.\n\n")
 	}
@@ -146,8 +148,11 @@ func message(w writer, m protocol.MessageSpec) {
 	context := contextFields(m)
 	params := sample(m.Body, m.Type, senderOf(m), context, false)
 	result := sample(m.Reply, replyType(m), replierOf(m), context, true)
-	if m.Type == protocol.TypeGameMoveCall {
+	switch m.Type {
+	case protocol.TypeGameMoveCall:
 		linkRaceTurn(params.(map[string]any), result.(map[string]any))
+	case protocol.TypeGameMoveResponse: // the same move, posted back
+		linkRaceTurn(map[string]any{}, params.(map[string]any))
 	}
 	w("Example:\n\n```json\n%s\n```\n\n", example(map[string]any{"jsonrpc": "2.0", "id": 7, "method": method,
 		"params": params}))
@@ -164,6 +169,17 @@ func linkRaceTurn(call, answer map[string]any) {
 		"current_page": "Volcano Market", "links": links, "target_page": "Canyon Forest", "steps_left": 8,
 		"path": []string{"Volcano Market"}, "summary": "Volcano Market is page 160 of a graph generated from seed 8."}}
 	answer["move_data"] = map[string]any{"move_type": engine.NavigateMove, "choice": links[2]}
+}
+
+// answerOf is the message whose answer m is, when m is one posted back
+// without a tool of its own: its fields are listed there.
+func answerOf(m protocol.MessageSpec) (string, bool) {
+	for _, call := range protocol.Messages {
+		if call.Tool != nil && reflect.TypeOf(call.Reply) == reflect.TypeOf(m.Body) {
+			return call.Type, true
+		}
+	}
+	return "", false
 }
 
 func servedBy(m protocol.MessageSpec) string {
@@ -217,7 +233,7 @@ func senderOf(m protocol.MessageSpec) string {
 		return "player:alpha"
 	case protocol.TypeRefereeRegisterRequest:
 		return "referee:alpha"
-	case protocol.TypeLeagueQuery, protocol.TypeGameJoinAck, protocol.TypeChooseParityResponse, protocol.TypePing:
+	case protocol.TypeLeagueQuery, protocol.TypeGameJoinAck, protocol.TypeChooseParityResponse, protocol.TypeGameMoveResponse, protocol.TypePing:
 		return protocol.PlayerSender("P01")
 	case protocol.TypeMatchResultReport, protocol.TypeMatchStep:
 		return protocol.RefereeSender("REF01")
@@ -274,6 +290,9 @@ func propertyNames(s *jsonschema.Schema) []string {
 func contextFields(m protocol.MessageSpec) []string {
 	var out []string
 	tool, ok := mcpserve.ToolFor(m.Type)
+	if call, answers := answerOf(m); !ok && answers {
+		tool, ok = mcpserve.ToolFor(call) // an answer posted back is of the call's match
+	}
 	for _, name := range []string{"league_id", "round_id", "match_id"} {
 		if ok && slices.Contains(tool.Schema.Required, name) {
 			out = append(out, name)

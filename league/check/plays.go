@@ -104,7 +104,7 @@ func (s *session) leagueMatch(ctx context.Context, game string, round int, match
 	g, _ := engine.LookupGame(game)
 	setup := engine.MatchSetup{MatchID: matchID, Seed: 1}
 	if game == engine.LinkRaceType {
-		setup.Pages, setup.Race = graphPages{}, engine.DefaultRaceSettings
+		setup.GameSetup = engine.RaceSetup{Pages: graphPages{}, Settings: engine.DefaultRaceSettings}
 	}
 	m := engine.NewMatchWith(g, setup, s.id, opponentPlayer)
 	names := engine.StrategyNamesFor(game)

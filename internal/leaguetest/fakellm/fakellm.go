@@ -77,9 +77,12 @@ type Server struct {
 	RetryAfter int // seconds a 429 asks to wait (default 1)
 
 	srv      *httptest.Server
+	closing  chan struct{} // closed by Close: held requests are answered
+	closed   sync.Once
 	mu       sync.Mutex
 	answers  []Answer // used in turn; the last one answers every later request
 	requests []Request
+	holding  int // Hang requests whose client has not given up yet
 }
 
 // Start runs a fake on a free port of 127.0.0.1 that answers with answers
@@ -88,7 +91,7 @@ func Start(answers ...Answer) *Server {
 	if len(answers) == 0 {
 		answers = []Answer{Good}
 	}
-	s := &Server{RetryAfter: 1, answers: answers}
+	s := &Server{RetryAfter: 1, answers: answers, closing: make(chan struct{})}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
 	return s
@@ -98,7 +101,34 @@ func Start(answers ...Answer) *Server {
 func (s *Server) OpenAIURL() string { return s.URL + "/v1" }
 
 // Close stops the server, releasing any held request.
-func (s *Server) Close() { s.srv.Close() }
+func (s *Server) Close() {
+	s.closed.Do(func() { close(s.closing) })
+	s.srv.Close()
+}
+
+// Holding is how many requests the fake holds (Hang) whose client has not
+// given up on them.
+func (s *Server) Holding() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.holding
+}
+
+// hold holds a request until its client gives up or the server closes.
+func (s *Server) hold(r *http.Request) {
+	s.mu.Lock()
+	s.holding++
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.holding--
+		s.mu.Unlock()
+	}()
+	select {
+	case <-r.Context().Done():
+	case <-s.closing:
+	}
+}
 
 // Requests returns the requests received so far.
 func (s *Server) Requests() []Request {
@@ -145,7 +175,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusTooManyRequests)
 		_, _ = w.Write(errorBody(q.api, "rate_limit_error", "slow down"))
 	case Hang:
-		<-r.Context().Done()
+		s.hold(r)
 	case ServerError:
 		w.WriteHeader(http.StatusInternalServerError)
 		_, _ = w.Write(errorBody(q.api, "api_error", "the fake is down"))
