@@ -3,12 +3,14 @@ package protocol
 import (
 	"encoding/json"
 	"maps"
+	"strings"
 
 	"github.com/leaguetui/leaguetui/agents/protocol/internal/wirejson"
 )
 
-// A player's messages in one pass. Each match brings a player a
-// GAME_INVITATION, a CHOOSE_PARITY_CALL and a GAME_OVER, each decoded by
+// A match's messages in one pass. Each match brings a player a
+// GAME_INVITATION, a CHOOSE_PARITY_CALL and a GAME_OVER, and its referee
+// their GAME_JOIN_ACK and CHOOSE_PARITY_RESPONSE, each decoded by
 // encoding/json's reflection after a look for other spellings: a fifth of
 // a player's CPU. wirejson.ReadObject reads each in a single walk, in the
 // shapes below, and leaves to Decode's general path any message it could
@@ -57,6 +59,23 @@ var (
 			{Name: "turn", Read: func(r *MoveRequest, raw []byte) bool { return wirejson.ReadInt(raw, &r.Turn) }},
 			{Name: "context", Read: func(r *MoveRequest, raw []byte) bool { return json.Unmarshal(raw, &r.Context) == nil }},
 		},
+	}
+	joinAckShape = wirejson.Shape[joinAckRead]{
+		Fields: append(envelopeFields(func(m *joinAckRead) *Envelope { return &m.Envelope }),
+			stringField("player_id", func(m *joinAckRead) *string { return &m.PlayerID }),
+			stringField("arrival_timestamp", func(m *joinAckRead) *string { return &m.ArrivalTimestamp }),
+			wirejson.Field[joinAckRead]{Name: "accept", Read: func(m *joinAckRead, raw []byte) bool {
+				m.acceptGiven = string(raw) != "null" // null leaves the accept a missing one makes
+				return wirejson.ReadBool(raw, &m.Accept)
+			}}),
+		Aliases: mergedSpellings(envelopeAliases, joinAckAliases),
+	}
+	moveAnswerShape = wirejson.Shape[MoveAnswer]{
+		Fields: append(envelopeFields(func(m *MoveAnswer) *Envelope { return &m.Envelope }),
+			stringField("player_id", func(m *MoveAnswer) *string { return &m.PlayerID }),
+			stringField("parity_choice", func(m *MoveAnswer) *string { return &m.Choice }),
+			wirejson.Field[MoveAnswer]{Name: "model", Read: func(m *MoveAnswer, raw []byte) bool { return json.Unmarshal(raw, &m.Model) == nil }}),
+		Aliases: mergedSpellings(envelopeAliases, choiceAliases),
 	}
 	gameOverShape = wirejson.Shape[GameOver]{
 		Fields: append(envelopeFields(func(m *GameOver) *Envelope { return &m.Envelope }),
@@ -127,6 +146,40 @@ func decodeOnePass(data []byte, msg Message) bool {
 		return wirejson.ReadObject(data, msg, &moveCallShape)
 	case *GameOver:
 		return wirejson.ReadObject(data, msg, &gameOverShape)
+	case *GameJoinAck:
+		var read joinAckRead
+		if !wirejson.ReadObject(data, &read, &joinAckShape) {
+			return false
+		}
+		if !read.acceptGiven {
+			read.Accept = true // as GameJoinAck.UnmarshalJSON: a player that answered has joined
+		}
+		*msg = read.GameJoinAck
+		return true
+	case *MoveAnswer:
+		return decodeAnswerOnePass(data, msg)
 	}
 	return false
+}
+
+// joinAckRead is a GAME_JOIN_ACK being read, and whether it said whether
+// it accepts.
+type joinAckRead struct {
+	GameJoinAck
+	acceptGiven bool
+}
+
+// decodeAnswerOnePass reads a move answer that names its choice (a
+// GAME_MOVE_RESPONSE's move_data is decodeChoice's), normalized as
+// decodeChoice normalizes it.
+func decodeAnswerOnePass(data []byte, answer *MoveAnswer) bool {
+	if !wirejson.ReadObject(data, answer, &moveAnswerShape) {
+		return false
+	}
+	if answer.Choice == "" {
+		*answer = MoveAnswer{} // as it was: ReadObject reads only into a zero answer
+		return false
+	}
+	answer.Choice = strings.ToLower(strings.TrimSpace(answer.Choice))
+	return true
 }

@@ -18,11 +18,15 @@ var onePassSamples = []string{
 	`{"move_request":{"valid_options":"even"}}`, `{"move_request":[]}`, `{"context":{"your_standings":null}}`,
 	`{"game_result":null}`, `{"game_result":{"status":"WIN","winner":"P01","drawn_number":8},"reason":"8 is even"}`,
 	`{"game_result":{"status":"DRAW","winner_player_id":"draw"},"game_result":{"status":"WIN"}}`,
-	`{"game_type":"even_odd","game_type":"other"}`, `{"round_id":7.5}`, `{"round_id":true}`, `{"sender":"\u0070layer:P01"}`,
+	`{"game_type":"even_odd","game_type":"other"}`,
+	`{"player_id":"P01","accept":null}`, `{"accepted":false,"accept":null}`, `{"accepted":true}`, `{"accept":"yes"}`,
+	`{"parity_choice":" EVEN "}`, `{"choice":"Odd","move":"even"}`, `{"parity_choice":"","move_data":{"choice":" Ab "}}`,
+	`{"move_data":{"move_type":"click","choice":"x"}}`, `{"parity":"odd","model":{"provider":"p","input_tokens":3}}`, `{"model":null,"parity_choice":"even"}`, `{"round_id":7.5}`, `{"round_id":true}`, `{"sender":"\u0070layer:P01"}`,
 }
 
 // FuzzMessageOnePass: Decode reads a GAME_INVITATION, a
-// CHOOSE_PARITY_CALL and a GAME_OVER from any body to the same value and
+// CHOOSE_PARITY_CALL, a GAME_OVER, a GAME_JOIN_ACK and a
+// CHOOSE_PARITY_RESPONSE from any body to the same value and
 // error as its general path (decodeGeneral: aliases filled in, then
 // encoding/json), which is how it read them before it read them in one
 // pass.
@@ -35,18 +39,19 @@ func FuzzMessageOnePass(f *testing.F) {
 		f.Add([]byte(body))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		for _, proto := range []Message{&GameInvitation{}, &MoveCall{}, &GameOver{}} {
+		for _, proto := range []Message{&GameInvitation{}, &MoveCall{}, &GameOver{}, &GameJoinAck{}, &MoveAnswer{}} {
 			checkDecodedAlike(t, "Decode", body, proto, Decode, decodeGeneral)
 		}
 	})
 }
 
-// TestMessageOnePassTaken: leaguetui's own invitation, move call and
-// result are read in one pass, not left to the general path.
+// TestMessageOnePassTaken: leaguetui's own invitation, move call,
+// result, join acknowledgement and move answer are read in one pass, not
+// left to the general path.
 func TestMessageOnePassTaken(t *testing.T) {
 	for name, msg := range matchMessages() {
 		switch msg.(type) {
-		case *GameInvitation, *MoveCall, *GameOver:
+		case *GameInvitation, *MoveCall, *GameOver, *GameJoinAck, *MoveAnswer:
 		default:
 			continue
 		}
