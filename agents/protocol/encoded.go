@@ -21,7 +21,7 @@ type Encoded struct {
 
 // Encode encodes msg once for many sends.
 func Encode(msg Message) (*Encoded, error) {
-	data, err := json.Marshal(msg)
+	data, err := marshal(msg)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", msg.Header().MessageType, err)
 	}

@@ -18,7 +18,6 @@
 package protocol
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -116,7 +115,7 @@ func (r *RoundID) UnmarshalJSON(b []byte) error {
 }
 
 // MarshalJSON always writes a number.
-func (r RoundID) MarshalJSON() ([]byte, error) { return json.Marshal(int(r)) }
+func (r RoundID) MarshalJSON() ([]byte, error) { return strconv.AppendInt(nil, int64(r), 10), nil }
 
 // FormatTime is the one timestamp form we send: second precision, UTC, "Z".
 // Strict peers reject fractional seconds.

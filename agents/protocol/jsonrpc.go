@@ -181,7 +181,7 @@ func withValidID(req *Request) *Request {
 // encoding/json would copy the id as it is, so that the reply every
 // request gets is not scanned and copied a second time.
 func EncodeResult(id json.RawMessage, result any) ([]byte, error) {
-	raw, err := json.Marshal(result)
+	raw, err := marshal(result)
 	if err != nil {
 		return nil, err
 	}

@@ -132,6 +132,15 @@ func truncate(b []byte) string {
 // Decode reads a league message body into msg, accepting the field spellings
 // of other implementations. It is the one entry point for inbound messages.
 func Decode(data []byte, msg Message) error {
+	if decodeOnePass(data, msg) {
+		return nil
+	}
+	return decodeGeneral(data, msg)
+}
+
+// decodeGeneral is Decode for any message: its aliases filled in, then
+// encoding/json's reflection.
+func decodeGeneral(data []byte, msg Message) error {
 	tables := []*aliasTable{envelopeAliases}
 	switch msg := msg.(type) {
 	case *GameJoinAck:

@@ -68,8 +68,17 @@ func NewLogger(path, component, agentID string, level slog.Level) (*slog.Logger,
 var (
 	secretsMu      sync.Mutex
 	secrets        []string
-	secretReplacer atomic.Pointer[strings.Replacer]
+	secretReplacer atomic.Pointer[redactor]
 )
+
+// redactor is the replacer of the secrets registered so far, and the
+// length of the shortest: a shorter string holds none of them, and most
+// of what a log line says (ids, event types, moves) is shorter than a
+// token, so it skips the replacer's search.
+type redactor struct {
+	*strings.Replacer
+	shortest int
+}
 
 // Redact registers a secret (an issued token) that must never appear in any
 // log line written by NewLogger loggers of this process: any string attribute
@@ -92,11 +101,11 @@ func Redact(secret string) {
 	for _, s := range secrets {
 		pairs = append(pairs, s, redacted)
 	}
-	secretReplacer.Store(strings.NewReplacer(pairs...))
+	secretReplacer.Store(&redactor{Replacer: strings.NewReplacer(pairs...), shortest: len(secrets[len(secrets)-1])})
 }
 
 func redactSecrets(s string) string {
-	if r := secretReplacer.Load(); r != nil {
+	if r := secretReplacer.Load(); r != nil && len(s) >= r.shortest {
 		return r.Replace(s)
 	}
 	return s

@@ -297,3 +297,18 @@ func TestLoggerConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLogLine is a player's line of each move ("move chosen",
+// CHOICE_MADE) with tokens registered for redaction, as in a league.
+func BenchmarkLogLine(b *testing.B) {
+	Redact("tok_" + strings.Repeat("5e", 30))
+	log, closer, err := NewLogger(os.DevNull, "player", "P05", slog.LevelInfo) // the line, not the disk
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer closer.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		log.Info("move chosen", "event_type", "CHOICE_MADE", "match_id", "R3M12", "choice", "even")
+	}
+}

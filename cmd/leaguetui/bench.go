@@ -57,7 +57,11 @@ Figures:
   floor CPU per exchange   CPU time (user + system) of every floor process /
                            the exchanges they made (n/a without /proc)
   floor CPU per match      that x the league's exchanges per match, beside the
-                           league's CPU per match (x N the floor)
+                           league's CPU per match (x N the floor); no N when
+                           either CPU reading, /proc's 10 ms ticks summed over
+                           its processes, may be off by over a quarter (a tiny
+                           league): the row, and --json's
+                           league_cpu_to_floor_refused, say why
   floor matches/s          CPUs / floor CPU per match: what the machine would
                            play if a match cost only its HTTP, beside the
                            league's matches/s (x N below it)

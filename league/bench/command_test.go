@@ -396,6 +396,13 @@ func testTinyLeague(t *testing.T, bin string) {
 				t.Errorf("%s = %v, want a number > 0", path, lookup(report, path))
 			}
 		}
+		// Seven processes' CPU read in 10 ms ticks: the ratio to the floor
+		// is there only when the readings are fine enough, and said to be
+		// refused otherwise; never 0.
+		ratio, refused := lookup(report, "floor.league_cpu_to_floor"), lookup(report, "floor.league_cpu_to_floor_refused")
+		if v, ok := ratio.(float64); (ok && (v <= 0 || refused != nil)) || (!ok && (ratio != nil || refused == nil)) {
+			t.Errorf("floor.league_cpu_to_floor = %v, refused %v: want a ratio > 0 or a reason", ratio, refused)
+		}
 		if v, _ := number(report, "floor.servers"); v != 4 {
 			t.Errorf("floor.servers = %v, want one for each of the 4 players", v)
 		}

@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"io"
+	"math"
 	"text/tabwriter"
 	"time"
 )
@@ -33,9 +34,52 @@ func (r Report) floorKnown() bool {
 }
 
 // LeagueToFloorCPU is the league's CPU per match ÷ the floor's: how many
-// times what HTTP between processes needs a match costs.
+// times what HTTP between processes needs a match costs. 0 when either
+// reading is too coarse to set against the other (CoarseCPU).
 func (r Report) LeagueToFloorCPU() float64 {
+	if r.CoarseCPU() != "" {
+		return 0
+	}
 	return Ratio(float64(r.League.CPUPerMatch()), float64(r.FloorCPUPerMatch()))
+}
+
+// CPUReadingError is how far off the CPU that processes used, read from
+// /proc before and after, may be: each process's user and system times
+// count whole ticks of 1/userHZ s, and each of the four readings drops up
+// to a tick. Taken as three standard deviations of the sum of those
+// truncations (a tick × √(processes/3) each), a tick × √(3 × processes).
+func CPUReadingError(processes int) time.Duration {
+	return time.Duration(math.Sqrt(3*float64(processes)) * float64(time.Second/userHZ))
+}
+
+// coarseShare is the largest share of a CPU reading its error may make
+// for the reading to be set against another: a quarter, which a league of
+// 45 matches and 13 processes on two cores reads well within (some 16%),
+// and one of 18 matches and 7 processes does not.
+const coarseShare = 0.25
+
+// CoarseCPU says why the league's or the floor's CPU reading is too coarse
+// for the league/floor ratio (its error over a quarter of it, as in a tiny
+// league, where the ratio could read 0 or double), or is "" when both
+// are fine or unknown.
+func (r Report) CoarseCPU() string {
+	if !r.floorKnown() {
+		return ""
+	}
+	for _, m := range []struct {
+		what      string
+		cpu       time.Duration
+		processes int
+	}{
+		{"the league's", r.League.CPU.Total(), max(r.League.Processes, 1)},
+		{"the floor's", r.Floor.CPU, r.Floor.Servers + r.Floor.Clients},
+	} {
+		if e := CPUReadingError(m.processes); float64(e) > coarseShare*float64(m.cpu) {
+			return fmt.Sprintf("%s CPU, %s over %d processes read in ticks of %s, may be off by %s, over %.0f%% of it: too coarse for the ratio (a longer league or --raw-duration reads finer)",
+				m.what, ms(m.cpu), m.processes, time.Second/userHZ, ms(e), 100*coarseShare)
+		}
+	}
+	return ""
 }
 
 // FloorToLeagueMatches is the floor's matches/s ÷ the league's: how many
@@ -59,13 +103,22 @@ func (r Report) floorRows() [][4]string {
 		{"floor CPU per exchange", fmt.Sprintf("%.0f µs", micros(f.CPUPerExchange())),
 			fmt.Sprintf("HTTP alone between processes: %d server and %d client processes, one P each, %d in flight, agents' server and transport, no JSON; %d exchanges in %s used %.1f s of %d CPUs x %.1f s",
 				f.Servers, f.Clients, f.InFlight, f.Exchanges, f.Elapsed.Round(time.Millisecond), f.CPU.Seconds(), r.CPUs, f.Elapsed.Seconds()), ""},
-		{"floor CPU per match", ms(r.FloorCPUPerMatch()),
-			fmt.Sprintf("floor per exchange x %.1f exchanges per match; league CPU per match %s = x%.2f the floor",
-				lg.ExchangesPerMatch(), ms(lg.CPUPerMatch()), r.LeagueToFloorCPU()), ""},
+		{"floor CPU per match", ms(r.FloorCPUPerMatch()), r.floorPerMatchNote(), ""},
 		{"floor matches/s", fmt.Sprintf("%.1f", r.FloorMatchesPerSecond()),
 			fmt.Sprintf("%d CPUs ÷ floor CPU per match; league matches/s %.1f = x%.2f below the floor's%s",
 				r.CPUs, lg.MatchesPerSecond(), r.FloorToLeagueMatches(), reach), ""},
 	}
+}
+
+// floorPerMatchNote sets the league's CPU per match against the floor's,
+// or says why it does not.
+func (r Report) floorPerMatchNote() string {
+	lg := r.League
+	note := fmt.Sprintf("floor per exchange x %.1f exchanges per match; league CPU per match %s", lg.ExchangesPerMatch(), ms(lg.CPUPerMatch()))
+	if coarse := r.CoarseCPU(); coarse != "" {
+		return note + "; no ratio: " + coarse
+	}
+	return note + fmt.Sprintf(" = x%.2f the floor", r.LeagueToFloorCPU())
 }
 
 // FloorRatio is what the league/raw ratio would be for a league whose
@@ -106,10 +159,13 @@ type jsonFloor struct {
 	MatchesPerSecond float64 `json:"matches_per_second"`
 	// LeagueCPUPerMatchMs and the two distances set the league against
 	// the floor: its CPU per match is LeagueCPUToFloor times the floor's,
-	// its matches/s the floor's ÷ FloorToLeagueMatches.
-	LeagueCPUPerMatchMs  float64 `json:"league_cpu_per_match_ms"`
-	LeagueCPUToFloor     float64 `json:"league_cpu_to_floor"`
-	FloorToLeagueMatches float64 `json:"floor_to_league_matches_per_second"`
+	// its matches/s the floor's ÷ FloorToLeagueMatches. LeagueCPUToFloor
+	// is null, and NoRatio says why, when a CPU reading is too coarse
+	// (Report.CoarseCPU).
+	LeagueCPUPerMatchMs  float64  `json:"league_cpu_per_match_ms"`
+	LeagueCPUToFloor     *float64 `json:"league_cpu_to_floor"`
+	NoRatio              string   `json:"league_cpu_to_floor_refused,omitempty"`
+	FloorToLeagueMatches float64  `json:"floor_to_league_matches_per_second"`
 	// Kinds, with --cpu-profile, is the profiled CPU per exchange by kind
 	// of work at the floor and in the league, "all" last.
 	Kinds []floorKind `json:"kinds,omitempty"`
@@ -120,12 +176,17 @@ func (r Report) jsonFloor() *jsonFloor {
 		return nil
 	}
 	f := r.Floor
-	return &jsonFloor{Servers: f.Servers, Clients: f.Clients, InFlight: f.InFlight,
+	out := &jsonFloor{Servers: f.Servers, Clients: f.Clients, InFlight: f.InFlight,
 		Seconds: f.Elapsed.Seconds(), Exchanges: f.Exchanges, ExchangesPerSecond: f.PerSecond(), RatioToRaw: r.FloorRatio(),
 		CPUSeconds: f.CPU.Seconds(), CPUPerExchangeUs: micros(f.CPUPerExchange()),
 		CPUPerMatchMs: millis(r.FloorCPUPerMatch()), MatchesPerSecond: r.FloorMatchesPerSecond(),
-		LeagueCPUPerMatchMs: millis(r.League.CPUPerMatch()), LeagueCPUToFloor: r.LeagueToFloorCPU(),
+		LeagueCPUPerMatchMs: millis(r.League.CPUPerMatch()), NoRatio: r.CoarseCPU(),
 		FloorToLeagueMatches: r.FloorToLeagueMatches(), Kinds: r.floorKinds()}
+	if out.NoRatio == "" {
+		ratio := r.LeagueToFloorCPU()
+		out.LeagueCPUToFloor = &ratio
+	}
+	return out
 }
 
 // byKind adds up the profiles' CPU by kind of work (an index in

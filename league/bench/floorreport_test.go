@@ -115,6 +115,52 @@ func TestFloorJSON(t *testing.T) {
 	}
 }
 
+// TestFloorRatioRefusedWhenCoarse: a league whose CPU, read in /proc's
+// 10 ms ticks over its processes, could be off by more than a quarter gets
+// no league/floor ratio, in the table or in JSON, and is told why; the
+// same league read finer gets one.
+func TestFloorRatioRefusedWhenCoarse(t *testing.T) {
+	fine := sampleFloor()
+	fine.League.Processes = 73 // 27 s of CPU, off by 148 ms at most
+	if fine.CoarseCPU() != "" || fine.LeagueToFloorCPU() <= 0 {
+		t.Fatalf("27 s of CPU over 73 processes said too coarse: %q, ratio %v", fine.CoarseCPU(), fine.LeagueToFloorCPU())
+	}
+	tiny := sampleFloor()
+	tiny.League.Matches, tiny.League.Exchanges, tiny.League.Processes = 18, 260, 7
+	tiny.League.CPU = CPU{Manager: 30 * time.Millisecond, Referees: 50 * time.Millisecond, Players: 70 * time.Millisecond}
+	if got := CPUReadingError(7); got < 45*time.Millisecond || got > 46*time.Millisecond {
+		t.Errorf("the error of 7 processes' CPU is %s, want 10 ms x √21 = 45.8 ms", got)
+	}
+	coarse := tiny.CoarseCPU()
+	if !strings.Contains(coarse, "the league's CPU, 150.00 ms over 7 processes") || tiny.LeagueToFloorCPU() != 0 {
+		t.Errorf("150 ms over 7 processes: %q, ratio %v", coarse, tiny.LeagueToFloorCPU())
+	}
+	var table, js bytes.Buffer
+	if err := tiny.Table(&table); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(table.String(), "no ratio: "+coarse) || regexp.MustCompile(`= x[0-9.]+ the floor`).MatchString(table.String()) {
+		t.Errorf("the table does not refuse the ratio:\n%s", table.String())
+	}
+	if err := tiny.JSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Floor map[string]any `json:"floor"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if ratio, ok := got.Floor["league_cpu_to_floor"]; !ok || ratio != nil || got.Floor["league_cpu_to_floor_refused"] != coarse {
+		t.Errorf("JSON floor: ratio %v (present %v), refused %q", ratio, ok, got.Floor["league_cpu_to_floor_refused"])
+	}
+	tiny.Floor.CPU = 500 * time.Millisecond // 72 processes: off by 147 ms
+	tiny.League = fine.League
+	if !strings.Contains(tiny.CoarseCPU(), "the floor's CPU, 500.00 ms over 72 processes") {
+		t.Errorf("a floor of 500 ms over 72 processes: %q", tiny.CoarseCPU())
+	}
+}
+
 func TestFloorShare(t *testing.T) {
 	total := 0
 	for i := range 3 {
