@@ -21,10 +21,10 @@ func (m *Manager) adminRequest(in protocol.Inbound) (protocol.Envelope, error) {
 		return env, err
 	}
 	if env.AuthToken == "" {
-		return env, protocol.Reject(protocol.ErrAuthTokenMissing, "%s needs the admin token", in.Method)
+		return env, protocol.Reject(protocol.CodeAuthTokenMissing, "%s needs the admin token", in.Method)
 	}
 	if !m.isAdmin(env.AuthToken) {
-		return env, protocol.Reject(protocol.ErrAuthTokenInvalid, "%s needs the admin token", in.Method)
+		return env, protocol.Reject(protocol.CodeAuthTokenInvalid, "%s needs the admin token", in.Method)
 	}
 	return env, nil
 }

@@ -23,12 +23,12 @@ func (m *Manager) admitReferee(key string) error {
 	case m.opts.OpenReferees:
 		return nil
 	case want == "":
-		return protocol.Reject(protocol.ErrAuthTokenInvalid,
+		return protocol.Reject(protocol.CodeAuthTokenInvalid,
 			"this league admits no referee: its manager has no referee key (LEAGUETUI_REFEREE_KEY) and was not started with --open-referees")
 	case key == "":
-		return protocol.Reject(protocol.ErrAuthTokenMissing, "referee_meta.referee_key is required: referees are admitted with the league's referee key")
+		return protocol.Reject(protocol.CodeAuthTokenMissing, "referee_meta.referee_key is required: referees are admitted with the league's referee key")
 	default:
-		return protocol.Reject(protocol.ErrAuthTokenInvalid, "referee_meta.referee_key is not this league's referee key")
+		return protocol.Reject(protocol.CodeAuthTokenInvalid, "referee_meta.referee_key is not this league's referee key")
 	}
 }
 
@@ -96,7 +96,7 @@ func (m *Manager) admitTicketless(meta protocol.AgentMeta) error {
 	if meta.MatchTickets || !m.issuesTickets() {
 		return nil
 	}
-	return protocol.Reject(protocol.ErrMissingField,
+	return protocol.Reject(protocol.CodeMissingField,
 		"referee_meta.match_tickets must be true: this league's players take calls only with the match ticket each start_match carries "+
 			"(player_A_ticket, player_B_ticket, sent to that player as auth_token); a referee that sends none joins a league started with --open-referees")
 }

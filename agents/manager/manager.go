@@ -395,12 +395,12 @@ func tokenMatches(token, hash string) bool {
 // authenticate checks that a message comes from a registered agent of the
 // given role holding that agent's own token.
 func (m *Manager) authenticate(env protocol.Envelope, role engine.Role) (engine.AgentInfo, error) {
-	notRegistered := protocol.ErrPlayerNotRegistered
+	notRegistered := protocol.CodePlayerNotRegistered
 	if role == engine.RoleReferee {
-		notRegistered = protocol.ErrRefereeNotRegistered
+		notRegistered = protocol.CodeRefereeNotRegistered
 	}
 	if env.AuthToken == "" {
-		return engine.AgentInfo{}, protocol.Reject(protocol.ErrAuthTokenMissing, "auth_token is required after registration")
+		return engine.AgentInfo{}, protocol.Reject(protocol.CodeAuthTokenMissing, "auth_token is required after registration")
 	}
 	kind, id := protocol.SplitSender(env.Sender)
 	m.mu.Lock()
@@ -410,7 +410,7 @@ func (m *Manager) authenticate(env protocol.Envelope, role engine.Role) (engine.
 		return engine.AgentInfo{}, protocol.Reject(notRegistered, "sender %q is not a registered %s", env.Sender, role)
 	}
 	if !tokenMatches(env.AuthToken, agent.TokenHash) {
-		return engine.AgentInfo{}, protocol.Reject(protocol.ErrAuthTokenInvalid, "auth_token is not valid for %s", env.Sender)
+		return engine.AgentInfo{}, protocol.Reject(protocol.CodeAuthTokenInvalid, "auth_token is not valid for %s", env.Sender)
 	}
 	m.mu.Lock()
 	if current, _ := m.league.Agent(id); current.TokenHash == agent.TokenHash {

@@ -92,7 +92,7 @@ func (m *Manager) checkRegistration(env protocol.Envelope, meta *protocol.AgentM
 		return err
 	}
 	if m.opts.Config.Network.RequireTLS && !strings.HasPrefix(meta.ContactEndpoint, "https://") {
-		return protocol.Reject(protocol.ErrMissingField,
+		return protocol.Reject(protocol.CodeMissingField,
 			"this league requires TLS: %s_meta.contact_endpoint %q is not an https:// URL (serve HTTPS with --tls-cert and --tls-key)",
 			role, meta.ContactEndpoint)
 	}
@@ -108,7 +108,7 @@ func (m *Manager) checkRegistration(env protocol.Envelope, meta *protocol.AgentM
 // exchange and the player the building of its tools' schemas.
 func (m *Manager) unfitReason(ctx context.Context, meta protocol.AgentMeta, role engine.Role, dialect protocol.Dialect) string {
 	if meta.ProtocolVersion != "" && versionBelow(meta.ProtocolVersion, protocol.MinProtocolVersion) {
-		return protocol.Reject(protocol.ErrProtocolVersion,
+		return protocol.Reject(protocol.CodeProtocolVersion,
 			"protocol_version %s is below %s", meta.ProtocolVersion, protocol.MinProtocolVersion).Error()
 	}
 	if len(meta.GameTypes) > 0 && !slices.Contains(meta.GameTypes, m.game.Type()) {

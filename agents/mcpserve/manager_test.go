@@ -34,11 +34,11 @@ func TestManagerServesTheLeagueAsMCPTools(t *testing.T) {
 	start := message(protocol.TypeStartLeague, "admin:test", nil)
 	for _, name := range []string{"start_league", "pause_league", "resume_league", "stop_league"} {
 		args := message(strings.ToUpper(name), "admin:test", nil)
-		if reply := callFails(t, session, use(name), args); reply["error_code"] != protocol.ErrAuthTokenMissing {
+		if reply := callFails(t, session, use(name), args); reply["error_code"] != protocol.CodeAuthTokenMissing {
 			t.Errorf("%s without a token: %v", name, reply)
 		}
 	}
-	if reply := callFails(t, session, "start_league", mergeArgs(start, map[string]any{"auth_token": "wrong"})); reply["error_code"] != protocol.ErrAuthTokenInvalid {
+	if reply := callFails(t, session, "start_league", mergeArgs(start, map[string]any{"auth_token": "wrong"})); reply["error_code"] != protocol.CodeAuthTokenInvalid {
 		t.Errorf("start_league with a wrong token: %v", reply)
 	}
 	if reply := callFails(t, session, "start_league", mergeArgs(start, map[string]any{"auth_token": adminToken})); !strings.Contains(reply["message"].(string), "need at least") {
@@ -61,7 +61,7 @@ func TestManagerServesTheLeagueAsMCPTools(t *testing.T) {
 	callFails(t, session, "register_player", message(protocol.TypeLeagueRegisterRequest, "player:x", nil))
 
 	query := message(protocol.TypeLeagueQuery, "player:P01", map[string]any{"query_type": protocol.QueryStandings})
-	if reply := callFails(t, session, use("league_query"), query); reply["error_code"] != protocol.ErrAuthTokenMissing {
+	if reply := callFails(t, session, use("league_query"), query); reply["error_code"] != protocol.CodeAuthTokenMissing {
 		t.Errorf("league_query without a token: %v", reply)
 	}
 	answer := callOK(t, session, "league_query", mergeArgs(query, map[string]any{"auth_token": player["auth_token"]}))
@@ -71,7 +71,7 @@ func TestManagerServesTheLeagueAsMCPTools(t *testing.T) {
 
 	report := message(protocol.TypeMatchResultReport, "referee:REF01", map[string]any{"round_id": 1, "match_id": "R1M1",
 		"game_type": "even_odd", "result": map[string]any{"winner": nil, "score": map[string]any{}}})
-	if reply := callFails(t, session, use("report_match_result"), report); reply["error_code"] != protocol.ErrAuthTokenMissing {
+	if reply := callFails(t, session, use("report_match_result"), report); reply["error_code"] != protocol.CodeAuthTokenMissing {
 		t.Errorf("report_match_result without a token: %v", reply)
 	}
 	step := message(protocol.TypeMatchStep, "referee:REF01", map[string]any{"match_id": "R1M1", "step": "invited",

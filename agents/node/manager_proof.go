@@ -37,15 +37,15 @@ func (p *managerProof) check(role protocol.Role, what, token string) error {
 	p.mu.Unlock()
 	switch {
 	case !registered && role == protocol.RefereeRole:
-		return protocol.Reject(protocol.ErrRefereeNotRegistered, "this referee takes %s once registered with its manager", what)
+		return protocol.Reject(protocol.CodeRefereeNotRegistered, "this referee takes %s once registered with its manager", what)
 	case !registered:
-		return protocol.Reject(protocol.ErrPlayerNotRegistered, "this %s takes %s once registered with its manager", role, what)
+		return protocol.Reject(protocol.CodePlayerNotRegistered, "this %s takes %s once registered with its manager", role, what)
 	case key == "":
 		return nil
 	case token == "":
-		return protocol.Reject(protocol.ErrAuthTokenMissing, "%s must carry the auth_token this %s's manager holds (its manager_key)", what, role)
+		return protocol.Reject(protocol.CodeAuthTokenMissing, "%s must carry the auth_token this %s's manager holds (its manager_key)", what, role)
 	case subtle.ConstantTimeCompare([]byte(token), []byte(key)) != 1:
-		return protocol.Reject(protocol.ErrAuthTokenInvalid, "%s is taken from this %s's own manager only", what, role)
+		return protocol.Reject(protocol.CodeAuthTokenInvalid, "%s is taken from this %s's own manager only", what, role)
 	}
 	return nil
 }

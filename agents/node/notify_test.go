@@ -44,7 +44,7 @@ func TestAcknowledgeNotifications(t *testing.T) {
 	// manager gave it, and refused without it, before anything changes.
 	n.manager.set("mk-test-key")
 	n.SetState(protocol.StateRegistered)
-	for token, code := range map[string]string{"": protocol.ErrAuthTokenMissing, "mk-guessed": protocol.ErrAuthTokenInvalid} {
+	for token, code := range map[string]string{"": protocol.CodeAuthTokenMissing, "mk-guessed": protocol.CodeAuthTokenInvalid} {
 		reply := postWith(t, n.Endpoint(), protocol.TypeLeagueCompleted, "conv-forged", token)
 		if reply.ErrorCode != code || completed.Load() != 0 || n.State() != protocol.StateRegistered {
 			t.Errorf("LEAGUE_COMPLETED with auth_token %q: %+v, hook ran %d times, state %s; want refused with %s, nothing changed",

@@ -63,7 +63,7 @@ func TestDoormanRemembersOnlyWhatItChecked(t *testing.T) {
 	valid := ticket.Mint("tk-one", league, "R1M1", "REF01")
 	refused := func(what string, err error) {
 		t.Helper()
-		if rej := (*protocol.LeagueError)(nil); !errors.As(err, &rej) || rej.ErrorCode != protocol.ErrAuthTokenInvalid {
+		if rej := (*protocol.LeagueError)(nil); !errors.As(err, &rej) || rej.ErrorCode != protocol.CodeAuthTokenInvalid {
 			t.Errorf("%s: %v, want refused as an invalid ticket", what, err)
 		}
 	}

@@ -57,13 +57,13 @@ func (d *doorman) check(env protocol.Envelope, leagueID string) error {
 	registered, key := d.registered, d.key
 	d.mu.Unlock()
 	if !registered {
-		return protocol.Reject(protocol.ErrPlayerNotRegistered, "this player takes match calls once registered with its manager")
+		return protocol.Reject(protocol.CodePlayerNotRegistered, "this player takes match calls once registered with its manager")
 	}
 	if key == "" {
 		return nil
 	}
 	if env.AuthToken == "" {
-		return protocol.Reject(protocol.ErrAuthTokenMissing,
+		return protocol.Reject(protocol.CodeAuthTokenMissing,
 			"%s must carry the match ticket as auth_token: this player answers only the referee its manager gave the match", env.MessageType)
 	}
 	kind, referee := protocol.SplitSender(env.Sender)
@@ -71,7 +71,7 @@ func (d *doorman) check(env protocol.Envelope, leagueID string) error {
 		leagueID = env.LeagueID
 	}
 	if kind != engine.RoleReferee || !d.valid(vouch{key, leagueID, referee, env.AuthToken}, env.MatchID) {
-		return protocol.Reject(protocol.ErrAuthTokenInvalid,
+		return protocol.Reject(protocol.CodeAuthTokenInvalid,
 			"not the ticket of match %q from %q: this player answers only the referee its manager gave the match", env.MatchID, env.Sender)
 	}
 	return nil

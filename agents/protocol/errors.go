@@ -7,34 +7,34 @@ import (
 
 // League error codes: only those the specification defines (protocol.md §5.3).
 const (
-	ErrTimeout              = "E001"
-	ErrMissingField         = "E003"
-	ErrInvalidMove          = "E004"
-	ErrPlayerNotRegistered  = "E005"
-	ErrConnection           = "E009"
-	ErrAuthTokenMissing     = "E011"
-	ErrAuthTokenInvalid     = "E012"
-	ErrRefereeNotRegistered = "E013"
-	ErrProtocolVersion      = "E018"
-	ErrInvalidTimestamp     = "E021"
+	CodeTimeout              = "E001"
+	CodeMissingField         = "E003"
+	CodeInvalidMove          = "E004"
+	CodePlayerNotRegistered  = "E005"
+	CodeConnection           = "E009"
+	CodeAuthTokenMissing     = "E011"
+	CodeAuthTokenInvalid     = "E012"
+	CodeRefereeNotRegistered = "E013"
+	CodeProtocolVersion      = "E018"
+	CodeInvalidTimestamp     = "E021"
 )
 
 // ErrorNames maps each code to the name peers branch on.
 var ErrorNames = map[string]string{
-	ErrTimeout:              "TIMEOUT_ERROR",
-	ErrMissingField:         "MISSING_REQUIRED_FIELD",
-	ErrInvalidMove:          "INVALID_PARITY_CHOICE",
-	ErrPlayerNotRegistered:  "PLAYER_NOT_REGISTERED",
-	ErrConnection:           "CONNECTION_ERROR",
-	ErrAuthTokenMissing:     "AUTH_TOKEN_MISSING",
-	ErrAuthTokenInvalid:     "AUTH_TOKEN_INVALID",
-	ErrRefereeNotRegistered: "REFEREE_NOT_REGISTERED",
-	ErrProtocolVersion:      "PROTOCOL_VERSION_MISMATCH",
-	ErrInvalidTimestamp:     "INVALID_TIMESTAMP",
+	CodeTimeout:              "TIMEOUT_ERROR",
+	CodeMissingField:         "MISSING_REQUIRED_FIELD",
+	CodeInvalidMove:          "INVALID_PARITY_CHOICE",
+	CodePlayerNotRegistered:  "PLAYER_NOT_REGISTERED",
+	CodeConnection:           "CONNECTION_ERROR",
+	CodeAuthTokenMissing:     "AUTH_TOKEN_MISSING",
+	CodeAuthTokenInvalid:     "AUTH_TOKEN_INVALID",
+	CodeRefereeNotRegistered: "REFEREE_NOT_REGISTERED",
+	CodeProtocolVersion:      "PROTOCOL_VERSION_MISMATCH",
+	CodeInvalidTimestamp:     "INVALID_TIMESTAMP",
 }
 
 // Retryable reports whether the specification lets a caller retry after this code.
-func Retryable(code string) bool { return code == ErrTimeout || code == ErrConnection }
+func Retryable(code string) bool { return code == CodeTimeout || code == CodeConnection }
 
 // LeagueError is a league-level rejection. A handler returns it as an error;
 // the server sends it back as the JSON-RPC result (SPEC 8.10.1), and a client

@@ -265,7 +265,7 @@ func TestRoundTrip(t *testing.T) {
 		},
 		{
 			name: "GAME_ERROR",
-			msg: &protocol.GameError{Envelope: env(protocol.TypeGameError, "referee:REF01", 1, "R1M1"), ErrorCode: protocol.ErrTimeout,
+			msg: &protocol.GameError{Envelope: env(protocol.TypeGameError, "referee:REF01", 1, "R1M1"), ErrorCode: protocol.CodeTimeout,
 				ErrorName: "TIMEOUT_ERROR", ErrorDescription: "no answer in 30 s", AffectedPlayer: "P02", PlayerID: "P02",
 				ActionRequired: "CHOOSE_PARITY_RESPONSE", GameState: "COLLECTING_CHOICES", Retryable: true, RetryCount: 1, MaxRetries: 3,
 				RetryInfo:   protocol.RetryInfo{RetryCount: 1, MaxRetries: 3, NextRetryAt: "2025-01-15T10:00:32Z"},

@@ -23,13 +23,13 @@ const (
 // own sample player sends, pass.
 func CheckEnvelope(env Envelope) error {
 	if env.Sender == "" {
-		return Reject(ErrMissingField, "sender is required")
+		return Reject(CodeMissingField, "sender is required")
 	}
 	if env.Protocol != "" && env.Protocol != Version {
-		return Reject(ErrProtocolVersion, "protocol %q is not %s", env.Protocol, Version)
+		return Reject(CodeProtocolVersion, "protocol %q is not %s", env.Protocol, Version)
 	}
 	if HasNonUTCOffset(env.Timestamp) {
-		return Reject(ErrInvalidTimestamp, "timestamp %q is not in UTC", env.Timestamp)
+		return Reject(CodeInvalidTimestamp, "timestamp %q is not in UTC", env.Timestamp)
 	}
 	return nil
 }
@@ -44,7 +44,7 @@ func CheckRegistration(env Envelope, meta *AgentMeta, role engine.Role) error {
 		return err
 	}
 	if meta.ContactEndpoint == "" {
-		return Reject(ErrMissingField, "%s_meta.contact_endpoint is required", role)
+		return Reject(CodeMissingField, "%s_meta.contact_endpoint is required", role)
 	}
 	return checkMeta(role, meta)
 }
@@ -54,18 +54,18 @@ func CheckRegistration(env Envelope, meta *AgentMeta, role engine.Role) error {
 func checkMeta(role engine.Role, meta *AgentMeta) error {
 	endpoint, err := NormalizeEndpoint(meta.ContactEndpoint)
 	if err != nil {
-		return Reject(ErrMissingField, "%s_meta.contact_endpoint: %v", role, err)
+		return Reject(CodeMissingField, "%s_meta.contact_endpoint: %v", role, err)
 	}
 	meta.ContactEndpoint = endpoint
 	if err := checkDisplayName(meta.DisplayName); err != nil {
-		return Reject(ErrMissingField, "%s_meta.display_name %s", role, err)
+		return Reject(CodeMissingField, "%s_meta.display_name %s", role, err)
 	}
 	if len(meta.GameTypes) > maxGameTypes {
-		return Reject(ErrMissingField, "%s_meta.game_types lists more than %d games", role, maxGameTypes)
+		return Reject(CodeMissingField, "%s_meta.game_types lists more than %d games", role, maxGameTypes)
 	}
 	for _, s := range append([]string{meta.Version, meta.ProtocolVersion}, meta.GameTypes...) {
 		if len(s) > maxMetaString || Printable(s) != s {
-			return Reject(ErrMissingField, "%s_meta: %q is not a printable string of at most %d bytes",
+			return Reject(CodeMissingField, "%s_meta: %q is not a printable string of at most %d bytes",
 				role, Printable(clipString(s, maxMetaString)), maxMetaString)
 		}
 	}

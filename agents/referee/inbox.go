@@ -53,7 +53,7 @@ func (b *inbox) expect(matchID, player, messageType, ticket string) (answers <-c
 }
 
 // errNotExpected is deliver's answer when no slot waits for an answer.
-var errNotExpected = protocol.Reject(protocol.ErrMissingField, "no such answer is awaited")
+var errNotExpected = protocol.Reject(protocol.CodeMissingField, "no such answer is awaited")
 
 // deliver hands an answer to whoever expects it. It refuses, and the slot
 // stays open for the player's own answer, when none is expected
@@ -68,10 +68,10 @@ func (b *inbox) deliver(matchID, player, messageType, token string, body json.Ra
 		return errNotExpected
 	case s.ticket == "":
 	case token == "":
-		return protocol.Reject(protocol.ErrAuthTokenMissing,
+		return protocol.Reject(protocol.CodeAuthTokenMissing,
 			"a posted %s must carry as auth_token the match ticket %s was sent with the call it answers", messageType, player)
 	case subtle.ConstantTimeCompare([]byte(token), []byte(s.ticket)) != 1:
-		return protocol.Reject(protocol.ErrAuthTokenInvalid,
+		return protocol.Reject(protocol.CodeAuthTokenInvalid,
 			"auth_token is not the match ticket %s was sent for match %s: only the invited player answers in its name", player, matchID)
 	}
 	select {

@@ -44,7 +44,7 @@ func TestRefusalFloodLeavesTheLogsBounded(t *testing.T) {
 		forged["sender"], forged["auth_token"] = sender, "not-the-ticket"
 		for range perCall {
 			posted.Add(1)
-			if got := postForged(ref.Endpoint, method, forged); got == protocol.ErrAuthTokenInvalid {
+			if got := postForged(ref.Endpoint, method, forged); got == protocol.CodeAuthTokenInvalid {
 				refused.Add(1)
 			} else {
 				othersMu.Lock()
@@ -64,7 +64,7 @@ func TestRefusalFloodLeavesTheLogsBounded(t *testing.T) {
 	if posted.Load() == 0 || refused.Load() != posted.Load() {
 		othersMu.Lock()
 		defer othersMu.Unlock()
-		t.Fatalf("%d of %d forged posts refused with %s; the others got %v", refused.Load(), posted.Load(), protocol.ErrAuthTokenInvalid, others)
+		t.Fatalf("%d of %d forged posts refused with %s; the others got %v", refused.Load(), posted.Load(), protocol.CodeAuthTokenInvalid, others)
 	}
 	if limit := int64(256 << 10); grown > limit {
 		t.Errorf("the logs grew by %d bytes for %d refused posts: more than %d", grown, posted.Load(), limit)

@@ -207,7 +207,7 @@ func (run *matchRun) askMove(ctx context.Context, player string) {
 			var invalid error
 			run.locked(func(m *engine.Match) { invalid = m.Answered(player, answer) })
 			if errors.Is(invalid, engine.ErrInvalidMove) {
-				return true, protocol.Reject(protocol.ErrInvalidMove, "%v", invalid)
+				return true, protocol.Reject(protocol.CodeInvalidMove, "%v", invalid)
 			}
 			return true, nil
 		})
@@ -298,9 +298,9 @@ func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Me
 		if answered, invalid := read(raw); answered {
 			return invalid
 		}
-		return protocol.Reject(protocol.ErrMissingField, "the posted %s holds no %s", answerType, protocol.AnswerField(answerType))
+		return protocol.Reject(protocol.CodeMissingField, "the posted %s holds no %s", answerType, protocol.AnswerField(answerType))
 	case <-time.After(time.Until(deadline)):
-		return &rpc.CallError{Code: protocol.ErrTimeout, Endpoint: run.endpoints[player],
+		return &rpc.CallError{Code: protocol.CodeTimeout, Endpoint: run.endpoints[player],
 			Err: errors.New(protocol.MissingAnswer(answerType) + " and posted none in time")}
 	case <-ctx.Done():
 		return ctx.Err()
@@ -342,11 +342,11 @@ func retryCode(cause error) string {
 	case errors.As(cause, &callErr):
 		return callErr.Code
 	case errors.Is(cause, context.DeadlineExceeded):
-		return protocol.ErrTimeout
-	case errors.As(cause, &refused) && refused.ErrorCode == protocol.ErrInvalidMove:
-		return protocol.ErrInvalidMove
+		return protocol.CodeTimeout
+	case errors.As(cause, &refused) && refused.ErrorCode == protocol.CodeInvalidMove:
+		return protocol.CodeInvalidMove
 	}
-	return protocol.ErrMissingField
+	return protocol.CodeMissingField
 }
 
 // notifyGameOver sends the same GAME_OVER to a player; a player that does

@@ -151,16 +151,16 @@ func forgeries(victim, opponent *variantPlayer, answer map[string]any) []forgery
 	victim.mu.Unlock()
 	ticket := opponentTicket(opponent, matchID)
 	out := []forgery{
-		{"without auth_token", with(""), protocol.ErrAuthTokenMissing},
-		{"with the victim's own league token", with(ownToken), protocol.ErrAuthTokenInvalid},
-		{"with the opponent's match ticket", with(ticket), protocol.ErrAuthTokenInvalid},
+		{"without auth_token", with(""), protocol.CodeAuthTokenMissing},
+		{"with the victim's own league token", with(ownToken), protocol.CodeAuthTokenInvalid},
+		{"with the opponent's match ticket", with(ticket), protocol.CodeAuthTokenInvalid},
 	}
 	if answer["message_type"] == "CHOOSE_PARITY_RESPONSE" {
 		move := with(ticket)
 		move["message_type"] = "GAME_MOVE_RESPONSE"
 		move["move_data"] = map[string]any{"move_type": "choose_parity", "choice": move["parity_choice"]}
 		delete(move, "parity_choice")
-		out = append(out, forgery{"as GAME_MOVE_RESPONSE with the opponent's ticket", move, protocol.ErrAuthTokenInvalid})
+		out = append(out, forgery{"as GAME_MOVE_RESPONSE with the opponent's ticket", move, protocol.CodeAuthTokenInvalid})
 	}
 	return out
 }

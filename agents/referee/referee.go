@@ -182,7 +182,7 @@ func (r *Referee) handleStartMatch(_ context.Context, in protocol.Inbound) (any,
 // implementation.
 func (r *Referee) begin(start protocol.StartMatch) (any, error) {
 	if start.MatchID == "" || start.PlayerAID == "" || start.PlayerBID == "" || start.PlayerAEndpoint == "" || start.PlayerBEndpoint == "" {
-		return nil, protocol.Reject(protocol.ErrMissingField, "start_match needs match_id, both player ids and both endpoints")
+		return nil, protocol.Reject(protocol.CodeMissingField, "start_match needs match_id, both player ids and both endpoints")
 	}
 	file, err := r.checkStart(start)
 	if err != nil {
@@ -212,17 +212,17 @@ func (r *Referee) begin(start protocol.StartMatch) (any, error) {
 // name a file; it returns where the match file goes.
 func (r *Referee) checkStart(start protocol.StartMatch) (file string, err error) {
 	if start.LeagueID != "" && start.LeagueID != r.Layout.LeagueID {
-		return "", protocol.NewRPCError(protocol.CodeInvalidParams, protocol.ErrMissingField,
+		return "", protocol.NewRPCError(protocol.CodeInvalidParams, protocol.CodeMissingField,
 			"league_id %q is not this referee's league", start.LeagueID)
 	}
 	for _, id := range []string{start.PlayerAID, start.PlayerBID} {
 		if err := store.SafeName(id); err != nil {
-			return "", protocol.NewRPCError(protocol.CodeInvalidParams, protocol.ErrMissingField, "player id: %v", err)
+			return "", protocol.NewRPCError(protocol.CodeInvalidParams, protocol.CodeMissingField, "player id: %v", err)
 		}
 	}
 	file, err = r.Layout.Match(start.MatchID)
 	if err != nil {
-		return "", protocol.NewRPCError(protocol.CodeInvalidParams, protocol.ErrMissingField, "match_id: %v", err)
+		return "", protocol.NewRPCError(protocol.CodeInvalidParams, protocol.CodeMissingField, "match_id: %v", err)
 	}
 	return file, nil
 }

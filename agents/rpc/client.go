@@ -24,7 +24,7 @@ import (
 // CallError is a failure to get any answer from a peer: a timeout (E001) or
 // a connection failure (E009), the two errors the specification retries.
 type CallError struct {
-	Code     string // protocol.ErrTimeout or protocol.ErrConnection
+	Code     string // protocol.CodeTimeout or protocol.CodeConnection
 	Endpoint string
 	Err      error
 }
@@ -303,7 +303,7 @@ func (c *Client) post(ctx context.Context, call Call, form protocol.Form) (json.
 	})
 	if err != nil {
 		if RefusedByBreaker(err) {
-			return nil, &CallError{Code: protocol.ErrConnection, Endpoint: call.Endpoint, Err: err}
+			return nil, &CallError{Code: protocol.CodeConnection, Endpoint: call.Endpoint, Err: err}
 		}
 		return nil, err
 	}
@@ -321,15 +321,15 @@ func (c *Client) roundTrip(ctx context.Context, call Call, body []byte) ([]byte,
 		return nil, err // it answered: no retry, no breaker
 	}
 	if err != nil {
-		code := protocol.ErrConnection
+		code := protocol.CodeConnection
 		var netErr net.Error
 		if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout()) {
-			code = protocol.ErrTimeout
+			code = protocol.CodeTimeout
 		}
 		return nil, &CallError{Code: code, Endpoint: call.Endpoint, Err: err}
 	}
 	if len(respBody) == 0 && status >= 300 {
-		return nil, &CallError{Code: protocol.ErrConnection, Endpoint: call.Endpoint,
+		return nil, &CallError{Code: protocol.CodeConnection, Endpoint: call.Endpoint,
 			Err: fmt.Errorf("HTTP %d with no body", status)}
 	}
 	if refused := notServed(status, respBody); refused != nil {

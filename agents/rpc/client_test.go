@@ -110,12 +110,12 @@ func TestClientRetriesOnlyTransportFailures(t *testing.T) {
 				<-r.Context().Done() // never answers in time
 				return 200, result(joinAck)
 			},
-			wantAttempts: 3, wantCode: protocol.ErrTimeout,
+			wantAttempts: 3, wantCode: protocol.CodeTimeout,
 		},
 		{
 			name:         "HTTP error without a body",
 			answer:       func(*http.Request, string, map[string]any) (int, string) { return http.StatusBadGateway, "" },
-			wantAttempts: 3, wantCode: protocol.ErrConnection,
+			wantAttempts: 3, wantCode: protocol.CodeConnection,
 		},
 		{
 			name: "JSON-RPC internal error",
@@ -133,7 +133,7 @@ func TestClientRetriesOnlyTransportFailures(t *testing.T) {
 			answer: func(*http.Request, string, map[string]any) (int, string) {
 				return 200, result(`{"message_type":"LEAGUE_ERROR","error_code":"E012","error_name":"AUTH_TOKEN_INVALID"}`)
 			},
-			wantAttempts: 1, wantCode: protocol.ErrAuthTokenInvalid,
+			wantAttempts: 1, wantCode: protocol.CodeAuthTokenInvalid,
 		},
 		{
 			name: "unreadable reply",
@@ -182,7 +182,7 @@ func TestClientConnectionRefused(t *testing.T) {
 	_, err := c.Send(context.Background(), rpc.Call{Endpoint: endpoint, Message: invitationMsg(), Timeout: time.Second,
 		BeforeRetry: func(int, error) { retries++ }})
 	var callErr *rpc.CallError
-	if !errors.As(err, &callErr) || callErr.Code != protocol.ErrConnection || callErr.Endpoint != endpoint {
+	if !errors.As(err, &callErr) || callErr.Code != protocol.CodeConnection || callErr.Endpoint != endpoint {
 		t.Errorf("err = %v, want a CallError E009 for %s", err, endpoint)
 	}
 	if retries != fastRetry.Attempts-1 {
@@ -228,7 +228,7 @@ func TestClientBackoff(t *testing.T) {
 	}()
 	select {
 	case err := <-done:
-		if rpc.ErrorCode(err) != protocol.ErrConnection {
+		if rpc.ErrorCode(err) != protocol.CodeConnection {
 			t.Errorf("cancelled Send = %v, want the last E009", err)
 		}
 	case <-time.After(10 * time.Second):
@@ -378,7 +378,7 @@ func TestClientCircuitBreaker(t *testing.T) {
 		if c.BreakerOpen(p.endpoint()) {
 			t.Fatalf("circuit open after %d failures, want it closed until %d", i-1, failures)
 		}
-		if err := send(p, 1, false); rpc.ErrorCode(err) != protocol.ErrConnection {
+		if err := send(p, 1, false); rpc.ErrorCode(err) != protocol.CodeConnection {
 			t.Fatalf("call %d: %v, want E009", i, err)
 		}
 	}
@@ -388,7 +388,7 @@ func TestClientCircuitBreaker(t *testing.T) {
 
 	// Open: a repeat fails at once without reaching the peer.
 	err := send(p, 1, true)
-	if !errors.Is(err, gobreaker.ErrOpenState) || !rpc.RefusedByBreaker(err) || rpc.ErrorCode(err) != protocol.ErrConnection {
+	if !errors.Is(err, gobreaker.ErrOpenState) || !rpc.RefusedByBreaker(err) || rpc.ErrorCode(err) != protocol.CodeConnection {
 		t.Errorf("repeat: %v, want E009 wrapping the open circuit", err)
 	}
 	if p.hits() != failures {
@@ -402,7 +402,7 @@ func TestClientCircuitBreaker(t *testing.T) {
 	if elapsed := time.Since(start); elapsed > 5*time.Second {
 		t.Errorf("a call to a peer behind an open circuit took %v", elapsed)
 	}
-	if rpc.ErrorCode(err) != protocol.ErrConnection || rpc.RefusedByBreaker(err) || !strings.Contains(err.Error(), "503") {
+	if rpc.ErrorCode(err) != protocol.CodeConnection || rpc.RefusedByBreaker(err) || !strings.Contains(err.Error(), "503") {
 		t.Errorf("call: %v, want the peer's own E009 (HTTP 503)", err)
 	}
 	if p.hits() != failures+1 {

@@ -276,7 +276,7 @@ func (s *Server) respond(ctx context.Context, req *protocol.Request, lent bool) 
 	if in.Protocol != "" && in.Protocol != protocol.Version {
 		// protocol.md §2 rule 2: a missing protocol may be assumed, a
 		// different one is refused, before any handler sees the message.
-		return s.encodeFailure(req.ID, in, protocol.Reject(protocol.ErrProtocolVersion,
+		return s.encodeFailure(req.ID, in, protocol.Reject(protocol.CodeProtocolVersion,
 			"protocol %q is not %s", in.Protocol, protocol.Version))
 	}
 	if lent && !target.borrows {

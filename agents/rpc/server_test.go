@@ -44,7 +44,7 @@ func newTestServer() *rpc.Server {
 		return resp, nil
 	})
 	s.Handle(protocol.TypeLeagueQuery, func(context.Context, protocol.Inbound) (any, error) {
-		return nil, protocol.Reject(protocol.ErrAuthTokenInvalid, "auth_token is not valid")
+		return nil, protocol.Reject(protocol.CodeAuthTokenInvalid, "auth_token is not valid")
 	})
 	return s
 }

@@ -169,10 +169,10 @@ func TestStoppedPlayerRecovers(t *testing.T) {
 		case plays(r, victim.ID) && r.Status == engine.StatusTechnicalLoss:
 			lost++
 			reason := matchReason(t, l.dir, id)
-			if assigned[id] > resumedAt || !slices.Equal(r.Offenders, []string{victim.ID}) || !strings.Contains(reason, protocol.ErrTimeout) {
+			if assigned[id] > resumedAt || !slices.Equal(r.Offenders, []string{victim.ID}) || !strings.Contains(reason, protocol.CodeTimeout) {
 				t.Errorf("%s: a technical loss of %v, assigned at event %d (the victim was back at %d), for %q; "+
 					"want only %s's, of a match assigned while it was stopped, for a timeout (%s)",
-					id, r.Offenders, assigned[id], resumedAt, reason, victim.ID, protocol.ErrTimeout)
+					id, r.Offenders, assigned[id], resumedAt, reason, victim.ID, protocol.CodeTimeout)
 			}
 		case !sameResult(r, w):
 			t.Errorf("%s: %s won by %q; uninterrupted: %s won by %q (assigned at event %d, the victim back at %d)",

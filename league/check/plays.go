@@ -183,7 +183,7 @@ func (s *session) leagueMove(ctx context.Context, m *engine.Match, game string, 
 				return false, nil
 			}
 			if invalid := m.Answered(s.id, answer); errors.Is(invalid, engine.ErrInvalidMove) {
-				return true, protocol.Reject(protocol.ErrInvalidMove, "%v", invalid)
+				return true, protocol.Reject(protocol.CodeInvalidMove, "%v", invalid)
 			}
 			return true, nil
 		})
@@ -249,9 +249,9 @@ func (s *session) leagueAskOnce(ctx context.Context, msg protocol.Message, match
 		if answered, invalid := read(late); answered {
 			return invalid
 		}
-		return protocol.Reject(protocol.ErrMissingField, "the posted %s holds no %s", answerType, protocol.AnswerField(answerType))
+		return protocol.Reject(protocol.CodeMissingField, "the posted %s holds no %s", answerType, protocol.AnswerField(answerType))
 	}
-	return &rpc.CallError{Code: protocol.ErrTimeout, Endpoint: s.endpoint,
+	return &rpc.CallError{Code: protocol.CodeTimeout, Endpoint: s.endpoint,
 		Err: errors.New(protocol.MissingAnswer(answerType) + " and posted none in time")}
 }
 
@@ -260,7 +260,7 @@ func (s *session) leagueAskOnce(ctx context.Context, msg protocol.Message, match
 func (s *session) tellGameError(ctx context.Context, call protocol.Message, answerType string, cause error, attempt, max int) {
 	code := rpc.ErrorCode(cause)
 	if code == "" {
-		code = protocol.ErrMissingField
+		code = protocol.CodeMissingField
 	}
 	h := call.Header()
 	msg := &protocol.GameError{Envelope: s.refereeEnvelope(protocol.TypeGameError, h.MatchID, int(h.RoundID)), ErrorCode: code,

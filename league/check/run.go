@@ -282,7 +282,7 @@ func (s *session) registration(in inbound) any {
 	defer s.mu.Unlock()
 	conv := str(fields(in.Message), "conversation_id")
 	if in.Type != s.registerType() {
-		return protocol.Reject(protocol.ErrMissingField, "leaguetui check is checking a %s; this is a %s", s.opts.Role, in.Type)
+		return protocol.Reject(protocol.CodeMissingField, "leaguetui check is checking a %s; this is a %s", s.opts.Role, in.Type)
 	}
 	respType := protocol.TypeLeagueRegisterResponse
 	if s.opts.Role == RefereeRole {

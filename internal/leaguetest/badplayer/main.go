@@ -397,7 +397,7 @@ func (p *player) invitation(ctx context.Context, body json.RawMessage) any {
 	var inv protocol.GameInvitation
 	_ = protocol.Decode(body, &inv)
 	if p.mode == "refuse_invites" {
-		refusal := protocol.Reject(protocol.ErrAuthTokenInvalid, "the match ticket does not match")
+		refusal := protocol.Reject(protocol.CodeAuthTokenInvalid, "the match ticket does not match")
 		_, refusal.Envelope = p.envelope(protocol.TypeLeagueError, inv.Envelope)
 		return refusal
 	}
