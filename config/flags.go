@@ -59,7 +59,7 @@ var overrides = []override{
 		fmt.Sprintf("`host` agents listen on; localhost means 127.0.0.1 (default %s)", Default().Network.Host),
 		func(c *Config, raw string) error {
 			c.Network.Host = listenHost(raw)
-			return nil
+			return CheckHost(c.Network.Host)
 		}),
 	stringOverride("game", "LEAGUETUI_GAME",
 		fmt.Sprintf("the `game` the league plays (default %s)", Default().GameType),
@@ -89,7 +89,7 @@ var overrides = []override{
 		"the page server (its /mcp `URL`) a link race reads pages from (default: start our own)",
 		func(c *Config, raw string) error {
 			c.Pages.URL = raw
-			return nil
+			return checkURL(raw, "a page server's /mcp URL, e.g. http://127.0.0.1:8300/mcp")
 		}),
 	stringOverride("pages", "LEAGUETUI_PAGES",
 		"the page graph `file` our own page server reads: SQLite (core_articles(title, links_json)) or JSONL (default: generated from the seed)",
@@ -180,9 +180,12 @@ var overrides = []override{
 		func(c *Config) *string { return &c.Player.LLM.Provider }),
 	stringField("llm-model", "LEAGUETUI_LLM_MODEL", "the `model` the llm strategy asks",
 		func(c *Config) *string { return &c.Player.LLM.Model }),
-	stringField("llm-base-url", "LEAGUETUI_LLM_BASE_URL",
+	stringOverride("llm-base-url", "LEAGUETUI_LLM_BASE_URL",
 		"the provider's API `URL`, e.g. http://127.0.0.1:11434/v1 for a local Ollama (default the provider's own)",
-		func(c *Config) *string { return &c.Player.LLM.BaseURL }),
+		func(c *Config, raw string) error {
+			c.Player.LLM.BaseURL = raw
+			return checkURL(raw, "the provider's API URL, e.g. http://127.0.0.1:11434/v1")
+		}),
 	stringField("llm-api-key-env", "LEAGUETUI_LLM_API_KEY_ENV",
 		"the environment `variable` holding the llm provider's key (default OPENAI_API_KEY or ANTHROPIC_API_KEY)",
 		func(c *Config) *string { return &c.Player.LLM.APIKeyEnv }),
@@ -448,12 +451,15 @@ func (f *Flags) ResolveWith(getenv func(string) string) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
+	if err := cfg.validateFolder(); err != nil {
+		return Config{}, err // naming the file and the key as written there
+	}
 	named := cfg.LeagueID != Default().LeagueID || chosen(flagLeague, set, getenv) != ""
 	if err := applyOverrides(&cfg, set, getenv); err != nil {
 		return Config{}, err
 	}
 	if err := cfg.Validate(); err != nil {
-		return Config{}, err // naming the file the setting came from, under the id it was read by
+		return Config{}, err // the folder's own problems were named above, by file and key
 	}
 	if _, known := engine.LookupGame(cfg.GameType); known && !named {
 		cfg.LeagueID = LeagueIDFor(cfg.GameType) // a link race is not called league_2025_even_odd

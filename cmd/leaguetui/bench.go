@@ -134,7 +134,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *players < 2 || *referees < 1 {
 		return &usageError{fmt.Sprintf("a league needs --players 2 or more and --referees 1 or more (got --players %d --referees %d)", *players, *referees)}
 	}
-	if err := cfg.Format.CheckChallengers(*players); err != nil {
+	if err := cfg.Format.CheckPlayers(*players); err != nil {
 		return &usageError{err.Error()}
 	}
 	if *concurrency < 0 || *rawDuration <= 0 {

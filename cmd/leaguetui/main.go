@@ -379,6 +379,9 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	if *attach != "" && *noUI {
 		return &usageError{"--attach shows a league in the console; without it, read the league with curl URL/standings"}
 	}
+	if err := cmp.Or(checkManagerURL("attach", *attach), checkListenFlag("web", *webAddr)); err != nil {
+		return err
+	}
 	if *attach == "" {
 		// A data folder that holds a league remembers how it was started.
 		if merged, ok, err := withRemembered(ctx, fs, *data, args); err != nil || ok {
@@ -426,6 +429,9 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 		OpenReferees: *openReferees, Roster: roster, RequireSandbox: *requireSandbox, StartArgs: startArgs(fs, os.Getenv)}
 	if err := spec.CheckSize(); err != nil && *attach == "" {
 		return &usageError{err.Error()}
+	}
+	if err := checkOutputFolder("csv", *csvDir); err != nil {
+		return err
 	}
 	if !*noUI {
 		// In the console Ctrl-C is a key; a signal from elsewhere quits.

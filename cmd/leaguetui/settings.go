@@ -10,6 +10,7 @@ import (
 	"github.com/leaguetui/leaguetui/league/season"
 
 	"github.com/leaguetui/leaguetui/agents/llm"
+	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/league/launcher"
@@ -121,4 +122,40 @@ func checkStrategy(cfg config.Config, strategy string) error {
 	}
 	return badSettings(fmt.Errorf("--strategy %q: want one of %s, or %s", strategy,
 		strings.Join(own, ", "), llm.StrategyName))
+}
+
+// checkListenFlag refuses an address flag (--web, --addr) no socket could
+// listen on, before anything starts rather than once the league has.
+func checkListenFlag(name, addr string) error {
+	if addr == "" {
+		return nil
+	}
+	if err := config.CheckListenAddress(addr); err != nil {
+		return &usageError{fmt.Sprintf("--%s %s: %v", name, addr, err)}
+	}
+	return nil
+}
+
+// checkManagerURL refuses an --attach that is not a manager's URL, which
+// would otherwise be asked for its league for ever.
+func checkManagerURL(name, raw string) error {
+	if raw == "" {
+		return nil
+	}
+	if u, err := url.Parse(raw); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || config.CheckHost(u.Hostname()) != nil {
+		return &usageError{fmt.Sprintf("--%s %q is not a manager's URL: want e.g. http://127.0.0.1:8000", name, raw)}
+	}
+	return nil
+}
+
+// checkOutputFolder makes sure the folder an output flag names (--csv)
+// takes files, before a league is played to fill it.
+func checkOutputFolder(name, dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if err := store.CheckFolderWritable(dir); err != nil {
+		return &usageError{fmt.Sprintf("--%s %s: %v", name, dir, err)}
+	}
+	return nil
 }

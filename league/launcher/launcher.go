@@ -186,7 +186,7 @@ func (e *ManagerExitedError) Error() string {
 
 // CheckSize checks that the league has players and a referee: at least
 // two players (the roster's and the open seats) and one referee; and that
-// a gauntlet's challengers are among those players.
+// its format fits those players (config.Format.CheckPlayers).
 func (opts Spec) CheckSize() error {
 	if opts.Roster != nil {
 		players, referees := len(opts.Roster.Players)+opts.Config.Joining.OpenSeats, len(refereeEntries(opts))
@@ -194,12 +194,12 @@ func (opts Spec) CheckSize() error {
 			return fmt.Errorf("roster %s: a league needs at least 2 players (with the open seats) and 1 referee (got %d and %d)",
 				opts.Roster.Path, players, referees)
 		}
-		return opts.Config.Format.CheckChallengers(players)
+		return opts.Config.Format.CheckPlayers(players)
 	}
 	if opts.Players+opts.Config.Joining.OpenSeats < 2 || opts.Referees < 1 {
 		return fmt.Errorf("a league needs at least 2 players and 1 referee (got --players %d --referees %d)", opts.Players, opts.Referees)
 	}
-	return opts.Config.Format.CheckChallengers(opts.Players + opts.Config.Joining.OpenSeats)
+	return opts.Config.Format.CheckPlayers(opts.Players + opts.Config.Joining.OpenSeats)
 }
 
 // Launch starts the manager, then the referees and players, and returns
