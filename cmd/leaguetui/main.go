@@ -363,6 +363,7 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	if err != nil {
 		return err
 	}
+	warnWeakSecrets(cfg)
 	if cfg, err = withManagerPort(fs, cfg, *managerPort, *freePorts, *attach != ""); err != nil {
 		return err
 	}
@@ -539,6 +540,7 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	warnWeakSecrets(cfg)
 	if err := cmp.Or(checkAgentFlags(af), checkLeague(cf, cfg, false)); err != nil {
 		return err
 	}
@@ -575,6 +577,7 @@ func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	warnWeakSecrets(cfg)
 	if err := cmp.Or(checkAgentFlags(af), checkGame(cf, cfg)); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 
@@ -158,4 +159,12 @@ func checkOutputFolder(name, dir string) error {
 		return &usageError{fmt.Sprintf("--%s %s: %v", name, dir, err)}
 	}
 	return nil
+}
+
+// warnWeakSecrets says on stderr, a line each, which admin token or
+// referee key anyone could guess, and where it came from.
+func warnWeakSecrets(cfg config.Config) {
+	for _, warning := range cfg.WeakSecrets(os.Getenv) {
+		fmt.Fprintln(os.Stderr, "leaguetui:", warning) // an agent's stderr is its output file: the warning lands there too
+	}
 }
