@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -419,14 +420,17 @@ func boolOverride(name, env, what string, field func(*Config) *bool) override {
 	}
 }
 
-// AddFlags registers on fs: --config DIR (config folder), --league-id,
-// --host, and the overrides --join-timeout, --move-timeout,
-// --generic-timeout, --report-timeout, --retry-delay (Go durations such as
-// 2s), --attempts and --suspend-after. Each usage string names its default and its
-// environment variable.
-func AddFlags(fs *flag.FlagSet) *Flags {
+// AddFlags registers on fs the shared flags of groups, every one when
+// none is named: --config DIR (config folder), --league-id, --host, and
+// the overrides (--move-timeout, --attempts, …). Each usage string names
+// its default and its environment variable. The environment variables of
+// the flags left out are read all the same.
+func AddFlags(fs *flag.FlagSet, groups ...FlagGroup) *Flags {
+	names := GroupFlags(groups...)
 	for _, o := range overrides {
-		o.register(fs, o.flag, o.usage)
+		if len(groups) == 0 || slices.Contains(names, o.flag) {
+			o.register(fs, o.flag, o.usage)
+		}
 	}
 	return &Flags{fs: fs}
 }
@@ -552,7 +556,8 @@ func (f *Flags) Args() []string {
 }
 
 // SharedFlag says whether name is one of the flags AddFlags registers,
-// which every command that reads the config takes.
+// which the commands that read the config take, each those it reads
+// (CommandFlags).
 func SharedFlag(name string) bool {
 	for _, o := range overrides {
 		if o.flag == name {

@@ -233,12 +233,17 @@ func whenInterrupted(err error, interrupted func() bool) error {
 	return err
 }
 
-// newFlagSet makes a command's flag set with the shared config flags.
-// --help prints help and the flags on stdout; parse reports any other
-// mistake in one line.
+// newFlagSet makes a command's flag set with the shared config flags it
+// reads (config.CommandFlags, by the command's name: "leaguetui manager"
+// is "manager", "leaguetui" the league). --help prints help and the flags
+// on stdout; parse reports any other mistake in one line.
 func newFlagSet(name, help string, stdout io.Writer) (*flag.FlagSet, *config.Flags) {
+	command := strings.TrimSpace(strings.TrimPrefix(name, program))
+	if _, ok := config.CommandFlags[command]; !ok {
+		panic(fmt.Sprintf("config.CommandFlags says nothing of %q: add the shared flag groups it reads", name))
+	}
 	fs := newCommandFlagSet(name, help, stdout)
-	return fs, config.AddFlags(fs)
+	return fs, config.AddCommandFlags(fs, command)
 }
 
 // newCommandFlagSet makes a command's flag set without the config flags,
