@@ -86,21 +86,32 @@ func AddCommandFlags(fs *flag.FlagSet, command string) *Flags {
 	return AddFlags(fs, CommandFlags[command]...)
 }
 
-// ArgsFor keeps, of args that Args made, the flags command takes (with
-// their values), for a child started as that command.
+// ArgsFor is args without the shared flags command does not take (and
+// their values), for a child started as that command with the flags
+// Args made for the whole league; other arguments are kept as they are.
 func ArgsFor(command string, args []string) []string {
 	takes := GroupFlags(CommandFlags[command]...)
 	var kept []string
 	for i := 0; i < len(args); i++ {
-		name, _, inline := strings.Cut(strings.TrimPrefix(args[i], "--"), "=")
-		n := 1
-		if !inline && i+1 < len(args) {
-			n = 2 // --name value
+		name, _, inline := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		o, shared := overrideNamed(name)
+		if !strings.HasPrefix(args[i], "-") || !shared || slices.Contains(takes, name) {
+			kept = append(kept, args[i])
+			continue
 		}
-		if slices.Contains(takes, name) {
-			kept = append(kept, args[i:i+n]...)
+		if !inline && !o.boolean {
+			i++ // --name value: the value goes too
 		}
-		i += n - 1
 	}
 	return kept
+}
+
+// overrideNamed is the shared flag called name.
+func overrideNamed(name string) (override, bool) {
+	for _, o := range overrides {
+		if o.flag == name {
+			return o, true
+		}
+	}
+	return override{}, false
 }

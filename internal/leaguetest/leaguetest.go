@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/league/control"
 	"github.com/leaguetui/leaguetui/league/launch"
@@ -216,9 +217,12 @@ func StartProgram(t testing.TB, exe, name, outDir string, register bool, env []s
 }
 
 // StartManager runs a league manager on a free port with the admin token.
+// The args of StartManager, StartReferee and StartPlayer may hold config
+// flags for the whole league, as a launcher's do: each agent gets those
+// its command reads (config.ArgsFor).
 func StartManager(t testing.TB, dataDir, adminToken string, args ...string) *launch.Child {
 	t.Helper()
-	all := append([]string{"manager", "--port", "0", "--data", dataDir}, args...)
+	all := append([]string{"manager", "--port", "0", "--data", dataDir}, config.ArgsFor("manager", args)...)
 	return Start(t, "manager", filepath.Join(dataDir, "test-output"), false,
 		[]string{"LEAGUETUI_ADMIN_TOKEN=" + adminToken, "LEAGUETUI_REFEREE_KEY=" + RefereeKey}, all...)
 }
@@ -230,14 +234,16 @@ const RefereeKey = "ref-test-key-0123456789abcdef"
 // StartReferee runs a referee on a free port that registers with managerURL.
 func StartReferee(t testing.TB, dataDir, managerURL, name string, args ...string) *launch.Child {
 	t.Helper()
-	all := append([]string{"referee", "--port", "0", "--data", dataDir, "--manager", managerURL, "--name", name}, args...)
+	all := append([]string{"referee", "--port", "0", "--data", dataDir, "--manager", managerURL, "--name", name},
+		config.ArgsFor("referee", args)...)
 	return Start(t, "referee "+name, filepath.Join(dataDir, "test-output"), true, []string{"LEAGUETUI_REFEREE_KEY=" + RefereeKey}, all...)
 }
 
 // StartPlayer runs a player on a free port that registers with managerURL.
 func StartPlayer(t testing.TB, dataDir, managerURL, name string, args ...string) *launch.Child {
 	t.Helper()
-	all := append([]string{"player", "--port", "0", "--data", dataDir, "--manager", managerURL, "--name", name}, args...)
+	all := append([]string{"player", "--port", "0", "--data", dataDir, "--manager", managerURL, "--name", name},
+		config.ArgsFor("player", args)...)
 	return Start(t, "player "+name, filepath.Join(dataDir, "test-output"), true, nil, all...)
 }
 
