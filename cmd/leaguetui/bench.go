@@ -124,8 +124,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if *cpuProfile != "" {
-		if err := os.MkdirAll(*cpuProfile, 0o755); err != nil {
-			return fmt.Errorf("--cpu-profile: %w", err)
+		if err := checkOutputFolder("cpu-profile", *cpuProfile); err != nil {
+			return err
 		}
 		if *cpuProfile, err = filepath.Abs(*cpuProfile); err != nil { // the agents may run elsewhere
 			return fmt.Errorf("--cpu-profile: %w", err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -167,4 +168,20 @@ func warnWeakSecrets(cfg config.Config) {
 	for _, warning := range cfg.WeakSecrets(os.Getenv) {
 		fmt.Fprintln(os.Stderr, "leaguetui:", warning) // an agent's stderr is its output file: the warning lands there too
 	}
+}
+
+// checkOutputFile makes sure a file an output flag names (--junit) can be
+// written, before the run that fills it: its folder takes files, and it
+// is no folder itself.
+func checkOutputFile(name, path string) error {
+	if path == "" {
+		return nil
+	}
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return &usageError{fmt.Sprintf("--%s %s: is a folder, want a file", name, path)}
+	}
+	if err := store.CheckFolderWritable(filepath.Dir(path)); err != nil {
+		return &usageError{fmt.Sprintf("--%s %s: its folder is %v", name, path, err)}
+	}
+	return nil
 }
