@@ -353,15 +353,16 @@ func TestFlagGroupsHoldEveryFlagOnce(t *testing.T) {
 }
 
 // TestArgsForKeepsTheCommandsFlags: a child started as a command gets the
-// parent's flags that command takes, values and booleans with them.
+// parent's config flags that command takes, values and booleans with
+// them, and its own flags (--name) as they are.
 func TestArgsForKeepsTheCommandsFlags(t *testing.T) {
 	args := []string{"--config", "/abs/cfg", "--move-timeout", "2s", "--require-tls=true", "--tls-ca", "/abs/ca.pem",
-		"--format", "swiss", "--llm-model", "m"}
+		"--format", "swiss", "--llm-model", "m", "--name", "P01"}
 	for command, want := range map[string][]string{
-		"web":     {"--config", "/abs/cfg", "--tls-ca", "/abs/ca.pem"},
-		"referee": {"--config", "/abs/cfg", "--move-timeout", "2s", "--tls-ca", "/abs/ca.pem"},
-		"manager": {"--config", "/abs/cfg", "--move-timeout", "2s", "--require-tls=true", "--tls-ca", "/abs/ca.pem", "--format", "swiss"},
-		"player":  {"--config", "/abs/cfg", "--tls-ca", "/abs/ca.pem", "--llm-model", "m"},
+		"web":     {"--config", "/abs/cfg", "--tls-ca", "/abs/ca.pem", "--name", "P01"},
+		"referee": {"--config", "/abs/cfg", "--move-timeout", "2s", "--tls-ca", "/abs/ca.pem", "--name", "P01"},
+		"manager": {"--config", "/abs/cfg", "--move-timeout", "2s", "--require-tls=true", "--tls-ca", "/abs/ca.pem", "--format", "swiss", "--name", "P01"},
+		"player":  {"--config", "/abs/cfg", "--tls-ca", "/abs/ca.pem", "--llm-model", "m", "--name", "P01"},
 	} {
 		if got := ArgsFor(command, args); !slices.Equal(got, want) {
 			t.Errorf("ArgsFor(%q) = %q, want %q", command, got, want)
