@@ -55,6 +55,8 @@ func TestBadValuesRefusedBeforeAnythingStarts(t *testing.T) {
 			[]string{filepath.Join(badPoints, "leagues", "league_2025_even_odd.json") + ": scoring.win_points", ">= 0 (got -3)"}},
 		{"config host that is no address", []string{"referee", "--config", badHost}, nil,
 			[]string{filepath.Join(badHost, "system.json") + ": network.base_host", `"300.1.1.1"`}},
+		{"page graph that is not there", []string{"--no-ui", "--game", "link_race", "--pages", filepath.Join(base, "no-pages.jsonl")}, nil,
+			[]string{"--pages " + filepath.Join(base, "no-pages.jsonl"), "no such file"}},
 		{"cpu profiles into a folder that cannot be made", []string{"bench", "--cpu-profile", filepath.Join(aFile, "profiles")}, nil,
 			[]string{"--cpu-profile", "not writable"}},
 	}
@@ -75,6 +77,7 @@ func TestBadValuesRefusedBeforeAnythingStarts(t *testing.T) {
 		{[]string{"web", "--attach", "http://127.0.0.1:1", "--addr", ":x"}, []string{"--addr :x", `port "x"`}},
 		{[]string{"check", "--junit", filepath.Join(aFile, "junit.xml"), "--", "true"}, []string{"--junit", "not writable"}},
 		{[]string{"check", "--junit", base, "--", "true"}, []string{"--junit " + base, "is a folder"}},
+		{[]string{"pages", "--pages", base}, []string{"--pages " + base, "is a folder"}},
 	} {
 		stdout, stderr, status := runWithEnv(t, nil, tt.args...)
 		assertRefusedInOneLine(t, stdout, stderr, status, tt.want)

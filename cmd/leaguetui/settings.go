@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -60,6 +61,9 @@ func checkLeague(cf *config.Flags, cfg config.Config, startsPlayers bool) error 
 			return badSettings(fmt.Errorf("%s %q: %v; want e.g. elo0=0,elo1=10,alpha=0.05,beta=0.05",
 				cf.Origin("sprt", cfg), cfg.Format.SPRT, strings.TrimPrefix(err.Error(), "sprt: ")))
 		}
+	}
+	if err := checkPageGraph(cf, cfg); err != nil {
+		return err
 	}
 	if cfg.Season != "" {
 		s, err := season.Read(cfg.Season)
@@ -182,6 +186,31 @@ func checkOutputFile(name, path string) error {
 	}
 	if err := store.CheckFolderWritable(filepath.Dir(path)); err != nil {
 		return &usageError{fmt.Sprintf("--%s %s: its folder is %v", name, path, err)}
+	}
+	return nil
+}
+
+// checkPageGraph refuses a page graph file (--pages) that cannot be
+// opened, before the page server that reads it has started, after the
+// league's manager.
+func checkPageGraph(cf *config.Flags, cfg config.Config) error {
+	if cfg.Pages.File == "" {
+		return nil
+	}
+	f, err := os.Open(cfg.Pages.File)
+	if err == nil {
+		var info os.FileInfo
+		if info, err = f.Stat(); err == nil && info.IsDir() {
+			err = errors.New("is a folder, want a SQLite or JSONL file")
+		}
+		f.Close()
+	}
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) {
+		err = pathErr.Err // the line names the file already
+	}
+	if err != nil {
+		return badSettings(fmt.Errorf("%s %s: %w", cf.Origin("pages", cfg), cfg.Pages.File, err))
 	}
 	return nil
 }
