@@ -568,8 +568,9 @@ func SharedFlag(name string) bool {
 }
 
 // fileKeys are where a config folder holds the settings some overrides
-// change, for messages that name a bad value's origin.
-var fileKeys = map[string]struct{ file, key string }{
+// change, by flag, for messages that name a bad value's origin (as
+// settingFiles does for Validate's).
+var fileKeys = map[string]fileKey{
 	"game":       {"leagues/%s.json", "game_type"},
 	"strategies": {"defaults/player.json", "settings.strategies"},
 }

@@ -50,8 +50,9 @@ func checkGame(cf *config.Flags, cfg config.Config) error {
 
 // checkLeague refuses, before any agent starts, the settings that only a
 // league's start would find wrong: the game, an --sprt test that does not
-// read, and, for a league that starts its own players, --strategies they
-// could not play.
+// read, and, for a league that starts its own agents, a page graph file
+// its page server could not open and --strategies its players could not
+// play.
 func checkLeague(cf *config.Flags, cfg config.Config, startsPlayers bool) error {
 	if err := checkGame(cf, cfg); err != nil {
 		return err
@@ -61,9 +62,6 @@ func checkLeague(cf *config.Flags, cfg config.Config, startsPlayers bool) error 
 			return badSettings(fmt.Errorf("%s %q: %v; want e.g. elo0=0,elo1=10,alpha=0.05,beta=0.05",
 				cf.Origin("sprt", cfg), cfg.Format.SPRT, strings.TrimPrefix(err.Error(), "sprt: ")))
 		}
-	}
-	if err := checkPageGraph(cf, cfg); err != nil {
-		return err
 	}
 	if cfg.Season != "" {
 		s, err := season.Read(cfg.Season)
@@ -76,6 +74,9 @@ func checkLeague(cf *config.Flags, cfg config.Config, startsPlayers bool) error 
 	}
 	if !startsPlayers {
 		return nil
+	}
+	if err := checkPageGraph(cf, cfg); err != nil {
+		return err
 	}
 	if _, err := launcher.PlayerStrategies(cfg); err != nil {
 		// The list may come from the environment or a config file rather
