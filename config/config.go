@@ -19,6 +19,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/leaguetui/leaguetui/engine"
 )
 
 // Config is everything an agent or the console needs to know before it starts.
@@ -281,11 +283,15 @@ func (f Format) ChallengerIDs() []string {
 	return ids
 }
 
-// CheckChallengers refuses a gauntlet's challenger that is none of the
-// league's players, when those are the first player ids (P01 to Pnn), as
-// in a league leaguetui starts: better said before anything starts than
-// when the league would.
-func (f Format) CheckChallengers(players int) error {
+// CheckPlayers refuses a format its players cannot play, better said
+// before anything starts than when the league would: a swiss league of
+// more rounds than they can be paired in without a rematch, or a
+// gauntlet's challenger that is none of them, when they are the first
+// player ids (P01 to Pnn), as in a league leaguetui starts.
+func (f Format) CheckPlayers(players int) error {
+	if f.Name == "swiss" {
+		return engine.CheckSwissRounds(players, f.Rounds)
+	}
 	if f.Name != "gauntlet" {
 		return nil
 	}

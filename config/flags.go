@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,7 +60,7 @@ var overrides = []override{
 		fmt.Sprintf("`host` agents listen on; localhost means 127.0.0.1 (default %s)", Default().Network.Host),
 		func(c *Config, raw string) error {
 			c.Network.Host = listenHost(raw)
-			return nil
+			return CheckHost(c.Network.Host)
 		}),
 	stringOverride("game", "LEAGUETUI_GAME",
 		fmt.Sprintf("the `game` the league plays (default %s)", Default().GameType),
@@ -89,7 +90,7 @@ var overrides = []override{
 		"the page server (its /mcp `URL`) a link race reads pages from (default: start our own)",
 		func(c *Config, raw string) error {
 			c.Pages.URL = raw
-			return nil
+			return checkURL(raw, "a page server's /mcp URL, e.g. http://127.0.0.1:8300/mcp")
 		}),
 	stringOverride("pages", "LEAGUETUI_PAGES",
 		"the page graph `file` our own page server reads: SQLite (core_articles(title, links_json)) or JSONL (default: generated from the seed)",
@@ -180,9 +181,12 @@ var overrides = []override{
 		func(c *Config) *string { return &c.Player.LLM.Provider }),
 	stringField("llm-model", "LEAGUETUI_LLM_MODEL", "the `model` the llm strategy asks",
 		func(c *Config) *string { return &c.Player.LLM.Model }),
-	stringField("llm-base-url", "LEAGUETUI_LLM_BASE_URL",
+	stringOverride("llm-base-url", "LEAGUETUI_LLM_BASE_URL",
 		"the provider's API `URL`, e.g. http://127.0.0.1:11434/v1 for a local Ollama (default the provider's own)",
-		func(c *Config) *string { return &c.Player.LLM.BaseURL }),
+		func(c *Config, raw string) error {
+			c.Player.LLM.BaseURL = raw
+			return checkURL(raw, "the provider's API URL, e.g. http://127.0.0.1:11434/v1")
+		}),
 	stringField("llm-api-key-env", "LEAGUETUI_LLM_API_KEY_ENV",
 		"the environment `variable` holding the llm provider's key (default OPENAI_API_KEY or ANTHROPIC_API_KEY)",
 		func(c *Config) *string { return &c.Player.LLM.APIKeyEnv }),
@@ -416,14 +420,17 @@ func boolOverride(name, env, what string, field func(*Config) *bool) override {
 	}
 }
 
-// AddFlags registers on fs: --config DIR (config folder), --league-id,
-// --host, and the overrides --join-timeout, --move-timeout,
-// --generic-timeout, --report-timeout, --retry-delay (Go durations such as
-// 2s), --attempts and --suspend-after. Each usage string names its default and its
-// environment variable.
-func AddFlags(fs *flag.FlagSet) *Flags {
+// AddFlags registers on fs the shared flags of groups, every one when
+// none is named: --config DIR (config folder), --league-id, --host, and
+// the overrides (--move-timeout, --attempts, …). Each usage string names
+// its default and its environment variable. The environment variables of
+// the flags left out are read all the same.
+func AddFlags(fs *flag.FlagSet, groups ...FlagGroup) *Flags {
+	names := GroupFlags(groups...)
 	for _, o := range overrides {
-		o.register(fs, o.flag, o.usage)
+		if len(groups) == 0 || slices.Contains(names, o.flag) {
+			o.register(fs, o.flag, o.usage)
+		}
 	}
 	return &Flags{fs: fs}
 }
@@ -448,12 +455,15 @@ func (f *Flags) ResolveWith(getenv func(string) string) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
+	if err := cfg.validateFolder(); err != nil {
+		return Config{}, err // naming the file and the key as written there
+	}
 	named := cfg.LeagueID != Default().LeagueID || chosen(flagLeague, set, getenv) != ""
 	if err := applyOverrides(&cfg, set, getenv); err != nil {
 		return Config{}, err
 	}
 	if err := cfg.Validate(); err != nil {
-		return Config{}, err // naming the file the setting came from, under the id it was read by
+		return Config{}, err // the folder's own problems were named above, by file and key
 	}
 	if _, known := engine.LookupGame(cfg.GameType); known && !named {
 		cfg.LeagueID = LeagueIDFor(cfg.GameType) // a link race is not called league_2025_even_odd
@@ -546,7 +556,8 @@ func (f *Flags) Args() []string {
 }
 
 // SharedFlag says whether name is one of the flags AddFlags registers,
-// which every command that reads the config takes.
+// which the commands that read the config take, each those it reads
+// (CommandFlags).
 func SharedFlag(name string) bool {
 	for _, o := range overrides {
 		if o.flag == name {
@@ -557,8 +568,9 @@ func SharedFlag(name string) bool {
 }
 
 // fileKeys are where a config folder holds the settings some overrides
-// change, for messages that name a bad value's origin.
-var fileKeys = map[string]struct{ file, key string }{
+// change, by flag, for messages that name a bad value's origin (as
+// settingFiles does for Validate's).
+var fileKeys = map[string]fileKey{
 	"game":       {"leagues/%s.json", "game_type"},
 	"strategies": {"defaults/player.json", "settings.strategies"},
 }

@@ -321,3 +321,51 @@ func TestLimitFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagGroupsHoldEveryFlagOnce: each shared flag is in one group, so
+// that a command takes it by naming the group, and no group names a flag
+// there is none of.
+func TestFlagGroupsHoldEveryFlagOnce(t *testing.T) {
+	groupOf := map[string]FlagGroup{}
+	for g, names := range flagGroups {
+		for _, name := range names {
+			if other, twice := groupOf[name]; twice {
+				t.Errorf("--%s is in the groups %s and %s", name, other, g)
+			}
+			if !SharedFlag(name) {
+				t.Errorf("group %s names --%s, which is no shared flag", g, name)
+			}
+			groupOf[name] = g
+		}
+	}
+	for _, o := range overrides {
+		if _, ok := groupOf[o.flag]; !ok {
+			t.Errorf("--%s is in no group: no command but the league would take it", o.flag)
+		}
+	}
+	for command, groups := range CommandFlags {
+		for _, g := range groups {
+			if _, ok := flagGroups[g]; !ok {
+				t.Errorf("command %q takes the group %q, which is none", command, g)
+			}
+		}
+	}
+}
+
+// TestArgsForKeepsTheCommandsFlags: a child started as a command gets the
+// parent's config flags that command takes, values and booleans with
+// them, and its own flags (--name) as they are.
+func TestArgsForKeepsTheCommandsFlags(t *testing.T) {
+	args := []string{"--config", "/abs/cfg", "--move-timeout", "2s", "--require-tls=true", "--tls-ca", "/abs/ca.pem",
+		"--format", "swiss", "--llm-model", "m", "--name", "P01"}
+	for command, want := range map[string][]string{
+		"web":     {"--config", "/abs/cfg", "--tls-ca", "/abs/ca.pem", "--name", "P01"},
+		"referee": {"--config", "/abs/cfg", "--move-timeout", "2s", "--tls-ca", "/abs/ca.pem", "--name", "P01"},
+		"manager": {"--config", "/abs/cfg", "--move-timeout", "2s", "--require-tls=true", "--tls-ca", "/abs/ca.pem", "--format", "swiss", "--name", "P01"},
+		"player":  {"--config", "/abs/cfg", "--tls-ca", "/abs/ca.pem", "--llm-model", "m", "--name", "P01"},
+	} {
+		if got := ArgsFor(command, args); !slices.Equal(got, want) {
+			t.Errorf("ArgsFor(%q) = %q, want %q", command, got, want)
+		}
+	}
+}

@@ -20,18 +20,24 @@ const RefereeKeyEnv = "LEAGUETUI_REFEREE_KEY"
 // (mode 0600). A named file that cannot be read, or holds nothing, is an
 // error: the admin meant the league to have a key.
 func (c Config) RefereeKey(getenv func(string) string) (string, error) {
-	if key, err := SecretEnv(getenv, RefereeKeyEnv); key != "" || err != nil {
-		return key, err
+	key, _, err := c.refereeKey(getenv)
+	return key, err
+}
+
+// refereeKey is RefereeKey, saying where the key came from.
+func (c Config) refereeKey(getenv func(string) string) (key, from string, err error) {
+	if key, from, err := secretEnv(getenv, RefereeKeyEnv); key != "" || err != nil {
+		return key, from, err
 	}
 	path := c.Security.RefereeKeyFile
 	if path == "" {
-		return "", nil
+		return "", "", nil
 	}
-	key, err := ReadSecretFile(path)
+	key, err = ReadSecretFile(path)
 	if err != nil {
-		return "", fmt.Errorf("the referee key file (security.referee_key_file): %w", err)
+		return "", "", fmt.Errorf("the referee key file (security.referee_key_file): %w", err)
 	}
-	return key, nil
+	return key, "the referee key file " + path + " (security.referee_key_file)", nil
 }
 
 // ReadSecretFile reads a key or token from a file of its own: its content

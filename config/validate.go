@@ -3,7 +3,10 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -81,6 +84,55 @@ func validAgentURL(raw string) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Hostname() != ""
 }
 
+// checkURL refuses what is not an absolute http or https URL with a
+// host, saying what is wanted.
+func checkURL(raw, want string) error {
+	if !validAgentURL(raw) {
+		return fmt.Errorf("not a URL: want %s", want)
+	}
+	return nil
+}
+
+// CheckHost refuses a host no socket can listen on or connect to: it must
+// be an IP address or a host name. A dotted number that is no IP address
+// (999.1.1.1) is neither, and would otherwise be looked up as a name.
+func CheckHost(host string) error {
+	if net.ParseIP(host) != nil {
+		return nil
+	}
+	labels := strings.Split(strings.TrimSuffix(host, "."), ".")
+	for _, label := range labels {
+		if label == "" || len(label) > 63 || strings.HasPrefix(label, "-") || strings.HasSuffix(label, "-") ||
+			strings.Trim(label, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != "" {
+			return fmt.Errorf("want an IP address or a host name")
+		}
+	}
+	if strings.Trim(labels[len(labels)-1], "0123456789") == "" {
+		return fmt.Errorf("not an IP address (each of its four numbers is 0 to 255), nor a host name")
+	}
+	return nil
+}
+
+// CheckListenAddress refuses an address no socket can listen on: it must
+// be HOST:PORT, the host empty (every interface), an IP address or a host
+// name, the port 0 (a free one) to 65535.
+func CheckListenAddress(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("want HOST:PORT, e.g. 127.0.0.1:8080 (port 0 takes a free one)")
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("port %q: want 0 (a free port) to 65535", port)
+	}
+	if host == "" {
+		return nil
+	}
+	if err := CheckHost(host); err != nil {
+		return fmt.Errorf("host %q: %v", host, err)
+	}
+	return nil
+}
+
 func validPort(port int) bool { return port >= 1 && port <= 65535 }
 
 // portRange is an inclusive range of TCP ports.
@@ -104,6 +156,9 @@ func (n Network) validate(p *problems) {
 	players := portRange{n.PlayerPortFirst, n.PlayerPortLast}
 
 	p.check(n.Host != "", "network.host must not be empty")
+	if n.Host != "" {
+		p.check(CheckHost(n.Host) == nil, "network.host %q: %v", n.Host, CheckHost(n.Host))
+	}
 	p.check((n.TLSCert == "") == (n.TLSKey == ""),
 		"network.tls_cert_file and network.tls_key_file go together (--tls-cert and --tls-key): got only one")
 	if n.Advertise != "" {

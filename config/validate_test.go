@@ -106,3 +106,38 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckHostAndListenAddress(t *testing.T) {
+	for host, ok := range map[string]bool{"127.0.0.1": true, "0.0.0.0": true, "::1": true, "manager": true,
+		"referee-1.players.svc": true, "my_service": true, "999.1.1.1": false, "1.2.3": false, "-x": false, "a..b": false, "a b": false} {
+		if err := CheckHost(host); (err == nil) != ok {
+			t.Errorf("CheckHost(%q) = %v, want ok %v", host, err, ok)
+		}
+	}
+	for addr, ok := range map[string]bool{"127.0.0.1:0": true, ":8080": true, "[::1]:80": true, "localhost:65535": true,
+		"notanaddr": false, "127.0.0.1:99999": false, "127.0.0.1:x": false, "999.1.1.1:80": false} {
+		if err := CheckListenAddress(addr); (err == nil) != ok {
+			t.Errorf("CheckListenAddress(%q) = %v, want ok %v", addr, err, ok)
+		}
+	}
+}
+
+// TestFolderProblemsNameTheFileAndKey: an out-of-range value read from a
+// config folder is said by its file and its key as written there.
+func TestFolderProblemsNameTheFileAndKey(t *testing.T) {
+	c := Default()
+	c.Dir = "/cfg"
+	c.Timeouts.Move = 0
+	c.Participants.MinPlayers = 1
+	c.Network.ManagerPort = 8005
+	err := c.validateFolder()
+	for _, want := range []string{
+		"config: /cfg/system.json: timeouts.move_timeout_sec: must be > 0",
+		"config: /cfg/leagues/league_2025_even_odd.json: participants.min_players: must be >= 2",
+		"config: /cfg/system.json: network.default_league_manager_port: 8005 lies inside network.default_referee_port_range",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("validateFolder() = %v, want it to say %q", err, want)
+		}
+	}
+}

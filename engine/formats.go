@@ -105,7 +105,7 @@ func makeSchedule(spec FormatSpec, players []string, seed int64) (*schedule, int
 			s.addRound(r)
 		}
 	case spec.Format == FormatSwiss:
-		if err = validateSwiss(len(players), spec.Rounds); err == nil {
+		if err = CheckSwissRounds(len(players), spec.Rounds); err == nil {
 			first, err = SwissRound(1, players, nil, nil, seed)
 		}
 		planned = spec.Rounds
@@ -154,10 +154,10 @@ func sprtRound(spec FormatSpec, players []string, n int) (Round, error) {
 	return namedRound(n, [][2]string{pair}), nil
 }
 
-// validateSwiss checks the number of rounds: at least 1, and few enough
+// CheckSwissRounds checks the number of rounds: at least 1, and few enough
 // that every round can be paired without a rematch or a second bye (a
 // player meets at most n-1 others).
-func validateSwiss(players, rounds int) error {
+func CheckSwissRounds(players, rounds int) error {
 	limit := players - 1
 	if players%2 == 1 {
 		limit = players // one bye each, at most

@@ -184,6 +184,19 @@ func clock(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d", m, s)
 }
 
+// rounded is a duration to the precision a reader takes in: whole
+// milliseconds under a second (413ms), tenths of a second under a minute
+// (2.4s), whole seconds beyond (1m23s).
+func rounded(d time.Duration) time.Duration {
+	switch {
+	case d < time.Second:
+		return d.Round(time.Millisecond)
+	case d < time.Minute:
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Second)
+}
+
 // visibleWidth is the width of s in cells, escape codes left out.
 func visibleWidth(s string) int { return lipgloss.Width(s) }
 

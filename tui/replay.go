@@ -78,7 +78,7 @@ func (r *Replay) View() string {
 	}
 	m := l.Matches[r.at]
 	lines = append(lines, fmt.Sprintf("match %d of %d · %s · round %d · referee %s · %s", r.at+1, len(l.Matches),
-		clean(m.MatchID), m.Round, clean(m.Referee), m.Duration()), "")
+		clean(m.MatchID), m.Round, clean(m.Referee), rounded(m.Duration())), "")
 	for _, p := range []string{m.PlayerA, m.PlayerB} {
 		line := fmt.Sprintf("  %-8s %-20s %-16s move %s", clean(p), clean(truncate(l.Name(p), 20)), clean(m.PlayerStatus(p)), clean(m.Move(p)))
 		if t := m.Models[p]; t != nil {

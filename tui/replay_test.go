@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -37,9 +38,36 @@ func TestReplayInTmux(t *testing.T) {
 	if !strings.Contains(screen, "result ") {
 		t.Errorf("no result on the replay's screen:\n%s", screen)
 	}
+	if !roundedMatchDuration.MatchString(screen) {
+		t.Errorf("the match's line does not end with a rounded duration (413ms, 2.4s):\n%s", screen)
+	}
 	x.Keys("q")
 	x.WaitScreenFor(10*time.Second, "the replay to quit", func(s string) bool { return !strings.Contains(s, "replay · league") })
 	if after := leaguetest.FolderState(t, data); !maps.Equal(after, before) {
 		t.Error("the replay changed the data folder")
+	}
+	// Without a terminal, it says what to run instead, a command that
+	// works: not --no-ui, which replay does not take.
+	out, err := exec.Command(bin, "replay", data).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "leaguetui report "+data) || strings.Contains(string(out), "--no-ui") {
+		t.Errorf("replay without a terminal: %v, %q; want it to advise leaguetui report %s", err, out, data)
+	}
+}
+
+// roundedMatchDuration is the end of the replay's match line: its
+// duration in whole milliseconds, or tenths of a second.
+var roundedMatchDuration = regexp.MustCompile(`match 5 of 6 · R3M1 · round 3 · referee \S+ · (\d+ms|\d+(\.\d)?s)\s*\n`)
+
+func TestRoundedDurations(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		413344777 * time.Nanosecond: "413ms",
+		2437 * time.Millisecond:     "2.4s",
+		83600 * time.Millisecond:    "1m24s",
+		0:                           "0s",
+		999700 * time.Microsecond:   "1s",
+	} {
+		if got := rounded(d).String(); got != want {
+			t.Errorf("rounded(%v) = %s, want %s", d, got, want)
+		}
 	}
 }

@@ -124,10 +124,11 @@ var ErrInterrupted = errors.New("interrupted with Ctrl-C")
 // ErrNotTerminal says the console cannot run here.
 var ErrNotTerminal = errors.New("the console needs a terminal")
 
-// CheckTerminal fails, with a hint to use --no-ui, unless both stdin and
-// stdout are terminals: Bubble Tea would otherwise fail obscurely or draw
-// escape codes into a file.
-func CheckTerminal(stdin, stdout *os.File) error {
+// CheckTerminal fails unless both stdin and stdout are terminals: Bubble
+// Tea would otherwise fail obscurely or draw escape codes into a file.
+// Its error ends with instead, what the user may run in its place (e.g.
+// "run with --no-ui to play the league headless").
+func CheckTerminal(stdin, stdout *os.File, instead string) error {
 	var not []string
 	if !term.IsTerminal(stdin.Fd()) {
 		not = append(not, "standard input")
@@ -139,8 +140,7 @@ func CheckTerminal(stdin, stdout *os.File) error {
 	case 0:
 		return nil
 	case 1:
-		return fmt.Errorf("%w, and %s is not one: run with --no-ui to play the league headless", ErrNotTerminal, not[0])
+		return fmt.Errorf("%w, and %s is not one: %s", ErrNotTerminal, not[0], instead)
 	}
-	return fmt.Errorf("%w, and neither %s nor %s is one: run with --no-ui to play the league headless",
-		ErrNotTerminal, not[0], not[1])
+	return fmt.Errorf("%w, and neither %s nor %s is one: %s", ErrNotTerminal, not[0], not[1], instead)
 }

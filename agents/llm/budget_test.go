@@ -2,6 +2,9 @@ package llm_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -124,6 +127,7 @@ func TestMoneyBudgetNeedsAPrice(t *testing.T) {
 // Before anything starts, a budget in money is refused for a model with
 // no price, and taken for one the table or the player prices.
 func TestCheckInWantsAPriceForAMoneyBudget(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-budget-test")
 	cfg := config.Default()
 	for _, c := range []struct {
 		s      config.LLM
@@ -139,6 +143,40 @@ func TestCheckInWantsAPriceForAMoneyBudget(t *testing.T) {
 		cfg.Player.LLM.LeagueBudgetUSD = c.league
 		if err := llm.CheckIn(cfg, c.s); (err == nil) != c.ok {
 			t.Errorf("CheckIn(%+v, league $%v) = %v", c.s, c.league, err)
+		}
+	}
+}
+
+// Before anything starts, a model player whose key cannot be read is
+// refused, naming the variable or the file; one that needs no key is not.
+func TestCheckInWantsTheKey(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("LEAGUETUI_TEST_KEY", "")
+	dir := t.TempDir()
+	empty, full := filepath.Join(dir, "empty"), filepath.Join(dir, "full")
+	if err := os.WriteFile(empty, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte("sk-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		s    config.LLM
+		want string // in the refusal; "" when taken
+	}{
+		{config.LLM{Model: "m"}, "OPENAI_API_KEY is not set"},
+		{config.LLM{Model: "m", Provider: "anthropic"}, "ANTHROPIC_API_KEY is not set"},
+		{config.LLM{Model: "m", APIKeyEnv: "LEAGUETUI_TEST_KEY"}, "LEAGUETUI_TEST_KEY is not set"},
+		{config.LLM{Model: "m", BaseURL: "http://127.0.0.1:9/v1", APIKeyEnv: "LEAGUETUI_TEST_KEY"}, "LEAGUETUI_TEST_KEY is not set"},
+		{config.LLM{Model: "m", APIKeyFile: filepath.Join(dir, "missing")}, "--llm-api-key-file"},
+		{config.LLM{Model: "m", APIKeyFile: empty}, "is empty"},
+		{config.LLM{Model: "m", APIKeyFile: full}, ""},
+		{config.LLM{Model: "m", BaseURL: "http://127.0.0.1:9/v1"}, ""},
+		{config.LLM{Model: "m", ReplayDir: dir}, ""},
+	} {
+		err := llm.CheckIn(config.Default(), c.s)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("CheckIn(%+v) = %v, want %q", c.s, err, c.want)
 		}
 	}
 }

@@ -177,6 +177,9 @@ func CheckIn(cfg config.Config, s config.LLM) error {
 	if err := Check(s); err != nil {
 		return err
 	}
+	if err := checkKey(s); err != nil {
+		return err
+	}
 	if s.BudgetUSD <= 0 && cfg.Player.LLM.LeagueBudgetUSD <= 0 {
 		return nil
 	}
@@ -200,11 +203,40 @@ func apiKey(s config.LLM) (string, error) {
 		}
 		return strings.TrimSpace(string(b)), nil
 	}
-	env := s.APIKeyEnv
-	if env == "" {
-		env = map[string]string{"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}[s.Provider]
+	return os.Getenv(keyEnv(s)), nil
+}
+
+// keyEnv is the environment variable that holds the provider's key.
+func keyEnv(s config.LLM) string {
+	if s.APIKeyEnv != "" {
+		return s.APIKeyEnv
 	}
-	return os.Getenv(env), nil
+	return map[string]string{"": "OPENAI_API_KEY", "openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}[s.Provider]
+}
+
+// checkKey refuses a model player that would start without its key and
+// lose every move: a key file it cannot read, or a key variable that is
+// unset. A player that replays recorded answers needs none, nor one whose
+// --llm-base-url names a server of its own (a local one may take no key),
+// unless --llm-api-key-env names the variable all the same.
+func checkKey(s config.LLM) error {
+	if s.ReplayDir != "" {
+		return nil
+	}
+	if s.APIKeyFile != "" {
+		key, err := os.ReadFile(s.APIKeyFile)
+		switch {
+		case err != nil:
+			return fmt.Errorf("--llm-api-key-file: %w", err)
+		case strings.TrimSpace(string(key)) == "":
+			return fmt.Errorf("--llm-api-key-file %s: the file is empty", s.APIKeyFile)
+		}
+		return nil
+	}
+	if os.Getenv(keyEnv(s)) != "" || (s.BaseURL != "" && s.APIKeyEnv == "") {
+		return nil
+	}
+	return fmt.Errorf("the llm strategy's key variable %s is not set: set it, or name another with --llm-api-key-env or a file with --llm-api-key-file", keyEnv(s))
 }
 
 // Settings returns what the model was built with (no key).

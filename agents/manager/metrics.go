@@ -1,6 +1,8 @@
 package manager
 
 import (
+	"time"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/leaguetui/leaguetui/agents/metrics"
@@ -14,6 +16,9 @@ import (
 type leagueMetrics struct {
 	*metrics.Manager
 	events map[engine.EventKind]prometheus.Counter // made once: no label lookup per event
+	// assigned holds when each running match was assigned, for
+	// MatchDuration once its result is applied (under m.mu, as observe).
+	assigned map[string]time.Time
 }
 
 func (m *Manager) newMetrics() {
@@ -27,7 +32,8 @@ func (m *Manager) newMetrics() {
 }
 
 func newLeagueMetrics(reg prometheus.Registerer, running, syncs func() float64) *leagueMetrics {
-	lm := &leagueMetrics{Manager: metrics.NewManager(reg, running, syncs), events: map[engine.EventKind]prometheus.Counter{}}
+	lm := &leagueMetrics{Manager: metrics.NewManager(reg, running, syncs), events: map[engine.EventKind]prometheus.Counter{},
+		assigned: map[string]time.Time{}}
 	for _, kind := range eventKinds {
 		lm.events[kind] = lm.Events.WithLabelValues(string(kind))
 	}
@@ -41,8 +47,14 @@ func (lm *leagueMetrics) observe(ev engine.Event, running int) {
 		c.Inc()
 	}
 	switch ev.Kind {
+	case engine.EventMatchAssigned:
+		lm.assigned[ev.MatchID] = ev.Time
 	case engine.EventMatchResult:
 		lm.MatchesDone.Inc()
+		if at, ok := lm.assigned[ev.MatchID]; ok {
+			lm.MatchDuration.Observe(ev.Time.Sub(at).Seconds())
+			delete(lm.assigned, ev.MatchID)
+		}
 		if ev.Result != nil && ev.Result.Status == engine.StatusTechnicalLoss {
 			reason := ""
 			if ev.Facts != nil {
@@ -52,6 +64,7 @@ func (lm *leagueMetrics) observe(ev engine.Event, running int) {
 		}
 	case engine.EventStopped, engine.EventRestarted:
 		lm.MatchesAbandoned.Add(float64(running)) // every running match ends without a result
+		clear(lm.assigned)
 	case engine.EventAgentRegistered:
 		if ev.Agent != nil {
 			lm.Registrations.WithLabelValues(string(ev.Agent.Role)).Inc()

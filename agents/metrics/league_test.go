@@ -83,6 +83,12 @@ func TestMetricsAgreeWithTheJournal(t *testing.T) {
 	if got := m.value("leaguetui_manager_matches_done_total", "", ""); got != kinds["match_result"] || got != 6 {
 		t.Errorf("matches_done_total = %v, the journal holds %v results of 6", got, kinds["match_result"])
 	}
+	if got := m.histogramCount("leaguetui_manager_match_duration_seconds"); got != uint64(kinds["match_result"]) {
+		t.Errorf("the manager's match_duration_seconds count = %d, the journal holds %v results", got, kinds["match_result"])
+	}
+	if sum := m.histogramSum("leaguetui_manager_match_duration_seconds"); sum <= 0 {
+		t.Errorf("the manager's match_duration_seconds sum = %v s for 6 matches played", sum)
+	}
 	if m.value("leaguetui_manager_matches_running", "", "") != 0 || m.value("leaguetui_manager_matches_abandoned_total", "", "") != 0 {
 		t.Errorf("a completed league: %v running, %v abandoned", m.value("leaguetui_manager_matches_running", "", ""),
 			m.value("leaguetui_manager_matches_abandoned_total", "", ""))
@@ -165,6 +171,13 @@ func (f families) value(name, label, value string) float64 {
 func (f families) histogramCount(name string) uint64 {
 	if fam := f[name]; fam != nil && len(fam.GetMetric()) == 1 {
 		return fam.GetMetric()[0].GetHistogram().GetSampleCount()
+	}
+	return 0
+}
+
+func (f families) histogramSum(name string) float64 {
+	if fam := f[name]; fam != nil && len(fam.GetMetric()) == 1 {
+		return fam.GetMetric()[0].GetHistogram().GetSampleSum()
 	}
 	return 0
 }

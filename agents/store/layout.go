@@ -194,12 +194,21 @@ func nameByte(c byte) bool {
 // CheckWritable makes sure dir exists and takes a file, so that an agent
 // says at start, in so many words, that its data folder is unusable.
 func CheckWritable(dir string) error {
+	if err := CheckFolderWritable(dir); err != nil {
+		return fmt.Errorf("data folder %s is %w", dir, err)
+	}
+	return nil
+}
+
+// CheckFolderWritable makes sure dir exists (making it if need be) and
+// takes a file; its error says "not writable: why".
+func CheckFolderWritable(dir string) error {
 	if err := os.MkdirAll(dir, dirPerm); err != nil {
-		return fmt.Errorf("data folder %s is not writable: %w", dir, err)
+		return fmt.Errorf("not writable: %w", err)
 	}
 	probe, err := os.CreateTemp(dir, ".writable-*")
 	if err != nil {
-		return fmt.Errorf("data folder %s is not writable: %w", dir, err)
+		return fmt.Errorf("not writable: %w", err)
 	}
 	name := probe.Name()
 	_, err = probe.Write([]byte("ok\n"))
@@ -208,7 +217,7 @@ func CheckWritable(dir string) error {
 	}
 	os.Remove(name)
 	if err != nil {
-		return fmt.Errorf("data folder %s is not writable: %w", dir, err)
+		return fmt.Errorf("not writable: %w", err)
 	}
 	return nil
 }

@@ -128,8 +128,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if *cpuProfile != "" {
-		if err := os.MkdirAll(*cpuProfile, 0o755); err != nil {
-			return fmt.Errorf("--cpu-profile: %w", err)
+		if err := checkOutputFolder("cpu-profile", *cpuProfile); err != nil {
+			return err
 		}
 		if *cpuProfile, err = filepath.Abs(*cpuProfile); err != nil { // the agents may run elsewhere
 			return fmt.Errorf("--cpu-profile: %w", err)
@@ -138,7 +138,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *players < 2 || *referees < 1 {
 		return &usageError{fmt.Sprintf("a league needs --players 2 or more and --referees 1 or more (got --players %d --referees %d)", *players, *referees)}
 	}
-	if err := cfg.Format.CheckChallengers(*players); err != nil {
+	if err := cfg.Format.CheckPlayers(*players); err != nil {
 		return &usageError{err.Error()}
 	}
 	if *concurrency < 0 || *rawDuration <= 0 {

@@ -106,6 +106,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return &usageError{"--expected-failures: " + err.Error()}
 		}
 	}
+	if err := checkOutputFile("junit", *junit); err != nil {
+		return err
+	}
 	report, err := check.Run(ctx, opts)
 	var usage *check.UsageError
 	if errors.As(err, &usage) {

@@ -199,8 +199,8 @@ func TestBashCompletion(t *testing.T) {
 	if got := complete("leaguetui", ""); !has(got, "manager", "referee", "player", "bench", "pages", "completion") {
 		t.Errorf("leaguetui <tab>: %q, want every command", got)
 	}
-	if got := complete("leaguetui", "player", "--st"); !has(got, "--strategy", "--strategies") {
-		t.Errorf("leaguetui player --st<tab>: %q, want --strategy and --strategies", got)
+	if got := complete("leaguetui", "player", "--st"); !has(got, "--strategy") || has(got, "--strategies") {
+		t.Errorf("leaguetui player --st<tab>: %q, want --strategy alone (a player reads no --strategies)", got)
 	}
 	if got := complete("leaguetui", "manager", "--ho"); !has(got, "--hold", "--host") || has(got, "--strategy") {
 		t.Errorf("leaguetui manager --ho<tab>: %q, want --hold and --host", got)

@@ -37,7 +37,11 @@ type attachOptions struct {
 // (manager, referees and players as child processes, stopped on quit), or
 // on the manager at attach.URL.
 func runConsole(ctx context.Context, opts launcher.Spec, outs consoleOutputs, attach attachOptions) error {
-	if err := tui.CheckTerminal(os.Stdin, os.Stdout); err != nil {
+	instead := "run with --no-ui to play the league headless"
+	if attach.URL != "" {
+		instead = "serve its web view with leaguetui web --attach " + attach.URL + ", or read it with curl " + attach.URL + "/standings"
+	}
+	if err := tui.CheckTerminal(os.Stdin, os.Stdout, instead); err != nil {
 		return err
 	}
 	scoring := engine.Scoring(opts.Config.Scoring)

@@ -233,12 +233,17 @@ func whenInterrupted(err error, interrupted func() bool) error {
 	return err
 }
 
-// newFlagSet makes a command's flag set with the shared config flags.
-// --help prints help and the flags on stdout; parse reports any other
-// mistake in one line.
+// newFlagSet makes a command's flag set with the shared config flags it
+// reads (config.CommandFlags, by the command's name: "leaguetui manager"
+// is "manager", "leaguetui" the league). --help prints help and the flags
+// on stdout; parse reports any other mistake in one line.
 func newFlagSet(name, help string, stdout io.Writer) (*flag.FlagSet, *config.Flags) {
+	command := strings.TrimSpace(strings.TrimPrefix(name, program))
+	if _, ok := config.CommandFlags[command]; !ok {
+		panic(fmt.Sprintf("config.CommandFlags says nothing of %q: add the shared flag groups it reads", name))
+	}
 	fs := newCommandFlagSet(name, help, stdout)
-	return fs, config.AddFlags(fs)
+	return fs, config.AddCommandFlags(fs, command)
 }
 
 // newCommandFlagSet makes a command's flag set without the config flags,
@@ -363,6 +368,7 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	if err != nil {
 		return err
 	}
+	warnWeakSecrets(cfg)
 	if cfg, err = withManagerPort(fs, cfg, *managerPort, *freePorts, *attach != ""); err != nil {
 		return err
 	}
@@ -378,6 +384,9 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	}
 	if *attach != "" && *noUI {
 		return &usageError{"--attach shows a league in the console; without it, read the league with curl URL/standings"}
+	}
+	if err := cmp.Or(checkManagerURL("attach", *attach), checkListenFlag("web", *webAddr)); err != nil {
+		return err
 	}
 	if *attach == "" {
 		// A data folder that holds a league remembers how it was started.
@@ -426,6 +435,9 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 		OpenReferees: *openReferees, Roster: roster, RequireSandbox: *requireSandbox, StartArgs: startArgs(fs, os.Getenv)}
 	if err := spec.CheckSize(); err != nil && *attach == "" {
 		return &usageError{err.Error()}
+	}
+	if err := checkOutputFolder("csv", *csvDir); err != nil {
+		return err
 	}
 	if !*noUI {
 		// In the console Ctrl-C is a key; a signal from elsewhere quits.
@@ -533,6 +545,7 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	warnWeakSecrets(cfg)
 	if err := cmp.Or(checkAgentFlags(af), checkLeague(cf, cfg, false)); err != nil {
 		return err
 	}
@@ -569,6 +582,7 @@ func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	warnWeakSecrets(cfg)
 	if err := cmp.Or(checkAgentFlags(af), checkGame(cf, cfg)); err != nil {
 		return err
 	}

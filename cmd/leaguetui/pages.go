@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -22,7 +23,7 @@ func runPages(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if err := checkPort(*port); err != nil {
+	if err := cmp.Or(checkPort(*port), checkPageGraph(cf, cfg)); err != nil {
 		return err
 	}
 	g := pages.Generate(*seed, generatedPages)

@@ -61,7 +61,10 @@ func commandLine() ([]clidoc.Command, error) {
 			return nil, fmt.Errorf("%s %s --help made %d flag sets and returned %v; want one flag set and the help",
 				program, name, len(recorder.sets), err)
 		}
-		c := clidoc.Describe(name, recorder.sets[0].help, recorder.sets[0].fs, config.SharedFlag)
+		reads := config.GroupFlags(config.CommandFlags[name]...) // none for a command that reads no config
+		c := clidoc.Describe(name, recorder.sets[0].help, recorder.sets[0].fs, func(flag string) bool {
+			return slices.Contains(reads, flag)
+		})
 		if name == "completion" {
 			c.Args = clidoc.Shells
 		}

@@ -5,8 +5,11 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/leaguetui/leaguetui/config"
 )
 
 var update = flag.Bool("update", false, "write docs/cli.md from the flag definitions")
@@ -66,5 +69,39 @@ func TestCommandLineHasEveryCommand(t *testing.T) {
 	}
 	if len(cmds) != len(commandTable(nil, nil))+1 {
 		t.Errorf("%d commands described, want the league and the %d of commandTable", len(cmds), len(commandTable(nil, nil)))
+	}
+}
+
+// TestHelpListsOnlyTheFlagsACommandReads: each command's --help lists its
+// own flags and, of the config flags, exactly those of the groups
+// config.CommandFlags says it reads; a command that only attaches or
+// probes lists no league flag (formats, challengers, timeouts).
+func TestHelpListsOnlyTheFlagsACommandReads(t *testing.T) {
+	cmds, err := commandLine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cmds {
+		var shared []string // told from a command's own flags by the variable their usage names
+		for _, f := range c.Flags {
+			if env := config.EnvOf(f.Name); env != "" && strings.HasSuffix(f.Usage, "; env "+env) {
+				shared = append(shared, f.Name)
+			}
+		}
+		want := config.GroupFlags(config.CommandFlags[c.Name]...)
+		slices.Sort(want)
+		if !slices.Equal(shared, want) {
+			t.Errorf("leaguetui %s --help lists the config flags %q, want %q", c.Name, shared, want)
+		}
+	}
+	for _, c := range cmds {
+		if c.Name != "web" && c.Name != "probe" {
+			continue
+		}
+		for _, f := range c.Flags {
+			if slices.Contains([]string{"format", "challengers", "move-timeout", "strategies", "host"}, f.Name) {
+				t.Errorf("leaguetui %s --help lists --%s, which it does not read", c.Name, f.Name)
+			}
+		}
 	}
 }

@@ -142,7 +142,7 @@ func runReplay(_ context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := tui.CheckTerminal(os.Stdin, os.Stdout); err != nil {
+	if err := tui.CheckTerminal(os.Stdin, os.Stdout, "run leaguetui report "+data+" for every match as an HTML page"); err != nil {
 		return err
 	}
 	return tui.RunReplay(l)

@@ -3,13 +3,17 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/leaguetui/leaguetui/league/season"
 
 	"github.com/leaguetui/leaguetui/agents/llm"
+	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/league/launcher"
@@ -46,8 +50,9 @@ func checkGame(cf *config.Flags, cfg config.Config) error {
 
 // checkLeague refuses, before any agent starts, the settings that only a
 // league's start would find wrong: the game, an --sprt test that does not
-// read, and, for a league that starts its own players, --strategies they
-// could not play.
+// read, and, for a league that starts its own agents, a page graph file
+// its page server could not open and --strategies its players could not
+// play.
 func checkLeague(cf *config.Flags, cfg config.Config, startsPlayers bool) error {
 	if err := checkGame(cf, cfg); err != nil {
 		return err
@@ -69,6 +74,9 @@ func checkLeague(cf *config.Flags, cfg config.Config, startsPlayers bool) error 
 	}
 	if !startsPlayers {
 		return nil
+	}
+	if err := checkPageGraph(cf, cfg); err != nil {
+		return err
 	}
 	if _, err := launcher.PlayerStrategies(cfg); err != nil {
 		// The list may come from the environment or a config file rather
@@ -121,4 +129,89 @@ func checkStrategy(cfg config.Config, strategy string) error {
 	}
 	return badSettings(fmt.Errorf("--strategy %q: want one of %s, or %s", strategy,
 		strings.Join(own, ", "), llm.StrategyName))
+}
+
+// checkListenFlag refuses an address flag (--web, --addr) no socket could
+// listen on, before anything starts rather than once the league has.
+func checkListenFlag(name, addr string) error {
+	if addr == "" {
+		return nil
+	}
+	if err := config.CheckListenAddress(addr); err != nil {
+		return &usageError{fmt.Sprintf("--%s %s: %v", name, addr, err)}
+	}
+	return nil
+}
+
+// checkManagerURL refuses an --attach that is not a manager's URL, which
+// would otherwise be asked for its league for ever.
+func checkManagerURL(name, raw string) error {
+	if raw == "" {
+		return nil
+	}
+	if u, err := url.Parse(raw); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || config.CheckHost(u.Hostname()) != nil {
+		return &usageError{fmt.Sprintf("--%s %q is not a manager's URL: want e.g. http://127.0.0.1:8000", name, raw)}
+	}
+	return nil
+}
+
+// checkOutputFolder makes sure the folder an output flag names (--csv)
+// takes files, before a league is played to fill it.
+func checkOutputFolder(name, dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if err := store.CheckFolderWritable(dir); err != nil {
+		return &usageError{fmt.Sprintf("--%s %s: %v", name, dir, err)}
+	}
+	return nil
+}
+
+// warnWeakSecrets says on stderr, a line each, which admin token or
+// referee key anyone could guess, and where it came from.
+func warnWeakSecrets(cfg config.Config) {
+	for _, warning := range cfg.WeakSecrets(os.Getenv) {
+		fmt.Fprintln(os.Stderr, "leaguetui:", warning) // an agent's stderr is its output file: the warning lands there too
+	}
+}
+
+// checkOutputFile makes sure a file an output flag names (--junit) can be
+// written, before the run that fills it: its folder takes files, and it
+// is no folder itself.
+func checkOutputFile(name, path string) error {
+	if path == "" {
+		return nil
+	}
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return &usageError{fmt.Sprintf("--%s %s: is a folder, want a file", name, path)}
+	}
+	if err := store.CheckFolderWritable(filepath.Dir(path)); err != nil {
+		return &usageError{fmt.Sprintf("--%s %s: its folder is %v", name, path, err)}
+	}
+	return nil
+}
+
+// checkPageGraph refuses a page graph file (--pages) that cannot be
+// opened, before the page server that reads it has started, after the
+// league's manager.
+func checkPageGraph(cf *config.Flags, cfg config.Config) error {
+	if cfg.Pages.File == "" {
+		return nil
+	}
+	f, err := os.Open(cfg.Pages.File)
+	if err == nil {
+		var info os.FileInfo
+		if info, err = f.Stat(); err == nil && info.IsDir() {
+			err = errors.New("is a folder, want a SQLite or JSONL file")
+		}
+		f.Close()
+	}
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) {
+		err = pathErr.Err // the line names the file already
+	}
+	if err != nil {
+		return badSettings(fmt.Errorf("%s %s: %w", cf.Origin("pages", cfg), cfg.Pages.File, err))
+	}
+	return nil
 }

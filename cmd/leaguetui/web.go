@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -29,6 +30,9 @@ func runWeb(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if *attach == "" {
 		return &usageError{"leaguetui web needs --attach URL, the manager to show"}
+	}
+	if err := cmp.Or(checkManagerURL("attach", *attach), checkListenFlag("addr", *addr)); err != nil {
+		return err
 	}
 	url, err := web.New(*attach).Start(ctx, *addr)
 	if err != nil {

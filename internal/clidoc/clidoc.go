@@ -27,16 +27,16 @@ type Flag struct {
 	Value   string // the value's name, as flag.UnquoteUsage reads it ("" for a boolean)
 	Usage   string // with the backquotes around the value's name removed
 	Default string // "" when the default is the type's zero value
-	// Shared flags are taken by every command that reads the config; the
-	// reference lists them once.
+	// Shared flags are the config flags, of which each command takes
+	// those it reads; the reference describes them once.
 	Shared bool
 	// Choices are the values the flag takes, when they are a fixed set;
 	// the completions offer them.
 	Choices []string
 }
 
-// Describe reads a flag set. shared says which flags are the config flags
-// every command takes.
+// Describe reads a flag set. shared says which flags are config flags,
+// which several commands take.
 func Describe(name, help string, fs *flag.FlagSet, shared func(flagName string) bool) Command {
 	c := Command{Name: name, Help: help}
 	fs.VisitAll(func(f *flag.Flag) {

@@ -44,7 +44,7 @@ func TestDescribe(t *testing.T) {
 // the shared ones are one table of their own; a | in a usage is escaped.
 func TestMarkdownListsSharedFlagsOnce(t *testing.T) {
 	md := string(Markdown("prog", "go generate", twoCommands()))
-	if strings.Count(md, "| `--config` |") != 1 || !strings.Contains(md, "## Flags every command takes") {
+	if strings.Count(md, "| `--config` |") != 1 || !strings.Contains(md, "## Config flags") {
 		t.Errorf("--config should be listed once, under the shared flags:\n%s", md)
 	}
 	if !strings.Contains(md, `port to listen on \| or 0`) || !strings.Contains(md, "[`prog serve`](#prog-serve)") {

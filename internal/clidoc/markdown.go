@@ -33,16 +33,26 @@ func Markdown(program, regenerate string, cmds []Command) []byte {
 			table(&b, own)
 		}
 		if len(common) > 0 {
-			fmt.Fprintf(&b, "\nIt also takes the [flags every command takes](#flags-every-command-takes).\n")
+			fmt.Fprintf(&b, "\nIt also takes the [config flags](#config-flags) it reads: %s.\n", flagNames(common))
 		}
 	}
 	if len(shared) > 0 {
-		fmt.Fprintf(&b, "\n## Flags every command takes\n\n")
+		fmt.Fprintf(&b, "\n## Config flags\n\n")
 		fmt.Fprintf(&b, "These set the league's configuration over the config folder's files and the\n")
-		fmt.Fprintf(&b, "`LEAGUETUI_*` environment variables (see [Configuration](configuration.md)).\n\n")
+		fmt.Fprintf(&b, "`LEAGUETUI_*` environment variables (see [Configuration](configuration.md)).\n")
+		fmt.Fprintf(&b, "Each command takes those it reads, as listed under it.\n\n")
 		table(&b, shared)
 	}
 	return b.Bytes()
+}
+
+// flagNames lists flags as typed: `--config`, `--host`.
+func flagNames(flags []Flag) string {
+	names := make([]string, len(flags))
+	for i, f := range flags {
+		names[i] = "`--" + f.Name + "`"
+	}
+	return strings.Join(names, ", ")
 }
 
 // helpText is a command's help without the "Flags:" heading that --help

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/league/control"
 	"github.com/leaguetui/leaguetui/league/launch"
@@ -170,12 +171,26 @@ func goTool() string {
 // ReadyTimeout bounds how long an agent may take to listen and register.
 const ReadyTimeout = 30 * time.Second
 
-// Start runs one agent command of the binary (manager, referee or player)
-// until the test ends. Its stderr goes to a file in outDir, shown in the test
-// log if the test fails. The process is stopped by its PID at cleanup.
+// Start runs one agent command of the binary (manager, referee, player or
+// pages) until the test ends. Its stderr goes to a file in outDir, shown
+// in the test log if the test fails. The process is stopped by its PID at
+// cleanup. args may hold config flags for the whole league, as a
+// launcher's do: the command gets those it reads (config.ArgsFor).
 func Start(t testing.TB, name, outDir string, register bool, env []string, args ...string) *launch.Child {
 	t.Helper()
-	return StartProgram(t, Binary(t), name, outDir, register, env, args...)
+	return StartProgram(t, Binary(t), name, outDir, register, env, commandArgs(args)...)
+}
+
+// commandArgs is args (a command and its flags) without the config flags
+// the command does not read.
+func commandArgs(args []string) []string {
+	if len(args) == 0 {
+		return args
+	}
+	if _, ok := config.CommandFlags[args[0]]; !ok {
+		return args
+	}
+	return append([]string{args[0]}, config.ArgsFor(args[0], args[1:])...)
 }
 
 // StartInNetns is Start inside the Linux network namespace netns, through
@@ -186,7 +201,7 @@ func StartInNetns(t testing.TB, netns, name, outDir string, register bool, env [
 	if err != nil {
 		SkipWithout(t, fmt.Sprintf("no ip command (iproute2): %v", err))
 	}
-	return StartProgram(t, ip, name, outDir, register, env, append([]string{"netns", "exec", netns, Binary(t)}, args...)...)
+	return StartProgram(t, ip, name, outDir, register, env, append([]string{"netns", "exec", netns, Binary(t)}, commandArgs(args)...)...)
 }
 
 // StartProgram is Start for any program that prints the ready lines of

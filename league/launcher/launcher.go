@@ -186,7 +186,7 @@ func (e *ManagerExitedError) Error() string {
 
 // CheckSize checks that the league has players and a referee: at least
 // two players (the roster's and the open seats) and one referee; and that
-// a gauntlet's challengers are among those players.
+// its format fits those players (config.Format.CheckPlayers).
 func (opts Spec) CheckSize() error {
 	if opts.Roster != nil {
 		players, referees := len(opts.Roster.Players)+opts.Config.Joining.OpenSeats, len(refereeEntries(opts))
@@ -194,12 +194,12 @@ func (opts Spec) CheckSize() error {
 			return fmt.Errorf("roster %s: a league needs at least 2 players (with the open seats) and 1 referee (got %d and %d)",
 				opts.Roster.Path, players, referees)
 		}
-		return opts.Config.Format.CheckChallengers(players)
+		return opts.Config.Format.CheckPlayers(players)
 	}
 	if opts.Players+opts.Config.Joining.OpenSeats < 2 || opts.Referees < 1 {
 		return fmt.Errorf("a league needs at least 2 players and 1 referee (got --players %d --referees %d)", opts.Players, opts.Referees)
 	}
-	return opts.Config.Format.CheckChallengers(opts.Players + opts.Config.Joining.OpenSeats)
+	return opts.Config.Format.CheckPlayers(opts.Players + opts.Config.Joining.OpenSeats)
 }
 
 // Launch starts the manager, then the referees and players, and returns
@@ -246,8 +246,7 @@ type launching struct {
 	spec    Spec
 	layout  store.Layout
 	league  *League
-	common  []string // the flags every agent of ours gets
-	keyEnv  string   // the referee key, as an environment entry
+	keyEnv  string // the referee key, as an environment entry
 	players []config.RosterEntry
 }
 
@@ -284,8 +283,7 @@ func prepare(spec Spec) (*launching, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &launching{spec: spec, layout: layout, league: &League{lock: lock, notify: spec.Notify, Seed: spec.Seed},
-		common: append([]string{"--data", spec.DataDir}, spec.ConfigArgs...)}
+	l := &launching{spec: spec, layout: layout, league: &League{lock: lock, notify: spec.Notify, Seed: spec.Seed}}
 	if l.league.AdminToken, l.league.AdminTokenFile, err = adminToken(cfg, layout); err != nil {
 		return l, err
 	}
@@ -305,6 +303,12 @@ func prepare(spec Spec) (*launching, error) {
 	}
 	l.league.playerNames = names(l.players)
 	return l, nil
+}
+
+// argsFor are the flags an agent of ours started as command gets: the
+// data folder, and of the config's flags those the command takes.
+func (l *launching) argsFor(command string) []string {
+	return append([]string{"--data", l.spec.DataDir}, config.ArgsFor(command, l.spec.ConfigArgs)...)
 }
 
 // output is where our own agent called name writes its output.
@@ -328,7 +332,7 @@ func (l *launching) startManager(ctx context.Context) error {
 	}
 	manager, err := launch.Start(ctx, spec.Executable, launch.Spec{
 		Name: "manager", OutputPath: l.output("league_manager"),
-		Args:     append(append(args, seats...), l.common...),
+		Args:     append(append(args, seats...), l.argsFor("manager")...),
 		Env:      append([]string{AdminTokenEnv + "=" + league.AdminToken, l.keyEnv}, spec.Env...),
 		DataLock: league.lock.File(),
 	}, agentReady)
@@ -369,7 +373,7 @@ func (l *launching) reopen(ctx context.Context) error {
 // outside referees register by themselves.
 func (l *launching) startReferees(ctx context.Context) error {
 	spec, league := l.spec, l.league
-	refereeArgs, err := league.startPages(ctx, spec, l.output("pages"), l.common)
+	refereeArgs, err := league.startPages(ctx, spec, l.output("pages"), l.argsFor("referee"))
 	if err != nil {
 		return err
 	}
@@ -411,7 +415,7 @@ func (l *launching) startPlayers(ctx context.Context) error {
 		}
 		args := append([]string{"player", "--port", port(spec, spec.Config.Network.PlayerPortFirst, i),
 			"--manager", league.Manager.Endpoint, "--name", e.Name, "--strategy", e.Strategy,
-			"--seed", strconv.FormatInt(spec.Seed, 10)}, l.common...)
+			"--seed", strconv.FormatInt(spec.Seed, 10)}, l.argsFor("player")...)
 		return launch.Start(ctx, spec.Executable, launch.Spec{
 			Name: "player " + e.Name, OutputPath: l.output(e.Name), Register: true,
 			Args: append(args, modelArgs(e)...),
@@ -477,7 +481,7 @@ func (l *League) startPages(ctx context.Context, opts Spec, output string, commo
 	}
 	child, err := launch.Start(ctx, opts.Executable, launch.Spec{
 		Name: "page server", OutputPath: output,
-		Args: append([]string{"pages", "--port", "0", "--seed", strconv.FormatInt(opts.Seed, 10)}, opts.ConfigArgs...),
+		Args: append([]string{"pages", "--port", "0", "--seed", strconv.FormatInt(opts.Seed, 10)}, config.ArgsFor("pages", opts.ConfigArgs)...),
 	}, 30*time.Second)
 	if err != nil {
 		return nil, err
