@@ -98,7 +98,7 @@ type League struct {
 	AdminTokenFile string
 	// Resumed is the league as its journal left it when the data folder
 	// already held one in progress (the manager holds it paused until
-	// Run resumes it); nil for a new league.
+	// its front end resumes it); nil for a new league.
 	Resumed *protocol.StandingsFile
 	// Seed is the seed the league plays with: the data folder's league's,
 	// or the spec's (a random one when none was given).
@@ -112,7 +112,7 @@ type League struct {
 	joinCodes   store.JoinCodes // of its own players but the programs, see seatArgs
 }
 
-// say tells Options.Notify, if any.
+// say tells Spec.Notify, if any.
 func (l *League) say(line string) {
 	if l.notify != nil {
 		l.notify(line)
