@@ -70,8 +70,16 @@ type liveRun struct {
 
 func startLeaguetui(t *testing.T, dataDir string, env []string, args ...string) *liveRun {
 	t.Helper()
+	return startLeaguetuiIn(t, "", dataDir, env, args...)
+}
+
+// startLeaguetuiIn is startLeaguetui run in the folder dir ("" for the
+// test's own), as a user who types relative paths runs it.
+func startLeaguetuiIn(t *testing.T, dir, dataDir string, env []string, args ...string) *liveRun {
+	t.Helper()
 	r := &liveRun{grew: make(chan struct{}, 1), exited: make(chan error, 1)}
 	r.cmd = exec.Command(leaguetest.Binary(t), args...)
+	r.cmd.Dir = dir
 	r.cmd.Env = append(append(os.Environ(), leaguetest.ChildEnv()...), env...)
 	r.cmd.Stdout = &r.stdout
 	stderr, err := r.cmd.StderrPipe()

@@ -54,3 +54,37 @@ func TestStartersPlayARosterLeague(t *testing.T) {
 		}
 	}
 }
+
+// TestRelativeDataFolderIsAbsoluteToPrograms: leaguetui started with a
+// relative --data gives a roster program running in a folder of its own
+// (its "dir") an absolute {data}, so the Python starter, which saves its
+// credentials there as joining.md asks, saves them in its folder of the
+// league's data folder and plays with no technical loss.
+func TestRelativeDataFolderIsAbsoluteToPrograms(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		leaguetest.SkipWithout(t, "no python3 to run the Python starter with")
+	}
+	examples, err := filepath.Abs(filepath.Join("..", "..", "examples", "python"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	py := map[string]any{"name": "py-starter", "dir": examples, "command": []string{"python3", "player.py",
+		"--port", "{port}", "--manager", "{manager}", "--name", "{name}", "--data", "{data}"}}
+	roster := writeRoster(t, py, map[string]any{"name": "bob", "strategy": "counter"})
+	parent := t.TempDir()
+	dataDir := filepath.Join(parent, "league")
+	run := startLeaguetuiIn(t, parent, dataDir, nil, append([]string{"--no-ui", "--data", "league", "--seed", "5",
+		"--roster", roster}, fast...)...)
+	run.wait(t)
+	row, ok := rowsByName(readStandings(t, dataDir))["py-starter"]
+	if !ok || row.Played == 0 || row.TechnicalLosses != 0 {
+		t.Errorf("py-starter: %+v (in the standings: %v); want matches played and no technical loss", row, ok)
+	}
+	saved, err := filepath.Glob(filepath.Join(dataDir, "programs", "*", "credentials-py-starter.json"))
+	if err != nil || len(saved) != 1 {
+		t.Errorf("the starter's credentials under %s/programs: %v %v; want one file", dataDir, saved, err)
+	}
+	if leaked, _ := filepath.Glob(filepath.Join(examples, "league", "*")); len(leaked) > 0 {
+		t.Errorf("the program wrote into its own folder, under the relative path: %v", leaked)
+	}
+}
