@@ -97,7 +97,7 @@ func Run(ctx context.Context, spec launcher.Spec, outs Outputs) error {
 		return managerExited(league, err)
 	}
 	if progress == nil { // completed before this run: its final standings
-		standings, err := printStandings(league, ctx, out)
+		standings, err := printStandings(ctx, league, out)
 		if err == nil {
 			err = finalStandings(league, spec, standings, out.progress)
 		}
@@ -124,7 +124,7 @@ func Run(ctx context.Context, spec launcher.Spec, outs Outputs) error {
 		}
 		return err
 	}
-	standings, err := printStandings(league, ctx, out)
+	standings, err := printStandings(ctx, league, out)
 	if err != nil {
 		// The journal holds the completed league: the same command prints it.
 		return fmt.Errorf("the league completed, but its standings could not be read: %w; print them with: %s", err, resume)
@@ -145,7 +145,7 @@ func finish(spec launcher.Spec, outs Outputs, leagueID string, final *protocol.S
 }
 
 // printStandings prints the league's final standings on stdout.
-func printStandings(l *launcher.League, ctx context.Context, out *output) (protocol.StandingsFile, error) {
+func printStandings(ctx context.Context, l *launcher.League, out *output) (protocol.StandingsFile, error) {
 	standings, err := l.Control.Standings(ctx)
 	if err != nil {
 		return standings, err
