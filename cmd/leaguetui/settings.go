@@ -10,13 +10,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/leaguetui/leaguetui/league/season"
-
 	"github.com/leaguetui/leaguetui/agents/llm"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/league/launcher"
+	"github.com/leaguetui/leaguetui/league/season"
 )
 
 // settingsError is a value leaguetui cannot run with, from the command
