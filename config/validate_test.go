@@ -1,6 +1,7 @@
 package config
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -140,4 +141,46 @@ func TestFolderProblemsNameTheFileAndKey(t *testing.T) {
 			t.Errorf("validateFolder() = %v, want it to say %q", err, want)
 		}
 	}
+}
+
+// TestSettingFilesNameRealKeys: every file and key the table of a config
+// folder's settings names is a key the loader reads from that file, so a
+// renamed key cannot leave a problem pointing at one that does not exist.
+func TestSettingFilesNameRealKeys(t *testing.T) {
+	types := map[string]reflect.Type{
+		"system.json":           reflect.TypeFor[systemFile](),
+		"leagues/%s.json":       reflect.TypeFor[leagueFile](),
+		"defaults/referee.json": reflect.TypeFor[refereeFile](),
+	}
+	for setting, fk := range settingFiles {
+		typ, ok := types[fk.file]
+		if !ok {
+			t.Errorf("%s: the table names %s, which the loader does not read", setting, fk.file)
+			continue
+		}
+		for _, part := range strings.Split(fk.key, ".") {
+			field, found := fieldTagged(typ, part)
+			if !found {
+				t.Errorf("%s: %s has no key %s", setting, fk.file, fk.key)
+				break
+			}
+			typ = field.Type
+		}
+	}
+}
+
+// fieldTagged is the field of struct typ whose JSON name is name.
+func fieldTagged(typ reflect.Type, name string) (reflect.StructField, bool) {
+	for typ.Kind() == reflect.Pointer {
+		typ = typ.Elem()
+	}
+	if typ.Kind() != reflect.Struct {
+		return reflect.StructField{}, false
+	}
+	for i := range typ.NumField() {
+		if tag, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ","); tag == name {
+			return typ.Field(i), true
+		}
+	}
+	return reflect.StructField{}, false
 }
