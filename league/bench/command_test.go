@@ -391,7 +391,8 @@ func testTinyLeague(t *testing.T, bin string) {
 			t.Errorf("cpu_seconds = %v with /proc present", lookup(report, "league.cpu_seconds"))
 		}
 		for _, path := range []string{"floor.exchanges", "floor.cpu_per_exchange_us", "floor.cpu_per_match_ms",
-			"floor.matches_per_second", "floor.league_cpu_per_match_ms", "floor.ratio_to_raw", "raw.cpu_per_exchange_us"} {
+			"floor.matches_per_second", "floor.league_cpu_per_match_ms", "floor.ratio_to_raw", "raw.cpu_per_exchange_us",
+			"league.data_file_cpu_us"} {
 			if v, ok := number(report, path); !ok || v <= 0 {
 				t.Errorf("%s = %v, want a number > 0", path, lookup(report, path))
 			}

@@ -63,6 +63,9 @@ type LeagueResult struct {
 	// Breakdown is where the agents' CPU went during the league, from
 	// their CPU profiles; nil unless LeagueOptions.CPUProfileDir is set.
 	Breakdown *Breakdown
+	// DataFiles is what a durable file cost in the league's data folder,
+	// measured just after the league (MeasureDataFiles).
+	DataFiles DataFiles
 }
 
 // TenthsRatio is the last tenth's matches/s ÷ the first tenth's: near 1, a
@@ -182,7 +185,13 @@ func runLeague(ctx context.Context, opts LeagueOptions) (LeagueResult, *cpuProfi
 	startUp := time.Since(began)
 	fmt.Fprintf(progress, "bench: %d agent processes started and registered in %s\n", len(league.Children()), startUp.Round(time.Millisecond))
 	result, profiles, err := play(ctx, league, hosted, opts.CPUProfileDir, progress)
+	if err != nil {
+		return result, profiles, err
+	}
 	result.Game = opts.Config.GameType
+	if result.DataFiles, err = MeasureDataFiles(opts.Spec.DataDir); err != nil {
+		return result, profiles, fmt.Errorf("measure the data folder's files: %w", err)
+	}
 	result.StartUp, result.Processes = startUp, len(league.Children())
 	return result, profiles, err
 }

@@ -59,6 +59,7 @@ func (r Report) Table(w io.Writer) error {
 		{"match duration p99", ms(lg.MatchP99), ""},
 		{"manager peak memory", r.peakMemory(), r.peakDetail(), verdictOf(verdicts, "manager_peak_memory_bytes")},
 		{"league CPU", r.cpuUsed(), r.cpuDetail(), ""},
+		{"data file CPU", r.dataFileCPU(), r.dataFileDetail(), ""},
 		{"start-up", fmt.Sprintf("%.1f s", lg.StartUp.Seconds()), fmt.Sprintf("%d agent processes started and registered, %d at a time: %s per agent", lg.Processes, launcher.StartParallelism(), ms(lg.StartUpPerAgent())), ""},
 		{"agents' memory", r.agentsMemory(), "proportional set size of every agent process at the end" + r.hosted(), ""},
 		{"ratio league/raw", fmt.Sprintf("%.3f", r.Ratio()), fmt.Sprintf("league exchanges/s ÷ raw exchanges/s, raw being both ends in one process without JSON%s (target >= %.1f)", r.floorRatioNote(), TargetRatio), verdictOf(verdicts, "ratio")},
@@ -151,6 +152,20 @@ func (r Report) cpuDetail() string {
 		lg.CPU.Manager.Seconds(), lg.CPU.Referees.Seconds(), lg.CPU.Players.Seconds(), ms(lg.CPUPerMatch()), r.CPUs, available.Seconds())
 }
 
+func (r Report) dataFileCPU() string {
+	if !r.League.DataFiles.Known {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.0f µs", micros(r.League.DataFiles.CPUPerFile))
+}
+
+// dataFileDetail says how the data file's cost was measured: a referee
+// writes one such file for every match.
+func (r Report) dataFileDetail() string {
+	d := r.League.DataFiles
+	return fmt.Sprintf("a durable %d B file in the league's data folder (temp file, fsync, rename, folder fsync), %d written after the league; a match writes one", d.Bytes, d.Files)
+}
+
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", millis(d)) }
 
 func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -203,6 +218,9 @@ type (
 		Processes          int      `json:"processes"`
 		AgentsMemoryBytes  *int64   `json:"agents_memory_bytes"`
 		CPUSeconds         *jsonCPU `json:"cpu_seconds"`
+		// DataFileCPUUs is what a durable file of a match file's size
+		// cost in the league's data folder, in µs of CPU.
+		DataFileCPUUs *float64 `json:"data_file_cpu_us"`
 	}
 	jsonCPU struct {
 		Manager  float64 `json:"manager"`
@@ -241,6 +259,10 @@ func (r Report) JSON(w io.Writer) error {
 	if lg.TenthsCPUKnown {
 		first, last := millis(lg.FirstTenthCPU), millis(lg.LastTenthCPU)
 		out.League.FirstTenthCPUMs, out.League.LastTenthCPUMs = &first, &last
+	}
+	if lg.DataFiles.Known {
+		us := micros(lg.DataFiles.CPUPerFile)
+		out.League.DataFileCPUUs = &us
 	}
 	if lg.CPUKnown {
 		cpu := secondsOf(lg.CPU)
