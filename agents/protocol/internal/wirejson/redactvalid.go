@@ -28,13 +28,20 @@ func RedactValid(raw []byte, drop func(key string) bool, named string) (content 
 	}
 	r.out = append(r.out, raw[r.copied:]...)
 	if v := r.namedValue; len(v) > 0 && v[0] == '"' {
-		if inner := v[1 : len(v)-1]; bytes.IndexByte(inner, '\\') < 0 {
-			value = string(inner)
-		} else if json.Unmarshal(v, &value) != nil {
+		if value, ok = decodeString(v); !ok {
 			return nil, "", false
 		}
 	}
 	return r.out, value, true
+}
+
+// decodeString decodes a valid JSON string, by hand when it has no escape.
+func decodeString(quoted []byte) (string, bool) {
+	if inner := quoted[1 : len(quoted)-1]; bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner), true
+	}
+	var decoded string // not a result: encoding/json would move it to the heap
+	return decoded, json.Unmarshal(quoted, &decoded) == nil
 }
 
 // validRedactor walks valid compact JSON and cuts the members drop names:
