@@ -18,7 +18,7 @@ import (
 // them in one pass for the values a game's details hold (strings, numbers,
 // booleans, and maps and slices of them); any other value, and a string or
 // key that is not plain ASCII, is left to the three passes, which give it
-// whatever they gave it before (FuzzMatchResult holds the two to the same
+// whatever they gave it before (FuzzMatchFile holds the two to the same
 // bytes).
 
 // marshalThroughMap is MatchResult's encoding as it always was: the bytes
