@@ -200,21 +200,13 @@ type MatchResult struct {
 	Offenders []string       `json:"offending_players,omitempty"`
 }
 
-// MarshalJSON keeps the game's details flat, as GAME_OVER has them.
+// MarshalJSON keeps the game's details flat, as GAME_OVER has them, in
+// the bytes of a map[string]any (see appendMatchResult).
 func (r MatchResult) MarshalJSON() ([]byte, error) {
-	base, err := json.Marshal(r.GameResult)
-	if err != nil {
-		return nil, err
+	if out, ok := appendMatchResult(make([]byte, 0, 256), r); ok {
+		return out, nil
 	}
-	var fields map[string]any
-	if err := json.Unmarshal(base, &fields); err != nil {
-		return nil, err
-	}
-	fields["score"] = r.Score
-	if len(r.Offenders) > 0 {
-		fields["offending_players"] = r.Offenders
-	}
-	return json.Marshal(fields)
+	return r.marshalThroughMap()
 }
 
 // UnmarshalJSON reads what MarshalJSON writes: the game's details stay in
@@ -284,6 +276,14 @@ func RedactMessage(raw []byte, drop func(key string) bool) (content []byte, mess
 	return wirejson.Redact(raw, drop, "message_type")
 }
 
+// RedactEncoded is RedactMessage for a message json.Marshal (or Encode)
+// wrote: valid compact JSON, read without checking it again. ok is false,
+// and the caller uses RedactMessage, where RedactMessage could decide
+// otherwise than a quick read (see wirejson.RedactValid).
+func RedactEncoded(encoded []byte, drop func(key string) bool) (content []byte, messageType string, ok bool) {
+	return wirejson.RedactValid(encoded, drop, "message_type")
+}
+
 // DeleteKeys deletes every member drop names from a decoded JSON value, at
 // any depth: what RedactMessage does, for a message it leaves to
 // encoding/json.
@@ -291,9 +291,19 @@ func DeleteKeys(v any, drop func(key string) bool) { wirejson.DeleteKeys(v, drop
 
 // EncodeMatchFile encodes f, indented, with transcript as its transcript
 // (f.Transcript is not read), one exchange a line. The transcript's
-// contents are copied as they are, not decoded and encoded again: a
-// match's file costs its referee one pass over its messages.
+// contents are copied as they are, not decoded and encoded again, and the
+// rest is written by hand (appendMatchFile): a match's file costs its
+// referee one pass over its messages.
 func EncodeMatchFile(f MatchFile, transcript []TranscriptRecord) ([]byte, error) {
+	if out, ok := appendMatchFile(make([]byte, 0, 1024+transcriptSize(transcript)), &f, transcript); ok {
+		return out, nil
+	}
+	return encodeMatchFileThroughJSON(f, transcript)
+}
+
+// encodeMatchFileThroughJSON is EncodeMatchFile by encoding/json, for a
+// result appendMatchResult leaves to it: the bytes appendMatchFile gives.
+func encodeMatchFileThroughJSON(f MatchFile, transcript []TranscriptRecord) ([]byte, error) {
 	f.Transcript = nil
 	head, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {

@@ -26,7 +26,11 @@ func (t *transcript) add(from, to string, msg protocol.Message) protocol.Message
 	if err != nil {
 		return msg // not recorded, and the client's own encoding says why
 	}
-	t.addRaw(from, to, encoded.JSON)
+	content, messageType, ok := protocol.RedactEncoded(encoded.JSON, store.SecretKey)
+	if !ok {
+		content, messageType = withoutTokens(encoded.JSON)
+	}
+	t.record(from, to, content, messageType)
 	return encoded
 }
 
@@ -34,6 +38,11 @@ func (t *transcript) add(from, to string, msg protocol.Message) protocol.Message
 // peer calls it ("auth_token", "authToken", "token") and wherever it puts it.
 func (t *transcript) addRaw(from, to string, raw json.RawMessage) {
 	content, messageType := withoutTokens(raw)
+	t.record(from, to, content, messageType)
+}
+
+// record appends an exchange whose content is already without tokens.
+func (t *transcript) record(from, to string, content json.RawMessage, messageType string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	head := protocol.TranscriptHead{Seq: len(t.entries) + 1, Timestamp: protocol.FormatTime(time.Now()),

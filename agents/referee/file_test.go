@@ -150,6 +150,42 @@ func TestMatchFileReadsAsBefore(t *testing.T) {
 	}
 }
 
+// TestTranscriptRecordsAsBefore: our own messages, recorded from their
+// encoding read as valid JSON (protocol.RedactEncoded), are recorded as
+// the checking copy (withoutTokens) records them: same content bytes,
+// same message type, and most of them without the checking copy's work.
+func TestTranscriptRecordsAsBefore(t *testing.T) {
+	winner := "P01"
+	exchanges := append(sampleExchanges(), evenOddMatch()...)
+	hostile := &protocol.GameOver{Envelope: ticketed(protocol.TypeGameOver, ticketB), GameType: "even_odd", Reason: "\xff <&>",
+		GameResult: protocol.GameResult{Status: "WIN", WinnerPlayerID: &winner, Reason: "\u2028",
+			Details: map[string]any{"player_token": "x", "deep": []any{map[string]any{"Match_Ticket": ticketA, "keep": 1e21}}, "é": "ü"}}}
+	exchanges = append(exchanges, exchange{from: "referee:REF01", to: "player:P02", msg: hostile})
+	quick := 0
+	for _, e := range exchanges {
+		if e.msg == nil {
+			continue
+		}
+		encoded, err := protocol.Encode(e.msg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantContent, wantType := withoutTokens(encoded.JSON)
+		if _, _, ok := protocol.RedactEncoded(encoded.JSON, store.SecretKey); ok {
+			quick++
+		}
+		tr := &transcript{}
+		tr.add(e.from, e.to, e.msg)
+		got := tr.entries[0]
+		if string(got.Content) != string(wantContent) || got.MessageType != wantType {
+			t.Errorf("%s recorded as\n%s (%q)\nwhere it was\n%s (%q)", wantType, got.Content, got.MessageType, wantContent, wantType)
+		}
+	}
+	if quick < 6 {
+		t.Errorf("only %d of our messages read without the checking copy", quick)
+	}
+}
+
 // TestMatchFileWithoutTranscript: a match file with no exchange yet reads
 // as encoding/json writes it, transcript null.
 func TestMatchFileWithoutTranscript(t *testing.T) {
