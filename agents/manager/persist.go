@@ -148,11 +148,18 @@ func (m *Manager) encodeRounds(w io.Writer) error {
 // doneRounds keeps the rounds.json text of the rounds that are done. A done
 // round never changes again (its matches keep their results and referees,
 // its status stays COMPLETED), so each write of rounds.json encodes only
-// the rounds still being played, not every match of the league again.
+// the rounds still being played, not every match of the league again. It
+// keeps at most doneRoundsBudget bytes (all of a 64-player league's rounds,
+// about 2,000 matches): the text of a larger league's later rounds is
+// encoded at each write as before, so as not to hold the whole file in
+// memory.
 type doneRounds struct {
-	mu   sync.Mutex
-	text [][]byte // by round - 1; nil: not done when last encoded
+	mu    sync.Mutex
+	text  [][]byte // by round - 1; nil: not kept
+	bytes int      // kept in all
 }
+
+const doneRoundsBudget = 1 << 20
 
 func (d *doneRounds) get(round int) []byte {
 	d.mu.Lock()
@@ -166,6 +173,10 @@ func (d *doneRounds) get(round int) []byte {
 func (d *doneRounds) keep(round int, text []byte) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.bytes+len(text) > doneRoundsBudget {
+		return
+	}
+	d.bytes += len(text)
 	for len(d.text) < round {
 		d.text = append(d.text, nil)
 	}
