@@ -79,6 +79,7 @@ type Manager struct {
 
 	standingsFile, roundsFile *store.Coalescer // see openFiles
 	ratings                   ratingsCache     // see ratingsNow
+	doneRounds                doneRounds       // see roundJSON
 
 	mu      sync.Mutex
 	league  *engine.League

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
@@ -121,7 +122,7 @@ func (m *Manager) encodeRounds(w io.Writer) error {
 		return err
 	}
 	for i := range rounds {
-		data, err := json.MarshalIndent(m.roundEntry(i+1), "    ", "  ")
+		data, err := m.roundJSON(i + 1)
 		if err != nil {
 			return err
 		}
@@ -142,6 +143,58 @@ func (m *Manager) encodeRounds(w io.Writer) error {
 	}
 	_, err = fmt.Fprintf(w, "%s,\n  \"last_updated\": %q\n}\n", tail, protocol.FormatTime(time.Now()))
 	return err
+}
+
+// doneRounds keeps the rounds.json text of the rounds that are done. A done
+// round never changes again (its matches keep their results and referees,
+// its status stays COMPLETED), so each write of rounds.json encodes only
+// the rounds still being played, not every match of the league again. It
+// keeps at most doneRoundsBudget bytes (all of a 64-player league's rounds,
+// about 2,000 matches): the text of a larger league's later rounds is
+// encoded at each write as before, so as not to hold the whole file in
+// memory.
+type doneRounds struct {
+	mu    sync.Mutex
+	text  [][]byte // by round - 1; nil: not kept
+	bytes int      // kept in all
+}
+
+const doneRoundsBudget = 1 << 20
+
+func (d *doneRounds) get(round int) []byte {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if round > len(d.text) {
+		return nil
+	}
+	return d.text[round-1]
+}
+
+func (d *doneRounds) keep(round int, text []byte) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.bytes+len(text) > doneRoundsBudget {
+		return
+	}
+	d.bytes += len(text)
+	for len(d.text) < round {
+		d.text = append(d.text, nil)
+	}
+	d.text[round-1] = text
+}
+
+// roundJSON is one round (1-based) of rounds.json as json.MarshalIndent
+// writes it there, from doneRounds once the round is done.
+func (m *Manager) roundJSON(round int) ([]byte, error) {
+	if text := m.doneRounds.get(round); text != nil {
+		return text, nil
+	}
+	entry := m.roundEntry(round)
+	text, err := json.MarshalIndent(entry, "    ", "  ")
+	if err == nil && entry.Status == roundCompleted {
+		m.doneRounds.keep(round, text)
+	}
+	return text, err
 }
 
 // roundEntry snapshots one round (1-based) of rounds.json.
@@ -169,10 +222,13 @@ func (m *Manager) roundEntry(round int) protocol.RoundEntry {
 	return entry
 }
 
+// roundCompleted is the status of a round whose matches all have a result.
+const roundCompleted = "COMPLETED"
+
 func roundStatus(round, current int, done bool) string {
 	switch {
 	case done:
-		return "COMPLETED"
+		return roundCompleted
 	case round == current:
 		return "IN_PROGRESS"
 	}

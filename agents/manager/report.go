@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
@@ -112,8 +113,10 @@ func (m *Manager) recordResult(r engine.Result, refereeID string, facts *engine.
 		delete(m.reported, r.MatchID)
 	}
 	m.mu.Unlock()
-	m.Log.Info("match result", "event_type", "MATCH_RESULT_RECEIVED", "match_id", r.MatchID,
-		"status", string(r.Status), "winner", r.Winner, "seq", ev.Seq)
+	// Attributes, not key-value pairs: the same line, without boxing each value (one a match).
+	m.Log.LogAttrs(context.Background(), slog.LevelInfo, "match result", slog.String("event_type", "MATCH_RESULT_RECEIVED"),
+		slog.String("match_id", r.MatchID), slog.String("status", string(r.Status)), slog.String("winner", r.Winner),
+		slog.Int64("seq", ev.Seq))
 	m.standingsChanged()
 	return nil
 }

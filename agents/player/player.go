@@ -7,6 +7,7 @@ package player
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -199,7 +200,9 @@ func (p *Player) handleInvitation(_ context.Context, in protocol.Inbound) (any, 
 	ack := &protocol.GameJoinAck{Envelope: p.PeerEnvelope(protocol.TypeGameJoinAck, inv.ConversationID),
 		PlayerID: id, ArrivalTimestamp: protocol.FormatTime(time.Now()), Accept: true}
 	ack.MatchID, ack.RoundID = inv.MatchID, inv.RoundID
-	p.Log.Info("joined", "event_type", "GAME_JOINED", "match_id", inv.MatchID, "opponent_id", inv.OpponentID)
+	// Attributes, not key-value pairs: the same line, without boxing each value (one a match).
+	p.Log.LogAttrs(context.Background(), slog.LevelInfo, "joined", slog.String("event_type", "GAME_JOINED"),
+		slog.String("match_id", inv.MatchID), slog.String("opponent_id", inv.OpponentID))
 	return ack, nil
 }
 
@@ -256,7 +259,8 @@ func (p *Player) handleMoveCall(_ context.Context, in protocol.Inbound) (any, er
 		p.Log.Warn("the model failed", "event_type", "MODEL_ERROR", "match_id", call.MatchID, "error_type", report.ErrorType,
 			"status", report.Status, "fallback", report.Fallback)
 	}
-	p.Log.Info("move chosen", "event_type", "CHOICE_MADE", "match_id", call.MatchID, "choice", move)
+	p.Log.LogAttrs(context.Background(), slog.LevelInfo, "move chosen", slog.String("event_type", "CHOICE_MADE"),
+		slog.String("match_id", call.MatchID), slog.String("choice", move))
 	return p.moveAnswer(call, id, request.MoveType, move, report), nil
 }
 

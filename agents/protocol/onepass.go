@@ -158,6 +158,8 @@ func decodeOnePass(data []byte, msg Message) bool {
 		return true
 	case *MoveAnswer:
 		return decodeAnswerOnePass(data, msg)
+	case *MatchResultReport:
+		return wirejson.ReadObject(data, msg, &reportShape)
 	}
 	return false
 }
