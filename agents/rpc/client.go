@@ -83,18 +83,21 @@ type peer struct {
 	breaker  *gobreaker.CircuitBreaker[[]byte] // nil until a call needs one, and once closed by an answer
 	dialect  protocol.Dialect                  // the dialect it spoke with us, when spoke
 	spoke    bool
-	forms    map[string]knownForm       // message type -> the form that worked
-	orders   map[string][]protocol.Form // message type -> formsFor's list, while forms and dialect stay as they are
+	messages map[string]*sentMessage // by message type; nil until one is sent
 	// final is Send's retry policy's Final for this endpoint, made once
 	// rather than a closure per call.
 	final func(err error) bool
 }
 
-// knownForm is a form that worked for a message type, and the dialect it
-// shows the peer speaks (protocol.Form.Dialect, worked out once).
-type knownForm struct {
-	form    protocol.Form
+// sentMessage is what a peer's record keeps about one message type: the
+// form that worked, if one did, with the dialect it shows the peer speaks
+// (protocol.Form.Dialect, worked out once), and the order formsFor tries
+// its forms in, while the form and the peer's dialect stay as they are.
+type sentMessage struct {
+	known   protocol.Form
 	dialect protocol.Dialect
+	worked  bool
+	order   []protocol.Form // nil: to work out again
 }
 
 // formOrder is all that decides the order formsFor tries a message's forms
@@ -132,7 +135,7 @@ func (c *Client) peer(endpoint string) *peer {
 	if p, ok := c.peers[endpoint]; ok {
 		return p
 	}
-	p := &peer{endpoint: endpoint, forms: map[string]knownForm{}, orders: map[string][]protocol.Form{}}
+	p := &peer{endpoint: endpoint}
 	p.final = func(err error) bool { return !retryable(err) || c.breakerOpen(p) }
 	c.peers[endpoint] = p
 	return p
@@ -151,7 +154,23 @@ func (p *peer) learn(d protocol.Dialect) {
 		return
 	}
 	p.dialect, p.spoke = d, true
-	clear(p.orders) // every message's order may start with another form now
+	for _, m := range p.messages {
+		m.order = nil // it may start with another form now
+	}
+}
+
+// message is the record of a message type sent to p, made on first use.
+// Call it with c.mu held.
+func (p *peer) message(messageType string) *sentMessage {
+	if m, ok := p.messages[messageType]; ok {
+		return m
+	}
+	if p.messages == nil {
+		p.messages = map[string]*sentMessage{}
+	}
+	m := &sentMessage{}
+	p.messages[messageType] = m
+	return m
 }
 
 // Learn records the dialect a peer used with us, read from the message it
@@ -316,19 +335,17 @@ func (c *Client) sendOnce(ctx context.Context, p *peer, call Call) (json.RawMess
 func (c *Client) formsFor(p *peer, messageType string) []protocol.Form {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if forms, ok := p.orders[messageType]; ok {
-		return forms
+	m := p.message(messageType)
+	if m.order != nil {
+		return m.order
 	}
-	o := formOrder{messageType: messageType, dialect: p.dialect, spoke: p.spoke}
-	var known knownForm
-	known, o.worked = p.forms[messageType]
-	o.known = known.form
+	o := formOrder{messageType: messageType, known: m.known, worked: m.worked, dialect: p.dialect, spoke: p.spoke}
 	forms, ok := c.orders[o]
 	if !ok {
 		forms = formOrderOf(o)
 		c.orders[o] = forms
 	}
-	p.orders[messageType] = forms
+	m.order = forms
 	return forms
 }
 
@@ -356,13 +373,12 @@ func formOrderOf(o formOrder) []protocol.Form {
 func (c *Client) remember(p *peer, messageType string, form protocol.Form) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	known, worked := p.forms[messageType]
-	if !worked || known.form != form {
-		known = knownForm{form: form, dialect: form.Dialect(messageType)}
-		p.forms[messageType] = known
-		delete(p.orders, messageType)
+	m := p.message(messageType)
+	if !m.worked || m.known != form {
+		m.known, m.dialect, m.worked = form, form.Dialect(messageType), true
+		m.order = nil
 	}
-	p.learn(known.dialect)
+	p.learn(m.dialect)
 }
 
 // post sends one request, in one form, through the endpoint's circuit
