@@ -27,8 +27,11 @@ func (e *ReplyTooLargeError) Error() string {
 // IsReplyTooLarge reports whether err is a refused reply, also when a
 // library passed it on as text only (the MCP SDK does).
 func IsReplyTooLarge(err error) bool {
+	if err == nil {
+		return false // without errors.As's error variable on the heap
+	}
 	var tooLarge *ReplyTooLargeError
-	return errors.As(err, &tooLarge) || err != nil && strings.Contains(err.Error(), ReplyTooLarge)
+	return errors.As(err, &tooLarge) || strings.Contains(err.Error(), ReplyTooLarge)
 }
 
 // CapReplies makes every reply base brings back readable up to limit bytes

@@ -63,19 +63,42 @@ type Options struct {
 // connections alive, one circuit breaker per endpoint, and remembers per
 // endpoint the dialect a peer speaks and the form each message took.
 type Client struct {
-	poster   *Poster
-	opts     Options
-	nextID   atomic.Int64
-	mu       sync.Mutex
-	circuit  map[string]*gobreaker.CircuitBreaker[[]byte]
-	forms    map[formKey]protocol.Form   // the form that worked for a message type to an endpoint
-	dialects map[string]protocol.Dialect // endpoint -> the dialect it spoke with us
-	vital    map[string]bool             // endpoints calls go to whatever their breaker says
-	orders   map[formOrder][]protocol.Form
+	poster *Poster
+	opts   Options
+	policy retry.Policy // Send's retry policy but for its Final: opts.Retry's, made once
+	nextID atomic.Int64
+	mu     sync.Mutex
+	peers  map[string]*peer // by endpoint; never removed
+	orders map[formOrder][]protocol.Form
 }
 
-// formKey names one message type sent to one endpoint.
-type formKey struct{ endpoint, messageType string }
+// peer is what a Client keeps about one endpoint, under the Client's mu.
+// A call looks its endpoint up once and works on this record: the
+// breaker, the forms and the dialect were each a map by endpoint before,
+// looked up again (the endpoint's URL hashed again) at every step of every
+// call.
+type peer struct {
+	endpoint string
+	vital    bool                              // calls go whatever the breaker says (Vital)
+	breaker  *gobreaker.CircuitBreaker[[]byte] // nil until a call needs one, and once closed by an answer
+	dialect  protocol.Dialect                  // the dialect it spoke with us, when spoke
+	spoke    bool
+	messages map[string]*sentMessage // by message type; nil until one is sent
+	// final is Send's retry policy's Final for this endpoint, made once
+	// rather than a closure per call.
+	final func(err error) bool
+}
+
+// sentMessage is what a peer's record keeps about one message type: the
+// form that worked, if one did, with the dialect it shows the peer speaks
+// (protocol.Form.Dialect, worked out once), and the order formsFor tries
+// its forms in, while the form and the peer's dialect stay as they are.
+type sentMessage struct {
+	known   protocol.Form
+	dialect protocol.Dialect
+	worked  bool
+	order   []protocol.Form // nil: to work out again
+}
 
 // formOrder is all that decides the order formsFor tries a message's forms
 // in. A league's peers mostly speak alike, so there are a few of them
@@ -99,14 +122,55 @@ func NewClient(opts Options) *Client {
 	poster := NewPoster(opts.MaxConnsPerHost)
 	poster.SetMaxReply(opts.MaxReplyBytes)
 	return &Client{
-		poster:   poster,
-		opts:     opts,
-		circuit:  map[string]*gobreaker.CircuitBreaker[[]byte]{},
-		forms:    map[formKey]protocol.Form{},
-		dialects: map[string]protocol.Dialect{},
-		vital:    map[string]bool{},
-		orders:   map[formOrder][]protocol.Form{},
+		poster: poster,
+		opts:   opts,
+		policy: retry.Configured(opts.Retry),
+		peers:  map[string]*peer{},
+		orders: map[formOrder][]protocol.Form{},
 	}
+}
+
+// peer is endpoint's record, made on first use. Call it with c.mu held.
+func (c *Client) peer(endpoint string) *peer {
+	if p, ok := c.peers[endpoint]; ok {
+		return p
+	}
+	p := &peer{endpoint: endpoint}
+	p.final = func(err error) bool { return !retryable(err) || c.breakerOpen(p) }
+	c.peers[endpoint] = p
+	return p
+}
+
+// peerOf is endpoint's record, taking c.mu.
+func (c *Client) peerOf(endpoint string) *peer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.peer(endpoint)
+}
+
+// learn records the dialect p spoke. Call it with c.mu held.
+func (p *peer) learn(d protocol.Dialect) {
+	if p.spoke && p.dialect == d {
+		return
+	}
+	p.dialect, p.spoke = d, true
+	for _, m := range p.messages {
+		m.order = nil // it may start with another form now
+	}
+}
+
+// message is the record of a message type sent to p, made on first use.
+// Call it with c.mu held.
+func (p *peer) message(messageType string) *sentMessage {
+	if m, ok := p.messages[messageType]; ok {
+		return m
+	}
+	if p.messages == nil {
+		p.messages = map[string]*sentMessage{}
+	}
+	m := &sentMessage{}
+	p.messages[messageType] = m
+	return m
 }
 
 // Learn records the dialect a peer used with us, read from the message it
@@ -114,7 +178,7 @@ func NewClient(opts Options) *Client {
 func (c *Client) Learn(endpoint string, d protocol.Dialect) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.dialects[endpoint] = d
+	c.peer(endpoint).learn(d)
 }
 
 // DialectOf is the dialect calls to endpoint are framed in first, and
@@ -122,8 +186,11 @@ func (c *Client) Learn(endpoint string, d protocol.Dialect) {
 func (c *Client) DialectOf(endpoint string) (protocol.Dialect, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	d, ok := c.dialects[endpoint]
-	return d, ok
+	p, ok := c.peers[endpoint]
+	if !ok || !p.spoke {
+		return protocol.Dialect{}, false
+	}
+	return p.dialect, true
 }
 
 // Vital exempts endpoint from the circuit breaker. An agent cannot do
@@ -133,7 +200,7 @@ func (c *Client) DialectOf(endpoint string) (protocol.Dialect, bool) {
 func (c *Client) Vital(endpoint string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.vital[endpoint] = true
+	c.peer(endpoint).vital = true
 }
 
 // Call describes one message to send.
@@ -160,11 +227,12 @@ type Call struct {
 // breaker is open: the peer failed this attempt and has been failing. When
 // the breaker refuses a retry, the last real failure says why.
 func (c *Client) Send(ctx context.Context, call Call) (json.RawMessage, error) {
-	policy := retry.Configured(c.opts.Retry)
+	p := c.peerOf(call.Endpoint)
+	policy := c.policy
 	if call.Attempts > 0 {
 		policy.Attempts = call.Attempts
 	}
-	policy.Final = func(err error) bool { return !retryable(err) || c.BreakerOpen(call.Endpoint) }
+	policy.Final = p.final
 	if call.BeforeRetry != nil {
 		policy.BeforeRetry = func(attempt int, err error) error { call.BeforeRetry(attempt, err); return nil }
 	}
@@ -174,12 +242,15 @@ func (c *Client) Send(ctx context.Context, call Call) (json.RawMessage, error) {
 		try := call
 		try.Repeat = call.Repeat || attempt > 1
 		var err error
-		reply, err = c.sendOnce(ctx, try)
+		reply, err = c.sendOnce(ctx, p, try)
 		if !RefusedByBreaker(err) {
 			failed = err
 		}
 		return err
 	})
+	if err == nil {
+		return reply, nil
+	}
 	var interrupted *retry.Interrupted
 	switch {
 	case RefusedByBreaker(err) && failed != nil:
@@ -210,11 +281,14 @@ func retryable(err error) bool {
 // RefusedByBreaker reports an attempt that was never made because the
 // peer's circuit breaker is open: it says nothing new about the peer.
 func RefusedByBreaker(err error) bool {
-	return errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests)
+	return err != nil && (errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests))
 }
 
 // peerAnswered reports that the peer answered, maybe with an error: it is there.
 func peerAnswered(err error) bool {
+	if err == nil {
+		return true // the usual case, without errors.As's error variable on the heap
+	}
 	var callErr *CallError
 	return !errors.As(err, &callErr)
 }
@@ -223,19 +297,20 @@ func peerAnswered(err error) bool {
 // until the peer takes one (protocol.TryAnotherForm), and remembers it.
 // A peer that answered a flat message with "missing fields" read the
 // method but not the params, so the other flat method names are skipped.
-func (c *Client) sendOnce(ctx context.Context, call Call) (json.RawMessage, error) {
+func (c *Client) sendOnce(ctx context.Context, p *peer, call Call) (json.RawMessage, error) {
 	messageType := call.Message.Header().MessageType
 	var firstErr, lastErr error
 	flatRefused := false
-	for _, form := range c.formsFor(call.Endpoint, messageType) {
+	for _, form := range c.formsFor(p, messageType) {
 		if flatRefused && form.Wrapper == "" {
 			continue
 		}
-		reply, err := c.post(ctx, call, form)
+		reply, err := c.post(ctx, p, call, form)
+		if err == nil {
+			c.remember(p, messageType, form)
+			return reply, nil
+		}
 		if !protocol.TryAnotherForm(err) {
-			if err == nil {
-				c.remember(call.Endpoint, messageType, form)
-			}
 			return reply, err
 		}
 		lastErr = err
@@ -257,48 +332,63 @@ func (c *Client) sendOnce(ctx context.Context, call Call) (json.RawMessage, erro
 // then the form of the dialect the peer spoke with us, then every form
 // in the usual order (protocol.Forms).
 // The list is shared: callers only read it.
-func (c *Client) formsFor(endpoint, messageType string) []protocol.Form {
+func (c *Client) formsFor(p *peer, messageType string) []protocol.Form {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	o := formOrder{messageType: messageType}
-	o.known, o.worked = c.forms[formKey{endpoint, messageType}]
-	o.dialect, o.spoke = c.dialects[endpoint]
-	if forms, ok := c.orders[o]; ok {
-		return forms
+	m := p.message(messageType)
+	if m.order != nil {
+		return m.order
 	}
+	o := formOrder{messageType: messageType, known: m.known, worked: m.worked, dialect: p.dialect, spoke: p.spoke}
+	forms, ok := c.orders[o]
+	if !ok {
+		forms = formOrderOf(o)
+		c.orders[o] = forms
+	}
+	m.order = forms
+	return forms
+}
+
+// formOrderOf is the order formsFor tries a message's forms in.
+func formOrderOf(o formOrder) []protocol.Form {
 	var forms []protocol.Form
 	if o.worked {
 		forms = append(forms, o.known)
 	}
 	if o.spoke {
-		forms = append(forms, o.dialect.FormIn(messageType))
+		forms = append(forms, o.dialect.FormIn(o.messageType))
 	}
-	for _, f := range append(forms, protocol.Forms(messageType)...) {
+	for _, f := range append(forms, protocol.Forms(o.messageType)...) {
 		if !slices.Contains(forms, f) {
 			forms = append(forms, f)
 		}
 	}
-	c.orders[o] = forms
 	return forms
 }
 
 // remember keeps the form that worked, and the dialect it shows the peer
-// speaks, so that its other messages go in that dialect first.
-func (c *Client) remember(endpoint, messageType string, form protocol.Form) {
+// speaks, so that its other messages go in that dialect first. Most calls
+// only confirm what was known: the form's dialect is worked out again only
+// when the form is new, or another message's form changed the dialect since.
+func (c *Client) remember(p *peer, messageType string, form protocol.Form) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.forms[formKey{endpoint, messageType}] = form
-	c.dialects[endpoint] = form.Dialect(messageType)
+	m := p.message(messageType)
+	if !m.worked || m.known != form {
+		m.known, m.dialect, m.worked = form, form.Dialect(messageType), true
+		m.order = nil
+	}
+	p.learn(m.dialect)
 }
 
 // post sends one request, in one form, through the endpoint's circuit
 // breaker.
-func (c *Client) post(ctx context.Context, call Call, form protocol.Form) (json.RawMessage, error) {
+func (c *Client) post(ctx context.Context, p *peer, call Call, form protocol.Form) (json.RawMessage, error) {
 	body, err := protocol.EncodeRequest(form.Method, form.Params(call.Message), c.nextID.Add(1))
 	if err != nil {
 		return nil, err
 	}
-	respBody, err := c.guarded(call, func() ([]byte, error) {
+	respBody, err := c.guarded(p, call, func() ([]byte, error) {
 		return c.roundTrip(ctx, call, body)
 	})
 	if err != nil {
@@ -314,20 +404,25 @@ func (c *Client) roundTrip(ctx context.Context, call Call, body []byte) ([]byte,
 	attemptCtx, cancel := context.WithTimeout(ctx, call.Timeout)
 	defer cancel()
 	status, respBody, err := c.poster.Post(attemptCtx, call.Endpoint, body)
+	if err == nil {
+		return c.answered(call, status, respBody)
+	}
 	if IsReplyTooLarge(err) {
 		// Longer than any request we take: no league reply comes near it,
 		// and a hostile peer's endless reply would otherwise fill our
 		// memory, and a referee's transcript and match file.
 		return nil, err // it answered: no retry, no breaker
 	}
-	if err != nil {
-		code := protocol.CodeConnection
-		var netErr net.Error
-		if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout()) {
-			code = protocol.CodeTimeout
-		}
-		return nil, &CallError{Code: code, Endpoint: call.Endpoint, Err: err}
+	code := protocol.CodeConnection
+	var netErr net.Error
+	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout()) {
+		code = protocol.CodeTimeout
 	}
+	return nil, &CallError{Code: code, Endpoint: call.Endpoint, Err: err}
+}
+
+// answered reads the status and body a peer answered a call with.
+func (c *Client) answered(call Call, status int, respBody []byte) ([]byte, error) {
 	if len(respBody) == 0 && status >= 300 {
 		return nil, &CallError{Code: protocol.CodeConnection, Endpoint: call.Endpoint,
 			Err: fmt.Errorf("HTTP %d with no body", status)}
@@ -362,48 +457,50 @@ func notServed(status int, body []byte) *protocol.RPCError {
 // only a real attempt may decide it; a peer that answers such a call, such
 // as a player back from a stall or an agent restarted on its old port, has
 // its breaker closed at once.
-func (c *Client) guarded(call Call, send func() ([]byte, error)) ([]byte, error) {
+func (c *Client) guarded(p *peer, call Call, send func() ([]byte, error)) ([]byte, error) {
 	c.mu.Lock()
-	vital := c.vital[call.Endpoint]
+	vital := p.vital
+	var cb *gobreaker.CircuitBreaker[[]byte]
+	if !vital {
+		cb = c.breaker(p)
+	}
 	c.mu.Unlock()
 	if vital {
 		return send()
 	}
-	cb := c.breaker(call.Endpoint)
 	reply, err := cb.Execute(send)
 	if call.Repeat || !RefusedByBreaker(err) {
 		return reply, err
 	}
 	reply, err = send()
 	if peerAnswered(err) {
-		c.closeBreaker(call.Endpoint, cb)
+		c.closeBreaker(p, cb)
 	}
 	return reply, err
 }
 
 // closeBreaker forgets an endpoint's open breaker: the next call gets a
 // closed one.
-func (c *Client) closeBreaker(endpoint string, open *gobreaker.CircuitBreaker[[]byte]) {
+func (c *Client) closeBreaker(p *peer, open *gobreaker.CircuitBreaker[[]byte]) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.circuit[endpoint] == open {
-		delete(c.circuit, endpoint)
-		c.opts.Log.Info("circuit breaker", "endpoint", endpoint, "from", open.State().String(), "to", "closed",
+	if p.breaker == open {
+		p.breaker = nil
+		c.opts.Log.Info("circuit breaker", "endpoint", p.endpoint, "from", open.State().String(), "to", "closed",
 			"why", "the peer answered a call")
 	}
 }
 
-// breaker returns the endpoint's circuit breaker. Only failures to get an
-// answer trip it: a peer that answers with an error is alive.
-func (c *Client) breaker(endpoint string) *gobreaker.CircuitBreaker[[]byte] {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if cb, ok := c.circuit[endpoint]; ok {
-		return cb
+// breaker returns the endpoint's circuit breaker, made on first use. Only
+// failures to get an answer trip it: a peer that answers with an error is
+// alive. Call it with c.mu held.
+func (c *Client) breaker(p *peer) *gobreaker.CircuitBreaker[[]byte] {
+	if p.breaker != nil {
+		return p.breaker
 	}
 	threshold := uint32(c.opts.Breaker.Failures)
-	cb := gobreaker.NewCircuitBreaker[[]byte](gobreaker.Settings{
-		Name:    endpoint,
+	p.breaker = gobreaker.NewCircuitBreaker[[]byte](gobreaker.Settings{
+		Name:    p.endpoint,
 		Timeout: c.opts.Breaker.Reset,
 		ReadyToTrip: func(counts gobreaker.Counts) bool {
 			return threshold > 0 && counts.ConsecutiveFailures >= threshold
@@ -415,15 +512,22 @@ func (c *Client) breaker(endpoint string) *gobreaker.CircuitBreaker[[]byte] {
 			c.opts.Log.Warn("circuit breaker", "endpoint", name, "from", from.String(), "to", to.String())
 		},
 	})
-	c.circuit[endpoint] = cb
-	return cb
+	return p.breaker
 }
 
 // BreakerOpen reports whether repeated calls to endpoint currently fail
 // fast (never for a vital endpoint).
 func (c *Client) BreakerOpen(endpoint string) bool {
+	return c.breakerOpen(c.peerOf(endpoint))
+}
+
+func (c *Client) breakerOpen(p *peer) bool {
 	c.mu.Lock()
-	vital := c.vital[endpoint]
+	if p.vital {
+		c.mu.Unlock()
+		return false
+	}
+	cb := c.breaker(p)
 	c.mu.Unlock()
-	return !vital && c.breaker(endpoint).State() == gobreaker.StateOpen
+	return cb.State() == gobreaker.StateOpen
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -126,5 +127,64 @@ func TestClientFallbackErrors(t *testing.T) {
 		if p.hits() != tt.wantTries {
 			t.Errorf("%s: %d requests (%v), want %d", tt.name, p.hits(), p.seen(), tt.wantTries)
 		}
+	}
+}
+
+// TestClientDialectFollowsTheLastFormThatWorked: the dialect a client
+// frames a peer's messages in first is the last it learned, from the peer
+// or from a form that worked, also when that form was already known; and
+// what a message was tried in before does not outlive a change of dialect.
+func TestClientDialectFollowsTheLastFormThatWorked(t *testing.T) {
+	var upperServed atomic.Bool // whether the peer takes CHOOSE_PARITY_CALL yet
+	p := newPeer(t, func(_ *http.Request, method string, params map[string]any) (int, string) {
+		inner, _ := params["message"].(map[string]any)
+		switch {
+		case method == "handle_message" && inner["message_type"] == protocol.TypeGameInvitation:
+			return 200, result(`{"message":` + joinAck + `}`)
+		case method == protocol.TypeChooseParityCall && upperServed.Load():
+			return 200, result(`{"status":"ok"}`)
+		}
+		return 200, methodNotFound
+	})
+	c := newClient(config.Retry{Attempts: 1}, config.Breaker{})
+	send := func(msg protocol.Message) ([]string, error) {
+		before := p.hits()
+		_, err := c.Send(context.Background(), rpc.Call{Endpoint: p.endpoint(), Message: msg, Timeout: time.Second})
+		return p.seen()[before:], err
+	}
+	dialect := func() protocol.Dialect {
+		d, ok := c.DialectOf(p.endpoint())
+		if !ok {
+			t.Fatal("no dialect known")
+		}
+		return d
+	}
+	// Refused in every form: tried in the usual order, and learns nothing.
+	if tried, err := send(choiceMsg()); err == nil || tried[0] != "choose_parity" {
+		t.Fatalf("a refused call: tried %v, %v; want choose_parity first and an error", tried, err)
+	}
+	if tried, err := send(invitationMsg()); err != nil || tried[len(tried)-1] != "handle_message" {
+		t.Fatalf("invitation: tried %v, %v; want handle_message to work", tried, err)
+	}
+	if d := dialect(); d.Wrapper != "handle_message" {
+		t.Fatalf("dialect after the invitation: %+v", d)
+	}
+	upperServed.Store(true)
+	c.Learn(p.endpoint(), protocol.Dialect{Names: protocol.UpperNames})
+	if tried, err := send(choiceMsg()); err != nil || !slices.Equal(tried, []string{protocol.TypeChooseParityCall}) {
+		t.Fatalf("after learning upper-case names: tried %v, %v; want CHOOSE_PARITY_CALL at once", tried, err)
+	}
+	// The invitation's known form works again: its dialect is the peer's again.
+	if tried, err := send(invitationMsg()); err != nil || !slices.Equal(tried, []string{"handle_message"}) {
+		t.Fatalf("invitation again: tried %v, %v; want handle_message at once", tried, err)
+	}
+	if d := dialect(); d.Wrapper != "handle_message" {
+		t.Errorf("dialect after the invitation's known form worked again: %+v, want handle_message", d)
+	}
+	if tried, err := send(choiceMsg()); err != nil || !slices.Equal(tried, []string{protocol.TypeChooseParityCall}) {
+		t.Errorf("the choice again: tried %v, %v; want its known form at once", tried, err)
+	}
+	if d := dialect(); d.Names != protocol.UpperNames || d.Wrapper != "" {
+		t.Errorf("dialect after the choice's known form worked again: %+v, want upper-case names", d)
 	}
 }

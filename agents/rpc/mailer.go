@@ -27,9 +27,14 @@ type letter struct {
 	timeout time.Duration
 }
 
+// mailbox is one recipient's queue. The letters still to deliver are
+// queue[head:]; a queue that empties starts again at the front of its
+// array, so that a box posted a letter a round, and delivered before the
+// next, allocates nothing for it (queue[1:] left no room to append in).
 type mailbox struct {
 	mu    sync.Mutex
 	queue []letter
+	head  int
 	wake  chan struct{}
 }
 
@@ -50,9 +55,7 @@ func (p *Mailer) Post(endpoint string, msg protocol.Message, timeout time.Durati
 		go p.deliver(endpoint, box)
 	}
 	p.mu.Unlock()
-	box.mu.Lock()
-	box.queue = append(box.queue, letter{msg: msg, timeout: timeout})
-	box.mu.Unlock()
+	box.push(letter{msg: msg, timeout: timeout})
 	select {
 	case box.wake <- struct{}{}:
 	default:
@@ -72,14 +75,31 @@ func (p *Mailer) deliver(endpoint string, box *mailbox) {
 	}
 }
 
+func (b *mailbox) push(l letter) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.queue) == cap(b.queue) && b.head > 0 {
+		// Full, with delivered letters in front: the rest slide down
+		// rather than the array grow.
+		n := copy(b.queue, b.queue[b.head:])
+		clear(b.queue[n:])
+		b.queue, b.head = b.queue[:n], 0
+	}
+	b.queue = append(b.queue, l)
+}
+
 func (b *mailbox) next() (letter, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if len(b.queue) == 0 {
+	if b.head == len(b.queue) {
 		return letter{}, false
 	}
-	l := b.queue[0]
-	b.queue = b.queue[1:]
+	l := b.queue[b.head]
+	b.queue[b.head] = letter{} // delivered: the box keeps no message alive
+	b.head++
+	if b.head == len(b.queue) {
+		b.queue, b.head = b.queue[:0], 0
+	}
 	return l, true
 }
 

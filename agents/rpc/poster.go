@@ -98,9 +98,8 @@ func (p *Poster) Post(ctx context.Context, endpoint string, body []byte) (status
 // Above presizedBodyBytes a stated length is a claim not trusted with a
 // buffer: the reply is read as it arrives.
 func readReply(resp *http.Response, endpoint string, limit int64) ([]byte, error) {
-	tooLarge := &ReplyTooLargeError{From: endpoint, Limit: limit}
 	if n := resp.ContentLength; n > limit {
-		return nil, tooLarge
+		return nil, &ReplyTooLargeError{From: endpoint, Limit: limit}
 	} else if n > 0 && n <= presizedBodyBytes {
 		reply := make([]byte, n)
 		if _, err := io.ReadFull(resp.Body, reply); err != nil {
@@ -113,7 +112,7 @@ func readReply(resp *http.Response, endpoint string, limit int64) ([]byte, error
 		return nil, err
 	}
 	if int64(len(reply)) > limit {
-		return nil, tooLarge
+		return nil, &ReplyTooLargeError{From: endpoint, Limit: limit}
 	}
 	return reply, nil
 }
