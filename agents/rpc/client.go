@@ -53,7 +53,8 @@ type Options struct {
 	Retry   config.Retry
 	Breaker config.Breaker
 	Log     *slog.Logger
-	// MaxConnsPerHost bounds the connection pool to each peer; 0 means 64.
+	// MaxConnsPerHost bounds the connection pool to each peer; 0 means
+	// DefaultMaxConnsPerHost.
 	MaxConnsPerHost int
 	// MaxReplyBytes bounds a reply; 0 means MaxBodyBytes.
 	MaxReplyBytes int64
@@ -111,10 +112,15 @@ type formOrder struct {
 	worked, spoke bool
 }
 
+// DefaultMaxConnsPerHost is the connection pool to each peer that a
+// Client keeps unless told otherwise: open connections are kept alive up
+// to it.
+const DefaultMaxConnsPerHost = 64
+
 // NewClient builds a Client.
 func NewClient(opts Options) *Client {
 	if opts.MaxConnsPerHost == 0 {
-		opts.MaxConnsPerHost = 64
+		opts.MaxConnsPerHost = DefaultMaxConnsPerHost
 	}
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)

@@ -342,7 +342,11 @@ func (c *floorClient) Start(ctx context.Context) error {
 		return err
 	}
 	c.request = request
-	c.poster = rpc.NewPoster(0)
+	// The pool an agent's client keeps: with net/http's default of two
+	// idle connections a peer, the connections warm opens beyond two
+	// would be closed and opened again in the measure, a cost the
+	// league's clients do not have.
+	c.poster = rpc.NewPoster(rpc.DefaultMaxConnsPerHost)
 	if err := c.driver().warm(ctx, c.inFlight); err != nil {
 		return fmt.Errorf("opening connections to the floor servers: %w", err)
 	}
