@@ -404,9 +404,19 @@ func (run *matchRun) report(ctx context.Context, o engine.Outcome, steps []proto
 		}
 	}
 	var ack protocol.Ack
-	return run.r.Client.Do(ctx, rpc.Call{Endpoint: run.r.opts.ManagerURL, Message: msg, Timeout: cfg.Timeouts.Report,
+	return run.r.Client.Do(ctx, rpc.Call{Endpoint: run.r.opts.ManagerURL, Message: encodedOnce(msg), Timeout: cfg.Timeouts.Report,
 		BeforeRetry: func(attempt int, err error) {
 			run.r.Log.Warn("result not taken yet, retrying", "event_type", "REPORT_RETRY", "match_id", run.start.MatchID,
 				"attempt", attempt, "err", err)
 		}}, &ack)
+}
+
+// encodedOnce is msg encoded for every attempt and form of its call, in
+// the bytes the client would make of it each time; one that does not
+// encode goes as it is, for the client to say why.
+func encodedOnce(msg protocol.Message) protocol.Message {
+	if encoded, err := protocol.Encode(msg); err == nil {
+		return encoded
+	}
+	return msg
 }
