@@ -3,13 +3,44 @@ package protocol
 import (
 	"encoding/json"
 
+	"github.com/leaguetui/leaguetui/agents/protocol/internal/wirejson"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
 // HoldsJoin tells an inline join answer from a mere acknowledgement such
 // as {"status":"joined"} that promises a GAME_JOIN_ACK later. The referee
 // reads a player's join with it, and `leaguetui check` reads it the same.
+// It reads the answer's top-level keys in one pass; what the scanner
+// leaves to encoding/json (escaped keys, invalid JSON) is read through a
+// map, as it always was (FuzzHoldsJoin holds the two to the same answer).
 func HoldsJoin(raw json.RawMessage) bool {
+	accept, joinAck := false, false
+	if wirejson.ScanObject(raw, func(key, value []byte) bool {
+		switch string(key) {
+		case "accept", "accepted":
+			accept = true
+		case "message_type": // the last one counts, as in a map
+			joinAck = isJoinAckType(value)
+		}
+		return true
+	}) {
+		return accept || joinAck
+	}
+	return holdsJoinThroughMap(raw)
+}
+
+// isJoinAckType reports a message_type value that decodes to
+// GAME_JOIN_ACK, in any spelling of the string.
+func isJoinAckType(raw []byte) bool {
+	if string(raw) == `"`+TypeGameJoinAck+`"` {
+		return true
+	}
+	var messageType string
+	return wirejson.ReadString(raw, &messageType) && messageType == TypeGameJoinAck
+}
+
+// holdsJoinThroughMap is HoldsJoin through encoding/json and a map.
+func holdsJoinThroughMap(raw json.RawMessage) bool {
 	var probe map[string]json.RawMessage
 	if Unmarshal(raw, &probe) != nil {
 		return false

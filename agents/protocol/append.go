@@ -72,6 +72,22 @@ func (w *wireWriter) message(msg any) bool {
 	case *Ack:
 		w.envelope(&m.Envelope)
 		w.str(`,"status":`, m.Status)
+	case *GameOver:
+		w.envelope(&m.Envelope)
+		w.str(`,"game_type":`, m.GameType)
+		w.buf = append(w.buf, `,"game_result":`...)
+		w.appended(appendGameResult(w.buf, &m.GameResult))
+		w.omitEmpty(`,"reason":`, m.Reason)
+	case *MatchResultReport:
+		w.envelope(&m.Envelope)
+		w.str(`,"game_type":`, m.GameType)
+		w.reportResult(&m.Result)
+		w.steps(`,"match_steps":[`, m.Steps)
+	case *MatchStep:
+		w.envelope(&m.Envelope)
+		w.str(`,"step":`, m.Step)
+		w.omitEmpty(`,"detail":`, m.Detail)
+		w.steps(`,"steps":[`, m.Steps)
 	default:
 		return false
 	}
@@ -129,6 +145,53 @@ func (w *wireWriter) moveRequest(r *MoveRequest) {
 		w.int(`,"turn":`, r.Turn)
 	}
 	w.buf = append(w.buf, '}')
+}
+
+// reportResult writes a report's result, its details as
+// ReportDetails.MarshalJSON writes them.
+func (w *wireWriter) reportResult(r *ReportResult) {
+	w.buf = append(w.buf, `,"result":{"winner":`...)
+	w.appended(appendValue(w.buf, r.Winner, false))
+	w.buf = append(w.buf, `,"score":`...)
+	w.appended(appendValue(w.buf, r.Score, false))
+	w.buf = append(w.buf, `,"details":`...)
+	w.appended(appendReportDetails(w.buf, &r.Details))
+	w.omitEmpty(`,"status":`, r.Status)
+	w.buf = append(w.buf, '}')
+}
+
+// steps writes a report's match_steps or a MATCH_STEP's steps: key opens
+// the array, omitted when empty (omitempty).
+func (w *wireWriter) steps(key string, steps []StepEntry) {
+	if len(steps) == 0 {
+		return
+	}
+	w.buf = append(w.buf, key...)
+	for i, s := range steps {
+		if i > 0 {
+			w.buf = append(w.buf, ',')
+		}
+		w.buf = append(w.buf, '{')
+		key := `"match_id":`
+		if s.RoundID != 0 {
+			w.int(`"round_id":`, int(s.RoundID))
+			key = `,"match_id":`
+		}
+		w.str(key, s.MatchID)
+		w.str(`,"step":`, s.Step)
+		w.omitEmpty(`,"detail":`, s.Detail)
+		w.buf = append(w.buf, '}')
+	}
+	w.buf = append(w.buf, ']')
+}
+
+// appended takes what an append function wrote, and fails the writer
+// where it could not write as encoding/json would.
+func (w *wireWriter) appended(buf []byte, ok bool) {
+	w.buf = buf
+	if !ok {
+		w.fail = true
+	}
 }
 
 // str writes a member: key (with what precedes it) and s.

@@ -1,8 +1,10 @@
 package protocol
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -42,6 +44,8 @@ func matchMessages() map[string]Message {
 		"report": &MatchResultReport{Envelope: env(TypeMatchResultReport), GameType: "even_odd",
 			Result: ReportResult{Winner: &winner, Score: map[string]int{"P05": 3, "P17": 0}, Status: "WIN",
 				Details: ReportDetails{Choices: moves, Game: facts, Reason: "P05 chose even, P17 chose odd, 8 is even"}},
+			Steps: []StepEntry{{RoundID: 3, MatchID: "R3M7", Step: "choosing"}, {RoundID: 3, MatchID: "R3M7", Step: "P05 wins", Detail: "8 is even"}}},
+		"steps": &MatchStep{Envelope: env(TypeMatchStep), Step: "P05 wins", Detail: "8 is even",
 			Steps: []StepEntry{{RoundID: 3, MatchID: "R3M7", Step: "choosing"}, {RoundID: 3, MatchID: "R3M7", Step: "P05 wins", Detail: "8 is even"}}},
 	}
 }
@@ -129,6 +133,9 @@ func FuzzEncode(f *testing.F) {
 	for _, body := range hostileSamples {
 		f.Add([]byte(body), "<a&b>\xff\u2028\x00\"\\")
 	}
+	for _, text := range []string{"zzzzzzzz", "00000000", "P1", "R3M12.x", "abcd"} { // plain texts, numbers of every size in the facts
+		f.Add([]byte(`{}`), text)
+	}
 	f.Fuzz(func(t *testing.T, body []byte, text string) {
 		for _, proto := range hotTypes() {
 			msg := newOfSameType(proto)
@@ -154,16 +161,56 @@ func withText(msg Message, text string) Message {
 	case *GameOver:
 		m.GameResult.Reason, m.GameResult.WinnerPlayerID = text, &text
 		m.GameResult.Choices = map[string]string{text: text, "P17": "odd"}
-		m.GameResult.Details = map[string]any{text: text, "drawn_number": float64(len(text)) / 3, "status": text}
+		m.GameResult.Details = gameFacts(text, map[string]any{"status": text})
+		m.Reason = text
 	case *MoveAnswer:
 		m.Choice = text
 	case *MatchResultReport:
 		m.Result.Winner, m.Result.Score = &text, map[string]int{text: 3}
-		m.Result.Details.Game = map[string]any{text: []any{text, nil, true}, "choices": 1}
+		m.Result.Details.Game = gameFacts(text, map[string]any{text: []any{text, nil, true}, "choices": 1})
 		m.Result.Details.Offenders = []string{text}
-		m.Steps = []StepEntry{{MatchID: text, Step: text, Detail: text}}
+		m.Result.Details.TechnicalLoss, m.Result.Details.OffendingPlayer = len(text)%2 == 0, text
+		m.Result.Details.Reason = text
+		m.Steps = textSteps(text)
+	case *MatchStep:
+		m.Step, m.Detail, m.Steps = text, text, textSteps(text)
 	}
 	return msg
+}
+
+// textSteps are steps with text in their strings, none for some texts.
+func textSteps(text string) []StepEntry {
+	if len(text)%4 == 3 {
+		return nil
+	}
+	return []StepEntry{{MatchID: text, Step: text, Detail: text}, {RoundID: RoundID(len(text)), MatchID: "R1M1", Step: "x"}}
+}
+
+// gameFacts are facts of every kind a game gives (even/odd's numbers,
+// link race's paths and statuses), named and filled from text, beside
+// extra; none at all for some texts, as on a technical loss.
+func gameFacts(text string, extra map[string]any) map[string]any {
+	if len(text)%5 == 4 {
+		return nil
+	}
+	n, x := numbersOf(text)
+	facts := map[string]any{text: text, "drawn_number": len(text), "ratio": float64(len(text)) / 3, "n": n, "x": x,
+		"big": int(n), "path_A": []string{text, "B"}, "player_statuses": map[string]string{text: text},
+		"nested": map[string]any{text: []any{x, n, nil, map[string]any{}}, "m": map[string]int{text: int(n)}},
+		"errors": []map[string]any{{"step": len(text), text: text}}, "no_errors": []map[string]any{}}
+	for k, v := range extra {
+		facts[k] = v
+	}
+	return facts
+}
+
+// numbersOf reads an int64 and a float64 (any: huge, tiny, NaN) from
+// text's first bytes.
+func numbersOf(text string) (int64, float64) {
+	var b [8]byte
+	copy(b[:], text)
+	bits := binary.LittleEndian.Uint64(b[:])
+	return int64(bits), math.Float64frombits(bits)
 }
 
 // checkEncodedAlike frames msg every way the hot paths do, by hand, and
@@ -172,8 +219,13 @@ func withText(msg Message, text string) Message {
 // writes them merged through a map. id is the frames' id, as a string.
 func checkEncodedAlike(t *testing.T, msg Message, id string) {
 	encoded, err := Encode(msg)
-	if err != nil {
-		t.Fatalf("%+v: %v", msg, err)
+	want, wantErr := json.Marshal(msg)
+	if (err == nil) != (wantErr == nil) {
+		t.Fatalf("%+v: %v; encoding/json: %v", msg, err, wantErr)
+	}
+	if err != nil { // a fact encoding/json refuses, a NaN
+		checkFlattened(t, msg)
+		return
 	}
 	quotedID, _ := json.Marshal(id)
 	framed, err := EncodeResult(quotedID, msg)
@@ -181,7 +233,6 @@ func checkEncodedAlike(t *testing.T, msg Message, id string) {
 	if err != nil || err2 != nil {
 		t.Fatalf("%+v: %v, %v", msg, err, err2)
 	}
-	want, _ := json.Marshal(msg)
 	wantFramed, _ := json.Marshal(Response{JSONRPC: "2.0", Result: want, ID: quotedID})
 	wantRequest, _ := json.Marshal(outgoingRequest{JSONRPC: "2.0", Method: "x<" + id, Params: msg, ID: 7})
 	if string(encoded.JSON) != string(want) || string(framed) != string(wantFramed) || string(request) != string(wantRequest) {
@@ -209,6 +260,11 @@ func checkFlattened(t *testing.T, msg Message) {
 	want, wantErr := throughMap(v, extra)
 	if string(got) != string(want) || (err == nil) != (wantErr == nil) {
 		t.Errorf("%+v with %v: %s, %v; through a map: %s, %v", v, extra, got, err, want, wantErr)
+	}
+	encoded, err := Encode(msg)
+	before, errBefore := json.Marshal(flattenedAsBefore(msg))
+	if (err == nil) != (errBefore == nil) || err == nil && string(encoded.JSON) != string(before) {
+		t.Errorf("%T %+v: by hand %s, %v; before, through wirejson.Flatten: %s, %v", msg, msg, encoded.JSON, err, before, errBefore)
 	}
 }
 

@@ -117,10 +117,6 @@ func (r *RoundID) UnmarshalJSON(b []byte) error {
 // MarshalJSON always writes a number.
 func (r RoundID) MarshalJSON() ([]byte, error) { return strconv.AppendInt(nil, int64(r), 10), nil }
 
-// FormatTime is the one timestamp form we send: second precision, UTC, "Z".
-// Strict peers reject fractional seconds.
-func FormatTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
-
 // ParseTime reads the timestamp spellings peers send: RFC 3339 with or
 // without fractions, "+00:00", basic ISO "20250115T103000Z", and naive local
 // times (read as UTC). utc is false when the value carries a non-UTC offset or

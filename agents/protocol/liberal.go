@@ -229,8 +229,18 @@ func (a *GameJoinAck) UnmarshalJSON(data []byte) error {
 
 var gameResultKeys = []string{"status", "winner_player_id", "choices", "reason"}
 
-// MarshalJSON writes the game's details flat beside the common fields.
+// MarshalJSON writes the game's details flat beside the common fields:
+// by hand where it can (appendGameResult), else through wirejson.Flatten.
 func (r GameResult) MarshalJSON() ([]byte, error) {
+	if out, ok := appendGameResult(nil, &r); ok {
+		return out, nil
+	}
+	return r.flatten()
+}
+
+// flatten is MarshalJSON through wirejson.Flatten, as it always was: the
+// bytes appendGameResult must give.
+func (r GameResult) flatten() ([]byte, error) {
 	type plain GameResult
 	return wirejson.Flatten(plain(r), r.Details)
 }
@@ -261,8 +271,18 @@ func (r *GameResult) decodeThroughMap(data []byte) error {
 
 var reportDetailKeys = []string{"choices", "technical_loss", "reason", "offending_player", "offending_players"}
 
-// MarshalJSON writes the game's facts flat beside the common details.
+// MarshalJSON writes the game's facts flat beside the common details: by
+// hand where it can (appendReportDetails), else through wirejson.Flatten.
 func (d ReportDetails) MarshalJSON() ([]byte, error) {
+	if out, ok := appendReportDetails(nil, &d); ok {
+		return out, nil
+	}
+	return d.flatten()
+}
+
+// flatten is MarshalJSON through wirejson.Flatten, as it always was: the
+// bytes appendReportDetails must give.
+func (d ReportDetails) flatten() ([]byte, error) {
 	type plain ReportDetails
 	return wirejson.Flatten(plain(d), d.Game)
 }

@@ -24,7 +24,7 @@ import (
 // marshalThroughMap is MatchResult's encoding as it always was: the bytes
 // appendMatchResult must give.
 func (r MatchResult) marshalThroughMap() ([]byte, error) {
-	base, err := json.Marshal(r.GameResult)
+	base, err := r.GameResult.flatten()
 	if err != nil {
 		return nil, err
 	}
@@ -39,35 +39,59 @@ func (r MatchResult) marshalThroughMap() ([]byte, error) {
 	return json.Marshal(fields)
 }
 
-// score is the result's score, which goes into the map as it is, not
-// decoded: its numbers are written as ints.
-type score map[string]int
-
 // resultMember is one member of a result being written, its value not
-// yet encoded.
+// yet encoded. decoded says the value went through a map[string]any on
+// the way: its numbers are then float64s, and its strings must read back
+// as themselves.
 type resultMember struct {
-	name  string
-	value any
+	name    string
+	value   any
+	decoded bool
 }
 
 // appendMatchResult appends r as marshalThroughMap encodes it, and is
 // false where it cannot be sure to (dst is then to be dropped).
 func appendMatchResult(dst []byte, r MatchResult) ([]byte, bool) {
 	var stack [16]resultMember
-	members := append(stack[:0],
-		resultMember{"status", r.Status}, resultMember{"winner_player_id", r.WinnerPlayerID},
-		resultMember{"choices", r.Choices}, resultMember{"reason", r.Reason}, resultMember{"score", score(r.Score)})
+	members := gameResultFields(stack[:0], &r.GameResult, true)
+	// The score and the offenders go into the map as they are, not
+	// decoded: the score's numbers are written as ints.
+	members = append(members, resultMember{"score", r.Score, false})
 	if len(r.Offenders) > 0 {
-		members = append(members, resultMember{"offending_players", r.Offenders})
+		members = append(members, resultMember{"offending_players", r.Offenders, false})
 	}
-	for name, value := range r.Details {
-		// The result's own fields, and the score and offenders where it has
-		// them, win over a detail of the same name.
+	return appendSortedMembers(dst, withFacts(members, r.Details, true))
+}
+
+// gameResultFields adds a game result's own fields to members, in their
+// order; decoded, as they read back from their encoding. Its strings go
+// by pointer, which an any holds without a copy.
+func gameResultFields(members []resultMember, r *GameResult, decoded bool) []resultMember {
+	return append(members, resultMember{"status", &r.Status, decoded}, resultMember{"winner_player_id", r.WinnerPlayerID, decoded},
+		resultMember{"choices", r.Choices, decoded}, resultMember{"reason", &r.Reason, decoded})
+}
+
+// withFacts adds a game's facts to members; the members already there
+// win over a fact of the same name.
+func withFacts(members []resultMember, facts map[string]any, decoded bool) []resultMember {
+	for name, value := range facts {
 		if !slices.ContainsFunc(members, func(m resultMember) bool { return m.name == name }) {
-			members = append(members, resultMember{name, value})
+			members = append(members, resultMember{name, value, decoded})
 		}
 	}
+	return members
+}
+
+// appendSortedMembers appends members as encoding/json writes a
+// map[string]any that holds them: sorted by name.
+func appendSortedMembers(dst []byte, members []resultMember) ([]byte, bool) {
 	slices.SortFunc(members, func(a, b resultMember) int { return strings.Compare(a.name, b.name) })
+	return appendMembers(dst, members)
+}
+
+// appendMembers appends an object of members in their order, as
+// encoding/json writes a struct's fields.
+func appendMembers(dst []byte, members []resultMember) ([]byte, bool) {
 	dst = append(dst, '{')
 	for i, m := range members {
 		if i > 0 {
@@ -77,7 +101,7 @@ func appendMatchResult(dst []byte, r MatchResult) ([]byte, bool) {
 		if dst, ok = appendKey(dst, m.name); !ok {
 			return dst, false
 		}
-		if dst, ok = appendDecodedValue(dst, m.value); !ok {
+		if dst, ok = appendValue(dst, m.value, m.decoded); !ok {
 			return dst, false
 		}
 	}
@@ -93,43 +117,65 @@ func appendKey(dst []byte, key string) ([]byte, bool) {
 	return append(append(append(dst, '"'), key...), `":`...), true
 }
 
-// appendDecodedValue appends v as encoding/json writes it once it has been
-// encoded and decoded into an any: numbers as float64, maps with their
-// keys sorted. It is false for a type it does not know and for a value
-// encoding/json would refuse or write otherwise.
-func appendDecodedValue(dst []byte, v any) ([]byte, bool) {
+// appendValue appends v as encoding/json writes it: as it is, or, when
+// decoded, as it writes v once encoded and decoded into an any (numbers
+// as float64, strings as they read back). It is false for a type it does
+// not know and for a value encoding/json would refuse or write otherwise.
+func appendValue(dst []byte, v any, decoded bool) ([]byte, bool) {
 	switch v := v.(type) {
 	case nil:
 		return append(dst, "null"...), true
 	case string:
-		return appendPlainString(dst, v)
+		return appendText(dst, v, decoded)
 	case *string:
 		if v == nil {
 			return append(dst, "null"...), true
 		}
-		return appendPlainString(dst, *v)
+		return appendText(dst, *v, decoded)
 	case bool:
 		return strconv.AppendBool(dst, v), true
 	case int:
-		return appendFloat(dst, float64(v))
+		return appendInt(dst, int64(v), decoded)
 	case int64:
-		return appendFloat(dst, float64(v))
+		return appendInt(dst, v, decoded)
 	case float64:
 		return appendFloat(dst, v)
 	case map[string]string:
-		return appendSortedMap(dst, v, appendPlainString)
+		return appendSortedMap(dst, v, decoded, appendText)
 	case map[string]int:
-		return appendSortedMap(dst, v, func(dst []byte, n int) ([]byte, bool) { return appendFloat(dst, float64(n)) })
-	case score:
-		return appendSortedMap(dst, v, func(dst []byte, n int) ([]byte, bool) { return strconv.AppendInt(dst, int64(n), 10), true })
+		return appendSortedMap(dst, v, decoded, func(dst []byte, n int, decoded bool) ([]byte, bool) { return appendInt(dst, int64(n), decoded) })
 	case map[string]any:
-		return appendSortedMap(dst, v, appendDecodedValue)
+		return appendSortedMap(dst, v, decoded, appendValue)
 	case []string:
-		return appendSlice(dst, v, appendPlainString)
+		return appendSlice(dst, v, decoded, appendText)
+	case *[]string: // a field's, without a copy
+		return appendSlice(dst, *v, decoded, appendText)
 	case []any:
-		return appendSlice(dst, v, appendDecodedValue)
+		return appendSlice(dst, v, decoded, appendValue)
+	case []map[string]any: // link race's errors
+		return appendSlice(dst, v, decoded, func(dst []byte, m map[string]any, decoded bool) ([]byte, bool) {
+			return appendSortedMap(dst, m, decoded, appendValue)
+		})
 	}
 	return dst, false
+}
+
+// appendText appends a string; decoded, only one that reads back as
+// itself (see appendPlainString).
+func appendText(dst []byte, s string, decoded bool) ([]byte, bool) {
+	if decoded {
+		return appendPlainString(dst, s)
+	}
+	return appendString(dst, s), true
+}
+
+// appendInt appends n as encoding/json writes an int, or, decoded, the
+// float64 it reads back as.
+func appendInt(dst []byte, n int64, decoded bool) ([]byte, bool) {
+	if decoded {
+		return appendFloat(dst, float64(n))
+	}
+	return strconv.AppendInt(dst, n, 10), true
 }
 
 // appendPlainString appends s as encoding/json writes it, if it decodes
@@ -144,7 +190,7 @@ func appendPlainString(dst []byte, s string) ([]byte, bool) {
 
 // appendSortedMap appends m with its keys sorted, as encoding/json writes
 // a map; nil is null.
-func appendSortedMap[V any](dst []byte, m map[string]V, appendValue func([]byte, V) ([]byte, bool)) ([]byte, bool) {
+func appendSortedMap[V any](dst []byte, m map[string]V, decoded bool, appendValue func([]byte, V, bool) ([]byte, bool)) ([]byte, bool) {
 	if m == nil {
 		return append(dst, "null"...), true
 	}
@@ -163,7 +209,7 @@ func appendSortedMap[V any](dst []byte, m map[string]V, appendValue func([]byte,
 		if dst, ok = appendKey(dst, k); !ok {
 			return dst, false
 		}
-		if dst, ok = appendValue(dst, m[k]); !ok {
+		if dst, ok = appendValue(dst, m[k], decoded); !ok {
 			return dst, false
 		}
 	}
@@ -171,7 +217,7 @@ func appendSortedMap[V any](dst []byte, m map[string]V, appendValue func([]byte,
 }
 
 // appendSlice appends s as encoding/json writes a slice; nil is null.
-func appendSlice[V any](dst []byte, s []V, appendValue func([]byte, V) ([]byte, bool)) ([]byte, bool) {
+func appendSlice[V any](dst []byte, s []V, decoded bool, appendValue func([]byte, V, bool) ([]byte, bool)) ([]byte, bool) {
 	if s == nil {
 		return append(dst, "null"...), true
 	}
@@ -181,7 +227,7 @@ func appendSlice[V any](dst []byte, s []V, appendValue func([]byte, V) ([]byte, 
 			dst = append(dst, ',')
 		}
 		var ok bool
-		if dst, ok = appendValue(dst, v); !ok {
+		if dst, ok = appendValue(dst, v, decoded); !ok {
 			return dst, false
 		}
 	}

@@ -15,7 +15,7 @@ import (
 // in the player's name.
 type inbox struct {
 	mu      sync.Mutex
-	waiting map[string]slot
+	waiting map[slotKey]slot
 }
 
 // slot is one answer awaited, and the ticket that must come with it.
@@ -24,32 +24,46 @@ type slot struct {
 	ticket  string // "" when the match came without tickets: nothing to check
 }
 
-func newInbox() *inbox { return &inbox{waiting: map[string]slot{}} }
+func newInbox() *inbox { return &inbox{waiting: map[slotKey]slot{}} }
+
+// slotKey names the slot of an answer: its match, its player and what it
+// answers.
+type slotKey struct{ matchID, player, answer string }
 
 // inboxKey names the slot of an answer of messageType. The two answers
 // that carry a move share theirs: a player may post a move in either form,
 // whatever the game, as it may answer inline in either.
-func inboxKey(matchID, player, messageType string) string {
+func inboxKey(matchID, player, messageType string) slotKey {
 	if protocol.IsMoveAnswer(messageType) {
 		messageType = "move"
 	}
-	return matchID + "|" + player + "|" + messageType
+	return slotKey{matchID, player, messageType}
 }
 
-// expect opens a slot for one answer that carries ticket; cancel closes it.
-func (b *inbox) expect(matchID, player, messageType, ticket string) (answers <-chan json.RawMessage, cancel func()) {
+// expected is a slot opened by expect, which close closes.
+type expected struct {
+	b       *inbox
+	key     slotKey
+	answers chan json.RawMessage
+}
+
+// expect opens a slot for one answer that carries ticket; close closes it.
+func (b *inbox) expect(matchID, player, messageType, ticket string) expected {
 	key := inboxKey(matchID, player, messageType)
 	s := slot{answers: make(chan json.RawMessage, 1), ticket: ticket}
 	b.mu.Lock()
 	b.waiting[key] = s
 	b.mu.Unlock()
-	return s.answers, func() {
-		b.mu.Lock()
-		if b.waiting[key].answers == s.answers {
-			delete(b.waiting, key)
-		}
-		b.mu.Unlock()
+	return expected{b: b, key: key, answers: s.answers}
+}
+
+// close closes the slot, unless another expect has opened it again since.
+func (e expected) close() {
+	e.b.mu.Lock()
+	if e.b.waiting[e.key].answers == e.answers {
+		delete(e.b.waiting, e.key)
 	}
+	e.b.mu.Unlock()
 }
 
 // errNotExpected is deliver's answer when no slot waits for an answer.

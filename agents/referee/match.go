@@ -13,6 +13,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/retry"
 	"github.com/leaguetui/leaguetui/agents/rpc"
+	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -25,6 +26,7 @@ type matchRun struct {
 	match      *engine.Match
 	endpoints  map[string]string
 	tickets    map[string]string // player id -> its match ticket, from start_match
+	senders    [2]string         // players A and B as senders, for the transcript
 	conv       string
 	transcript *transcript
 	createdAt  time.Time
@@ -53,6 +55,7 @@ func newMatchRun(r *Referee, start protocol.StartMatch, game engine.Game, file s
 			start.PlayerAID: start.PlayerATicket,
 			start.PlayerBID: start.PlayerBTicket,
 		},
+		senders:    [2]string{protocol.PlayerSender(start.PlayerAID), protocol.PlayerSender(start.PlayerBID)},
 		conv:       fmt.Sprintf("conv-%s-%s", start.MatchID, start.LeagueID),
 		transcript: &transcript{},
 		createdAt:  time.Now().UTC(),
@@ -152,6 +155,17 @@ func (run *matchRun) opponentOf(player string) (opponent, role string) {
 	return players[0], protocol.RolePlayerB
 }
 
+// senderOf is player as the sender of its messages, made once a match.
+func (run *matchRun) senderOf(player string) string {
+	switch player {
+	case run.start.PlayerAID:
+		return run.senders[0]
+	case run.start.PlayerBID:
+		return run.senders[1]
+	}
+	return protocol.PlayerSender(player)
+}
+
 func (run *matchRun) envelope(messageType string) protocol.Envelope {
 	env := run.r.PeerEnvelope(messageType, run.conv)
 	env.RoundID, env.MatchID = run.start.RoundID, run.start.MatchID
@@ -244,34 +258,68 @@ func (run *matchRun) moveCall(player string, turn engine.Turn) *protocol.MoveCal
 // then names the last real failure.
 func (run *matchRun) ask(ctx context.Context, player string, msg protocol.Message, timeout time.Duration,
 	answerType string, read func(json.RawMessage) (bool, error)) error {
-	callType := msg.Header().MessageType
-	var failed error // the last real failure
+	a := run.r.asks.Get().(*asking)
+	defer run.r.asks.Put(a)
+	a.run, a.ctx, a.player, a.callType, a.answerType = run, ctx, player, msg.Header().MessageType, answerType
+	defer a.clear()
 	attempts, skipped := 0, 0
-	policy := retry.Configured(run.r.opts.Config.Retry)
-	policy.Final = func(error) bool { return ctx.Err() != nil } // reported like attempts that ran out
-	policy.BeforeRetry = func(attempt int, _ error) error {
-		run.gameError(ctx, player, callType, answerType, failed, attempt)
-		return nil
-	}
-	err := retry.Do(ctx, policy, func(attempt int) error {
+	err := retry.Do(ctx, a.policy, func(attempt int) error {
 		attempts = attempt
 		err := run.askOnce(ctx, player, msg, timeout, answerType, read, attempt > 1)
-		if rpc.RefusedByBreaker(err) && failed != nil {
+		if rpc.RefusedByBreaker(err) && a.failed != nil {
 			skipped++
 		} else if err != nil {
-			failed = err
+			a.failed = err
 		}
 		return err
 	})
-	var interrupted *retry.Interrupted
 	switch {
-	case err == nil || errors.As(err, &interrupted):
+	case err == nil || interrupted(err):
 		return err
 	case skipped > 0:
 		return fmt.Errorf("%s after %d attempts, %d of them skipped by the open circuit breaker: %w",
-			callType, attempts, skipped, failed)
+			a.callType, attempts, skipped, a.failed)
 	}
-	return fmt.Errorf("%s after %d attempts: %w", callType, attempts, failed)
+	return fmt.Errorf("%s after %d attempts: %w", a.callType, attempts, a.failed)
+}
+
+// asking is what an ask's retry policy reads: the policy and its hooks
+// are made once for all the asks that reuse it (Referee.asks), not for
+// every one.
+type asking struct {
+	policy     retry.Policy
+	run        *matchRun
+	ctx        context.Context
+	player     string
+	callType   string
+	answerType string
+	failed     error // the last real failure
+}
+
+func newAsking(cfg config.Retry) *asking {
+	a := &asking{policy: retry.Configured(cfg)}
+	a.policy.Final = a.final
+	a.policy.BeforeRetry = a.beforeRetry
+	return a
+}
+
+// final: once the context ends, the ask ends, reported like attempts that
+// ran out.
+func (a *asking) final(error) bool { return a.ctx.Err() != nil }
+
+// beforeRetry tells the player why it is asked again.
+func (a *asking) beforeRetry(attempt int, _ error) error {
+	a.run.gameError(a.ctx, a.player, a.callType, a.answerType, a.failed, attempt)
+	return nil
+}
+
+// clear lets go of the ask, before the next reuses its policy.
+func (a *asking) clear() { *a = asking{policy: a.policy} }
+
+// interrupted reports the retry loop's error when the context ended it.
+func interrupted(err error) bool {
+	var interrupted *retry.Interrupted
+	return errors.As(err, &interrupted)
 }
 
 func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Message, timeout time.Duration,
@@ -280,21 +328,21 @@ func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Me
 	if call, ok := msg.(*protocol.MoveCall); ok {
 		call.Deadline = protocol.FormatTime(deadline) // protocol.md §3.8: now + the move timeout, for this attempt
 	}
-	late, cancel := run.r.inbox.expect(run.start.MatchID, player, answerType, run.tickets[player])
-	defer cancel()
+	late := run.r.inbox.expect(run.start.MatchID, player, answerType, run.tickets[player])
+	defer late.close()
 	asked := time.Now()
 	raw, err := run.tell(ctx, player, msg, rpc.Call{Timeout: timeout, Attempts: 1, Repeat: repeat})
 	if err != nil {
 		return err
 	}
 	run.r.metrics.MoveDuration.Observe(time.Since(asked).Seconds())
-	run.transcript.addRaw(protocol.PlayerSender(player), run.r.Sender(), raw)
+	run.transcript.addRaw(run.senderOf(player), run.r.Sender(), raw)
 	if answered, invalid := read(raw); answered {
 		return invalid
 	}
 	select {
-	case raw := <-late:
-		run.transcript.addRaw(protocol.PlayerSender(player), run.r.Sender(), raw)
+	case raw := <-late.answers:
+		run.transcript.addRaw(run.senderOf(player), run.r.Sender(), raw)
 		if answered, invalid := read(raw); answered {
 			return invalid
 		}
@@ -311,7 +359,7 @@ func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Me
 // encoded once for both.
 func (run *matchRun) tell(ctx context.Context, player string, msg protocol.Message, call rpc.Call) (json.RawMessage, error) {
 	call.Endpoint = run.endpoints[player]
-	call.Message = run.transcript.add(run.r.Sender(), protocol.PlayerSender(player), msg)
+	call.Message = run.transcript.add(run.r.Sender(), run.senderOf(player), msg)
 	return run.r.Client.Send(ctx, call)
 }
 
@@ -358,7 +406,7 @@ func (run *matchRun) notifyGameOver(ctx context.Context, player string, o engine
 	raw, err := run.tell(ctx, player, msg, rpc.Call{Timeout: run.r.opts.Config.Timeouts.GameOver, Attempts: 1,
 		Repeat: slices.Contains(o.Offenders, player)})
 	if err == nil {
-		run.transcript.addRaw(protocol.PlayerSender(player), run.r.Sender(), raw)
+		run.transcript.addRaw(run.senderOf(player), run.r.Sender(), raw)
 	}
 }
 
@@ -404,9 +452,19 @@ func (run *matchRun) report(ctx context.Context, o engine.Outcome, steps []proto
 		}
 	}
 	var ack protocol.Ack
-	return run.r.Client.Do(ctx, rpc.Call{Endpoint: run.r.opts.ManagerURL, Message: msg, Timeout: cfg.Timeouts.Report,
+	return run.r.Client.Do(ctx, rpc.Call{Endpoint: run.r.opts.ManagerURL, Message: encodedOnce(msg), Timeout: cfg.Timeouts.Report,
 		BeforeRetry: func(attempt int, err error) {
 			run.r.Log.Warn("result not taken yet, retrying", "event_type", "REPORT_RETRY", "match_id", run.start.MatchID,
 				"attempt", attempt, "err", err)
 		}}, &ack)
+}
+
+// encodedOnce is msg encoded for every attempt and form of its call, in
+// the bytes the client would make of it each time; one that does not
+// encode goes as it is, for the client to say why.
+func encodedOnce(msg protocol.Message) protocol.Message {
+	if encoded, err := protocol.Encode(msg); err == nil {
+		return encoded
+	}
+	return msg
 }

@@ -49,6 +49,8 @@ type Referee struct {
 
 	metrics *metrics.Referee // GET /metrics
 
+	asks sync.Pool // *asking: the retry policies of asks to players
+
 	mu      sync.Mutex
 	running map[string]bool // match ids in progress
 	closed  bool            // no more matches: awaitMatches is counting them
@@ -69,6 +71,7 @@ func New(opts Options) (*Referee, error) {
 	r := &Referee{Node: n, opts: opts, inbox: newInbox(), states: newMatchStates(), running: map[string]bool{},
 		metrics: metrics.NewReferee(n.Metrics)}
 	r.steps = &stepBatcher{r: r}
+	r.asks.New = func() any { return newAsking(opts.Config.Retry) }
 	r.Server.Handle(protocol.TypeStartMatch, r.handleStartMatch)
 	r.Server.Handle(protocol.TypeGameJoinAck, r.handleLateAnswer)
 	r.Server.Handle(protocol.TypeChooseParityResponse, r.handleLateAnswer)

@@ -98,7 +98,7 @@ func (b *stepBatcher) send(ctx context.Context, steps []protocol.StepEntry) {
 	msg := &protocol.MatchStep{Envelope: b.r.Envelope(protocol.TypeMatchStep, fmt.Sprintf("conv-%s-steps", last.MatchID)),
 		Step: last.Step, Detail: last.Detail, Steps: steps}
 	msg.RoundID, msg.MatchID = last.RoundID, last.MatchID
-	call := rpc.Call{Endpoint: b.r.opts.ManagerURL, Message: msg, Timeout: b.r.opts.Config.Timeouts.Generic}
+	call := rpc.Call{Endpoint: b.r.opts.ManagerURL, Message: encodedOnce(msg), Timeout: b.r.opts.Config.Timeouts.Generic}
 	if _, err := b.r.Client.Send(ctx, call); err != nil {
 		b.r.Log.Warn("match steps not delivered", "event_type", "NOTIFICATION_FAILED", "steps", len(steps), "err", err)
 	}
