@@ -46,7 +46,7 @@ func BenchmarkHandleReport(b *testing.B) {
 // leagueToReport starts a round robin of 64 players whose matches are all
 // assigned to referee REF01, their files already in the data folder, and
 // gives the report REF01 sends for each.
-func leagueToReport(b *testing.B) (*Manager, []protocol.Inbound) {
+func leagueToReport(b testing.TB) (*Manager, []protocol.Inbound) {
 	b.Helper()
 	m, err := New(Options{Config: config.Default(), DataDir: b.TempDir(), AdminToken: "adm-report-bench"})
 	if err != nil {
@@ -79,7 +79,7 @@ func leagueToReport(b *testing.B) (*Manager, []protocol.Inbound) {
 
 // reportOf is REF01's report of match p, a win for its first player, as
 // the referee writes it, with the match's file in place.
-func reportOf(b *testing.B, m *Manager, p engine.Pairing, token string) protocol.Inbound {
+func reportOf(b testing.TB, m *Manager, p engine.Pairing, token string) protocol.Inbound {
 	path, err := m.Layout.Match(p.MatchID)
 	if err != nil {
 		b.Fatal(err)
