@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
@@ -32,6 +33,7 @@ func TestEventJSONIsEncodingJSON(t *testing.T) {
 		t.Fatalf("leaguetui: %v\n%s", run.Err, run.Stderr)
 	}
 	byHand := map[engine.EventKind]int{}
+	var events []engine.Event
 	for _, line := range journalLines(t, store.Layout{Root: dir, LeagueID: leaguetest.LeagueIn(t, dir)}.Journal()) {
 		var ev engine.Event
 		if err := json.Unmarshal(line, &ev); err != nil {
@@ -43,7 +45,9 @@ func TestEventJSONIsEncodingJSON(t *testing.T) {
 		if checkEventJSON(t, ev) {
 			byHand[ev.Kind]++
 		}
+		events = append(events, ev)
 	}
+	checkFeedPages(t, events)
 	for _, kind := range []engine.EventKind{engine.EventRoundAnnounced, engine.EventMatchAssigned, engine.EventMatchStep,
 		engine.EventMatchResult, engine.EventRoundCompleted, engine.EventLeagueCompleted} {
 		if byHand[kind] == 0 {
@@ -52,6 +56,28 @@ func TestEventJSONIsEncodingJSON(t *testing.T) {
 	}
 	for _, ev := range unusualEvents() {
 		checkEventJSON(t, ev)
+	}
+	checkFeedPages(t, unusualEvents())
+}
+
+// checkFeedPages holds appendFeedPage to json.Marshal on pages of events
+// as the feed serves them (without secrets), a page of all of them and
+// one of each, and on pages without events, with a storage failure.
+func checkFeedPages(t *testing.T, events []engine.Event) {
+	t.Helper()
+	pages := []protocol.FeedPage{{LastSeq: 9, State: engine.LeagueRunning}, {Events: []engine.Event{}, State: engine.LeaguePaused,
+		StorageFailure: "cannot write the league journal in /data <x>: no space left on device"}}
+	pages = append(pages, protocol.FeedPage{Events: withoutSecrets(slices.Clone(events)), LastSeq: int64(len(events)),
+		State: engine.LeagueCompleted})
+	for _, ev := range withoutSecrets(slices.Clone(events)) {
+		pages = append(pages, protocol.FeedPage{Events: []engine.Event{ev}, LastSeq: ev.Seq, State: engine.LeagueRunning})
+	}
+	for _, page := range pages {
+		want, wantErr := json.Marshal(page)
+		got, err := appendFeedPage(nil, &page)
+		if (err != nil) != (wantErr != nil) || err == nil && !bytes.Equal(got, want) {
+			t.Fatalf("appendFeedPage wrote\n%s (%v)\nencoding/json writes\n%s (%v)", got, err, want, wantErr)
+		}
 	}
 }
 
