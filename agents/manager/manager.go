@@ -102,8 +102,10 @@ type Manager struct {
 	// the feed's readers.
 	storageErr    error
 	storageDetail string
-	secret        string // the manager's own key, see managerSecret
-	stalled       bool   // no referee could take a match, and none has been played since
+	secret        string   // the manager's own key, see managerSecret
+	ticketKeys    sync.Map // player id -> ticketKey, made once: it never changes
+	managerKeys   sync.Map // keyHolder -> managerKey, made once for each token
+	stalled       bool     // no referee could take a match, and none has been played since
 	// tokenUsed: the agent has sent a message with the token its last
 	// registration issued, so it holds it, and its prior token opens
 	// nothing any more (see returningAgent). Kept in memory only: after a

@@ -3,6 +3,7 @@ package manager
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -105,4 +106,23 @@ func reportOf(b testing.TB, m *Manager, p engine.Pairing, token string) protocol
 	}
 	return protocol.Inbound{Method: "report_match_result", MessageType: protocol.TypeMatchResultReport, Body: body,
 		Protocol: protocol.Version, ConversationID: env.ConversationID}
+}
+
+// BenchmarkMatchKeys is the keys START_MATCH carries: the referee's key
+// from its manager and a ticket for each player, for a match of a running
+// league.
+func BenchmarkMatchKeys(b *testing.B) {
+	m, _ := leagueToReport(b)
+	defer m.closeAll()
+	referee, ok := m.league.Agent("REF01")
+	if !ok {
+		b.Fatal("no REF01")
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		match := fmt.Sprintf("R%dM1", i%63+1)
+		if m.managerKey(referee) == "" || m.matchTicket("P01", match, "REF01") == m.matchTicket("P02", match, "REF01") {
+			b.Fatal("no key, or two players with the same ticket")
+		}
+	}
 }
