@@ -16,8 +16,8 @@ import (
 // through reflection, a dozen allocations and more for a match's result.
 // appendEvent writes the events of a match (assigned, stepped, its
 // result with its facts) and the league's other events without an agent,
-// a start or a round in them; everything else, and any value it is not
-// sure of, is left to encoding/json. The bytes are encoding/json's
+// a start or a scheduled round in them; everything else, and any value it
+// is not sure of, is left to encoding/json. The bytes are encoding/json's
 // (TestEventJSONIsEncodingJSON holds every event of a real league to it,
 // FuzzEventJSON any event).
 

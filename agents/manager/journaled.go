@@ -55,8 +55,8 @@ func (m *Manager) journaled(decide func(b *batch) error) error {
 }
 
 // stage applies ev and adds it to the lines the batch gives the journal,
-// returning it numbered and timed. An event the league refuses changes nothing and returns the
-// error.
+// returning it numbered and timed. An event the league refuses changes
+// nothing and returns the error.
 func (b *batch) stage(ev engine.Event) (engine.Event, error) {
 	if b.done {
 		panic("manager: an event staged after its journaled call returned")
