@@ -510,7 +510,7 @@ func (l *League) recordResult(r *Result) error {
 	}
 	res := compactResult(*r, m)
 	if _, running := l.running[key]; running {
-		delete(l.missed, l.record(key).Referee) // its referee reported it
+		delete(l.missed, l.refereeOf(key)) // its referee reported it
 	}
 	l.setRunning(key, false)
 	l.storeResult(key, res)
@@ -626,7 +626,7 @@ func (l *League) reinstate(id string) {
 // restarted, the league was stopped) is no referee's miss.
 func (l *League) countMiss(key matchKey) {
 	if _, running := l.running[key]; running {
-		if referee := l.record(key).Referee; referee != "" {
+		if referee := l.refereeOf(key); referee != "" {
 			l.missed[referee]++
 		}
 	}
@@ -734,7 +734,7 @@ func (l *League) Match(matchID string) (MatchRecord, bool) {
 	if !ok {
 		return MatchRecord{}, false
 	}
-	return l.record(key), true
+	return l.record(key, matchID), true
 }
 
 // RoundDone reports whether every match of round (1-based) has a result.

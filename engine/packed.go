@@ -126,7 +126,8 @@ func (s *schedule) matchID(key matchKey) string {
 }
 
 // find looks a match up by id: at the place the id names, or, for an id
-// of another form, among the odd matches.
+// of another form, among the odd matches. Either way the match found has
+// id for its id (League.record relies on it).
 func (s *schedule) find(id string) (matchKey, bool) {
 	if key, ok := parseMatchID(id); ok && s.has(key) {
 		if _, odd := s.odd[key]; !odd && s.rounds[key.round].number == int(key.round)+1 && isMatchID(id, key) {

@@ -117,14 +117,20 @@ func (l *League) hasResult(key matchKey) bool { return l.state(key).status != no
 
 // resultAt unpacks a match's result; ok is false before it has one.
 func (l *League) resultAt(key matchKey) (Result, bool) {
-	st := *l.state(key)
-	switch st.status {
-	case noResult:
+	if !l.hasResult(key) {
 		return Result{}, false
-	case resultUnusual:
-		return *l.unusual[key], true
 	}
-	return st.result(l.sched.pairing(key)), true
+	return l.resultOf(key, l.sched.pairing(key)), true
+}
+
+// resultOf unpacks the result of the match at key, which has one; p is
+// its pairing, made by the caller, which may have it already.
+func (l *League) resultOf(key matchKey, p Pairing) Result {
+	st := *l.state(key)
+	if st.status == resultUnusual {
+		return *l.unusual[key]
+	}
+	return st.result(p)
 }
 
 // storeResult records a compacted result of the match at key.
@@ -132,7 +138,8 @@ func (l *League) storeResult(key matchKey, r Result) {
 	st := l.state(key)
 	packed, ok := packResult(r, l.sched.seating(key))
 	if !ok {
-		l.unusual[key] = &r
+		kept := r // only a result kept whole goes to the heap, not every one
+		l.unusual[key] = &kept
 		packed = matchState{status: resultUnusual}
 	}
 	packed.referee = st.referee
@@ -168,10 +175,14 @@ func (l *League) stepOf(key matchKey) string {
 	return l.steps[key]
 }
 
-// record makes the public record of a match.
-func (l *League) record(key matchKey) MatchRecord {
-	rec := MatchRecord{Pairing: l.sched.pairing(key), Referee: l.refereeOf(key), Step: l.stepOf(key)}
-	if r, ok := l.resultAt(key); ok {
+// record makes the public record of the match at key, whose id is id
+// (the one it was found by: the schedule would format it again).
+func (l *League) record(key matchKey, id string) MatchRecord {
+	p := l.sched.seating(key)
+	p.MatchID = id
+	rec := MatchRecord{Pairing: p, Referee: l.refereeOf(key), Step: l.stepOf(key)}
+	if l.hasResult(key) {
+		r := l.resultOf(key, p) // on the heap only when there is one
 		rec.Result = &r
 	}
 	return rec

@@ -65,9 +65,22 @@ func managerSecret(layout store.Layout) (string, error) {
 // start_match and of every agent's league completion. Only the two of them
 // know it, and it changes with the agent's token.
 func (m *Manager) managerKey(agent engine.AgentInfo) string {
+	// Kept for each token an agent holds: every broadcast carries every
+	// agent's key, an HMAC each, and redacting a key looks through all.
+	holder := keyHolder{agent.Role, agent.ID, agent.TokenHash}
+	if key, ok := m.managerKeys.Load(holder); ok {
+		return key.(string)
+	}
 	key := ticket.ManagerKey(m.secret, m.league.ID, string(agent.Role), agent.ID, agent.TokenHash)
 	store.Redact(key)
+	m.managerKeys.Store(holder, key)
 	return key
+}
+
+// keyHolder is what an agent's managerKey is made of, besides the league.
+type keyHolder struct {
+	role          engine.Role
+	id, tokenHash string
 }
 
 // matchTicket is what player takes the calls of match from referee with
@@ -82,7 +95,14 @@ func (m *Manager) matchTicket(player, match, referee string) string {
 // registration. It depends on the player's id only, not its token, so a
 // player that registers again mid-match still takes that match's calls.
 func (m *Manager) ticketKey(player string) string {
-	return ticket.PlayerKey(m.secret, m.league.ID, player)
+	// Kept: it is the same for the league's life, and every match needs
+	// its two players' keys (an HMAC each) for their tickets.
+	if key, ok := m.ticketKeys.Load(player); ok {
+		return key.(string)
+	}
+	key := ticket.PlayerKey(m.secret, m.league.ID, player)
+	m.ticketKeys.Store(player, key)
+	return key
 }
 
 // issuesTickets says whether this league's players take match calls only

@@ -98,15 +98,19 @@ func (m *Manager) durableStandings(ctx context.Context) (protocol.StandingsFile,
 // arrive. Reading from a cursor means a client that reconnects misses
 // nothing and sees nothing twice.
 func (m *Manager) serveEvents(w http.ResponseWriter, r *http.Request) {
-	after, err := strconv.ParseInt(r.URL.Query().Get("after"), 10, 64)
-	if r.URL.Query().Get("after") == "" {
+	query := r.URL.Query() // parsed once: a client following the league asks again and again
+	after, err := strconv.ParseInt(query.Get("after"), 10, 64)
+	if query.Get("after") == "" {
 		after, err = 0, nil
 	}
 	if err != nil || after < 0 {
 		http.Error(w, "after must be a sequence number", http.StatusBadRequest)
 		return
 	}
-	wait, _ := time.ParseDuration(r.URL.Query().Get("wait"))
+	var wait time.Duration
+	if text := query.Get("wait"); text != "" { // not parsed when absent: the error would be made for nothing
+		wait, _ = time.ParseDuration(text)
+	}
 	wait = min(max(wait, 0), 30*time.Second)
 	page, changed, err := m.eventsAfter(after)
 	if err == nil && len(page.Events) == 0 && wait > 0 {
@@ -124,7 +128,43 @@ func (m *Manager) serveEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page.Events = withoutSecrets(page.Events)
-	rpc.WriteJSON(w, http.StatusOK, page)
+	body, err := appendFeedPage(make([]byte, 0, feedPageBytes(len(page.Events))), &page)
+	if err != nil {
+		rpc.WriteJSON(w, http.StatusOK, page) // says what encoding/json says of it, as it always did
+		return
+	}
+	rpc.WriteEncoded(w, http.StatusOK, body)
+}
+
+// feedPageBytes is room for a page of n events, most of them a match's
+// steps and results, so that its text is written in one allocation.
+func feedPageBytes(n int) int { return 128 + 320*n }
+
+// appendFeedPage appends a page of the feed as json.Marshal writes it,
+// its events written by hand (appendEventJSON).
+func appendFeedPage(dst []byte, page *protocol.FeedPage) ([]byte, error) {
+	dst = append(dst, `{"events":`...)
+	if page.Events == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, '[')
+		for i := range page.Events {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendEventJSON(dst, &page.Events[i]); err != nil {
+				return dst, err
+			}
+		}
+		dst = append(dst, ']')
+	}
+	dst = strconv.AppendInt(append(dst, `,"last_seq":`...), page.LastSeq, 10)
+	dst = appendString(append(dst, `,"state":`...), string(page.State))
+	if page.StorageFailure != "" {
+		dst = appendString(append(dst, `,"storage_failure":`...), page.StorageFailure)
+	}
+	return append(dst, '}'), nil
 }
 
 // withoutSecrets blanks what the journal keeps but no reader of the feed

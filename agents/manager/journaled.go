@@ -3,6 +3,7 @@ package manager
 import (
 	"fmt"
 
+	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -17,12 +18,21 @@ import (
 // stage an event, exists only inside it (lockrule_test.go holds the
 // package to that).
 
-// batch stages the events of one journaled call.
+// batch stages the events of one journaled call. They go to the journal
+// together, as lines encoded as they are staged, when decide returns:
+// still under m.mu, so in the order they were applied, and one request
+// and one wait for all of them.
 type batch struct {
-	m     *Manager
-	waits []func() error // one per staged event: waits for its fsync
-	done  bool           // journaled has released m.mu: no more staging
+	m         *Manager
+	lines     store.Lines
+	encodeErr error        // the first event that could not be encoded, which is not journaled
+	queued    func() error // waits for the lines' fsync, once they are queued
+	done      bool         // journaled has released m.mu: no more staging
 }
+
+// firstLines is room for a match's result and the steps before it, so
+// that a batch's lines are one allocation.
+const firstLines = 1 << 10
 
 // journaled runs decide with m.mu held, where decide reads the league and
 // stages its events in b. Once m.mu is released it waits until the
@@ -33,20 +43,20 @@ func (m *Manager) journaled(decide func(b *batch) error) error {
 	b := &batch{m: m}
 	m.mu.Lock()
 	err := decide(b)
+	// Queued even when decide failed after staging some: they are
+	// applied, and a failure to write them must pause the league.
+	b.enqueue()
 	b.done = true
 	m.mu.Unlock()
-	// Waited for even when decide failed after staging some: they are in
-	// the journal's queue all the same, and a failure to write them must
-	// pause the league.
 	if werr := b.wait(); err == nil {
 		err = werr
 	}
 	return err
 }
 
-// stage applies ev and queues it for the journal, returning it numbered
-// and timed. An event the league refuses changes nothing and returns the
-// error.
+// stage applies ev and adds it to the lines the batch gives the journal,
+// returning it numbered and timed. An event the league refuses changes
+// nothing and returns the error.
 func (b *batch) stage(ev engine.Event) (engine.Event, error) {
 	if b.done {
 		panic("manager: an event staged after its journaled call returned")
@@ -58,22 +68,54 @@ func (b *batch) stage(ev engine.Event) (engine.Event, error) {
 	if err := m.apply(&ev); err != nil {
 		return ev, err
 	}
-	b.waits = append(b.waits, m.journal.Enqueue(ev))
+	if b.lines.Data == nil {
+		b.lines.Data = make([]byte, 0, firstLines)
+	}
+	line, err := appendEventJSON(b.lines.Data, &ev)
+	if err != nil {
+		if b.encodeErr == nil {
+			b.encodeErr = fmt.Errorf("store: encode journal record: %w", err)
+		}
+		return ev, nil // applied all the same, as it always was: the wait reports it
+	}
+	b.lines.Data = append(line, '\n')
+	b.lines.Records++
 	return ev, nil
 }
 
-// wait waits until the journal holds every staged event and returns the
-// first error. One group commit holds them all: waiting for each costs
-// nothing more.
+// enqueue queues the staged events' lines for the journal, once.
+func (b *batch) enqueue() {
+	switch {
+	case b.lines.Records == 0:
+		return
+	case b.queued != nil:
+		panic("manager: events staged after their batch went to the journal")
+	}
+	b.queued = b.m.journal.Enqueue(&b.lines)
+	b.lines = store.Lines{} // the journal's now
+}
+
+// wait waits until the journal holds every staged event (queuing them
+// first if journaled has not) and returns the first error, which pauses
+// the league. One group commit holds them all.
 func (b *batch) wait() error {
+	b.enqueue()
 	var first error
-	for _, wait := range b.waits {
-		if err := wait(); err != nil && first == nil {
+	for _, err := range [...]error{b.encodeErr, b.waitQueued()} {
+		if err != nil && first == nil {
 			b.m.storageFailed(err)
 			first = fmt.Errorf("journal: %w", err)
 		}
 	}
 	return first
+}
+
+// waitQueued waits for the queued lines' fsync, if any were queued.
+func (b *batch) waitQueued() error {
+	if b.queued == nil {
+		return nil
+	}
+	return b.queued()
 }
 
 // record applies an event to the league, journals it and publishes it on

@@ -102,8 +102,10 @@ type Manager struct {
 	// the feed's readers.
 	storageErr    error
 	storageDetail string
-	secret        string // the manager's own key, see managerSecret
-	stalled       bool   // no referee could take a match, and none has been played since
+	secret        string   // the manager's own key, see managerSecret
+	ticketKeys    sync.Map // player id -> ticketKey, made once: it never changes
+	managerKeys   sync.Map // keyHolder -> managerKey, made once for each token
+	stalled       bool     // no referee could take a match, and none has been played since
 	// tokenUsed: the agent has sent a message with the token its last
 	// registration issued, so it holds it, and its prior token opens
 	// nothing any more (see returningAgent). Kept in memory only: after a
@@ -390,7 +392,10 @@ func hashToken(token string) string {
 
 // tokenMatches compares in constant time so response times leak nothing.
 func tokenMatches(token, hash string) bool {
-	return subtle.ConstantTimeCompare([]byte(hashToken(token)), []byte(hash)) == 1
+	sum := sha256.Sum256([]byte(token))
+	var hexSum [2 * sha256.Size]byte // hashToken's text, without making a string of it for every message
+	hex.Encode(hexSum[:], sum[:])
+	return subtle.ConstantTimeCompare(hexSum[:], []byte(hash)) == 1
 }
 
 // authenticate checks that a message comes from a registered agent of the

@@ -17,9 +17,14 @@ import (
 func (m *Manager) routes() {
 	m.Server.Handle(protocol.TypeLeagueRegisterRequest, m.handleRegisterPlayer)
 	m.Server.Handle(protocol.TypeRefereeRegisterRequest, m.handleRegisterReferee)
-	m.Server.Handle(protocol.TypeMatchResultReport, m.handleReport)
-	m.Server.Handle(protocol.TypeMatchStep, m.handleMatchStep)
-	m.Server.Handle(protocol.TypeLeagueQuery, m.handleQuery)
+	// A match's report and steps, and a query, are decoded and nothing is
+	// kept of their bodies (their messages hold no raw JSON: every string
+	// and fact decoded is the manager's own), so the server lends them the
+	// buffer each was read into rather than copying it
+	// (TestMatchHandlersKeepNothingOfTheBody).
+	m.Server.HandleBorrowing(protocol.TypeMatchResultReport, m.handleReport)
+	m.Server.HandleBorrowing(protocol.TypeMatchStep, m.handleMatchStep)
+	m.Server.HandleBorrowing(protocol.TypeLeagueQuery, m.handleQuery)
 	m.Server.Handle(protocol.TypeStartLeague, m.handleStartLeague)
 	m.Server.Handle(protocol.TypePauseLeague, m.handlePause)
 	m.Server.Handle(protocol.TypeResumeLeague, m.handleResume)

@@ -133,7 +133,7 @@ const (
 // players' histories: the two players' moves and the game's scalar facts,
 // each bounded, so a referee cannot grow the journal or the feed with them.
 func matchFacts(p engine.Pairing, d protocol.ReportDetails) *engine.MatchFacts {
-	facts := &engine.MatchFacts{Moves: map[string]string{}, Details: map[string]any{}}
+	facts := &engine.MatchFacts{Moves: make(map[string]string, 2), Details: make(map[string]any, min(len(d.Game), maxFactDetails))}
 	for _, player := range []string{p.PlayerA, p.PlayerB} {
 		if move, ok := d.Choices[player]; ok && len(move) <= maxFactLength {
 			facts.Moves[player] = move
@@ -146,7 +146,7 @@ func matchFacts(p engine.Pairing, d protocol.ReportDetails) *engine.MatchFacts {
 		switch v := value.(type) {
 		case string:
 			if len(v) <= maxFactLength {
-				facts.Details[key] = v
+				facts.Details[key] = value // as it came: not boxed again
 			}
 		case float64, bool, json.Number:
 			facts.Details[key] = v

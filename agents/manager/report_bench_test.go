@@ -3,6 +3,7 @@ package manager
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -46,7 +47,7 @@ func BenchmarkHandleReport(b *testing.B) {
 // leagueToReport starts a round robin of 64 players whose matches are all
 // assigned to referee REF01, their files already in the data folder, and
 // gives the report REF01 sends for each.
-func leagueToReport(b *testing.B) (*Manager, []protocol.Inbound) {
+func leagueToReport(b testing.TB) (*Manager, []protocol.Inbound) {
 	b.Helper()
 	m, err := New(Options{Config: config.Default(), DataDir: b.TempDir(), AdminToken: "adm-report-bench"})
 	if err != nil {
@@ -79,7 +80,7 @@ func leagueToReport(b *testing.B) (*Manager, []protocol.Inbound) {
 
 // reportOf is REF01's report of match p, a win for its first player, as
 // the referee writes it, with the match's file in place.
-func reportOf(b *testing.B, m *Manager, p engine.Pairing, token string) protocol.Inbound {
+func reportOf(b testing.TB, m *Manager, p engine.Pairing, token string) protocol.Inbound {
 	path, err := m.Layout.Match(p.MatchID)
 	if err != nil {
 		b.Fatal(err)
@@ -105,4 +106,23 @@ func reportOf(b *testing.B, m *Manager, p engine.Pairing, token string) protocol
 	}
 	return protocol.Inbound{Method: "report_match_result", MessageType: protocol.TypeMatchResultReport, Body: body,
 		Protocol: protocol.Version, ConversationID: env.ConversationID}
+}
+
+// BenchmarkMatchKeys is the keys START_MATCH carries: the referee's key
+// from its manager and a ticket for each player, for a match of a running
+// league.
+func BenchmarkMatchKeys(b *testing.B) {
+	m, _ := leagueToReport(b)
+	defer m.closeAll()
+	referee, ok := m.league.Agent("REF01")
+	if !ok {
+		b.Fatal("no REF01")
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		match := fmt.Sprintf("R%dM1", i%63+1)
+		if m.managerKey(referee) == "" || m.matchTicket("P01", match, "REF01") == m.matchTicket("P02", match, "REF01") {
+			b.Fatal("no key, or two players with the same ticket")
+		}
+	}
 }

@@ -77,10 +77,14 @@ func New(opts Options) (*Player, error) {
 	if model != nil {
 		p.ReportModelCost(p.modelCost)
 	}
-	p.Server.Handle(protocol.TypeGameInvitation, p.handleInvitation)
-	p.Server.Handle(protocol.TypeChooseParityCall, p.handleMoveCall)
-	p.Server.Handle(protocol.TypeGameMoveCall, p.handleMoveCall)
-	p.Server.Handle(protocol.TypeGameOver, p.handleGameOver)
+	// A match's messages are decoded and nothing is kept of their bodies
+	// (their messages hold no raw JSON: every string and fact decoded is
+	// the player's own), so the server lends them the buffer each was
+	// read into rather than copying it (TestMatchHandlersKeepNothingOfTheBody).
+	p.Server.HandleBorrowing(protocol.TypeGameInvitation, p.handleInvitation)
+	p.Server.HandleBorrowing(protocol.TypeChooseParityCall, p.handleMoveCall)
+	p.Server.HandleBorrowing(protocol.TypeGameMoveCall, p.handleMoveCall)
+	p.Server.HandleBorrowing(protocol.TypeGameOver, p.handleGameOver)
 	p.LeagueCompleted = p.flushHistory // history.json is whole before the player says it is done
 	p.AcknowledgeNotifications(protocol.TypeRoundAnnouncement, protocol.TypeStandingsUpdate,
 		protocol.TypeRoundCompleted, protocol.TypeGameError)
