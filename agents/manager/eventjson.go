@@ -2,12 +2,10 @@ package manager
 
 import (
 	"encoding/json"
-	"math"
-	"slices"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -40,7 +38,7 @@ func appendEvent(dst []byte, ev *engine.Event) ([]byte, bool) {
 	start := len(dst)
 	dst = strconv.AppendInt(append(dst, `{"seq":`...), ev.Seq, 10)
 	dst, ok := appendTime(append(dst, `,"time":`...), ev.Time)
-	dst = appendString(append(dst, `,"kind":`...), string(ev.Kind))
+	dst = protocol.AppendString(append(dst, `,"kind":`...), string(ev.Kind))
 	if ev.Round != 0 {
 		dst = strconv.AppendInt(append(dst, `,"round":`...), int64(ev.Round), 10)
 	}
@@ -74,12 +72,12 @@ func appendTime(dst []byte, t time.Time) ([]byte, bool) {
 // appendResult appends a Result, which has no JSON names of its own: its
 // fields go by their Go names, none omitted.
 func appendResult(dst []byte, r *engine.Result) []byte {
-	dst = appendString(append(dst, `{"MatchID":`...), r.MatchID)
+	dst = protocol.AppendString(append(dst, `{"MatchID":`...), r.MatchID)
 	dst = strconv.AppendInt(append(dst, `,"Round":`...), int64(r.Round), 10)
-	dst = appendString(append(dst, `,"PlayerA":`...), r.PlayerA)
-	dst = appendString(append(dst, `,"PlayerB":`...), r.PlayerB)
-	dst = appendString(append(dst, `,"Status":`...), string(r.Status))
-	dst = appendString(append(dst, `,"Winner":`...), r.Winner)
+	dst = protocol.AppendString(append(dst, `,"PlayerA":`...), r.PlayerA)
+	dst = protocol.AppendString(append(dst, `,"PlayerB":`...), r.PlayerB)
+	dst = protocol.AppendString(append(dst, `,"Status":`...), string(r.Status))
+	dst = protocol.AppendString(append(dst, `,"Winner":`...), r.Winner)
 	dst = append(dst, `,"Offenders":`...)
 	if r.Offenders == nil {
 		return append(dst, "null}"...)
@@ -89,7 +87,7 @@ func appendResult(dst []byte, r *engine.Result) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, o)
+		dst = protocol.AppendString(dst, o)
 	}
 	return append(dst, "]}"...)
 }
@@ -100,7 +98,7 @@ func appendFacts(dst []byte, f *engine.MatchFacts, ok *bool) []byte {
 	first := len(dst)
 	if len(f.Moves) > 0 {
 		dst = appendSortedMap(append(dst, `"moves":`...), f.Moves, func(dst []byte, move string) []byte {
-			return appendString(dst, move)
+			return protocol.AppendString(dst, move)
 		})
 	}
 	if len(f.Details) > 0 {
@@ -111,7 +109,7 @@ func appendFacts(dst []byte, f *engine.MatchFacts, ok *bool) []byte {
 	}
 	if f.Reason != "" {
 		dst = separate(dst, first)
-		dst = appendString(append(dst, `"reason":`...), f.Reason)
+		dst = protocol.AppendString(append(dst, `"reason":`...), f.Reason)
 	}
 	return append(dst, '}')
 }
@@ -130,11 +128,13 @@ func separate(dst []byte, first int) []byte {
 func appendFact(dst []byte, v any, ok *bool) []byte {
 	switch v := v.(type) {
 	case string:
-		return appendString(dst, v)
+		return protocol.AppendString(dst, v)
 	case bool:
 		return strconv.AppendBool(dst, v)
 	case float64:
-		return appendFloat(dst, v, ok)
+		dst, sure := protocol.AppendFloat(dst, v)
+		*ok = *ok && sure
+		return dst
 	}
 	*ok = false
 	return dst
@@ -143,18 +143,14 @@ func appendFact(dst []byte, v any, ok *bool) []byte {
 // appendSortedMap appends m, which is not empty, with its keys sorted, as
 // encoding/json writes a map.
 func appendSortedMap[V any](dst []byte, m map[string]V, appendValue func([]byte, V) []byte) []byte {
-	var stack [8]string // matchFacts keeps no more
-	keys := stack[:0]
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	var room [8]string // matchFacts keeps no more
+	keys := protocol.SortedKeys(m, room[:])
 	dst = append(dst, '{')
 	for i, k := range keys {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = append(appendString(dst, k), ':')
+		dst = append(protocol.AppendString(dst, k), ':')
 		dst = appendValue(dst, m[k])
 	}
 	return append(dst, '}')
@@ -166,61 +162,5 @@ func appendOmitEmpty(dst []byte, name, value string) []byte {
 	if value == "" {
 		return dst
 	}
-	return appendString(append(dst, name...), value)
-}
-
-// appendString appends s quoted as encoding/json writes it. A string it
-// writes as it is (the ids, kinds and steps of a league all are) is
-// copied; any other is left to encoding/json, which encodes every string.
-func appendString(dst []byte, s string) []byte {
-	if writtenAsIs(s) {
-		return append(append(append(dst, '"'), s...), '"')
-	}
-	quoted, _ := json.Marshal(s)
-	return append(dst, quoted...)
-}
-
-// writtenAsIs reports whether encoding/json writes s between quotes as
-// it is: valid UTF-8 without a control character, a quote, a backslash,
-// the characters it escapes for HTML (<, >, &) or the line and paragraph
-// separators (U+2028, U+2029).
-func writtenAsIs(s string) bool {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c < 0x20, c == '"', c == '\\', c == '<', c == '>', c == '&':
-				return false
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
-			return false
-		}
-		i += size
-	}
-	return true
-}
-
-// appendFloat appends f as encoding/json writes a float64; NaN and the
-// infinities, which encoding/json refuses, are not sure.
-func appendFloat(dst []byte, f float64, ok *bool) []byte {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		*ok = false
-		return dst
-	}
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	dst = strconv.AppendFloat(dst, f, format, -1, 64)
-	if format == 'e' { // e-09 is written e-9
-		if n := len(dst); n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
-			dst[n-2] = dst[n-1]
-			dst = dst[:n-1]
-		}
-	}
-	return dst
+	return protocol.AppendString(append(dst, name...), value)
 }

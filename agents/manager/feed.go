@@ -160,9 +160,9 @@ func appendFeedPage(dst []byte, page *protocol.FeedPage) ([]byte, error) {
 		dst = append(dst, ']')
 	}
 	dst = strconv.AppendInt(append(dst, `,"last_seq":`...), page.LastSeq, 10)
-	dst = appendString(append(dst, `,"state":`...), string(page.State))
+	dst = protocol.AppendString(append(dst, `,"state":`...), string(page.State))
 	if page.StorageFailure != "" {
-		dst = appendString(append(dst, `,"storage_failure":`...), page.StorageFailure)
+		dst = protocol.AppendString(append(dst, `,"storage_failure":`...), page.StorageFailure)
 	}
 	return append(dst, '}'), nil
 }

@@ -1,8 +1,6 @@
 package protocol
 
 import (
-	"encoding/json"
-	"slices"
 	"strconv"
 )
 
@@ -43,7 +41,7 @@ func appendMatchFile(dst []byte, f *MatchFile, transcript []TranscriptRecord) ([
 // appendField appends what goes before a string member's value, and the
 // value.
 func appendField(dst []byte, before, value string) []byte {
-	return appendString(append(dst, before...), value)
+	return AppendString(append(dst, before...), value)
 }
 
 // appendPlayers appends the players' map as json.MarshalIndent writes it
@@ -55,19 +53,15 @@ func appendPlayers(dst []byte, players map[string]string) []byte {
 	case len(players) == 0:
 		return append(dst, "{}"...)
 	}
-	var stack [4]string
-	keys := stack[:0]
-	for k := range players {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	var room [4]string
+	keys := SortedKeys(players, room[:])
 	dst = append(dst, '{')
 	for i, k := range keys {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(append(dst, "\n    "...), k)
-		dst = appendString(append(dst, ": "...), players[k])
+		dst = AppendString(append(dst, "\n    "...), k)
+		dst = AppendString(append(dst, ": "...), players[k])
 	}
 	return append(dst, "\n  }"...)
 }
@@ -103,15 +97,6 @@ func appendTranscriptLine(dst []byte, e *TranscriptRecord) []byte {
 		dst = append(dst, e.Content...)
 	}
 	return append(dst, '}')
-}
-
-// appendString appends s as encoding/json writes a string.
-func appendString(dst []byte, s string) []byte {
-	if writtenAsIs(s) {
-		return append(append(append(dst, '"'), s...), '"')
-	}
-	quoted, _ := json.Marshal(s) // a string always encodes
-	return append(dst, quoted...)
 }
 
 // appendIndented appends compact, JSON as encoding/json writes it, as

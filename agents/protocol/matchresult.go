@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"encoding/json"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -139,7 +138,7 @@ func appendValue(dst []byte, v any, decoded bool) ([]byte, bool) {
 	case int64:
 		return appendInt(dst, v, decoded)
 	case float64:
-		return appendFloat(dst, v)
+		return AppendFloat(dst, v)
 	case map[string]string:
 		return appendSortedMap(dst, v, decoded, appendText)
 	case map[string]int:
@@ -166,14 +165,14 @@ func appendText(dst []byte, s string, decoded bool) ([]byte, bool) {
 	if decoded {
 		return appendPlainString(dst, s)
 	}
-	return appendString(dst, s), true
+	return AppendString(dst, s), true
 }
 
 // appendInt appends n as encoding/json writes an int, or, decoded, the
 // float64 it reads back as.
 func appendInt(dst []byte, n int64, decoded bool) ([]byte, bool) {
 	if decoded {
-		return appendFloat(dst, float64(n))
+		return AppendFloat(dst, float64(n))
 	}
 	return strconv.AppendInt(dst, n, 10), true
 }
@@ -185,7 +184,7 @@ func appendPlainString(dst []byte, s string) ([]byte, bool) {
 	if !utf8.ValidString(s) {
 		return dst, false
 	}
-	return appendString(dst, s), true
+	return AppendString(dst, s), true
 }
 
 // appendSortedMap appends m with its keys sorted, as encoding/json writes
@@ -194,12 +193,8 @@ func appendSortedMap[V any](dst []byte, m map[string]V, decoded bool, appendValu
 	if m == nil {
 		return append(dst, "null"...), true
 	}
-	var stack [8]string
-	keys := stack[:0]
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	var room [8]string
+	keys := SortedKeys(m, room[:])
 	dst = append(dst, '{')
 	for i, k := range keys {
 		if i > 0 {
@@ -232,24 +227,4 @@ func appendSlice[V any](dst []byte, s []V, decoded bool, appendValue func([]byte
 		}
 	}
 	return append(dst, ']'), true
-}
-
-// appendFloat appends f as encoding/json writes a float64; it is false
-// for NaN and the infinities, which encoding/json refuses.
-func appendFloat(dst []byte, f float64) ([]byte, bool) {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return dst, false
-	}
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	dst = strconv.AppendFloat(dst, f, format, -1, 64)
-	if format == 'e' { // e-09 is written e-9
-		if n := len(dst); n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
-			dst[n-2] = dst[n-1]
-			dst = dst[:n-1]
-		}
-	}
-	return dst, true
 }
