@@ -53,6 +53,10 @@ Figures:
                            league, by role and per match, beside the CPUs x wall
                            time the machine had: near it, the league is short
                            of CPU; far below, it waits (n/a without /proc)
+  data file CPU            CPU a durable file of a match file's size cost in
+                           the league's data folder, 200 written after the
+                           league the way a referee writes each match's: how
+                           much of the match files' cost is the file system's
   ratio league/raw         league exchanges/s / raw exchanges/s
   floor CPU per exchange   CPU time (user + system) of every floor process /
                            the exchanges they made (n/a without /proc)
