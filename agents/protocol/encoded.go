@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-
-	"github.com/leaguetui/leaguetui/agents/protocol/internal/wirejson"
 )
 
 // Encoded is a message encoded before it is sent, for one that goes alike
@@ -34,13 +32,23 @@ func (e *Encoded) MarshalJSON() ([]byte, error) { return e.JSON, nil }
 // request frames the message as EncodeRequest frames params, copying its
 // bytes instead of checking them again: they are encoding/json's own.
 func (e *Encoded) request(method string, id int64) ([]byte, error) {
-	quoted, err := json.Marshal(method)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]byte, 0, len(e.JSON)+len(quoted)+64)
-	return wirejson.AppendObject(out, wirejson.Member{Name: "jsonrpc", Raw: jsonrpcVersion}, wirejson.Member{Name: "method", Raw: quoted},
-		wirejson.Member{Name: "params", Raw: e.JSON}, wirejson.Member{Name: "id", Raw: strconv.AppendInt(nil, id, 10)}), nil
+	return appendRequest(make([]byte, 0, requestRoom(method, e.JSON)), method, e.JSON, id), nil
+}
+
+// appendRequest appends the request json.Marshal writes of outgoingRequest
+// with params already encoded: the framing's names are plain, the method
+// is written as encoding/json writes a string (AppendString) and the id as
+// it writes an int64.
+func appendRequest(dst []byte, method string, params []byte, id int64) []byte {
+	dst = AppendString(append(dst, `{"jsonrpc":"2.0","method":`...), method)
+	dst = append(append(dst, `,"params":`...), params...)
+	return append(strconv.AppendInt(append(dst, `,"id":`...), id, 10), '}')
+}
+
+// requestRoom is what a request framing params costs, room for the
+// longest id included (a method with escapes may need more).
+func requestRoom(method string, params []byte) int {
+	return len(`{"jsonrpc":"2.0","method":"","params":,"id":-9223372036854775808}`) + len(method) + len(params)
 }
 
 // Marshal, MarshalIndent and Unmarshal are encoding/json's: the wire's JSON

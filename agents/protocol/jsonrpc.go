@@ -59,7 +59,16 @@ func EncodeRequest(method string, params any, id int64) ([]byte, error) {
 	if encoded, ok := params.(*Encoded); ok {
 		return encoded.request(method, id)
 	}
-	return json.Marshal(outgoingRequest{JSONRPC: "2.0", Method: method, Params: params, ID: id})
+	buf := wireBuffers.Get().(*[]byte)
+	defer wireBuffers.Put(buf)
+	w := wireWriter{buf: (*buf)[:0]}
+	written := w.message(params)
+	*buf = w.buf
+	if !written { // not a hot message, or one encoding/json must write
+		return json.Marshal(outgoingRequest{JSONRPC: "2.0", Method: method, Params: params, ID: id})
+	}
+	// json.Marshal writes params inside the frame as it writes them alone.
+	return appendRequest(make([]byte, 0, requestRoom(method, w.buf)), method, w.buf, id), nil
 }
 
 // ParseRequest checks the JSON-RPC framing of a request body. It is the one
