@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"slices"
 	"sync"
@@ -65,8 +66,8 @@ func newMatchRun(r *Referee, start protocol.StartMatch, game engine.Game, file s
 // play runs the turn loop to the end, tells the players, saves the match
 // file and reports the result.
 func (run *matchRun) play(ctx context.Context) {
-	log := run.r.Log.With("match_id", run.start.MatchID)
-	log.Info("match started", "event_type", "MATCH_STARTED", "player_A", run.start.PlayerAID, "player_B", run.start.PlayerBID)
+	run.log(slog.LevelInfo, "match started", slog.String("event_type", "MATCH_STARTED"),
+		slog.String("player_A", run.start.PlayerAID), slog.String("player_B", run.start.PlayerBID))
 	for turn := 0; !run.match.Done(); {
 		switch run.match.State() {
 		case engine.StateWaitingForPlayers:
@@ -81,7 +82,7 @@ func (run *matchRun) play(ctx context.Context) {
 	if ctx.Err() != nil {
 		// The referee is shutting down: the players' failures were its
 		// own, so the match has no result; the manager plays it again.
-		log.Info("match cancelled: the referee is shutting down", "event_type", "MATCH_CANCELLED")
+		run.log(slog.LevelInfo, "match cancelled: the referee is shutting down", slog.String("event_type", "MATCH_CANCELLED"))
 		return
 	}
 	outcome := run.match.Outcome()
@@ -93,19 +94,29 @@ func (run *matchRun) play(ctx context.Context) {
 	run.r.release(run.start.MatchID)
 	if err != nil {
 		// The match's steps still queued go when the window ends.
-		log.Error("result withheld: its match file cannot be written", "event_type", "REPORT_WITHHELD", "err", err)
+		run.log(slog.LevelError, "result withheld: its match file cannot be written", slog.String("event_type", "REPORT_WITHHELD"), slog.Any("err", err))
 		return
 	}
 	// The report carries the steps not yet sent: the manager has every
 	// step of the match before its result.
 	if err := run.report(ctx, outcome, run.r.steps.take(ctx, run.start.MatchID)); err != nil {
-		log.Error("result not reported", "event_type", "REPORT_FAILED", "err", err)
+		run.log(slog.LevelError, "result not reported", slog.String("event_type", "REPORT_FAILED"), slog.Any("err", err))
 		return
 	}
 	run.r.states.record(run, "finished", string(outcome.Status)) // the manager has the result: no step to send
 	run.r.metrics.MatchesDone.Inc()
 	run.r.metrics.MatchDuration.Observe(time.Since(run.createdAt).Seconds())
-	log.Info("match finished", "event_type", "MATCH_FINISHED", "status", string(outcome.Status), "winner", outcome.Winner)
+	run.log(slog.LevelInfo, "match finished", slog.String("event_type", "MATCH_FINISHED"),
+		slog.String("status", string(outcome.Status)), slog.String("winner", outcome.Winner))
+}
+
+// log writes one of the match's lines: its match_id, then attrs. It is
+// the line Log.With("match_id", …) and key-value pairs write, without
+// a logger derived for each match and the pairs turned into attributes.
+func (run *matchRun) log(level slog.Level, msg string, attrs ...slog.Attr) {
+	const most = 3 // the most attrs a match's line has; more costs an allocation
+	all := append(make([]slog.Attr, 0, 1+most), slog.String("match_id", run.start.MatchID))
+	run.r.Log.LogAttrs(context.Background(), level, msg, append(all, attrs...)...)
 }
 
 // turnStep tells the manager a turn begins: "joined" then "choosing" for
