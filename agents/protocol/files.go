@@ -271,7 +271,8 @@ func NullFieldSlot(indented []byte, field string) (before, after []byte, err err
 // with the object's top-level "message_type" when it is a string. ok is
 // false, and the caller decodes with encoding/json and uses DeleteKeys
 // instead, for anything that is not a valid object of valid UTF-8 and for
-// a key encoding/json would read otherwise (see wirejson.Redact).
+// a key encoding/json would read otherwise (see wirejson.Redact). drop
+// must not keep the key it is handed beyond its call.
 func RedactMessage(raw []byte, drop func(key string) bool) (content []byte, messageType string, ok bool) {
 	return wirejson.Redact(raw, drop, "message_type")
 }

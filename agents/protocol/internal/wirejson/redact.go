@@ -1,9 +1,9 @@
 package wirejson
 
 import (
-	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Redact copies the JSON object raw in one pass, without white space and
@@ -15,7 +15,8 @@ import (
 // decodes with encoding/json instead (DeleteKeys), for anything that is
 // not a valid object of valid UTF-8, and for a key with an escape or a
 // byte beyond ASCII (see ScanObject): a key drop must see as
-// encoding/json decodes it.
+// encoding/json decodes it. drop must not keep the key it is handed
+// beyond its call: it is the body's own bytes, not a string of its own.
 func Redact(raw []byte, drop func(key string) bool, named string) (content []byte, value string, ok bool) {
 	if !utf8.Valid(raw) {
 		return nil, "", false // encoding/json would write U+FFFD in its place
@@ -24,8 +25,10 @@ func Redact(raw []byte, drop func(key string) bool, named string) (content []byt
 	if r.i >= len(r.b) || r.b[r.i] != '{' || !r.object() || !r.End() {
 		return nil, "", false
 	}
-	if len(r.namedValue) > 0 && r.namedValue[0] == '"' && json.Unmarshal(r.namedValue, &value) != nil {
-		return nil, "", false
+	if v := r.namedValue; len(v) > 0 && v[0] == '"' {
+		if value, ok = decodeString(v); !ok { // a scanned string of valid UTF-8, as RedactValid's
+			return nil, "", false
+		}
 	}
 	return r.out, value, true
 }
@@ -88,7 +91,7 @@ func (r *redactor) object() bool {
 			return false
 		}
 		r.space()
-		if r.drop(string(key)) {
+		if r.drop(unsafe.String(unsafe.SliceData(key), len(key))) {
 			mark := len(r.out)
 			if !r.copyValue() { // checked as the rest is, then cut
 				return false
