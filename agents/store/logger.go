@@ -189,13 +189,22 @@ func (h *logHandler) with(f logFrame) *logHandler {
 }
 
 func (h *logHandler) Handle(_ context.Context, r slog.Record) error {
-	attrs := flattenInline(h.topLevel(r), nil)
-	eventType, attrs := liftEventType(attrs)
+	var recordRoom, flatRoom [lineRoom]slog.Attr // a line's attributes, without an allocation when they fit
+	attrs := flattenInline(h.topLevel(r, recordRoom[:0]), flatRoom[:0])
+	lifted, found, attrs := liftEventType(attrs)
+	var eventType *slog.Attr
+	if found {
+		eventType = &lifted
+	}
 	if reason, ok := refusalOf(attrs); ok && !h.sink.refusals.first(refusalKey(eventType, reason)) {
 		return nil // counted: the interval's count line tells it
 	}
 	return h.writeLine(r, eventType, attrs)
 }
+
+// lineRoom is how many attributes a line has room for before its lists
+// of them cost an allocation: more than the league's lines have.
+const lineRoom = 12
 
 // writeCount writes the line that counts the refusals of one kind that an
 // interval did not write one by one.
@@ -212,7 +221,10 @@ func (h *logHandler) writeLine(r slog.Record, eventType *slog.Attr, attrs []slog
 	if t.IsZero() {
 		t = time.Now()
 	}
-	e := lineEncoder{buf: make([]byte, 0, 256)}
+	buf := lineBuffers.Get().(*[]byte)
+	defer putLineBuffer(buf)
+	e := lineEncoder{buf: (*buf)[:0]}
+	defer func() { *buf = e.buf }() // before the buffer goes back
 	e.buf = append(e.buf, '{')
 	e.member("timestamp")
 	e.buf = append(e.buf, '"')
@@ -243,8 +255,7 @@ func (h *logHandler) writeLine(r slog.Record, eventType *slog.Attr, attrs []slog
 // topLevel nests the record's attributes inside the handler's groups and puts
 // the handler's own attributes in front, giving the line's top-level members.
 // A group left with nothing in it is dropped, as slog asks.
-func (h *logHandler) topLevel(r slog.Record) []slog.Attr {
-	cur := make([]slog.Attr, 0, r.NumAttrs())
+func (h *logHandler) topLevel(r slog.Record, cur []slog.Attr) []slog.Attr {
 	r.Attrs(func(a slog.Attr) bool {
 		cur = append(cur, a)
 		return true
@@ -254,7 +265,8 @@ func (h *logHandler) topLevel(r slog.Record) []slog.Attr {
 		if f.group == "" {
 			cur = append(slices.Clip(f.attrs), cur...)
 		} else if len(cur) > 0 {
-			cur = []slog.Attr{{Key: f.group, Value: slog.GroupValue(cur...)}}
+			// A copy: a group keeping the caller's room would put the room on the heap for every line.
+			cur = []slog.Attr{{Key: f.group, Value: slog.GroupValue(slices.Clone(cur)...)}}
 		}
 	}
 	return cur
@@ -275,18 +287,29 @@ func flattenInline(attrs, out []slog.Attr) []slog.Attr {
 }
 
 // liftEventType removes every top-level event_type attribute and returns the
-// last one (a record's attribute overrides the logger's With).
-func liftEventType(attrs []slog.Attr) (*slog.Attr, []slog.Attr) {
-	var found *slog.Attr
-	rest := attrs[:0:0]
-	for i := range attrs {
-		if attrs[i].Key == "event_type" {
-			found = &attrs[i]
+// last one (a record's attribute overrides the logger's With). It removes
+// them in place: attrs is the caller's own list (flattenInline's).
+func liftEventType(attrs []slog.Attr) (eventType slog.Attr, found bool, rest []slog.Attr) {
+	rest = attrs[:0]
+	for _, a := range attrs {
+		if a.Key == "event_type" {
+			eventType, found = a, true
 			continue
 		}
-		rest = append(rest, attrs[i])
+		rest = append(rest, a)
 	}
-	return found, rest
+	return eventType, found, rest
+}
+
+// lineBuffers keep the lines' buffers from one line to the next: the
+// sink's write is done with a line when it returns.
+var lineBuffers = sync.Pool{New: func() any { buf := make([]byte, 0, 256); return &buf }}
+
+// putLineBuffer gives a line's buffer back, unless an outsized line grew it.
+func putLineBuffer(buf *[]byte) {
+	if cap(*buf) <= 64<<10 {
+		lineBuffers.Put(buf)
+	}
 }
 
 // levelName spells slog's WARN the way the specification does: WARNING.
