@@ -22,7 +22,8 @@ var knownStrings = func() map[string]string {
 	}
 	add(Version, "2.0", MethodToolsCall, methodMCPMsg, methodProtoMsg, methodHandleMsg, methodLeague,
 		RolePlayerA, RolePlayerB, StatusAccepted, StatusRejected,
-		"even_odd", "even", "odd", "choose_parity", "WIN", "DRAW", "TECHNICAL_LOSS", "LOSS")
+		"even_odd", "even", "odd", "choose_parity", "WIN", "DRAW", "TECHNICAL_LOSS", "LOSS",
+		"invited", "joined", "choosing", "technical loss") // a referee's steps
 	return out
 }()
 
