@@ -21,7 +21,7 @@ type doorman struct {
 	mu         sync.Mutex
 	registered bool
 	key        string
-	checker    *ticket.Checker // checks the tickets of checkerKey (see keyChecker)
+	checker    *ticket.Keyed // checks the tickets of checkerKey (see keyChecker)
 	checkerKey string
 	// vouched is, by match id, the ticket last found valid and what for.
 	// A match's ticket comes again with each move call and with the result:
@@ -81,9 +81,9 @@ func (d *doorman) check(env protocol.Envelope, leagueID string) error {
 
 // keyChecker is the checker of the key, made once for each key the
 // player is given. The caller holds d.mu.
-func (d *doorman) keyChecker() *ticket.Checker {
+func (d *doorman) keyChecker() *ticket.Keyed {
 	if d.key != "" && (d.checker == nil || d.checkerKey != d.key) {
-		d.checker, d.checkerKey = ticket.NewChecker(d.key), d.key
+		d.checker, d.checkerKey = ticket.NewKeyed(d.key), d.key
 	}
 	return d.checker
 }
@@ -92,7 +92,7 @@ func (d *doorman) keyChecker() *ticket.Checker {
 // rest of claim: the ticket already found valid for the very same, or the
 // one checker (claim.key's) recomputes. Tickets are compared in constant
 // time.
-func (d *doorman) valid(checker *ticket.Checker, claim vouch, matchID string) bool {
+func (d *doorman) valid(checker *ticket.Keyed, claim vouch, matchID string) bool {
 	d.mu.Lock()
 	seen, ok := d.vouched[matchID]
 	d.mu.Unlock()
