@@ -68,6 +68,13 @@ func EncodeRequest(method string, params any, id int64) ([]byte, error) {
 // framing is wrong but the id could be read, the returned request carries it
 // so that the error can echo it.
 func ParseRequest(body []byte) (*Request, *RPCError) {
+	return ParseRequestInto(body, new(Request))
+}
+
+// ParseRequestInto is ParseRequest reading into into, which it returns
+// (nil where ParseRequest returns no request): a server that keeps the
+// request on its stack makes none on the heap for each one.
+func ParseRequestInto(body []byte, into *Request) (*Request, *RPCError) {
 	trimmed := bytes.TrimSpace(body)
 	if IsBatch(trimmed) {
 		if !json.Valid(trimmed) {
@@ -75,27 +82,28 @@ func ParseRequest(body []byte) (*Request, *RPCError) {
 		}
 		return nil, NewRPCError(CodeInvalidRequest, "", "batch requests are not supported")
 	}
-	req, err := decodeRequest(trimmed)
-	if err != nil {
+	req := into
+	var err error
+	if *req, err = decodeRequest(trimmed); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if !errors.As(err, &typeErr) {
 			return nil, NewRPCError(CodeParseError, "", "parse error: %v", err)
 		}
-		return withValidID(&req), NewRPCError(CodeInvalidRequest, "", "invalid request: %v", err)
+		return withValidID(req), NewRPCError(CodeInvalidRequest, "", "invalid request: %v", err)
 	}
 	if !validID(req.ID) {
-		return withValidID(&req), NewRPCError(CodeInvalidRequest, "", "id must be a string of valid UTF-8, a number or null")
+		return withValidID(req), NewRPCError(CodeInvalidRequest, "", "id must be a string of valid UTF-8, a number or null")
 	}
 	if req.JSONRPC != "" && req.JSONRPC != "2.0" {
-		return &req, NewRPCError(CodeInvalidRequest, "", `jsonrpc must be "2.0"`)
+		return req, NewRPCError(CodeInvalidRequest, "", `jsonrpc must be "2.0"`)
 	}
 	if req.Method == "" {
-		return &req, NewRPCError(CodeInvalidRequest, "", "method is missing")
+		return req, NewRPCError(CodeInvalidRequest, "", "method is missing")
 	}
 	if len(req.Params) > 0 && req.Params[0] != '{' && !bytes.Equal(req.Params, []byte("null")) {
-		return &req, NewRPCError(CodeInvalidParams, "", "params must be an object")
+		return req, NewRPCError(CodeInvalidParams, "", "params must be an object")
 	}
-	return &req, nil
+	return req, nil
 }
 
 // scanRequest reads a request's members in one pass, the way
