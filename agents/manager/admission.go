@@ -88,21 +88,30 @@ type keyHolder struct {
 // referee; the old one's still open the player's door, but the manager
 // takes the result of the match from its current referee only.
 func (m *Manager) matchTicket(player, match, referee string) string {
-	return ticket.Mint(m.ticketKey(player), m.league.ID, match, referee)
+	return m.playerKeys(player).tickets.Mint(m.league.ID, match, referee)
 }
 
 // ticketKey is the key player's tickets are made with, given to it at
 // registration. It depends on the player's id only, not its token, so a
 // player that registers again mid-match still takes that match's calls.
-func (m *Manager) ticketKey(player string) string {
-	// Kept: it is the same for the league's life, and every match needs
-	// its two players' keys (an HMAC each) for their tickets.
-	if key, ok := m.ticketKeys.Load(player); ok {
-		return key.(string)
+func (m *Manager) ticketKey(player string) string { return m.playerKeys(player).key }
+
+// playerKey is a player's ticket key, and what mints its tickets.
+type playerKey struct {
+	key     string
+	tickets *ticket.Keyed
+}
+
+// playerKeys is player's ticket key and its minter. Kept: the key is the
+// same for the league's life, and every match needs its two players'
+// tickets.
+func (m *Manager) playerKeys(player string) playerKey {
+	if keys, ok := m.ticketKeys.Load(player); ok {
+		return keys.(playerKey)
 	}
 	key := ticket.PlayerKey(m.secret, m.league.ID, player)
-	m.ticketKeys.Store(player, key)
-	return key
+	keys, _ := m.ticketKeys.LoadOrStore(player, playerKey{key: key, tickets: ticket.NewKeyed(key)})
+	return keys.(playerKey)
 }
 
 // issuesTickets says whether this league's players take match calls only

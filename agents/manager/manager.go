@@ -103,7 +103,7 @@ type Manager struct {
 	storageErr    error
 	storageDetail string
 	secret        string   // the manager's own key, see managerSecret
-	ticketKeys    sync.Map // player id -> ticketKey, made once: it never changes
+	ticketKeys    sync.Map // player id -> playerKey, made once: it never changes
 	managerKeys   sync.Map // keyHolder -> managerKey, made once for each token
 	stalled       bool     // no referee could take a match, and none has been played since
 	// tokenUsed: the agent has sent a message with the token its last

@@ -21,6 +21,8 @@ type doorman struct {
 	mu         sync.Mutex
 	registered bool
 	key        string
+	checker    *ticket.Keyed // checks the tickets of checkerKey (see keyChecker)
+	checkerKey string
 	// vouched is, by match id, the ticket last found valid and what for.
 	// A match's ticket comes again with each move call and with the result:
 	// finding it equal to the one already checked for the same key, league,
@@ -54,7 +56,7 @@ func (d *doorman) admitted(resp *protocol.RegisterResponse) {
 // league the player registered with, for a call that does not name one.
 func (d *doorman) check(env protocol.Envelope, leagueID string) error {
 	d.mu.Lock()
-	registered, key := d.registered, d.key
+	registered, key, checker := d.registered, d.key, d.keyChecker()
 	d.mu.Unlock()
 	if !registered {
 		return protocol.Reject(protocol.CodePlayerNotRegistered, "this player takes match calls once registered with its manager")
@@ -70,17 +72,27 @@ func (d *doorman) check(env protocol.Envelope, leagueID string) error {
 	if env.LeagueID != "" {
 		leagueID = env.LeagueID
 	}
-	if kind != engine.RoleReferee || !d.valid(vouch{key, leagueID, referee, env.AuthToken}, env.MatchID) {
+	if kind != engine.RoleReferee || !d.valid(checker, vouch{key, leagueID, referee, env.AuthToken}, env.MatchID) {
 		return protocol.Reject(protocol.CodeAuthTokenInvalid,
 			"not the ticket of match %q from %q: this player answers only the referee its manager gave the match", env.MatchID, env.Sender)
 	}
 	return nil
 }
 
+// keyChecker is the checker of the key, made once for each key the
+// player is given. The caller holds d.mu.
+func (d *doorman) keyChecker() *ticket.Keyed {
+	if d.key != "" && (d.checker == nil || d.checkerKey != d.key) {
+		d.checker, d.checkerKey = ticket.NewKeyed(d.key), d.key
+	}
+	return d.checker
+}
+
 // valid reports whether claim.ticket is the ticket of matchID for the
 // rest of claim: the ticket already found valid for the very same, or the
-// one ticket.Valid recomputes. Tickets are compared in constant time.
-func (d *doorman) valid(claim vouch, matchID string) bool {
+// one checker (claim.key's) recomputes. Tickets are compared in constant
+// time.
+func (d *doorman) valid(checker *ticket.Keyed, claim vouch, matchID string) bool {
 	d.mu.Lock()
 	seen, ok := d.vouched[matchID]
 	d.mu.Unlock()
@@ -88,7 +100,7 @@ func (d *doorman) valid(claim vouch, matchID string) bool {
 		hmac.Equal([]byte(seen.ticket), []byte(claim.ticket)) {
 		return true
 	}
-	if !ticket.Valid(claim.key, claim.ticket, claim.leagueID, matchID, claim.refereeID) {
+	if !checker.Valid(claim.ticket, claim.leagueID, matchID, claim.refereeID) {
 		return false
 	}
 	d.mu.Lock()

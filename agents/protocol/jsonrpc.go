@@ -77,6 +77,13 @@ func EncodeRequest(method string, params any, id int64) ([]byte, error) {
 // framing is wrong but the id could be read, the returned request carries it
 // so that the error can echo it.
 func ParseRequest(body []byte) (*Request, *RPCError) {
+	return ParseRequestInto(body, new(Request))
+}
+
+// ParseRequestInto is ParseRequest reading into into, which it returns
+// (nil where ParseRequest returns no request): a server that keeps the
+// request on its stack makes none on the heap for each one.
+func ParseRequestInto(body []byte, into *Request) (*Request, *RPCError) {
 	trimmed := bytes.TrimSpace(body)
 	if IsBatch(trimmed) {
 		if !json.Valid(trimmed) {
@@ -84,27 +91,28 @@ func ParseRequest(body []byte) (*Request, *RPCError) {
 		}
 		return nil, NewRPCError(CodeInvalidRequest, "", "batch requests are not supported")
 	}
-	req, err := decodeRequest(trimmed)
-	if err != nil {
+	req := into
+	var err error
+	if *req, err = decodeRequest(trimmed); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if !errors.As(err, &typeErr) {
 			return nil, NewRPCError(CodeParseError, "", "parse error: %v", err)
 		}
-		return withValidID(&req), NewRPCError(CodeInvalidRequest, "", "invalid request: %v", err)
+		return withValidID(req), NewRPCError(CodeInvalidRequest, "", "invalid request: %v", err)
 	}
 	if !validID(req.ID) {
-		return withValidID(&req), NewRPCError(CodeInvalidRequest, "", "id must be a string of valid UTF-8, a number or null")
+		return withValidID(req), NewRPCError(CodeInvalidRequest, "", "id must be a string of valid UTF-8, a number or null")
 	}
 	if req.JSONRPC != "" && req.JSONRPC != "2.0" {
-		return &req, NewRPCError(CodeInvalidRequest, "", `jsonrpc must be "2.0"`)
+		return req, NewRPCError(CodeInvalidRequest, "", `jsonrpc must be "2.0"`)
 	}
 	if req.Method == "" {
-		return &req, NewRPCError(CodeInvalidRequest, "", "method is missing")
+		return req, NewRPCError(CodeInvalidRequest, "", "method is missing")
 	}
 	if len(req.Params) > 0 && req.Params[0] != '{' && !bytes.Equal(req.Params, []byte("null")) {
-		return &req, NewRPCError(CodeInvalidParams, "", "params must be an object")
+		return req, NewRPCError(CodeInvalidParams, "", "params must be an object")
 	}
-	return &req, nil
+	return req, nil
 }
 
 // scanRequest reads a request's members in one pass, the way
@@ -132,9 +140,9 @@ func scanRequest(body []byte) (req Request, ok bool) {
 		}
 		switch {
 		case bytes.EqualFold(key, []byte("jsonrpc")):
-			return wirejson.ReadString(raw, &req.JSONRPC)
+			return readKnownString(raw, &req.JSONRPC)
 		case bytes.EqualFold(key, []byte("method")):
-			return wirejson.ReadString(raw, &req.Method)
+			return readKnownString(raw, &req.Method)
 		case bytes.EqualFold(key, []byte("id")):
 			req.ID = raw
 		}
@@ -190,17 +198,45 @@ func withValidID(req *Request) *Request {
 // encoding/json would copy the id as it is, so that the reply every
 // request gets is not scanned and copied a second time.
 func EncodeResult(id json.RawMessage, result any) ([]byte, error) {
+	id = nullID(id)
+	verbatim := wirejson.Verbatim(id)
+	if verbatim {
+		if out, ok := frameWritten(id, result); ok {
+			return out, nil
+		}
+	}
 	raw, err := marshal(result)
 	if err != nil {
 		return nil, err
 	}
-	id = nullID(id)
-	if !wirejson.Verbatim(id) {
+	if !verbatim {
 		return json.Marshal(Response{JSONRPC: "2.0", Result: raw, ID: id})
 	}
 	out := make([]byte, 0, len(raw)+len(id)+len(`{"jsonrpc":"2.0","result":,"id":}`))
 	return wirejson.AppendObject(out, wirejson.Member{Name: "jsonrpc", Raw: jsonrpcVersion},
 		wirejson.Member{Name: "result", Raw: raw}, wirejson.Member{Name: "id", Raw: id}), nil
+}
+
+// resultOpening is the frame of a result up to the result itself, as
+// EncodeResult's AppendObject writes it.
+const resultOpening = `{"jsonrpc":"2.0","result":`
+
+// frameWritten frames a result the wire writer writes by hand (see
+// marshal) in the writer's pooled buffer, and copies the whole reply out
+// once: the result is not copied out on its own first. ok is false for
+// a result it does not write; EncodeResult then marshals it.
+func frameWritten(id json.RawMessage, result any) (out []byte, ok bool) {
+	buf := wireBuffers.Get().(*[]byte)
+	defer wireBuffers.Put(buf)
+	w := wireWriter{buf: append((*buf)[:0], resultOpening...)}
+	written := w.message(result)
+	*buf = w.buf
+	if !written {
+		return nil, false
+	}
+	out = make([]byte, 0, len(w.buf)+len(`,"id":}`)+len(id))
+	out = append(append(append(out, w.buf...), `,"id":`...), id...)
+	return append(out, '}'), true
 }
 
 // jsonrpcVersion is the value of every frame's "jsonrpc", encoded.

@@ -379,9 +379,9 @@ func contains(list []string, s string) bool {
 var (
 	gameResultShape = wirejson.Shape[GameResult]{
 		Fields: []wirejson.Field[GameResult]{
-			{Name: "status", Read: func(r *GameResult, raw []byte) bool { return wirejson.ReadString(raw, &r.Status) }},
+			{Name: "status", Read: func(r *GameResult, raw []byte) bool { return readKnownString(raw, &r.Status) }},
 			{Name: "winner_player_id", Read: func(r *GameResult, raw []byte) bool { return wirejson.ReadOptional(raw, &r.WinnerPlayerID) }},
-			{Name: "choices", Read: func(r *GameResult, raw []byte) bool { return wirejson.ReadMap(raw, &r.Choices, wirejson.ReadString) }},
+			{Name: "choices", Read: func(r *GameResult, raw []byte) bool { return wirejson.ReadMap(raw, &r.Choices, readKnownString) }},
 			{Name: "reason", Read: func(r *GameResult, raw []byte) bool { return wirejson.ReadString(raw, &r.Reason) }},
 		},
 		Aliases: gameResultAliases.spellings,
@@ -389,7 +389,7 @@ var (
 	}
 	reportDetailShape = wirejson.Shape[ReportDetails]{
 		Fields: []wirejson.Field[ReportDetails]{
-			{Name: "choices", Read: func(d *ReportDetails, raw []byte) bool { return wirejson.ReadMap(raw, &d.Choices, wirejson.ReadString) }},
+			{Name: "choices", Read: func(d *ReportDetails, raw []byte) bool { return wirejson.ReadMap(raw, &d.Choices, readKnownString) }},
 			{Name: "technical_loss", Read: func(d *ReportDetails, raw []byte) bool { return wirejson.ReadBool(raw, &d.TechnicalLoss) }},
 			{Name: "reason", Read: func(d *ReportDetails, raw []byte) bool { return wirejson.ReadString(raw, &d.Reason) }},
 			{Name: "offending_player", Read: func(d *ReportDetails, raw []byte) bool { return wirejson.ReadString(raw, &d.OffendingPlayer) }},
@@ -404,7 +404,7 @@ var (
 			{Name: "details", Read: func(r *ReportResult, raw []byte) bool {
 				return wirejson.ReadObject(raw, &r.Details, &reportDetailShape)
 			}},
-			{Name: "status", Read: func(r *ReportResult, raw []byte) bool { return wirejson.ReadString(raw, &r.Status) }},
+			{Name: "status", Read: func(r *ReportResult, raw []byte) bool { return readKnownString(raw, &r.Status) }},
 		},
 		Aliases: reportResultAlias.spellings,
 	}

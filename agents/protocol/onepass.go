@@ -107,9 +107,9 @@ func envelopeFields[T any](env func(*T) *Envelope) []wirejson.Field[T] {
 	}
 }
 
-// stringField reads a string field of a T.
+// stringField reads a string field of a T (a known name without a copy).
 func stringField[T any](name string, field func(*T) *string) wirejson.Field[T] {
-	return wirejson.Field[T]{Name: name, Read: func(m *T, raw []byte) bool { return wirejson.ReadString(raw, field(m)) }}
+	return wirejson.Field[T]{Name: name, Read: func(m *T, raw []byte) bool { return readKnownString(raw, field(m)) }}
 }
 
 // readMoveRequest reads move_request as encoding/json reads it into its

@@ -21,24 +21,46 @@ var (
 				return m.Result.UnmarshalJSON(raw) == nil
 			}},
 			wirejson.Field[MatchResultReport]{Name: "match_steps", Read: func(m *MatchResultReport, raw []byte) bool {
-				return readSteps(raw, &m.Steps)
+				return readSteps(raw, &m.Steps, m.MatchID)
 			}}),
 		Aliases: envelopeAliases.spellings,
 	}
-	stepShape = wirejson.Shape[StepEntry]{
-		Fields: []wirejson.Field[StepEntry]{
-			{Name: "round_id", Read: func(s *StepEntry, raw []byte) bool { return s.RoundID.UnmarshalJSON(raw) == nil }},
-			stringField("match_id", func(s *StepEntry) *string { return &s.MatchID }),
-			stringField("step", func(s *StepEntry) *string { return &s.Step }),
-			stringField("detail", func(s *StepEntry) *string { return &s.Detail }),
+	stepShape = wirejson.Shape[stepRead]{
+		Fields: []wirejson.Field[stepRead]{
+			{Name: "round_id", Read: func(s *stepRead, raw []byte) bool { return s.RoundID.UnmarshalJSON(raw) == nil }},
+			{Name: "match_id", Read: func(s *stepRead, raw []byte) bool { s.matchID = raw; return true }},
+			stringField("step", func(s *stepRead) *string { return &s.Step }),
+			stringField("detail", func(s *stepRead) *string { return &s.Detail }),
 		},
 	}
 )
 
+// stepRead is a step being read, and its match_id as sent: it is read
+// once the step is (see readSteps), as the report's own match id when it
+// is the same, which it is in every step leaguetui's referees send.
+type stepRead struct {
+	StepEntry
+	matchID []byte
+}
+
+// readAsSame reads a string as wirejson.ReadString does, giving same
+// itself rather than a copy when raw is same, plainly written.
+func readAsSame(raw []byte, same string, dst *string) bool {
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' {
+		if inner := raw[1 : n-1]; string(inner) == same && wirejson.PlainASCII(inner) {
+			*dst = same
+			return true
+		}
+	}
+	return readKnownString(raw, dst)
+}
+
 // readSteps reads match_steps as encoding/json reads it into a nil slice:
 // null leaves it nil, an array of objects fills a new slice (empty for
-// []). Any other element is left to encoding/json.
-func readSteps(raw []byte, steps *[]StepEntry) bool {
+// []). Any other element is left to encoding/json. A step's match id
+// that is matchID (the report's, when read before its steps) is that
+// string, not a copy.
+func readSteps(raw []byte, steps *[]StepEntry, matchID string) bool {
 	if string(raw) == "null" {
 		return true
 	}
@@ -48,9 +70,14 @@ func readSteps(raw []byte, steps *[]StepEntry) bool {
 	}
 	out := make([]StepEntry, len(elements))
 	for i, element := range elements {
-		if element[0] != '{' || !wirejson.ReadObject(element, &out[i], &stepShape) {
+		var step stepRead
+		if element[0] != '{' || !wirejson.ReadObject(element, &step, &stepShape) {
 			return false
 		}
+		if step.matchID != nil && !readAsSame(step.matchID, matchID, &step.MatchID) {
+			return false
+		}
+		out[i] = step.StepEntry
 	}
 	*steps = out
 	return true

@@ -174,7 +174,7 @@ type headReader struct {
 
 func (r *headReader) take(key, raw []byte) {
 	if field := r.h.field(key); field != nil {
-		r.notString = r.notString || !wirejson.ReadString(raw, field)
+		r.notString = r.notString || !readKnownString(raw, field)
 	}
 }
 

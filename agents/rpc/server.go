@@ -156,7 +156,8 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 			protocol.NewRPCError(protocol.CodeParseError, "", "could not read the body: %v", err)))
 		return
 	}
-	req, rpcErr := protocol.ParseRequest(body)
+	var parsed protocol.Request // on the stack: nothing keeps the request
+	req, rpcErr := protocol.ParseRequestInto(body, &parsed)
 	if mcpHandler != nil && s.routesToMCP(r, req) {
 		serveBodyTo(mcpHandler, w, r, body) // the SDK's now: never given back
 		return
