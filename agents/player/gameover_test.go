@@ -15,7 +15,8 @@ import (
 // history (63 matches a history, a player's share of the bench's league).
 func BenchmarkMatchBookkeeping(b *testing.B) {
 	const key, league, matches = "tk-bench", "league_2025_even_odd", 63
-	door := doorman{registered: true, key: key}
+	var door doorman
+	door.admitted(&protocol.RegisterResponse{MatchTicketKey: key})
 	overs := make([]protocol.GameOver, matches)
 	for i := range overs {
 		winner := "P01"

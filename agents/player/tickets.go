@@ -21,8 +21,7 @@ type doorman struct {
 	mu         sync.Mutex
 	registered bool
 	key        string
-	checker    *ticket.Keyed // checks the tickets of checkerKey (see keyChecker)
-	checkerKey string
+	checker    *ticket.Keyed // checks the tickets of key, made when key is given
 	// vouched is, by match id, the ticket last found valid and what for.
 	// A match's ticket comes again with each move call and with the result:
 	// finding it equal to the one already checked for the same key, league,
@@ -47,6 +46,7 @@ func (d *doorman) admitted(resp *protocol.RegisterResponse) {
 	store.Redact(resp.MatchTicketKey)
 	d.mu.Lock()
 	d.registered, d.key = true, resp.MatchTicketKey
+	d.checker = ticket.NewKeyed(resp.MatchTicketKey)
 	d.vouched = nil
 	d.mu.Unlock()
 }
@@ -56,7 +56,7 @@ func (d *doorman) admitted(resp *protocol.RegisterResponse) {
 // league the player registered with, for a call that does not name one.
 func (d *doorman) check(env protocol.Envelope, leagueID string) error {
 	d.mu.Lock()
-	registered, key, checker := d.registered, d.key, d.keyChecker()
+	registered, key, checker := d.registered, d.key, d.checker
 	d.mu.Unlock()
 	if !registered {
 		return protocol.Reject(protocol.CodePlayerNotRegistered, "this player takes match calls once registered with its manager")
@@ -77,15 +77,6 @@ func (d *doorman) check(env protocol.Envelope, leagueID string) error {
 			"not the ticket of match %q from %q: this player answers only the referee its manager gave the match", env.MatchID, env.Sender)
 	}
 	return nil
-}
-
-// keyChecker is the checker of the key, made once for each key the
-// player is given. The caller holds d.mu.
-func (d *doorman) keyChecker() *ticket.Keyed {
-	if d.key != "" && (d.checker == nil || d.checkerKey != d.key) {
-		d.checker, d.checkerKey = ticket.NewKeyed(d.key), d.key
-	}
-	return d.checker
 }
 
 // valid reports whether claim.ticket is the ticket of matchID for the
