@@ -39,6 +39,16 @@ const (
 	leadersShown    = 10
 )
 
+// broadcastWriteBuffer is the write buffer of the manager's connections:
+// room for the largest broadcast with its headers (a whole 64-player
+// standings is 9 to 11 KB framed, a referee's round announcement of 32
+// matches about 8 KB: TestBroadcastsFitTheWriteBuffer), so that each
+// leaves in one write. With net/http's 4 KB each left in two or three,
+// and over loopback every write is a pass through TCP and a wake-up of
+// the reader (rpc.Poster.SetWriteBuffer). The manager keeps a connection
+// or two to each agent: 12 KB more each.
+const broadcastWriteBuffer = 16 << 10
+
 // announceRound sends ROUND_ANNOUNCEMENT to every player and to each referee
 // with matches in it. Referees get the endpoints that referees of other
 // implementations rely on to find their players; players get the fields

@@ -179,3 +179,35 @@ func BenchmarkRoundBroadcasts(b *testing.B) {
 		}
 	})
 }
+
+// TestBroadcastsFitTheWriteBuffer holds broadcastWriteBuffer to what it
+// says: the largest copies a round sends in a league of fullListPlayers
+// (the whole standings, the referees' announcement with every field),
+// with names that escape, framed as the requests that carry them, leave
+// room for the HTTP headers and an auth token, so each leaves in one write.
+func TestBroadcastsFitTheWriteBuffer(t *testing.T) {
+	_, _, matches, rows := sampleRound(fullListPlayers)
+	env := protocol.NewEnvelope(protocol.TypeStandingsUpdate, protocol.SenderManager, "conv-STANDINGS_UPDATE-r10")
+	standings, err := newListBroadcast(&protocol.StandingsUpdate{Envelope: env, Standings: []protocol.StandingRow{}}, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.MessageType = protocol.TypeRoundAnnouncement
+	announced, err := newAnnouncement(env, matches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const headersAndToken = 512 // request line, Host, Content-Length, Content-Type, Accept; auth_token
+	for name, msg := range map[string]*protocol.Encoded{"standings": standings.whole,
+		"referees' announcement": announced.forReferees.whole, "players' announcement": announced.forPlayers.whole} {
+		request, err := protocol.EncodeRequest("notify_round", msg, 1<<40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if size := len(request) + headersAndToken; size > broadcastWriteBuffer {
+			t.Errorf("the %s of %d players is %d bytes with its headers, over the %d-byte write buffer",
+				name, fullListPlayers, size, broadcastWriteBuffer)
+		}
+		t.Logf("%s: %d bytes framed", name, len(request))
+	}
+}

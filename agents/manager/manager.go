@@ -146,7 +146,8 @@ func New(opts Options) (*Manager, error) {
 		return nil, err
 	}
 	// The specification's place for the manager's log is the league's log.
-	n, err := node.New(cfg, protocol.ManagerRole, protocol.SenderManager, opts.DataDir, node.LogAt(store.Layout.LeagueLog))
+	n, err := node.New(cfg, protocol.ManagerRole, protocol.SenderManager, opts.DataDir,
+		node.LogAt(store.Layout.LeagueLog), node.SendsLarge(broadcastWriteBuffer))
 	if err != nil {
 		lock.Release()
 		return nil, err

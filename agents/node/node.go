@@ -110,7 +110,15 @@ func CheckParent() error {
 type Option func(*options)
 
 type options struct {
-	logPath func(store.Layout) string
+	logPath     func(store.Layout) string
+	writeBuffer int
+}
+
+// SendsLarge gives each of the agent's outgoing connections a write
+// buffer of bytes, for an agent whose requests outgrow net/http's 4 KB
+// (the manager's round broadcasts): each then leaves in one write.
+func SendsLarge(bytes int) Option {
+	return func(o *options) { o.writeBuffer = bytes }
 }
 
 // LogAt puts the agent's log where path says rather than with the other
@@ -150,7 +158,8 @@ func New(cfg config.Config, role protocol.Role, name, dataDir string, opts ...Op
 	n := &Node{Cfg: cfg, Role: role, Name: name, Log: logger, Layout: layout, Stdout: os.Stdout,
 		state: protocol.StateInit, logFile: closer}
 	n.life, n.endLife = context.WithCancel(context.Background())
-	n.Client = rpc.NewClient(rpc.Options{Retry: cfg.Retry, Breaker: cfg.Breaker, Log: logger, MaxReplyBytes: cfg.Network.MessageBytes})
+	n.Client = rpc.NewClient(rpc.Options{Retry: cfg.Retry, Breaker: cfg.Breaker, Log: logger, MaxReplyBytes: cfg.Network.MessageBytes,
+		WriteBufferBytes: o.writeBuffer})
 	n.Server = rpc.NewServer(logger, n.Sender)
 	n.Server.SetReadTimeout(cfg.Timeouts.Generic) // a request slower to arrive than any reply would be is cut off
 	n.Server.SetMaxBodyBytes(cfg.Network.MessageBytes)

@@ -58,6 +58,10 @@ type Options struct {
 	MaxConnsPerHost int
 	// MaxReplyBytes bounds a reply; 0 means MaxBodyBytes.
 	MaxReplyBytes int64
+	// WriteBufferBytes is each connection's write buffer (0: net/http's
+	// 4 KB): an agent whose requests are larger sends each in one write
+	// with a buffer that holds it (Poster.SetWriteBuffer).
+	WriteBufferBytes int
 }
 
 // Client sends league messages. One Client per agent process: it keeps
@@ -127,6 +131,7 @@ func NewClient(opts Options) *Client {
 	}
 	poster := NewPoster(opts.MaxConnsPerHost)
 	poster.SetMaxReply(opts.MaxReplyBytes)
+	poster.SetWriteBuffer(opts.WriteBufferBytes)
 	return &Client{
 		poster: poster,
 		opts:   opts,

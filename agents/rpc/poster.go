@@ -49,6 +49,18 @@ func NewPoster(maxConnsPerHost int) *Poster {
 	}
 }
 
+// SetWriteBuffer sizes the buffer each new connection writes a request
+// through (net/http's default is 4 KB). A request larger than the buffer
+// leaves in two or three writes instead of one, and over loopback each
+// write is a pass through TCP and usually a wake-up of the reader: for a
+// 10 KB body, a quarter of the exchange's CPU. Call it before the first
+// Post; every connection holds a buffer of this size while it lives.
+func (p *Poster) SetWriteBuffer(n int) {
+	if n > 0 {
+		p.transport.WriteBufferSize = n
+	}
+}
+
 // SetMaxReply changes the bound of a reply (MaxBodyBytes by default).
 // Call it before the first Post.
 func (p *Poster) SetMaxReply(n int64) {
