@@ -23,6 +23,11 @@ func matchMessages() map[string]Message {
 		e.Sender, e.AuthToken = PlayerSender("P05"), ""
 		return e
 	}
+	manager := func(messageType string) Envelope {
+		e := env(messageType)
+		e.Sender, e.AuthToken = SenderManager, "tok-"+strings.Repeat("4e", 16)
+		return e
+	}
 	winner := "P05"
 	moves := map[string]string{"P05": "even", "P17": "odd"}
 	facts := map[string]any{"drawn_number": 8, "number_parity": "even"}
@@ -45,6 +50,9 @@ func matchMessages() map[string]Message {
 			Result: ReportResult{Winner: &winner, Score: map[string]int{"P05": 3, "P17": 0}, Status: "WIN",
 				Details: ReportDetails{Choices: moves, Game: facts, Reason: "P05 chose even, P17 chose odd, 8 is even"}},
 			Steps: []StepEntry{{RoundID: 3, MatchID: "R3M7", Step: "choosing"}, {RoundID: 3, MatchID: "R3M7", Step: "P05 wins", Detail: "8 is even"}}},
+		"start_match": &StartMatch{Envelope: manager(TypeStartMatch), GameType: "even_odd", RefereeID: "REF03",
+			PlayerAID: "P05", PlayerBID: "P17", PlayerAEndpoint: "http://127.0.0.1:41234/mcp", PlayerBEndpoint: "http://127.0.0.1:40817/mcp",
+			LeagueSeed: 1, Standings: map[string]Standing{"P05": {Wins: 1, Losses: 1}, "P17": {Draws: 2}}},
 		"steps": &MatchStep{Envelope: env(TypeMatchStep), Step: "P05 wins", Detail: "8 is even",
 			Steps: []StepEntry{{RoundID: 3, MatchID: "R3M7", Step: "choosing"}, {RoundID: 3, MatchID: "R3M7", Step: "P05 wins", Detail: "8 is even"}}},
 	}

@@ -160,6 +160,8 @@ func decodeOnePass(data []byte, msg Message) bool {
 		return decodeAnswerOnePass(data, msg)
 	case *MatchResultReport:
 		return wirejson.ReadObject(data, msg, &reportShape)
+	case *StartMatch:
+		return wirejson.ReadObject(data, msg, &startMatchShape)
 	}
 	return false
 }

@@ -22,14 +22,18 @@ var onePassSamples = []string{
 	`{"player_id":"P01","accept":null}`, `{"accepted":false,"accept":null}`, `{"accepted":true}`, `{"accept":"yes"}`,
 	`{"parity_choice":" EVEN "}`, `{"choice":"Odd","move":"even"}`, `{"parity_choice":"","move_data":{"choice":" Ab "}}`,
 	`{"move_data":{"move_type":"click","choice":"x"}}`, `{"parity":"odd","model":{"provider":"p","input_tokens":3}}`, `{"model":null,"parity_choice":"even"}`, `{"round_id":7.5}`, `{"round_id":true}`, `{"sender":"\u0070layer:P01"}`,
+	`{"player_a_id":"P01","player_A":"P02","player1_id":"P03","player_b":"P04","game":"even_odd"}`,
+	`{"league_seed":1e3}`, `{"league_seed":-0,"standings":{"P01":null}}`, `{"league_seed":9223372036854775808}`,
+	`{"league_seed":null,"standings":{"P01":{"wins":1},"P01":{"draws":2}}}`, `{"standings":null,"player_a_endpoint":"x"}`,
+	`{"standings":{"P\u00301":{"wins":1}}}`, `{"standings":[]}`, `{"Standings":{}}`, `{"player_A_ticket":"t","player_B_ticket":7}`,
 }
 
 // FuzzMessageOnePass: Decode reads a GAME_INVITATION, a
-// CHOOSE_PARITY_CALL, a GAME_OVER, a GAME_JOIN_ACK and a
-// CHOOSE_PARITY_RESPONSE from any body to the same value and
-// error as its general path (decodeGeneral: aliases filled in, then
-// encoding/json), which is how it read them before it read them in one
-// pass.
+// CHOOSE_PARITY_CALL, a GAME_OVER, a GAME_JOIN_ACK, a
+// CHOOSE_PARITY_RESPONSE and a START_MATCH from any body to the same
+// value and error as its general path (decodeGeneral: aliases filled in,
+// then encoding/json), which is how it read them before it read them in
+// one pass.
 func FuzzMessageOnePass(f *testing.F) {
 	for _, msg := range matchMessages() {
 		wire, _ := json.Marshal(msg)
@@ -39,19 +43,19 @@ func FuzzMessageOnePass(f *testing.F) {
 		f.Add([]byte(body))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		for _, proto := range []Message{&GameInvitation{}, &MoveCall{}, &GameOver{}, &GameJoinAck{}, &MoveAnswer{}} {
+		for _, proto := range []Message{&GameInvitation{}, &MoveCall{}, &GameOver{}, &GameJoinAck{}, &MoveAnswer{}, &StartMatch{}} {
 			checkDecodedAlike(t, "Decode", body, proto, Decode, decodeGeneral)
 		}
 	})
 }
 
 // TestMessageOnePassTaken: leaguetui's own invitation, move call,
-// result, join acknowledgement and move answer are read in one pass, not
-// left to the general path.
+// result, join acknowledgement, move answer and START_MATCH are read in
+// one pass, not left to the general path.
 func TestMessageOnePassTaken(t *testing.T) {
 	for name, msg := range matchMessages() {
 		switch msg.(type) {
-		case *GameInvitation, *MoveCall, *GameOver, *GameJoinAck, *MoveAnswer:
+		case *GameInvitation, *MoveCall, *GameOver, *GameJoinAck, *MoveAnswer, *StartMatch:
 		default:
 			continue
 		}
