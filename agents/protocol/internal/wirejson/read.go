@@ -176,17 +176,22 @@ func ReadBool(raw []byte, dst *bool) bool {
 	return true
 }
 
-// ReadInt reads an integer as encoding/json reads it into an int (a
-// float such as 3.0 is an error there); null leaves dst.
-func ReadInt(raw []byte, dst *int) bool {
+// ReadInt reads an integer as encoding/json reads it into an int or an
+// int64 (a float such as 3.0 is an error there, and so is a number out of
+// the type's range); null leaves dst.
+func ReadInt[T int | int64](raw []byte, dst *T) bool {
 	if string(raw) == "null" {
 		return true
 	}
-	n, err := strconv.Atoi(string(raw))
+	bits := 64
+	if _, isInt := any(*dst).(int); isInt {
+		bits = strconv.IntSize
+	}
+	n, err := strconv.ParseInt(string(raw), 10, bits)
 	if err != nil {
 		return false
 	}
-	*dst = n
+	*dst = T(n)
 	return true
 }
 
