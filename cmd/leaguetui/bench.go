@@ -17,7 +17,8 @@ import (
 
 const benchUsage = `leaguetui bench: measure how close a league runs to the machine's limit.
 
-It takes three measures on this machine, one after the other:
+It takes three measures on this machine, one after the other (the floor
+before the league and again after it):
 
   raw     a minimal Go HTTP server and client on 127.0.0.1 exchanging a real
           CHOOSE_PARITY_CALL and its response (JSON-RPC, about 600 and 400
@@ -33,6 +34,9 @@ It takes three measures on this machine, one after the other:
           agent's HTTP server and a canned reply, clients post through an
           agent's transport; no JSON, no logs, no files. Its CPU per
           exchange is what no league of separate processes can go under.
+          Taken before the league and again after it, the two pooled: on a
+          shared machine one reading may differ from the other by a fifth
+          or more, and the floor's row gives both.
 
 Figures:
   raw HTTP exchanges/s     request/response pairs per second in the raw measure
@@ -59,7 +63,8 @@ Figures:
                            much of the match files' cost is the file system's
   ratio league/raw         league exchanges/s / raw exchanges/s
   floor CPU per exchange   CPU time (user + system) of every floor process /
-                           the exchanges they made (n/a without /proc)
+                           the exchanges they made, both measures pooled, each
+                           measure's beside it (n/a without /proc)
   floor CPU per match      that x the league's exchanges per match, beside the
                            league's CPU per match (x N the floor); no N when
                            either CPU reading, /proc's 10 ms ticks summed over
@@ -167,29 +172,44 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return stoppedOr(ctx, err)
 	}
 	fmt.Fprintf(stderr, "bench: raw: %.0f exchanges/s\n", raw.PerSecond())
+	// The floor's processes in the league's shape: a server for each
+	// player (at most the headline league's 64) and a client for each
+	// referee, as many exchanges in flight as the raw measure. Measured
+	// before the league and after it, and pooled (bench.PoolFloors).
+	floorOpts := bench.FloorOptions{Executable: exe, Duration: *rawDuration,
+		Servers: min(*players, 64), Clients: *referees, InFlight: *concurrency, CPUProfileDir: *cpuProfile}
+	floorBefore, err := measureFloor(ctx, floorOpts, filepath.Join(dir, "floor", "before"), "before the league", stderr)
+	if err != nil {
+		return stoppedOr(ctx, err)
+	}
 	league, err := bench.League(ctx, bench.LeagueOptions{PlayersInProcess: *inProcess, CPUProfileDir: *cpuProfile, Progress: stderr, Spec: launcher.Spec{
 		Config: cfg, ConfigArgs: cf.Args(), Executable: exe,
 		DataDir: dir, Players: *players, Referees: *referees, Seed: *seed, Given: launcher.Given{Seed: true}, FreePorts: true}})
 	if err != nil {
 		return stoppedOr(ctx, err)
 	}
-	// The floor's processes in the league's shape: a server for each
-	// player (at most the headline league's 64) and a client for each
-	// referee, as many exchanges in flight as the raw measure.
-	floorOpts := bench.FloorOptions{Executable: exe, Dir: filepath.Join(dir, "floor"), Duration: *rawDuration,
-		Servers: min(*players, 64), Clients: *referees, InFlight: *concurrency, CPUProfileDir: *cpuProfile}
-	fmt.Fprintf(stderr, "bench: floor measure, %d server and %d client processes, %d exchanges in flight for %s\n",
-		floorOpts.Servers, min(floorOpts.Clients, floorOpts.InFlight), floorOpts.InFlight, floorOpts.Duration)
-	floor, err := bench.Floor(ctx, floorOpts)
+	floorAfter, err := measureFloor(ctx, floorOpts, filepath.Join(dir, "floor", "after"), "after the league", stderr)
 	if err != nil {
 		return stoppedOr(ctx, err)
 	}
-	fmt.Fprintf(stderr, "bench: floor: %.0f µs of CPU per exchange\n", float64(floor.CPUPerExchange())/float64(time.Microsecond))
-	report := bench.Report{Raw: raw, League: league, Floor: floor, CPUs: runtime.NumCPU()}
+	report := bench.Report{Raw: raw, League: league, Floor: bench.PoolFloors(floorBefore, floorAfter), CPUs: runtime.NumCPU()}
 	if *asJSON {
 		return report.JSON(stdout)
 	}
 	return report.Table(stdout)
+}
+
+// measureFloor takes one floor measure, its processes' output in dir,
+// saying on stderr what it does and what it found.
+func measureFloor(ctx context.Context, opts bench.FloorOptions, dir, when string, stderr io.Writer) (bench.FloorResult, error) {
+	opts.Dir, opts.When = dir, when
+	fmt.Fprintf(stderr, "bench: floor measure, %d server and %d client processes, %d exchanges in flight for %s, %s\n",
+		opts.Servers, min(opts.Clients, opts.InFlight), opts.InFlight, opts.Duration, when)
+	floor, err := bench.Floor(ctx, opts)
+	if err == nil {
+		fmt.Fprintf(stderr, "bench: floor %s: %.0f µs of CPU per exchange\n", when, float64(floor.CPUPerExchange())/float64(time.Microsecond))
+	}
+	return floor, err
 }
 
 // runFloorPeer runs one process of the bench's floor measure, which the

@@ -172,7 +172,8 @@ func testSIGTERMInFloor(t *testing.T, bin string) {
 // read finely enough for the ratio (45 matches no longer were: the bench
 // refuses a ratio whose reading may be off by a quarter), set the floor
 // beside the league: positive figures, consistent with each other, the
-// floor's CPU per match under the league's. Nothing about speed.
+// floor measured before and after the league and pooled, its CPU per
+// match under the league's. Nothing about speed.
 func testFloor(t *testing.T, bin string) {
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("no /proc for the processes' CPU")
@@ -187,9 +188,13 @@ func testFloor(t *testing.T, bin string) {
 		t.Fatalf("leaguetui bench: %v\nstderr:\n%s", err, stderr.String())
 	}
 	table := stdout.String()
-	if !strings.Contains(stderr.String(), "bench: floor measure, 10 server and 2 client processes, 8 exchanges in flight for 500ms") {
-		t.Errorf("no floor progress on stderr:\n%s", stderr.String())
+	for _, when := range []string{"before the league", "after the league"} {
+		if !strings.Contains(stderr.String(), "bench: floor measure, 10 server and 2 client processes, 8 exchanges in flight for 500ms, "+when) {
+			t.Errorf("no floor progress %s on stderr:\n%s", when, stderr.String())
+		}
 	}
+	before := figure(t, table, `2 measures pooled: ([0-9.]+) µs before the league, [0-9.]+ µs after the league`)
+	after := figure(t, table, `2 measures pooled: [0-9.]+ µs before the league, ([0-9.]+) µs after the league`)
 	perExchange := figure(t, table, `floor CPU per exchange +([0-9.]+) µs +HTTP alone between processes: 10 server and 2 client processes, one P each, 8 in flight`)
 	perMatch := figure(t, table, `floor CPU per match +([0-9.]+) ms`)
 	exchangesPerMatch := figure(t, table, `x ([0-9.]+) exchanges per match; league CPU per match`)
@@ -201,6 +206,9 @@ func testFloor(t *testing.T, bin string) {
 	}
 	if perExchange <= 0 || exchangesPerMatch <= 0 || floorMatches <= 0 || leagueMatches <= 0 {
 		t.Errorf("floor figures not all positive:\n%s", table)
+	}
+	if before <= 0 || after <= 0 || perExchange < min(before, after)-1 || perExchange > max(before, after)+1 {
+		t.Errorf("the pooled floor %v µs is not between its measures' %v and %v µs (to a µs of rounding):\n%s", perExchange, before, after, table)
 	}
 	if want := perExchange * exchangesPerMatch / 1000; perMatch < want*0.9-0.01 || perMatch > want*1.1+0.01 {
 		t.Errorf("floor CPU per match %v ms, want %v µs x %v exchanges:\n%s", perMatch, perExchange, exchangesPerMatch, table)
@@ -214,11 +222,11 @@ func testFloor(t *testing.T, bin string) {
 	if left := processesOf(bin); len(left) > 0 {
 		t.Errorf("processes left running after bench: %v", left)
 	}
-	if !regexp.MustCompile(`The floor by kind of work, from its 12 CPU profiles`).MatchString(table) ||
+	if !regexp.MustCompile(`The floor by kind of work, from its 24 CPU profiles`).MatchString(table) ||
 		!regexp.MustCompile(`\nall +[0-9]+ +[0-9]+ +[-+][0-9]+\n`).MatchString(table[strings.Index(table, "The floor by kind"):]) {
 		t.Errorf("no floor by kind of work after the league's:\n%s", table)
 	}
-	for kind, want := range map[string]int{"floor-server": 10, "floor-client": 2} {
+	for kind, want := range map[string]int{"floor-server": 2 * 10, "floor-client": 2 * 2} { // two measures
 		paths, _ := filepath.Glob(filepath.Join(profiles, kind+"-*.pprof"))
 		if len(paths) != want {
 			t.Errorf("%d %s profiles in --cpu-profile's folder, want %d", len(paths), kind, want)

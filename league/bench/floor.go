@@ -64,6 +64,9 @@ type FloorOptions struct {
 	// writes a CPU profile of the measure, as floor-server-<pid>.pprof
 	// and floor-client-<pid>.pprof.
 	CPUProfileDir string
+	// When names the moment of the measure in a run ("before the
+	// league"), for its result and PoolFloors.
+	When string
 }
 
 func (o FloorOptions) withDefaults() FloorOptions {
@@ -81,12 +84,61 @@ func (o FloorOptions) withDefaults() FloorOptions {
 // client process used over them.
 type FloorResult struct {
 	Servers, Clients, InFlight int
+	When                       string // FloorOptions.When
 	ExchangeTally
 	// Kinds is the CPU the measure's profiles hold by kind of work (an
 	// index in WorkKinds), from Profiles profiles; nil unless
 	// FloorOptions.CPUProfileDir asked for them.
 	Kinds    []time.Duration
 	Profiles int
+	// Measures, in a floor pooled from several (PoolFloors), is each
+	// one's tally, in the order they were taken; nil in a single one.
+	Measures []FloorMeasure
+}
+
+// FloorMeasure is one measure's tally in a pooled floor, and when it was
+// taken ("before the league").
+type FloorMeasure struct {
+	When string
+	ExchangeTally
+}
+
+// PoolFloors is the floor of measures of the same shape taken at
+// different moments: their exchanges, time, CPU and profiles added up, so
+// that its CPU per exchange is theirs together, with each one's tally
+// kept in Measures under its When. On a shared machine one
+// measure's CPU per exchange may differ from another's of the same run by
+// a fifth or more; pooled, the floor moves less, and the two readings show
+// how much it moved. The CPU is unknown if any measure's is.
+func PoolFloors(measures ...FloorResult) FloorResult {
+	if len(measures) == 0 {
+		return FloorResult{}
+	}
+	pooled := FloorResult{Servers: measures[0].Servers, Clients: measures[0].Clients, InFlight: measures[0].InFlight}
+	pooled.CPUKnown = true
+	for _, m := range measures {
+		pooled.Elapsed += m.Elapsed
+		pooled.Exchanges += m.Exchanges
+		pooled.CPU += m.CPU
+		pooled.CPUKnown = pooled.CPUKnown && m.CPUKnown
+		pooled.Profiles += m.Profiles
+		if m.Kinds != nil {
+			pooled.Kinds = addKinds(pooled.Kinds, m.Kinds)
+		}
+		pooled.Measures = append(pooled.Measures, FloorMeasure{When: m.When, ExchangeTally: m.ExchangeTally})
+	}
+	return pooled
+}
+
+// addKinds adds CPU by kind of work to sum, made as long as kinds if nil.
+func addKinds(sum, kinds []time.Duration) []time.Duration {
+	if sum == nil {
+		sum = make([]time.Duration, len(kinds))
+	}
+	for i, d := range kinds {
+		sum[i] += d
+	}
+	return sum
 }
 
 // Floor starts opts.Servers server processes and opts.Clients client
@@ -106,7 +158,7 @@ func Floor(ctx context.Context, opts FloorOptions) (FloorResult, error) {
 // processes write when opts.CPUProfileDir asks.
 func runFloor(ctx context.Context, opts FloorOptions) (result FloorResult, _ *cpuProfiles, err error) {
 	opts = opts.withDefaults()
-	result = FloorResult{Servers: opts.Servers, Clients: opts.Clients, InFlight: opts.InFlight}
+	result = FloorResult{Servers: opts.Servers, Clients: opts.Clients, InFlight: opts.InFlight, When: opts.When}
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return result, nil, fmt.Errorf("floor measure: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"text/tabwriter"
 	"time"
 )
@@ -102,12 +103,26 @@ func (r Report) floorRows() [][4]string {
 	return [][4]string{
 		{"floor CPU per exchange", fmt.Sprintf("%.0f µs", micros(f.CPUPerExchange())),
 			fmt.Sprintf("HTTP alone between processes: %d server and %d client processes, one P each, %d in flight, agents' server and transport, no JSON; %d exchanges in %s used %.1f s of %d CPUs x %.1f s",
-				f.Servers, f.Clients, f.InFlight, f.Exchanges, f.Elapsed.Round(time.Millisecond), f.CPU.Seconds(), r.CPUs, f.Elapsed.Seconds()), ""},
+				f.Servers, f.Clients, f.InFlight, f.Exchanges, f.Elapsed.Round(time.Millisecond), f.CPU.Seconds(), r.CPUs, f.Elapsed.Seconds()) +
+				f.measuresNote(), ""},
 		{"floor CPU per match", ms(r.FloorCPUPerMatch()), r.floorPerMatchNote(), ""},
 		{"floor matches/s", fmt.Sprintf("%.1f", r.FloorMatchesPerSecond()),
 			fmt.Sprintf("%d CPUs ÷ floor CPU per match; league matches/s %.1f = x%.2f below the floor's%s",
 				r.CPUs, lg.MatchesPerSecond(), r.FloorToLeagueMatches(), reach), ""},
 	}
+}
+
+// measuresNote gives each measure's CPU per exchange in a floor pooled
+// from several, or nothing.
+func (f FloorResult) measuresNote() string {
+	if len(f.Measures) < 2 {
+		return ""
+	}
+	var each []string
+	for _, m := range f.Measures {
+		each = append(each, fmt.Sprintf("%.0f µs %s", micros(m.CPUPerExchange()), m.When))
+	}
+	return fmt.Sprintf("; %d measures pooled: %s", len(f.Measures), strings.Join(each, ", "))
 }
 
 // floorPerMatchNote sets the league's CPU per match against the floor's,
@@ -169,6 +184,18 @@ type jsonFloor struct {
 	// Kinds, with --cpu-profile, is the profiled CPU per exchange by kind
 	// of work at the floor and in the league, "all" last.
 	Kinds []floorKind `json:"kinds,omitempty"`
+	// Measures are the measures pooled into the figures above, each
+	// with its own CPU per exchange.
+	Measures []jsonFloorMeasure `json:"measures,omitempty"`
+}
+
+// jsonFloorMeasure is one measure of a pooled floor in --json.
+type jsonFloorMeasure struct {
+	When             string  `json:"when"`
+	Seconds          float64 `json:"seconds"`
+	Exchanges        int64   `json:"exchanges"`
+	CPUSeconds       float64 `json:"cpu_seconds"`
+	CPUPerExchangeUs float64 `json:"cpu_per_exchange_us"`
 }
 
 func (r Report) jsonFloor() *jsonFloor {
@@ -185,6 +212,10 @@ func (r Report) jsonFloor() *jsonFloor {
 	if out.NoRatio == "" {
 		ratio := r.LeagueToFloorCPU()
 		out.LeagueCPUToFloor = &ratio
+	}
+	for _, m := range f.Measures {
+		out.Measures = append(out.Measures, jsonFloorMeasure{When: m.When, Seconds: m.Elapsed.Seconds(), Exchanges: m.Exchanges,
+			CPUSeconds: m.CPU.Seconds(), CPUPerExchangeUs: micros(m.CPUPerExchange())})
 	}
 	return out
 }

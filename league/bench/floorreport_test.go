@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -223,5 +224,78 @@ func TestFloorKinds(t *testing.T) {
 	r.League.Breakdown = nil
 	if r.floorKinds() != nil {
 		t.Error("floor kinds without the league's breakdown")
+	}
+}
+
+// TestPoolFloors: a floor measured before and after the league is their
+// exchanges, time, CPU and profiles added up, each measure kept with its
+// own CPU per exchange for the table and --json; an unknown CPU in
+// either makes the pool's unknown.
+func TestPoolFloors(t *testing.T) {
+	before := FloorResult{Servers: 64, Clients: 8, InFlight: 32, When: "before the league",
+		ExchangeTally: ExchangeTally{Elapsed: 2 * time.Second, Exchanges: 20000, CPU: 2 * time.Second, CPUKnown: true},
+		Kinds:         []time.Duration{time.Second, 2 * time.Second}, Profiles: 72}
+	after := FloorResult{Servers: 64, Clients: 8, InFlight: 32, When: "after the league",
+		ExchangeTally: ExchangeTally{Elapsed: 2 * time.Second, Exchanges: 10000, CPU: 1500 * time.Millisecond, CPUKnown: true},
+		Kinds:         []time.Duration{500 * time.Millisecond, 500 * time.Millisecond}, Profiles: 72}
+	pooled := PoolFloors(before, after)
+	if pooled.Exchanges != 30000 || pooled.Elapsed != 4*time.Second || pooled.CPU != 3500*time.Millisecond || !pooled.CPUKnown {
+		t.Errorf("pooled tally %+v, want 30000 exchanges in 4s using 3.5s of CPU", pooled.ExchangeTally)
+	}
+	if pooled.Servers != 64 || pooled.Clients != 8 || pooled.InFlight != 32 || pooled.Profiles != 144 {
+		t.Errorf("pooled shape %+v", pooled)
+	}
+	if want := []time.Duration{1500 * time.Millisecond, 2500 * time.Millisecond}; !slices.Equal(pooled.Kinds, want) {
+		t.Errorf("pooled kinds %v, want %v", pooled.Kinds, want)
+	}
+	if len(pooled.Measures) != 2 || pooled.Measures[0].When != "before the league" || pooled.Measures[1].CPUPerExchange() != 150*time.Microsecond {
+		t.Errorf("measures %+v", pooled.Measures)
+	}
+	if before.Kinds[0] != time.Second {
+		t.Errorf("pooling changed a measure's kinds: %v", before.Kinds)
+	}
+	unknown := after
+	unknown.CPUKnown = false
+	if PoolFloors(before, unknown).CPUKnown {
+		t.Error("a pool with an unknown CPU reading says its CPU is known")
+	}
+
+	r := sampleFloor()
+	r.Floor = pooled
+	var table, doc bytes.Buffer
+	if err := r.Table(&table); err != nil {
+		t.Fatal(err)
+	}
+	if want := "floor CPU per exchange   117 µs"; !strings.Contains(table.String(), want) {
+		t.Errorf("table lacks %q:\n%s", want, table.String())
+	}
+	if want := "; 2 measures pooled: 100 µs before the league, 150 µs after the league"; !strings.Contains(table.String(), want) {
+		t.Errorf("table lacks %q:\n%s", want, table.String())
+	}
+	if err := r.JSON(&doc); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Floor struct {
+			CPUPerExchangeUs float64 `json:"cpu_per_exchange_us"`
+			Measures         []struct {
+				When             string  `json:"when"`
+				Seconds          float64 `json:"seconds"`
+				Exchanges        int64   `json:"exchanges"`
+				CPUSeconds       float64 `json:"cpu_seconds"`
+				CPUPerExchangeUs float64 `json:"cpu_per_exchange_us"`
+			} `json:"measures"`
+		} `json:"floor"`
+	}
+	if err := json.Unmarshal(doc.Bytes(), &got); err != nil {
+		t.Fatalf("%v\n%s", err, doc.String())
+	}
+	m := got.Floor.Measures
+	if len(m) != 2 || m[0].When != "before the league" || m[0].CPUPerExchangeUs != 100 || m[0].Exchanges != 20000 ||
+		m[1].When != "after the league" || m[1].CPUPerExchangeUs != 150 || m[1].Seconds != 2 || m[1].CPUSeconds != 1.5 {
+		t.Errorf("floor.measures = %+v", m)
+	}
+	if math.Abs(got.Floor.CPUPerExchangeUs-116.666) > 0.01 {
+		t.Errorf("floor.cpu_per_exchange_us = %v, want the pool's 116.67", got.Floor.CPUPerExchangeUs)
 	}
 }
