@@ -73,7 +73,7 @@ func (r Report) CoarseCPU() string {
 		processes int
 	}{
 		{"the league's", r.League.CPU.Total(), max(r.League.Processes, 1)},
-		{"the floor's", r.Floor.CPU, r.Floor.Servers + r.Floor.Clients},
+		{"the floor's", r.Floor.CPU, r.Floor.processesRead()},
 	} {
 		if e := CPUReadingError(m.processes); float64(e) > coarseShare*float64(m.cpu) {
 			return fmt.Sprintf("%s CPU, %s over %d processes read in ticks of %s, may be off by %s, over %.0f%% of it: too coarse for the ratio (a longer league or --raw-duration reads finer)",
@@ -110,6 +110,12 @@ func (r Report) floorRows() [][4]string {
 			fmt.Sprintf("%d CPUs ÷ floor CPU per match; league matches/s %.1f = x%.2f below the floor's%s",
 				r.CPUs, lg.MatchesPerSecond(), r.FloorToLeagueMatches(), reach), ""},
 	}
+}
+
+// processesRead is how many processes' CPU the floor's reading adds up:
+// each measure's servers and clients.
+func (f FloorResult) processesRead() int {
+	return (f.Servers + f.Clients) * max(len(f.Measures), 1)
 }
 
 // measuresNote gives each measure's CPU per exchange in a floor pooled

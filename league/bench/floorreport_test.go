@@ -160,6 +160,14 @@ func TestFloorRatioRefusedWhenCoarse(t *testing.T) {
 	if !strings.Contains(tiny.CoarseCPU(), "the floor's CPU, 500.00 ms over 72 processes") {
 		t.Errorf("a floor of 500 ms over 72 processes: %q", tiny.CoarseCPU())
 	}
+	// Pooled from two measures, the floor's reading adds up two sets of
+	// processes, and may be off by as much as their number says.
+	half := tiny.Floor
+	half.CPU = 340 * time.Millisecond
+	tiny.Floor = PoolFloors(half, half) // 680 ms over 144 processes: off by 208 ms
+	if !strings.Contains(tiny.CoarseCPU(), "the floor's CPU, 680.00 ms over 144 processes") {
+		t.Errorf("a floor of 680 ms pooled from two measures of 72 processes: %q", tiny.CoarseCPU())
+	}
 }
 
 func TestFloorShare(t *testing.T) {
