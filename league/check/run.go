@@ -304,23 +304,24 @@ func (s *session) registration(in inbound) any {
 	return resp
 }
 
-// start runs the agent's command with the placeholders filled in.
+// start runs the agent's command with the placeholders filled in. Each
+// start has a port of its own: the one a refused agent let go of may be
+// any other program's by the time it starts again (an outgoing
+// connection's, from the same range of ports the kernel hands out).
 func (s *session) start() error {
-	if s.argv == nil {
-		port, err := launch.FreePort(s.opts.Host)
-		if err != nil {
-			return err
-		}
-		data, err := filepath.Abs(filepath.Join(s.data, "agent"))
-		if err != nil {
-			return err
-		}
-		ph := launch.Placeholders{launch.PlaceholderManager: s.mgr.URL, launch.PlaceholderPort: strconv.Itoa(port),
-			launch.PlaceholderName: agentName, launch.PlaceholderData: data}
-		s.placeholders = ph
-		if s.argv, err = ph.ExpandAll(s.opts.Command); err != nil {
-			return &UsageError{"the agent's command: " + err.Error()}
-		}
+	port, err := launch.FreePort(s.opts.Host)
+	if err != nil {
+		return err
+	}
+	data, err := filepath.Abs(filepath.Join(s.data, "agent"))
+	if err != nil {
+		return err
+	}
+	ph := launch.Placeholders{launch.PlaceholderManager: s.mgr.URL, launch.PlaceholderPort: strconv.Itoa(port),
+		launch.PlaceholderName: agentName, launch.PlaceholderData: data}
+	s.placeholders = ph
+	if s.argv, err = ph.ExpandAll(s.opts.Command); err != nil {
+		return &UsageError{"the agent's command: " + err.Error()}
 	}
 	s.statusf("starting %s", strings.Join(s.argv, " "))
 	spec := s.agentSpec(s.placeholders)
