@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -43,12 +44,24 @@ func (e priceEntry) price() (Price, error) {
 		return Price{}, fmt.Errorf("want both input_per_million and output_per_million")
 	}
 	p := Price{InputPerMillion: *e.InputPerMillion, OutputPerMillion: *e.OutputPerMillion, Set: true}
-	return p, p.check()
+	return p, p.Check()
 }
 
-func (p Price) check() error {
-	if p.InputPerMillion < 0 || p.OutputPerMillion < 0 {
-		return fmt.Errorf("a price must not be negative (got %g and %g)", p.InputPerMillion, p.OutputPerMillion)
+// MaxPricePerMillion bounds a price: a dollar a token, over a thousand
+// times the dearest model's list price. Under it, what any count of
+// tokens costs is a finite number (math.MaxInt64 tokens at it are about
+// 1e25 dollars), so no estimate overflows to +Inf.
+const MaxPricePerMillion = 1e6
+
+// Check refuses a price that is not a number from 0 to
+// MaxPricePerMillion: negative, NaN, infinite or one at which a cost
+// could overflow.
+func (p Price) Check() error {
+	for _, v := range []float64{p.InputPerMillion, p.OutputPerMillion} {
+		if math.IsNaN(v) || v < 0 || v > MaxPricePerMillion {
+			return fmt.Errorf("a price must be a number from 0 to %d USD per million tokens (got %g and %g)",
+				int64(MaxPricePerMillion), p.InputPerMillion, p.OutputPerMillion)
+		}
 	}
 	return nil
 }
@@ -126,7 +139,7 @@ func parsePrice(raw string) (Price, error) {
 		return Price{}, fmt.Errorf("output price %q is not a number", out)
 	}
 	p.Set = true
-	return p, p.check()
+	return p, p.Check()
 }
 
 // String writes the price as --llm-price takes it ("" when not set).

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sync"
@@ -117,9 +118,11 @@ func (l *ledger) spent() (tally, error) {
 	whole := bytes.LastIndexByte(fresh, '\n') + 1 // a line still being written is read next time
 	for _, line := range bytes.Split(fresh[:whole], []byte("\n")) {
 		var e ledgerEntry
-		if json.Unmarshal(line, &e) == nil {
-			l.total.usd += e.CostUSD
-			l.total.tokens += e.InputTokens + e.OutputTokens
+		// A line with a negative count is no move's: it would take spend
+		// back.
+		if json.Unmarshal(line, &e) == nil && e.InputTokens >= 0 && e.OutputTokens >= 0 && e.CostUSD >= 0 {
+			l.total.usd = addUSD(l.total.usd, e.CostUSD)
+			l.total.tokens = addTokens(l.total.tokens, addTokens(e.InputTokens, e.OutputTokens))
 		}
 	}
 	l.offset += int64(whole)
@@ -146,4 +149,24 @@ func joinClose(err error, f *os.File) error {
 		err = closeErr
 	}
 	return err
+}
+
+// addTokens is a+b for counts that are not negative, saturating at the
+// largest int64: a sum that wrapped round to a negative count would never
+// reach a budget again.
+func addTokens(a, b int64) int64 {
+	if b > 0 && a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// addUSD is a+b for amounts that are not negative, saturating at the
+// largest float64, so a sum is never +Inf (which no JSON can hold); a
+// NaN or a negative b adds nothing.
+func addUSD(a, b float64) float64 {
+	if !(b > 0) {
+		return a
+	}
+	return min(a+b, math.MaxFloat64)
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"slices"
 	"strings"
@@ -67,7 +68,30 @@ type toolCall struct {
 // usage is what one request cost in tokens.
 type usage struct{ in, out int64 }
 
-func (u usage) add(o usage) usage { return usage{u.in + o.in, u.out + o.out} }
+// add sums two usages, saturating at the largest int64 instead of
+// wrapping round to a negative count.
+func (u usage) add(o usage) usage { return usage{addTokens(u.in, o.in), addTokens(u.out, o.out)} }
+
+// MaxUsageTokens bounds each count of a reply's usage (its input tokens,
+// its output tokens): ten times the longest context any model has (10
+// million tokens). A reply that says it cost more, or a negative count,
+// is impossible: it is refused as an answer that cannot be read
+// (MODEL_GENERATION_ERROR, ImpossibleUsage) and counts nothing against
+// any budget.
+const MaxUsageTokens = 100_000_000
+
+// ImpossibleUsage is the exception type of a reply whose usage is
+// negative or over MaxUsageTokens.
+const ImpossibleUsage = "ImpossibleUsage"
+
+// checkUsage refuses a reply's usage that no model could have spent.
+func checkUsage(u usage) error {
+	if u.in < 0 || u.out < 0 || u.in > MaxUsageTokens || u.out > MaxUsageTokens {
+		return &providerError{errorType: engine.ErrorGeneration, exceptionType: ImpossibleUsage,
+			err: fmt.Errorf("the reply's usage (%d input, %d output tokens) is outside 0 to %d", u.in, u.out, MaxUsageTokens)}
+	}
+	return nil
+}
 
 // backend is one provider's API: one non-streaming request.
 type backend interface {
@@ -91,6 +115,10 @@ func (e *providerError) Unwrap() error { return e.err }
 // (--replay-models) has no reply for: a MODEL_GENERATION_ERROR that no
 // fallback answers, so a record that no longer fits the league shows.
 const RecordMissing = "RecordMissing"
+
+// MovePanicked is the exception type of a move whose path panicked: the
+// player fails that move alone (MODEL_GENERATION_ERROR) and goes on.
+const MovePanicked = "MovePanicked"
 
 // retryable: rate limits, timeouts and the provider's own failures may
 // pass; a request the provider refused or an answer we cannot read will

@@ -43,6 +43,7 @@ type Model struct {
 	own            tally   // what this player spent in the league, against player
 	ledger         *ledger // the league's spend, against league; nil without a league budget
 	name           string
+	blank          *blanker // the key's spellings, blanked from every answer; nil without a key
 }
 
 // circuit is one provider's circuit breaker and the failure that last
@@ -113,11 +114,17 @@ func New(s config.LLM, o Options) (*Model, error) {
 	if err := Check(s); err != nil {
 		return nil, err
 	}
+	if o.Price.Set {
+		if err := o.Price.Check(); err != nil {
+			return nil, fmt.Errorf("the price of %s: %w", config.PriceKey(s.Provider, s.Model), err)
+		}
+	}
 	key, err := apiKey(s)
 	if err != nil {
 		return nil, err
 	}
-	client, err := replyClient(s, o.Player, key)
+	blank := newBlanker(key)
+	client, err := replyClient(s, o.Player, blank)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +135,7 @@ func New(s config.LLM, o Options) (*Model, error) {
 		b = newOpenAI(s, key, client)
 	}
 	m := &Model{settings: s, backend: b, circuit: circuitFor(s.Provider + " " + s.BaseURL), spent: map[string]int64{},
-		player: o.Budget, league: o.LeagueBudget, name: o.Player}
+		player: o.Budget, league: o.LeagueBudget, name: o.Player, blank: blank}
 	if o.Price.Set {
 		m.price = &protocol.Price{InputPerMillion: o.Price.InputPerMillion, OutputPerMillion: o.Price.OutputPerMillion}
 	}
@@ -250,8 +257,18 @@ func (m *Model) Forget(matchID string) {
 }
 
 // Ask asks the model for turn's move, retrying the provider's transient
-// failures (honouring Retry-After) while the deadline allows.
+// failures (honouring Retry-After) while the deadline allows. No
+// spelling of the key is in the move or its report: what the provider
+// said is blanked before it is cut to any cap, and the report once more
+// as a whole (its metadata holds what the provider's JSON decodes to).
 func (m *Model) Ask(ctx context.Context, turn Turn) Move {
+	move := m.ask(ctx, turn)
+	move.Choice = m.blank.blank(move.Choice)
+	m.blank.blankReport(&move.Report)
+	return move
+}
+
+func (m *Model) ask(ctx context.Context, turn Turn) Move {
 	move := Move{Report: m.report()}
 	if which, spent := m.BudgetSpent(); which != "" {
 		move.Report.BudgetSpent = which
@@ -268,6 +285,7 @@ func (m *Model) Ask(ctx context.Context, turn Turn) Move {
 	defer cancel()
 	start := time.Now()
 	res, err := m.askWithRetries(ctx, turn)
+	res = m.blank.blankAnswer(res) // before any of it is cut to a cap or reported
 	m.cost(&move.Report, res.usage)
 	move.Report.Reasoning = reasoningOf(res)
 	move.Report.LatencyMS = time.Since(start).Milliseconds()
@@ -327,16 +345,18 @@ func (m *Model) overBudget(matchID string) (int64, bool) {
 // charge counts a move's cost in its match, against the player's budget
 // and in the league's ledger.
 func (m *Model) charge(matchID string, r protocol.ModelMove) {
-	tokens := r.InputTokens + r.OutputTokens
+	tokens := addTokens(r.InputTokens, r.OutputTokens)
 	usd := 0.0
 	if r.CostUSD != nil {
 		usd = *r.CostUSD
 	}
-	m.mu.Lock()
-	m.spent[matchID] += tokens
-	m.own.usd += usd
-	m.own.tokens += tokens
-	m.mu.Unlock()
+	func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		m.spent[matchID] = addTokens(m.spent[matchID], tokens)
+		m.own.usd = addUSD(m.own.usd, usd)
+		m.own.tokens = addTokens(m.own.tokens, tokens)
+	}()
 	if m.ledger != nil && tokens > 0 {
 		// A line that cannot be written leaves the league's count short;
 		// the player's own budget still holds.

@@ -47,7 +47,7 @@ type openAIBackend struct {
 // MODEL_GENERATION_ERROR) instead of filling the player's memory.
 // With a record folder the client records every exchange there, or
 // answers every request from it and reaches no network.
-func replyClient(s config.LLM, player, key string) (*http.Client, error) {
+func replyClient(s config.LLM, player string, blank *blanker) (*http.Client, error) {
 	limit := s.ReplyBytes
 	if limit <= 0 {
 		limit = config.Default().Player.LLM.ReplyBytes
@@ -69,7 +69,8 @@ func replyClient(s config.LLM, player, key string) (*http.Client, error) {
 			return nil, fmt.Errorf("--record-models: %w", err)
 		}
 	}
-	return &http.Client{Transport: &cassette{dir: folder, replay: replay, secret: key, next: transport, seen: map[string]int{}}}, nil
+	return &http.Client{Transport: &cassette{dir: folder, replay: replay, blank: blank, limit: limit, next: transport,
+		seen: map[string]int{}}}, nil
 }
 
 func newOpenAI(s config.LLM, key string, client *http.Client) *openAIBackend {
@@ -121,6 +122,9 @@ func (b *openAIBackend) ask(ctx context.Context, turn Turn, text bool) (answer, 
 	resp, err := b.client.Chat.Completions.New(ctx, params)
 	if err != nil {
 		return res, requestFailed(err, func(e *openai.Error) (int, *http.Response, string) { return e.StatusCode, e.Response, e.RawJSON() })
+	}
+	if err := checkUsage(usage{in: resp.Usage.PromptTokens, out: resp.Usage.CompletionTokens}); err != nil {
+		return res, err
 	}
 	res.usage = usage{in: resp.Usage.PromptTokens, out: resp.Usage.CompletionTokens}
 	var content strings.Builder
@@ -187,6 +191,9 @@ func (b *anthropicBackend) ask(ctx context.Context, turn Turn, text bool) (answe
 	resp, err := b.client.Messages.New(ctx, params)
 	if err != nil {
 		return res, requestFailed(err, func(e *anthropic.Error) (int, *http.Response, string) { return e.StatusCode, e.Response, e.RawJSON() })
+	}
+	if err := checkUsage(usage{in: resp.Usage.InputTokens, out: resp.Usage.OutputTokens}); err != nil {
+		return res, err
 	}
 	res.usage = usage{in: resp.Usage.InputTokens, out: resp.Usage.OutputTokens}
 	var content strings.Builder

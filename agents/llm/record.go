@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/leaguetui/leaguetui/agents/rpc"
 )
 
 // A record is a folder of a model player's exchanges with its provider,
@@ -24,8 +26,8 @@ import (
 // and the replies it got, in order. The file is named by the request's
 // key, a hash of its method, path and canonical body, which is all a
 // replay matches on. Headers are never written but Content-Type and
-// Retry-After, so no key is; any text equal to the key is blanked in case
-// a server echoes it.
+// Retry-After, so no key is; any text equal to the key, in any spelling
+// (keyForms), is blanked in case a server echoes it.
 
 // recordedExchange is one record file.
 type recordedExchange struct {
@@ -100,7 +102,8 @@ func canonicalJSON(body []byte) json.RawMessage {
 type cassette struct {
 	dir    string
 	replay bool
-	secret string // blanked from what is written
+	blank  *blanker // the key's spellings, blanked from what is written
+	limit  int64    // a reply's byte cap (--llm-reply-bytes), replayed as it is live
 	next   http.RoundTripper
 
 	mu   sync.Mutex
@@ -133,18 +136,13 @@ func (c *cassette) answer(req *http.Request, key string) (*http.Response, error)
 	n := c.seen[key]
 	c.seen[key]++
 	c.mu.Unlock()
-	var ex recordedExchange
-	raw, err := os.ReadFile(c.path(key))
-	if err == nil {
-		err = json.Unmarshal(raw, &ex)
-	}
-	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(ex.Replies) == 0) {
+	reply, found, err := readReply(c.path(key), n, c.limit)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && !found) {
 		return nil, &RecordMissingError{Key: key, Path: c.path(key)}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("record %s: %w", c.path(key), err)
 	}
-	reply := ex.Replies[min(n, len(ex.Replies)-1)]
 	if reply.Timeout {
 		return nil, &net.OpError{Op: "read", Net: "tcp", Err: replayedTimeout{}}
 	}
@@ -155,10 +153,111 @@ func (c *cassette) answer(req *http.Request, key string) (*http.Response, error)
 	}
 	text := []byte(reply.Text)
 	if reply.Body != nil {
-		text = reply.Body
+		var compact bytes.Buffer
+		if json.Compact(&compact, reply.Body) == nil {
+			text = compact.Bytes()
+		} else {
+			text = reply.Body
+		}
+	}
+	if int64(len(text)) > c.limit {
+		// What a live reply of this size is: refused, not read.
+		return nil, fmt.Errorf("record %s: reply %d of %d bytes: %w", c.path(key), n+1, len(text),
+			&rpc.ReplyTooLargeError{From: "the record", Limit: c.limit})
 	}
 	resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(text)), int64(len(text))
 	return resp, nil
+}
+
+// recordValueBytes is the most of a record file a replay holds at once:
+// one value of it (its key, its request, one reply) as the recorder
+// writes it. A reply of up to limit bytes is written re-encoded and
+// indented, which makes it longer (encoding/json writes a byte as up to
+// six, \u003c for <; each line is indented): sixteen times limit, and
+// 1 MiB for the request, the prompt the player wrote itself, are room
+// enough. A value past it is no recorded reply of this cap.
+func recordValueBytes(limit int64) int64 { return 16*limit + 1<<20 }
+
+// readReply reads the n-th reply of the record file at path (the last
+// one when it holds fewer; found false when it holds none) one value at a
+// time, none read past recordValueBytes(limit): a record file of any size
+// costs the replay no more memory than a reply read live does.
+func readReply(path string, n int, limit int64) (reply recordedReply, found bool, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return reply, false, err
+	}
+	defer f.Close()
+	w := &valueWindow{r: f, most: recordValueBytes(limit), limit: limit}
+	dec := json.NewDecoder(w)
+	w.dec = dec
+	if err := expectDelim(dec, '{'); err != nil {
+		return reply, false, err
+	}
+	for dec.More() {
+		name, err := dec.Token()
+		if err != nil {
+			return reply, false, err
+		}
+		if name != "replies" {
+			var skipped json.RawMessage
+			if err := dec.Decode(&skipped); err != nil {
+				return reply, false, err
+			}
+			continue
+		}
+		if err := expectDelim(dec, '['); err != nil {
+			return reply, false, err
+		}
+		for i := 0; dec.More(); i++ {
+			var r recordedReply
+			if err := dec.Decode(&r); err != nil {
+				return reply, false, err
+			}
+			reply, found = r, true
+			if i == n {
+				return reply, found, nil // the rest of the file is not read
+			}
+		}
+		return reply, found, nil
+	}
+	return reply, found, nil
+}
+
+// expectDelim reads the delimiter want.
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok != want {
+		return fmt.Errorf("want %v, found %v", want, tok)
+	}
+	return nil
+}
+
+// valueWindow feeds a json.Decoder at most most bytes past what it has
+// consumed: a value longer than that fails to decode (a
+// rpc.ReplyTooLargeError) with no more of it read.
+type valueWindow struct {
+	r           io.Reader
+	dec         *json.Decoder
+	most, limit int64 // limit: the reply cap most is made of
+	read        int64
+}
+
+func (w *valueWindow) Read(p []byte) (int, error) {
+	room := w.most - (w.read - w.dec.InputOffset())
+	if room <= 0 {
+		return 0, fmt.Errorf("a value over %d bytes, longer than any reply of up to %d bytes is recorded as: %w",
+			w.most, w.limit, &rpc.ReplyTooLargeError{From: "the record", Limit: w.limit})
+	}
+	if int64(len(p)) > room {
+		p = p[:room]
+	}
+	n, err := w.r.Read(p)
+	w.read += int64(n)
+	return n, err
 }
 
 // replayedTimeout is a recorded timeout, replayed: a net.Error that timed out.
@@ -214,10 +313,7 @@ func (c *cassette) keep(asked recordedRequest, key string, reply recordedReply) 
 	if err != nil {
 		return
 	}
-	if c.secret != "" {
-		out = bytes.ReplaceAll(out, []byte(c.secret), []byte("[redacted]"))
-	}
-	_ = writeFileAtomic(c.path(key), append(out, '\n'))
+	_ = writeFileAtomic(c.path(key), append(c.blank.blankBytes(out), '\n'))
 }
 
 // writeFileAtomic writes path through a temporary file renamed over it,

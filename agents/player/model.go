@@ -45,9 +45,11 @@ func (p *Player) askModel(mc engine.MoveContext, callDeadline string) llm.Move {
 	if at, _, err := protocol.ParseTime(callDeadline); err == nil && at.Add(time.Second).Before(deadline) {
 		deadline = at.Add(time.Second) // the wire's deadline is in whole seconds
 	}
-	p.mu.Lock()
-	past := p.pastAgainst(mc.OpponentID)
-	p.mu.Unlock()
+	past := func() []llm.PastMatch {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.pastAgainst(mc.OpponentID)
+	}()
 	// The player's lifetime, not the call's: a referee that gives up on a
 	// call asks again for the same move, which the model may still give;
 	// a player that shuts down stops waiting for its provider.
@@ -93,6 +95,17 @@ func (p *Player) settleModelMove(key string, mc engine.MoveContext, asked llm.Mo
 	cost.Add(report, mc.Turn)
 	p.countModelMove(report)
 	return move, &report
+}
+
+// panicked is the report of a model move whose path panicked (see
+// chooseMove): a MODEL_GENERATION_ERROR of this move only, ERROR as a
+// provider's failure is.
+func (mp *modelPlayer) panicked(mc engine.MoveContext) *protocol.ModelMove {
+	s := mp.model.Settings()
+	status, _ := engine.ModelErrorStatus(engine.ErrorGeneration)
+	return &protocol.ModelMove{Provider: s.Provider, Model: s.Model, ErrorType: engine.ErrorGeneration, Status: status,
+		Metadata: map[string]any{"exception_type": llm.MovePanicked, "has_tool_call_request": false, "provider": s.Provider,
+			"step": mc.Turn}}
 }
 
 // fallbackFor is the random strategy of gameType (or the game's first),

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -238,27 +239,10 @@ func (p *Player) handleMoveCall(_ context.Context, in protocol.Inbound) (any, er
 	mc := engine.MoveContext{Self: id, OpponentID: call.Context.OpponentID,
 		MatchID: call.MatchID, Round: int(call.Context.RoundID), GameType: gameType, Turn: max(request.Turn, 1),
 		MoveType: request.MoveType, Options: request.ValidOptions, State: request.Context}
-	p.mu.Lock()
-	move, again := p.moves[key]
-	var report *protocol.ModelMove
-	switch {
-	case again && p.llm != nil:
-		report = p.llm.reports[key]
-	case p.llm != nil:
-		p.mu.Unlock()
-		asked := p.askModel(mc, call.Deadline) // outside p.mu: a slow model holds up no other match
-		p.mu.Lock()
-		move, report = p.settleModelMove(key, mc, asked)
-	case !again:
-		strategy := p.strategyFor(gameType)
-		if strategy == nil {
-			p.mu.Unlock()
-			return nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "this player cannot play %q", gameType)
-		}
-		move = strategy.Choose(mc)
-		p.moves[key] = move
+	move, report, err := p.chooseMove(key, mc, call.Deadline)
+	if err != nil {
+		return nil, err
 	}
-	p.mu.Unlock()
 	if report.Failed() {
 		p.Log.Warn("the model failed", "event_type", "MODEL_ERROR", "match_id", call.MatchID, "error_type", report.ErrorType,
 			"status", report.Status, "fallback", report.Fallback)
@@ -266,6 +250,59 @@ func (p *Player) handleMoveCall(_ context.Context, in protocol.Inbound) (any, er
 	p.Log.LogAttrs(context.Background(), slog.LevelInfo, "move chosen", slog.String("event_type", "CHOICE_MADE"),
 		slog.String("match_id", call.MatchID), slog.String("choice", move))
 	return p.moveAnswer(call, id, request.MoveType, move, report), nil
+}
+
+// chooseMove is the move of key (with its model report for a model
+// player): the one given before, or the model's or the strategy's. p.mu
+// is held only inside it, each time released by a deferred unlock, so a
+// panic on the way (a strategy's, or one on a model answer's path) fails
+// this move only and leaves no lock held: it is logged (MOVE_PANICKED)
+// and answered as a model move that failed (MODEL_GENERATION_ERROR,
+// llm.MovePanicked) by a model player, as an internal error by any other.
+// A referee that asks again gets the move if the panic came after it was
+// kept, a fresh try if before.
+func (p *Player) chooseMove(key string, mc engine.MoveContext, callDeadline string) (move string, report *protocol.ModelMove, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			p.Log.Error("the move panicked", "event_type", "MOVE_PANICKED", "match_id", mc.MatchID, "panic", fmt.Sprint(v),
+				"stack", string(debug.Stack()))
+			move, report, err = "", nil, protocol.NewRPCError(protocol.CodeInternal, "", "internal error")
+			if p.llm != nil {
+				report, err = p.llm.panicked(mc), nil
+			}
+		}
+	}()
+	move, report, again := p.givenMove(key)
+	switch {
+	case again:
+		return move, report, nil
+	case p.llm != nil:
+		asked := p.askModel(mc, callDeadline) // outside p.mu: a slow model holds up no other match
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		move, report = p.settleModelMove(key, mc, asked)
+		return move, report, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	strategy := p.strategyFor(mc.GameType)
+	if strategy == nil {
+		return "", nil, protocol.NewRPCError(protocol.CodeInvalidParams, "", "this player cannot play %q", mc.GameType)
+	}
+	move = strategy.Choose(mc)
+	p.moves[key] = move
+	return move, nil, nil
+}
+
+// givenMove is the move given before for key, and its model report.
+func (p *Player) givenMove(key string) (move string, report *protocol.ModelMove, again bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	move, again = p.moves[key]
+	if again && p.llm != nil {
+		report = p.llm.reports[key]
+	}
+	return move, report, again
 }
 
 // moveAnswer is CHOOSE_PARITY_RESPONSE for even/odd's move and

@@ -7,14 +7,20 @@
 // held until the client gives up, 500, malformed JSON, an answer of
 // 200 MB, the move as JSON in the text, or, as a server without tool
 // calls, 400 to a request that offers tools and a text move to one that
-// does not. It needs no key.
+// does not; a good answer that says it cost math.MaxInt64 tokens, a
+// negative count or the most a reply may (llm.MaxUsageTokens); or the key
+// it was sent, in every spelling, in its text and as the move. It needs
+// no key.
 package fakellm
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -40,6 +46,10 @@ const (
 	Huge           Answer = "huge"            // 200 with HugeBytes of one answer, streamed
 	TextMove       Answer = "text_move"       // no tool call: the legal move as JSON in the text
 	NoTools        Answer = "no_tools"        // a server without tool calls: 400 to a request with tools, a text move to one without
+	HugeUsage      Answer = "huge_usage"      // a Good answer that says it cost math.MaxInt64 tokens in and out
+	NegativeUsage  Answer = "negative_usage"  // a Good answer that says it cost a negative count of tokens
+	MaxUsage       Answer = "max_usage"       // a Good answer that says it cost llm.MaxUsageTokens in and out, the most a reply may
+	EchoKey        Answer = "echo_key"        // the key it was sent, in every spelling (KeyEncodings), in its text and as the move
 )
 
 // HugeBytes is the size of a Huge answer: more than a player should ever
@@ -48,7 +58,21 @@ const HugeBytes = 200 << 20
 
 // Answers lists every answer.
 var Answers = []Answer{Good, NoToolCall, UnknownTool, EmptyArguments, IllegalLink, RateLimited, Hang, ServerError, MalformedJSON, Huge,
-	TextMove, NoTools}
+	TextMove, NoTools, HugeUsage, NegativeUsage, MaxUsage, EchoKey}
+
+// KeyEncodings are the spellings of key an EchoKey answer says it in, as
+// the standard library writes them: the key itself, as encoding/json
+// writes it in a string (with <, > and & as \u003c, \u003e and \u0026,
+// and without), and as url.QueryEscape and url.PathEscape do.
+func KeyEncodings(key string) []string {
+	quoted, _ := json.Marshal(key)
+	var plain bytes.Buffer
+	enc := json.NewEncoder(&plain)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(key)
+	unquoted := strings.TrimSuffix(plain.String(), "\n")
+	return []string{key, string(quoted[1 : len(quoted)-1]), unquoted[1 : len(unquoted)-1], url.QueryEscape(key), url.PathEscape(key)}
+}
 
 // Usage is the tokens every answered request says it cost.
 const (
@@ -189,10 +213,31 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			_, _ = w.Write(errorBody(q.api, "invalid_request_error", "this model does not support tools"))
 			return
 		}
-		_ = json.NewEncoder(w).Encode(reply(q, TextMove))
+		_ = json.NewEncoder(w).Encode(reply(q, TextMove, key))
 	default:
-		_ = json.NewEncoder(w).Encode(reply(q, answer))
+		_ = json.NewEncoder(w).Encode(withUsage(reply(q, answer, key), q.api, answer))
 	}
+}
+
+// withUsage is r with the usage answer says.
+func withUsage(r map[string]any, api string, answer Answer) map[string]any {
+	var in, out int64
+	switch answer {
+	case HugeUsage:
+		in, out = math.MaxInt64, math.MaxInt64
+	case NegativeUsage:
+		in, out = -1_000_000, math.MinInt64
+	case MaxUsage:
+		in, out = llm.MaxUsageTokens, llm.MaxUsageTokens
+	default:
+		return r
+	}
+	if api == "anthropic" {
+		r["usage"] = map[string]any{"input_tokens": in, "output_tokens": out}
+	} else {
+		r["usage"] = map[string]any{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in}
+	}
+	return r
 }
 
 // writeHuge streams an answer of HugeBytes whose text never ends until
@@ -304,8 +349,9 @@ func jsonAfter(prompt, label string, v any) {
 	}
 }
 
-// reply is a 200 answer in the request's API.
-func reply(q asked, answer Answer) map[string]any {
+// reply is a 200 answer in the request's API; key is the key the
+// request carried.
+func reply(q asked, answer Answer, key string) map[string]any {
 	name, args := q.tool, map[string]any{q.param: move(q)}
 	switch answer {
 	case UnknownTool:
@@ -314,9 +360,14 @@ func reply(q asked, answer Answer) map[string]any {
 		args = map[string]any{}
 	case IllegalLink:
 		args = map[string]any{q.param: IllegalPage}
+	case EchoKey:
+		args = map[string]any{q.param: key, "spellings": KeyEncodings(key)}
 	}
 	withCall := answer != NoToolCall && answer != TextMove && !q.text
 	say := "I will move."
+	if answer == EchoKey {
+		say = "Your key is " + strings.Join(KeyEncodings(key), " or ") + "."
+	}
 	if answer == TextMove || q.text {
 		raw, _ := json.Marshal(args)
 		say = "I choose " + string(raw) + "."
