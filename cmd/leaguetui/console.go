@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -52,7 +53,7 @@ func runConsole(ctx context.Context, opts launcher.Spec, outs consoleOutputs, at
 		slog.SetDefault(slog.New(slog.DiscardHandler))
 		defer slog.SetDefault(previous)
 		if outs.WebAddr != "" {
-			if err := web.Serve(ctx, attach.URL, outs.WebAddr, outs.Stderr); err != nil {
+			if _, err := web.Serve(ctx, attach.URL, outs.WebAddr, outs.Stderr); err != nil {
 				return err
 			}
 		}
@@ -70,8 +71,9 @@ func runConsole(ctx context.Context, opts launcher.Spec, outs consoleOutputs, at
 	opts.Notify = func(line string) { slog.Warn(line) } // the log pane and file: the console owns the screen
 	fmt.Fprintf(outs.Stderr, "leaguetui: starting the manager, referees (%d) and players (%d)…\n", opts.Referees, opts.Players)
 	league, err := launcher.Launch(ctx, opts)
+	var view *web.Server // --web's, told the final standings before the manager stops
 	if league != nil {
-		defer func() { stopLeague(league, opts.DataDir, outs.Stderr) }()
+		defer func() { stopLeague(league, view, opts.DataDir, outs.Stderr) }()
 	}
 	if err != nil {
 		return err
@@ -88,7 +90,7 @@ func runConsole(ctx context.Context, opts launcher.Spec, outs consoleOutputs, at
 		fmt.Fprintf(outs.Stderr, "leaguetui: seed %d (repeat this league with --seed %d)\n", league.Seed, league.Seed)
 	}
 	if outs.WebAddr != "" {
-		if err := web.Serve(ctx, league.Control.Base(), outs.WebAddr, outs.Stderr); err != nil {
+		if view, err = web.Serve(ctx, league.Control.Base(), outs.WebAddr, outs.Stderr); err != nil {
 			return err
 		}
 	}
@@ -197,9 +199,17 @@ func consoleInfo(league *launcher.League) []string {
 }
 
 // stopLeague stops every child the console started and says so, once the
-// console has given the terminal back.
-func stopLeague(league *launcher.League, dataDir string, stderr io.Writer) {
+// console has given the terminal back. A league that has ended first ends
+// its web view's pages on its final standings.
+func stopLeague(league *launcher.League, view *web.Server, dataDir string, stderr io.Writer) {
 	n := len(league.Children())
+	if view != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), web.FinishTimeout)
+		if err := view.Finish(ctx); err != nil && !errors.Is(err, web.ErrNotOver) {
+			slog.Warn("the web view's pages did not all get the final standings", "err", err)
+		}
+		cancel()
+	}
 	league.Stop()
 	slog.Info("agents stopped", "count", n)
 	fmt.Fprintf(stderr, "leaguetui: stopped %d agents; the league's files are in %s (seed %d)\n", n, dataDir, league.Seed)

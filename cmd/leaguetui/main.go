@@ -436,6 +436,12 @@ func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, 
 	if err := spec.CheckSize(); err != nil && *attach == "" {
 		return &usageError{err.Error()}
 	}
+	if *attach == "" {
+		// A data folder's league keeps its seed, players and game.
+		if err := agreesWithDataFolder(spec); err != nil {
+			return err
+		}
+	}
 	if err := checkOutputFolder("csv", *csvDir); err != nil {
 		return err
 	}

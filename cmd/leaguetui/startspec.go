@@ -2,14 +2,21 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
+	"github.com/leaguetui/leaguetui/engine"
+	"github.com/leaguetui/leaguetui/league/control"
+	"github.com/leaguetui/leaguetui/league/launcher"
 )
 
 // A data folder remembers how its league was started (store.StartSpec):
@@ -116,4 +123,89 @@ func flagValues(args []string) map[string]string {
 		values[name] = value
 	}
 	return values
+}
+
+// agreesWithDataFolder refuses, before anything starts, a --seed,
+// --players or --game that disagrees with the league the data folder
+// holds and has started (its journal's league_started): a usage error,
+// exit status 2, in one line that gives the two ways on. A league that
+// has not started has no seed of its own yet, and is begun again.
+func agreesWithDataFolder(spec launcher.Spec) error {
+	layout := store.Layout{Root: spec.DataDir, LeagueID: spec.Config.LeagueID}
+	if layout.Validate() != nil {
+		return nil // the launcher names a bad --league-id
+	}
+	start, ok := journaledStart(layout.Journal())
+	if !ok {
+		return nil
+	}
+	var differ, given []string
+	// The league's players count the open seats taken too.
+	if n := len(start.Players); spec.Given.Players && spec.Roster == nil && n > 0 &&
+		(n < spec.Players || n > spec.Players+spec.Config.Joining.OpenSeats) {
+		differ = append(differ, fmt.Sprintf("--players %d (it has %d)", spec.Players, n))
+		given = append(given, fmt.Sprintf("--players %d", spec.Players))
+	}
+	if spec.Given.Seed && spec.Seed != start.Seed {
+		differ = append(differ, fmt.Sprintf("--seed %d (its seed is %d)", spec.Seed, start.Seed))
+		given = append(given, fmt.Sprintf("--seed %d", spec.Seed))
+	}
+	if game := spec.Config.GameType; gameGiven(spec.ConfigArgs) && start.GameType != "" && game != start.GameType {
+		differ = append(differ, fmt.Sprintf("--game %s (it plays %s)", game, start.GameType))
+		given = append(given, "--game "+game)
+	}
+	if len(differ) == 0 {
+		return nil
+	}
+	verb := "disagrees"
+	if len(differ) > 1 {
+		verb = "disagree"
+	}
+	return &usageError{fmt.Sprintf("%s; %s %s with it. Either open it as it is (leave out %s), "+
+		"or start a new league in another folder (--data NEW_FOLDER %s)",
+		describeStarted(layout, start), strings.Join(differ, " and "), verb, strings.Join(given, " "), strings.Join(given, " "))}
+}
+
+// gameGiven says the command line (or the folder's remembered flags)
+// names the game.
+func gameGiven(args []string) bool {
+	return slices.ContainsFunc(args, func(a string) bool {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		return name == "game" && strings.HasPrefix(a, "-")
+	})
+}
+
+// journaledStart is the start of the league whose journal is at path, as
+// its league_started event has it; false when the league has not started
+// (or there is no journal, or it cannot be read: the launcher says why).
+func journaledStart(path string) (engine.StartInfo, bool) {
+	var start *engine.StartInfo
+	errFound := errors.New("found")
+	_, err := store.NewJournalReader(path).Read(1, math.MaxInt64, func(raw json.RawMessage) error {
+		var ev struct {
+			Kind  engine.EventKind  `json:"kind"`
+			Start *engine.StartInfo `json:"start"`
+		}
+		if json.Unmarshal(raw, &ev) == nil && ev.Kind == engine.EventLeagueStarted && ev.Start != nil {
+			start = ev.Start
+			return errFound
+		}
+		return nil
+	})
+	if start == nil || !errors.Is(err, errFound) {
+		return engine.StartInfo{}, false
+	}
+	return *start, true
+}
+
+// describeStarted names the league of the data folder as the launcher
+// does (its state, game, players, seed, progress) from its standings
+// file, or, when that file is not of this start, from the journal alone.
+func describeStarted(layout store.Layout, start engine.StartInfo) string {
+	var doc protocol.StandingsFile
+	if store.ReadJSON(layout.Standings(), &doc) == nil && doc.Seed == start.Seed && doc.State != "" {
+		return launcher.DescribeLeague(layout.Root, doc)
+	}
+	return fmt.Sprintf("%s holds league %s: started, %s, %s, seed %d", layout.Root, layout.LeagueID, start.GameType,
+		control.Plural(len(start.Players), "player"), start.Seed)
 }

@@ -67,8 +67,9 @@ func Run(ctx context.Context, spec launcher.Spec, outs Outputs) error {
 	if league != nil {
 		defer league.Stop()
 	}
+	var view *web.Server
 	if err == nil && outs.WebAddr != "" {
-		err = web.Serve(ctx, league.Control.Base(), outs.WebAddr, out.progress)
+		view, err = web.Serve(ctx, league.Control.Base(), outs.WebAddr, out.progress)
 	}
 	if err == nil {
 		err = awaitJoining(startCtx, league, spec, out)
@@ -97,6 +98,7 @@ func Run(ctx context.Context, spec launcher.Spec, outs Outputs) error {
 		return managerExited(league, err)
 	}
 	if progress == nil { // completed before this run: its final standings
+		finishWeb(ctx, view, out.progress)
 		standings, err := printStandings(ctx, league, out)
 		if err == nil {
 			err = finalStandings(league, spec, standings, out.progress)
@@ -116,14 +118,17 @@ func Run(ctx context.Context, spec launcher.Spec, outs Outputs) error {
 			stopped.DataDir, stopped.FreePorts = spec.DataDir, spec.FreePorts
 		case errors.As(err, &storage):
 			storage.Resume = resume
-		case errors.As(err, &ended), ctx.Err() != nil:
+		case errors.As(err, &ended):
 			// The admin's stop ends the league for good: nothing resumes it.
+			finishWeb(ctx, view, out.progress)
+		case ctx.Err() != nil:
 		default:
 			done, total := progress.league.Progress()
 			return halted(league, err, done, total, resume)
 		}
 		return err
 	}
+	finishWeb(ctx, view, out.progress)
 	standings, err := printStandings(ctx, league, out)
 	if err != nil {
 		// The journal holds the completed league: the same command prints it.
@@ -133,6 +138,21 @@ func Run(ctx context.Context, spec launcher.Spec, outs Outputs) error {
 		return fmt.Errorf("%w; the same command writes it from the journal: %s", err, resume)
 	}
 	return finish(spec, outs, spec.Config.LeagueID, &standings, out.progress)
+}
+
+// finishWeb ends the web view's streams (--web) on the league's final
+// standings before the manager stops, so that an open page ends on that
+// table and not on a manager that no longer answers; a view that cannot
+// is said on stderr, and the run goes on.
+func finishWeb(ctx context.Context, view *web.Server, progress io.Writer) {
+	if view == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, web.FinishTimeout)
+	defer cancel()
+	if err := view.Finish(ctx); err != nil {
+		fmt.Fprintf(progress, "leaguetui: %v\n", err)
+	}
 }
 
 // finish is what follows a completed league: its exports, and its results

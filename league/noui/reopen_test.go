@@ -14,8 +14,9 @@ import (
 // on a data folder that holds a completed league, leaguetui --no-ui names
 // that league (its state, game, size and the seed it has, not a new one),
 // refuses flags that disagree with it and says the two ways on (nothing on
-// stdout; exit status 2 for a flag the folder remembers, before anything
-// starts, 1 for a seed that is not the league's); run as it is, it says on
+// stdout; exit status 2, before anything starts, for a flag the folder
+// remembers and for a seed that is not the league's: issue 49, item 6);
+// run as it is, it says on
 // stderr that the league was completed before this run, prints its final
 // standings and exits 0.
 func TestReopenedDataFolder(t *testing.T) {
@@ -32,7 +33,7 @@ func TestReopenedDataFolder(t *testing.T) {
 	}{
 		{"more players", []string{"--players", "16"}, []string{dir + " holds a league started otherwise",
 			"--players 16 (it was started with --players 2)", "leave it out to resume that league", "another --data folder"}, false, 2},
-		{"another seed", []string{"--seed", "9"}, []string{described, "--seed 9 (its seed is 5)"}, false, 1},
+		{"another seed", []string{"--seed", "9"}, []string{described, "--seed 9 (its seed is 5)", "leave out --seed 9", "--data NEW_FOLDER --seed 9"}, false, 2},
 		{"as it is", nil, []string{described, "completed before this run", "standings.json", "another --data folder"}, true, 0},
 	}
 	for _, tt := range tests {

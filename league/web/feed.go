@@ -48,6 +48,9 @@ type feedStatus struct {
 	Down           bool   // the manager's last answer was none
 	DownError      string // why, while Down
 	Outages        int    // how many times the manager stopped answering
+	// Final is the event of the league's final standings, once Finish has
+	// read them: every stream writes it after the events and ends.
+	Final []byte
 }
 
 func newFeed(ctl *control.Client, wait, retry time.Duration, historyBytes int) *feed {
@@ -114,6 +117,7 @@ func (f *feed) add(events []engine.Event, st feedStatus) {
 	f.trimLocked()
 	st.CaughtUp = st.CaughtUp || f.status.CaughtUp
 	st.Outages = f.status.Outages
+	st.Final = f.status.Final
 	st.LastSeq = max(st.LastSeq, last)
 	f.status = st
 	f.notifyLocked()
@@ -178,6 +182,33 @@ func (f *feed) caughtUp(ctx context.Context) bool {
 			return false
 		}
 	}
+}
+
+// reached waits until the feed has read every event up to seq, or ctx
+// ends (its error).
+func (f *feed) reached(ctx context.Context, seq int64) error {
+	for {
+		f.mu.Lock()
+		done, changed := f.status.LastSeq >= seq, f.changed
+		f.mu.Unlock()
+		if done {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// setFinal keeps the final standings' event for every stream, and wakes
+// them.
+func (f *feed) setFinal(frame []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.status.Final = frame
+	f.notifyLocked()
 }
 
 // pairings is the schedule as the feed has told it so far.

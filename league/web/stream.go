@@ -29,6 +29,8 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.clients.Add(-1)
+	s.streamOpened()
+	defer s.streamClosed()
 	out := &streamWriter{w: w, rc: http.NewResponseController(w), timeout: s.WriteTimeout}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
@@ -55,7 +57,8 @@ type streamState struct {
 }
 
 // relay writes what the feed has for the stream, in one write per Batch
-// at most, until the spectator leaves or stops reading.
+// at most, until the spectator leaves or stops reading, or the league's
+// final standings are written (Finish): they end the stream.
 func (s *Server) relay(ctx context.Context, out *streamWriter, st *streamState, f *feed) {
 	keepAlive := time.NewTimer(s.Wait)
 	defer keepAlive.Stop()
@@ -67,7 +70,9 @@ func (s *Server) relay(ctx context.Context, out *streamWriter, st *streamState, 
 		if gap {
 			continue
 		}
-		s.sayManager(out, st, now)
+		if now.Final == nil { // a manager stopping after the final standings is no news
+			s.sayManager(out, st, now)
+		}
 		for _, frame := range frames {
 			out.write(frame)
 		}
@@ -76,6 +81,11 @@ func (s *Server) relay(ctx context.Context, out *streamWriter, st *streamState, 
 			out.write(eventFrame("state", "", map[string]any{"state": now.State, "last_seq": now.LastSeq,
 				"storage_failure": now.StorageFailure}))
 			st.state = now
+		}
+		if now.Final != nil {
+			out.write(now.Final)
+			_ = out.flush()
+			return // the last word: the page stops reading
 		}
 		if out.flush() != nil {
 			return // a spectator that does not read
@@ -90,6 +100,7 @@ func (s *Server) relay(ctx context.Context, out *streamWriter, st *streamState, 
 		}
 		select { // what else comes within Batch goes in the same write
 		case <-time.After(s.Batch):
+		case <-s.finished: // the final standings wait for no batch
 		case <-ctx.Done():
 			return
 		}

@@ -65,6 +65,13 @@ type Server struct {
 	stop      context.CancelFunc
 	standings docCache
 	fetches   singleflight.Group
+
+	// The streams open now, for Finish to wait on.
+	openMu   sync.Mutex
+	open     int
+	drained  chan struct{} // closed when open comes to 0, while Finish waits
+	finished chan struct{} // closed by Finish once the final standings are there
+	finish   sync.Once
 }
 
 // The view's defaults; docs/web.md and docs/limits.md list them.
@@ -84,7 +91,7 @@ func New(managerURL string) *Server {
 	life, stop := context.WithCancel(context.Background())
 	return &Server{ctl: control.New(managerURL, ""), Wait: 20 * time.Second, Retry: time.Second,
 		MaxClients: DefaultMaxClients, WriteTimeout: DefaultWriteTimeout, Batch: DefaultBatch,
-		HistoryBytes: DefaultHistoryBytes, CacheFor: DefaultCacheFor, life: life, stop: stop}
+		HistoryBytes: DefaultHistoryBytes, CacheFor: DefaultCacheFor, life: life, stop: stop, finished: make(chan struct{})}
 }
 
 // Handler serves the page, its stream and the documents it reads.

@@ -146,9 +146,14 @@ function renderFlow() {
 
 async function loadStandings() {
   view.standingsDue = false;
+  if (view.final) return;
   const resp = await fetch("standings", { cache: "no-store" });
   if (!resp.ok) return;
   const doc = await resp.json();
+  if (!view.final) showStandings(doc); // the final standings are the last word
+}
+
+function showStandings(doc) {
   $("league").textContent = doc.league_id;
   $("game").textContent = doc.game_type || view.gameType || "";
   view.done = doc.matches_done; view.total = doc.matches_total;
@@ -193,6 +198,7 @@ function connect() {
   // EventSource reconnects by itself, sending the last id it saw: the
   // stream resumes after it, so nothing is missed or shown twice.
   const stream = new EventSource("stream?after=" + view.lastSeq);
+  view.stream = stream;
   stream.onmessage = (msg) => {
     apply(JSON.parse(msg.data));
     scheduleStandings();
@@ -213,6 +219,23 @@ function connect() {
     el.textContent = st.up ? "manager: up" : "manager: not answering, retrying";
     el.className = st.up ? "dim" : "down";
     if (st.up) { view.standingsDue = true; scheduleStandings(); }
+  });
+  // The last event of a league that has ended: its final standings, sent
+  // before the manager stops. The page shows them and stops reading, so it
+  // never reconnects to a manager that is gone.
+  stream.addEventListener("final", (msg) => {
+    const doc = JSON.parse(msg.data);
+    stream.close();
+    view.final = true;
+    view.standingsDue = false;
+    if (refreshing) { clearTimeout(refreshing); refreshing = null; }
+    view.running.clear();
+    showStandings(doc);
+    render();
+    $("final").hidden = false;
+    $("manager").textContent = "final standings: the league has " + (doc.state === "stopped" ? "stopped" : "completed");
+    $("manager").className = "dim";
+    document.body.dataset.final = "true";
   });
   stream.onopen = () => { $("manager").textContent = "manager: up"; $("manager").className = "dim"; };
 }
