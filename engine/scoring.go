@@ -155,11 +155,12 @@ func newLeagueTable(s Scoring) *Table {
 
 // AddPlayer makes sure a player appears in the standings, even with no
 // results. It is idempotent; a non-empty displayName replaces the stored
-// one. Without a display name the player id is shown.
+// one, as ShownName shows it (a name mixing scripts has its look-alike
+// letters escaped). Without a display name the player id is shown.
 func (t *Table) AddPlayer(id, displayName string) {
 	row := t.row(id)
 	if displayName != "" {
-		row.DisplayName = displayName
+		row.DisplayName = ShownName(displayName)
 	}
 }
 

@@ -15,7 +15,9 @@ import (
 // announcement, as league.v2 describes, rather than from our start_match:
 // they answer start_match with -32601 (method not found), or registered
 // without match tickets (they send our players none, so they cannot be
-// ours). For both, the announced assignment stands: the report of a match
+// ours). One that refuses start_match in another form, startMatchRefusals
+// times in a row, is taken for one that declines it. For all, the
+// announced assignment stands: the report of a match
 // announced to the referee is taken, even when the match was handed to
 // another meanwhile; and the matches of one that declined start_match are
 // not handed to a referee that never heard of them, but waited for again,
@@ -30,7 +32,28 @@ type announcedBy struct {
 	fromAnnouncement map[string]bool      // referee id -> takes its matches from the announcement
 	lastReport       map[string]time.Time // referee id -> when it last sent a report
 	ticketless       map[string]bool      // referee id -> registered without match tickets
+	refusals         map[string]*startRefusals
 }
+
+// startRefusals are a referee's refusals of start_match in a row, in
+// other forms than -32601: a JSON-RPC error of any other code, or a
+// LEAGUE_ERROR.
+type startRefusals struct {
+	streak   int
+	last     string // the last refusal, as the referee said it (bounded, printable)
+	declined bool   // startMatchRefusals in a row: taken as a referee that declines start_match
+}
+
+// startMatchRefusals is how many refusals of start_match in a row make a
+// referee one that declines it. A referee of another implementation that
+// answers our start_match with "unknown message type" (-32000, -32602, a
+// LEAGUE_ERROR) was sent every match again at every pass over the
+// referees, for as long as the league waited; one of ours may refuse a
+// match or two that it is already running, or one over its
+// max_concurrent_matches after its manager restarted. The refusals are
+// forgotten when the referee sends a report the league authenticates, or
+// registers again: it has shown it plays.
+const startMatchRefusals = 3
 
 // noteTicketless marks a referee that registered without match tickets:
 // not one of ours, it may run the matches announced to it without
@@ -71,9 +94,71 @@ func (m *Manager) noteAnnouncementDriven(refereeID string) {
 }
 
 // announcementDriven reports a referee that takes its matches from the
-// round announcement. Call with m.mu held.
+// round announcement, or is taken for one: it refused start_match too
+// often (noteStartRefusal). Call with m.mu held.
 func (m *Manager) announcementDriven(refereeID string) bool {
+	if r := m.announced.refusals[refereeID]; r != nil && r.declined {
+		return true
+	}
 	return m.announced.fromAnnouncement[refereeID]
+}
+
+// noteStartRefusal counts a refusal of start_match by a referee, in
+// another form than -32601, and reports whether it was the last one
+// taken: the referee is, from now on, one that declines start_match,
+// which the feed, the console and --no-ui's stderr are told with the
+// reason.
+func (m *Manager) noteStartRefusal(refereeID, matchID string, refusal error) bool {
+	said := clipReason(refusal.Error())
+	m.mu.Lock()
+	if m.announced.refusals == nil {
+		m.announced.refusals = map[string]*startRefusals{}
+	}
+	r := m.announced.refusals[refereeID]
+	if r == nil {
+		r = &startRefusals{}
+		m.announced.refusals[refereeID] = r
+	}
+	r.streak++
+	r.last = said
+	declined := !r.declined && r.streak >= startMatchRefusals
+	r.declined = r.declined || declined
+	streak := r.streak
+	m.mu.Unlock()
+	m.Log.Warn("start_match refused", "event_type", "START_MATCH_REFUSED", "referee_id", refereeID, "match_id", matchID,
+		"refusals_in_a_row", streak, "err", said)
+	if !declined {
+		return false
+	}
+	detail := fmt.Sprintf("%s refused start_match %d times in a row (last for %s: %s): it is asked no more, as a referee "+
+		"that declines start_match; the matches announced to it wait for its reports, and it is suspended if none comes; "+
+		"the others go to the other referees", refereeID, streak, matchID, said)
+	m.Log.Warn("referee declines start_match", "event_type", "REFEREE_DECLINES_START_MATCH", "referee_id", refereeID,
+		"reason", detail)
+	m.notice(engine.Event{Kind: engine.EventStalled, MatchID: matchID, Referee: refereeID, Detail: detail})
+	return true
+}
+
+// startMatchTaken forgets a referee's refusals of start_match: it took
+// one, sent a report the league authenticated, or registered again.
+func (m *Manager) startMatchTaken(refereeID string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.forgetStartRefusals(refereeID)
+}
+
+// forgetStartRefusals is startMatchTaken with m.mu held.
+func (m *Manager) forgetStartRefusals(refereeID string) {
+	delete(m.announced.refusals, refereeID)
+}
+
+// startRefusal is the last refusal of start_match by a referee in a row of
+// them, "" for none. Call with m.mu held.
+func (m *Manager) startRefusal(refereeID string) string {
+	if r := m.announced.refusals[refereeID]; r != nil {
+		return r.last
+	}
+	return ""
 }
 
 // announcedTo is the referee the match was announced to when that referee
@@ -108,6 +193,16 @@ func (m *Manager) mayReportAnnounced(matchID, refereeID string) bool {
 func declinedStartMatch(err error) bool {
 	var rpcErr *protocol.RPCError
 	return errors.As(err, &rpcErr) && rpcErr.Code == protocol.CodeMethodNotFound
+}
+
+// refusedStartMatch says a referee answered start_match with an error of
+// its own: a JSON-RPC error, or a LEAGUE_ERROR. A call that timed out or
+// found no one is not a refusal: the match goes on to the next referee,
+// and a referee that keeps taking none is suspended as silent.
+func refusedStartMatch(err error) bool {
+	var rpcErr *protocol.RPCError
+	var leagueErr *protocol.LeagueError
+	return errors.As(err, &rpcErr) || errors.As(err, &leagueErr)
 }
 
 // takeAnnouncedReport stages in b, for a report mayReportAnnounced
@@ -147,6 +242,7 @@ func (m *Manager) heardReport(refereeID string) {
 		m.announced.lastReport = map[string]time.Time{}
 	}
 	m.announced.lastReport[refereeID] = time.Now()
+	m.forgetStartRefusals(refereeID) // it plays: whatever it refused, it may be asked again
 }
 
 // reportedLately says a referee sent a report, even one the manager
@@ -167,16 +263,23 @@ func (m *Manager) staysAnnounced(matchID string) bool {
 // matches from the round announcement. A referee that declines
 // start_match (-32601) is one that does: the match goes on if the round
 // announced it to that referee, which plays it and reports; otherwise
-// that referee cannot play it, and the error hands it on. run_match is
-// not tried in its place: another implementation serves a tool of that
-// name that means something else.
+// that referee cannot play it, and the error hands it on. A referee that
+// refuses start_match in any other form, startMatchRefusals times in a
+// row, is taken for one that declines it. run_match is not tried in its
+// place: another implementation serves a tool of that name that means
+// something else.
 func (m *Manager) sendStartMatch(ctx context.Context, referee engine.AgentInfo, msg *protocol.StartMatch, fromAnnouncement, announced bool) error {
 	if !fromAnnouncement {
 		_, err := m.Client.Send(ctx, rpc.Call{Endpoint: referee.Endpoint, Message: msg, Timeout: m.opts.Config.Timeouts.Generic})
-		if !declinedStartMatch(err) {
+		switch {
+		case err == nil:
+			m.startMatchTaken(referee.ID)
+			return nil
+		case declinedStartMatch(err):
+			m.noteAnnouncementDriven(referee.ID)
+		case !refusedStartMatch(err) || !m.noteStartRefusal(referee.ID, msg.MatchID, err):
 			return err
 		}
-		m.noteAnnouncementDriven(referee.ID)
 	}
 	if !announced {
 		return fmt.Errorf("%s takes its matches from the round announcement, which gave %s to another", referee.ID, msg.MatchID)

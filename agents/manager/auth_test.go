@@ -81,6 +81,7 @@ func wantLeagueError(t *testing.T, reply leaguetest.Reply, code string) {
 // comparable drops what changes with the clock alone.
 func comparable(s protocol.StandingsFile) protocol.StandingsFile {
 	s.LastUpdated = ""
+	s.Version = 0 // the journal's: a notice of refused reports is an event, and changes no standing
 	return s
 }
 
@@ -233,6 +234,30 @@ func TestAuth(t *testing.T) {
 					t.Errorf("a refused report changed the standings:\nbefore %+v\nafter  %+v", before, after)
 				}
 			})
+		}
+	})
+
+	// The refused reports are told on the feed, which the console and
+	// --no-ui show, once: a flood of them is one notice an interval.
+	t.Run("refused reports told once", func(t *testing.T) {
+		for range 200 {
+			if reply := leaguetest.Call(t, url, "report_match_result", report(ref1, "", "R1M1")); reply.String("error_code") != "E011" {
+				t.Fatalf("a report without a token: %s, want E011", reply.Body)
+			}
+		}
+		page, err := ctl.Events(ctx, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var told []string
+		for _, ev := range page.Events {
+			if ev.Kind == engine.EventStalled && strings.Contains(ev.Detail, "result report") {
+				told = append(told, ev.Detail)
+			}
+		}
+		if len(told) != 1 || !strings.Contains(told[0], "a result report of R1M1 from player:P01 was refused: E013") ||
+			!strings.Contains(told[0], "the match waits for a report the league can take") {
+			t.Errorf("the feed told of refused reports %q, want once, the first: P01's, refused E013", told)
 		}
 	})
 

@@ -106,6 +106,12 @@ type Manager struct {
 	ticketKeys    sync.Map // player id -> playerKey, made once: it never changes
 	managerKeys   sync.Map // keyHolder -> managerKey, made once for each token
 	stalled       bool     // no referee could take a match, and none has been played since
+	// nameKeys memoizes the look-alike keys of the names agents
+	// registered under (nameKeyOf); reportRefusals limits what refused
+	// reports tell the feed (noteRefusedReport).
+	nameKeys       map[string]nameKey
+	keptKeys       map[string]nameKey // the kept names' (keptLookAlike)
+	reportRefusals refusalNotices
 	// tokenUsed: the agent has sent a message with the token its last
 	// registration issued, so it holds it, and its prior token opens
 	// nothing any more (see returningAgent). Kept in memory only: after a

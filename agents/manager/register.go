@@ -150,11 +150,8 @@ func (m *Manager) enrol(b *batch, env protocol.Envelope, meta protocol.AgentMeta
 	if refused := m.endpointRefusal(meta.ContactEndpoint, known); refused != "" {
 		return enrolment{refused: refused}, nil
 	}
-	if holder, taken := m.nameHolder(meta.DisplayName, agent.ID); taken {
-		// Not a missing field (E003): a registration refused for what it
-		// asks, like an endpoint already another's.
-		return enrolment{refused: fmt.Sprintf("display_name %q is taken by %s; choose another name",
-			meta.DisplayName, holder.ID)}, nil
+	if refused := m.nameTakenRefusal(meta.DisplayName, agent.ID); refused != "" {
+		return enrolment{refused: refused}, nil
 	}
 	if kept := m.reservedFor(meta.DisplayName); role == engine.RolePlayer && kept != "" && !strings.EqualFold(kept, meta.DisplayName) {
 		return enrolment{refused: fmt.Sprintf("display_name %q is the id kept for %s; choose another name",
@@ -165,6 +162,19 @@ func (m *Manager) enrol(b *batch, env protocol.Envelope, meta protocol.AgentMeta
 	}
 	if !known && role == engine.RolePlayer {
 		if refused := m.newcomerRefusal(meta); refused != "" {
+			return enrolment{refused: refused}, nil
+		}
+	}
+	renamed := known && meta.DisplayName != "" && !strings.EqualFold(agent.DisplayName, meta.DisplayName)
+	if renamed && role == engine.RolePlayer && m.isOwn(meta.DisplayName) && !m.isOwn(agent.DisplayName) {
+		return enrolment{refused: fmt.Sprintf("display_name %q is kept for one of this league's own players; choose another name",
+			meta.DisplayName)}, nil
+	}
+	if renamed || (!known && role == engine.RoleReferee) {
+		// An agent registering again under another name is held to
+		// the rules of names as a newcomer is, seats aside; a referee
+		// to those of every agent (no look-alike of an id).
+		if refused := m.nameRefusal(meta, role); refused != "" {
 			return enrolment{refused: refused}, nil
 		}
 	}
@@ -180,11 +190,34 @@ func (m *Manager) enrol(b *batch, env protocol.Envelope, meta protocol.AgentMeta
 		agent.PriorTokenHash = hashToken(meta.RejoinToken)
 	}
 	delete(m.tokenUsed, agent.ID) // the token issued now is not used yet
+	if role == engine.RoleReferee {
+		m.forgetStartRefusals(agent.ID) // registered again: perhaps another program now
+	}
 	if _, err := b.stage(engine.Event{Kind: engine.EventAgentRegistered, Agent: &agent}); err != nil {
 		return enrolment{}, err
 	}
 	m.Client.Learn(agent.Endpoint, dialect)
 	return enrolment{agent: agent, again: known}, nil
+}
+
+// nameTakenRefusal is why name is not free for the agent self (an id,
+// or "" for a newcomer), or "": another goes by it, or by a name that
+// looks like it (nameHolder). Two of the league's own players whose kept
+// names look alike are the organiser's choice, and both are taken. Call
+// with m.mu held.
+func (m *Manager) nameTakenRefusal(name, self string) string {
+	clash, taken := m.nameHolder(name, self)
+	switch {
+	case !taken:
+		return ""
+	case clash.exact:
+		// Not a missing field (E003): a registration refused for what it
+		// asks, like an endpoint already another's.
+		return fmt.Sprintf("display_name %q is taken by %s; choose another name", name, clash.holder.ID)
+	case m.isOwn(name) && m.isOwn(clash.holder.DisplayName):
+		return ""
+	}
+	return fmt.Sprintf("display_name %q looks like %q, the %s of %s; choose another name", name, clash.as, clash.what, clash.holder.ID)
 }
 
 // endpointRefusal is why the agent may not register from endpoint, or "".

@@ -28,6 +28,7 @@ func (m *Manager) handleReport(_ context.Context, in protocol.Inbound) (any, err
 	}
 	referee, err := m.authenticate(rep.Envelope, engine.RoleReferee)
 	if err != nil {
+		m.noteRefusedReport(rep.Envelope, err)
 		return nil, err
 	}
 	m.heardReport(referee.ID)

@@ -71,9 +71,13 @@ func (m *Manager) suspendSilent(referee string) error {
 			return nil
 		}
 		silent, missed = true, m.league.MissedReports(referee)
+		detail := fmt.Sprintf("referee %s suspended after %d matches in a row without a report; its matches go to the other referees",
+			referee, missed)
+		if said := m.startRefusal(referee); said != "" {
+			detail += "; it refused start_match: " + said // the why of a referee that answers start_match with an error
+		}
 		ev, err = b.stage(engine.Event{Kind: engine.EventRefereeSuspended, Round: m.league.CurrentRound(), AgentID: referee,
-			Detail: fmt.Sprintf("referee %s suspended after %d matches in a row without a report; its matches go to the other referees",
-				referee, missed)})
+			Detail: detail})
 		return err
 	})
 	if err != nil || !silent {

@@ -63,14 +63,26 @@ func (r *Referee) takeAnnounced(ann protocol.RoundAnnouncement, m protocol.Annou
 		start.LeagueID = r.Layout.LeagueID
 	}
 	if err := r.findEndpoints(ctx, &start); err != nil {
-		r.Log.Warn("announced match not taken", "event_type", "ANNOUNCED_MATCH_SKIPPED", "match_id", m.MatchID, "err", err)
+		r.skipAnnounced(m.MatchID, err)
 		return
 	}
 	if _, err := r.begin(start); err != nil {
-		r.Log.Warn("announced match not taken", "event_type", "ANNOUNCED_MATCH_SKIPPED", "match_id", m.MatchID, "err", err)
+		r.skipAnnounced(m.MatchID, err)
 		return
 	}
 	r.Log.Info("announced match taken", "event_type", "ANNOUNCED_MATCH_TAKEN", "match_id", m.MatchID)
+}
+
+// skipAnnounced says, in the log and on stderr, that an announced match is
+// not taken and why (most often: the manager published no player
+// endpoints). A manager of another implementation waits for its result,
+// and its operator reads the referee's stderr (leaguetui copies it to the
+// agent's log), not its data folder. One line a match: each announced
+// match is taken, or skipped, once.
+func (r *Referee) skipAnnounced(matchID string, err error) {
+	r.Log.Warn("announced match not taken", "event_type", "ANNOUNCED_MATCH_SKIPPED", "match_id", matchID, "err", err)
+	fmt.Fprintf(r.Stderr, "leaguetui referee: announced match %s not taken: %s\n", protocol.Printable(matchID),
+		protocol.Printable(err.Error()))
 }
 
 // findEndpoints fills in the players' endpoints the announcement did not

@@ -9,6 +9,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"sync"
 
 	"github.com/leaguetui/leaguetui/agents/mcpserve"
@@ -49,6 +51,11 @@ type Referee struct {
 
 	metrics *metrics.Referee // GET /metrics
 
+	// Stderr is where what its operator must see goes besides its log
+	// (os.Stderr: leaguetui copies a referee's stderr to the agent's log
+	// in the console and its output file).
+	Stderr io.Writer
+
 	asks sync.Pool // *asking: the retry policies of asks to players
 
 	mu      sync.Mutex
@@ -69,7 +76,7 @@ func New(opts Options) (*Referee, error) {
 		return nil, err
 	}
 	r := &Referee{Node: n, opts: opts, inbox: newInbox(), states: newMatchStates(), running: map[string]bool{},
-		metrics: metrics.NewReferee(n.Metrics)}
+		metrics: metrics.NewReferee(n.Metrics), Stderr: os.Stderr}
 	r.steps = &stepBatcher{r: r}
 	r.asks.New = func() any { return newAsking(opts.Config.Retry) }
 	r.Server.Handle(protocol.TypeStartMatch, r.handleStartMatch)

@@ -30,8 +30,15 @@ type stepBatcher struct {
 	sending sync.Mutex // one batch on the wire at a time, so batches arrive in order
 }
 
-// post queues a step and makes sure a send follows within the window.
+// post queues a step and makes sure a send follows within the window. A
+// manager that issued this referee no manager_key is another
+// implementation's: MATCH_STEP is ours alone, and it would refuse every
+// one (and a report carrying them would bring it fields it does not
+// know), so it is sent no step.
 func (b *stepBatcher) post(step protocol.StepEntry) {
+	if b.r.ManagerIssuedNoKey() {
+		return
+	}
 	b.mu.Lock()
 	b.queue = append(b.queue, step)
 	arm := !b.armed

@@ -20,6 +20,11 @@
 //	early_tl        promises a 30 s deadline but gives a technical loss after --move-timeout
 //	start_upper     serves start_match only under the method START_MATCH (another
 //	                dialect): the plain start_match is -32601
+//	refuse_start    answers start_match, in every form, with a JSON-RPC error of
+//	                --refuse-code (default -32000) "unknown message type", as a
+//	                referee of another implementation that knows no START_MATCH
+//	                does, and plays nothing; it says "badreferee: refused" and the
+//	                method on stderr each time
 //
 // One more mode gets nothing wrong but plays as referees of another
 // implementation do:
@@ -49,7 +54,7 @@ import (
 )
 
 var modes = []string{"good", "bad_register", "ignore_refusal", "wrong_sender", "no_ack_start", "invite_one",
-	"no_move_call", "wrong_winner", "report_twice", "early_tl", "announced", "start_upper"}
+	"no_move_call", "wrong_winner", "report_twice", "early_tl", "announced", "start_upper", "refuse_start"}
 
 func main() {
 	if err := run(); err != nil {
@@ -61,6 +66,7 @@ func main() {
 type referee struct {
 	mode, name, endpoint, managerURL string
 	moveTimeout, startDelay          time.Duration
+	refuseCode                       int
 	mu                               sync.Mutex
 	id, token, managerKey            string
 	ids                              int64
@@ -74,6 +80,7 @@ func run() error {
 	mode := flag.String("mode", "good", "what to get wrong: one of the modes in the package comment")
 	moveTimeout := flag.Duration("move-timeout", 4*time.Second, "how long a player has for its move")
 	startDelay := flag.Duration("start-delay", 0, "with --mode announced: how long after the announcement a match starts")
+	refuseCode := flag.Int("refuse-code", -32000, "with --mode refuse_start: the JSON-RPC error code start_match is answered with")
 	port := flag.Int("port", 0, "the port to listen on (default: one the kernel picks); a program leaguetui starts may bind only its {port}")
 	flag.Parse()
 	if *managerURL == "" || !slices.Contains(modes, *mode) {
@@ -84,7 +91,8 @@ func run() error {
 		return err
 	}
 	r := &referee{mode: *mode, name: *name, managerURL: *managerURL, moveTimeout: *moveTimeout, startDelay: *startDelay,
-		endpoint: "http://" + ln.Addr().String() + "/mcp"}
+		refuseCode: *refuseCode,
+		endpoint:   "http://" + ln.Addr().String() + "/mcp"}
 	srv := &http.Server{Handler: http.HandlerFunc(r.serve), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	fmt.Println(node.ReadyListening + r.endpoint) // what leaguetest.StartProgram waits for
@@ -176,6 +184,11 @@ func (r *referee) serve(w http.ResponseWriter, req *http.Request) {
 	if r.mode == "announced" && in.MessageType == protocol.TypeStartMatch {
 		fmt.Fprintln(os.Stderr, "badreferee: declined", rpcReq.Method) // the test counts these
 		_, _ = w.Write(protocol.EncodeError(rpcReq.ID, protocol.NewRPCError(protocol.CodeMethodNotFound, "", "method not found: %s", rpcReq.Method)))
+		return
+	}
+	if r.mode == "refuse_start" && in.MessageType == protocol.TypeStartMatch {
+		fmt.Fprintln(os.Stderr, "badreferee: refused", rpcReq.Method) // the test counts these
+		_, _ = w.Write(protocol.EncodeError(rpcReq.ID, protocol.NewRPCError(r.refuseCode, "", "unknown message type: %s", in.MessageType)))
 		return
 	}
 	if r.mode == "announced" && in.MessageType == protocol.TypeRoundAnnouncement {
