@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -69,6 +70,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	registerTimeout := fs.Duration("register-timeout", 0, "how long to wait for the agent to register (default 60s, 10m with --listen)")
 	noSandbox := fs.Bool("no-sandbox", false, "run the agent unconfined, as your own user (only an agent you trust: see docs/security.md)")
 	requireSandbox := fs.Bool("require-sandbox", false, requireSandboxUsage)
+	var reads readPaths
+	fs.Var(&reads, "read", "let the sandboxed agent also read `PATH`, a file or folder, as a roster entry's \"read\" does (repeatable)")
 	if err := parseArgs(fs, args); err != nil {
 		return err
 	}
@@ -83,6 +86,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return &usageError{"--require-sandbox: this machine cannot confine the agent (" +
 			sandbox.Probe().Describe(sandbox.Limits{}, false) + ")"}
 	}
+	if len(reads) > 0 && *listen {
+		return &usageError{"--read grants a path to the agent the checker starts; with --listen it starts none"}
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("cannot find this program to confine the agent with: %w", err)
@@ -90,7 +96,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	limits := config.DefaultProgramLimits
 	opts := check.Options{Role: check.Role(*role), Strict: *strict, Listen: *listen, Command: fs.Args(), DataDir: *data,
 		MoveTimeout: *moveTimeout, RegisterTimeout: *registerTimeout, Status: stderr,
-		Executable: exe, NoSandbox: *noSandbox, RequireSandbox: *requireSandbox,
+		Executable: exe, NoSandbox: *noSandbox, RequireSandbox: *requireSandbox, Read: reads,
 		Limits: sandbox.Limits{MemoryBytes: uint64(limits.MemoryMB) << 20, Processes: uint64(limits.Processes),
 			FileBytes: uint64(limits.FileMB) << 20}}
 	if *noSandbox {
@@ -149,4 +155,22 @@ func writeJUnit(path string, report check.Report) error {
 		return err
 	}
 	return f.Close()
+}
+
+// readPaths are the --read paths, absolute (relative ones from the
+// working folder), each one that exists.
+type readPaths []string
+
+func (r *readPaths) String() string { return strings.Join(*r, ",") }
+
+func (r *readPaths) Set(path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return err
+	}
+	*r = append(*r, abs)
+	return nil
 }

@@ -5,11 +5,13 @@
 package sandbox_test
 
 import (
+	"encoding/json"
 	"errors"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -133,6 +135,42 @@ func standings(t *testing.T, dataDir string) map[string]string {
 	return rows
 }
 
+// unixSocket is a pathname UNIX socket outside the sandbox (a container
+// engine's, say), listening for the length of the test.
+func unixSocket(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "engine.sock")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conn.Close()
+		}
+	}()
+	return path
+}
+
+// filterKeys are the tries of the calls the seccomp filter refuses, with
+// high bits in int arguments and through the 32-bit ABI among them (on
+// amd64), and listen() on a socket never bound.
+func filterKeys() []string {
+	keys := []string{"listen:unbound", "connect:unix", "clone:user", "unshare:user", "io_uring_setup", "keyctl",
+		"high:socket:mptcp", "high:socket:udp", "high:socket:unix", "high:clone:user"}
+	if runtime.GOARCH == "amd64" {
+		keys = append(keys, "i386:socket:unix", "i386:socket:udp", "i386:socket:mptcp", "i386:connect:unix",
+			"i386:connect:foreign", "i386:io_uring_setup", "i386:unshare:user", "i386:keyctl", "i386:listen:unbound",
+			"x32:socket:unix")
+	}
+	return keys
+}
+
 // checkReport fails for every escape that was not denied and every
 // allowed try that failed, and checks the lingering children are gone.
 func checkReport(t *testing.T, home string, wantKeys ...string) report {
@@ -147,6 +185,13 @@ func checkReport(t *testing.T, home string, wantKeys ...string) report {
 	for key, got := range r.Escapes {
 		if !strings.HasPrefix(got, "denied") {
 			t.Errorf("escape %s: %s", key, got)
+		}
+		if port, ok := strings.CutPrefix(got, "ALLOWED: listening on port "); ok {
+			// The probe left it open: a client outside tries it.
+			if conn, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", port), 5*time.Second); err == nil {
+				conn.Close()
+				t.Errorf("escape %s: a client outside connected to port %s", key, port)
+			}
 		}
 	}
 	for key, got := range r.Allowed {
@@ -187,7 +232,8 @@ func TestRosterProgramCannotEscape(t *testing.T) {
 	}
 	probe := append([]string{leaguetest.SandboxProbeBinary(t), "--report", "{data}/probe.json",
 		"--data-root", dataDir, "--await", filepath.Join(dataDir, "credentials"),
-		"--foreign-port", strconv.Itoa(foreignPort(t)), "--manager", "{manager}", "--big-file", strconv.Itoa(8 << 20), "--"},
+		"--foreign-port", strconv.Itoa(foreignPort(t)), "--unix-socket", unixSocket(t), "--port", "{port}",
+		"--manager", "{manager}", "--big-file", strconv.Itoa(8 << 20), "--"},
 		playerCommand(t, "counter")...)
 	env := map[string]string{"PROBE_SECRETS": strings.Join([]string{filepath.Join(other, "strategy.py"), "/etc/shadow",
 		filepath.Join(os.Getenv("HOME"), ".ssh", "id_ed25519")}, ":"),
@@ -202,9 +248,12 @@ func TestRosterProgramCannotEscape(t *testing.T) {
 	if !strings.Contains(stderr, "program prober: files, ports, signals (Landlock ABI") {
 		t.Errorf("leaguetui did not say how the program is confined:\n%s", stderr)
 	}
-	r := checkReport(t, filepath.Join(dataDir, "programs", "prober"), "env", "connect:foreign", "socket:mptcp",
-		"socket:udp", "socket:unix", "signal:parent", "signal:manager", "ptrace:manager", "environ:manager",
-		"read:"+filepath.Join(other, "strategy.py"), "write:"+dataDir, "file-size")
+	r := checkReport(t, filepath.Join(dataDir, "programs", "prober"), append(filterKeys(), "env", "connect:foreign",
+		"socket:mptcp", "socket:udp", "socket:unix", "signal:parent", "signal:manager", "ptrace:manager",
+		"environ:manager", "read:"+filepath.Join(other, "strategy.py"), "write:"+dataDir, "file-size")...)
+	if got := r.Allowed["listen:own-port"]; !strings.HasPrefix(got, "ALLOWED") {
+		t.Errorf("the probe could not listen on its own port: %q", got)
+	}
 	reads := 0
 	for key := range r.Escapes {
 		if strings.HasPrefix(key, "read:"+filepath.Join(dataDir, "credentials")) {
@@ -242,7 +291,8 @@ func TestCheckedAgentCannotEscape(t *testing.T) {
 	dataDir := t.TempDir()
 	cmd := exec.Command(leaguetest.Binary(t), append([]string{"check", "--data", dataDir, "--move-timeout", "10s", "--",
 		leaguetest.SandboxProbeBinary(t), "--report", "{data}/probe.json", "--data-root", dataDir,
-		"--foreign-port", strconv.Itoa(foreignPort(t)), "--manager", "{manager}", "--"},
+		"--foreign-port", strconv.Itoa(foreignPort(t)), "--unix-socket", unixSocket(t), "--port", "{port}",
+		"--manager", "{manager}", "--"},
 		playerCommand(t, "random")...)...)
 	// The checker's agent gets a clean environment: these reach it only
 	// if the sandbox leaks leaguetui's.
@@ -254,8 +304,8 @@ func TestCheckedAgentCannotEscape(t *testing.T) {
 	if !strings.Contains(out, "the checked agent: files, ports, signals (Landlock ABI") {
 		t.Errorf("the checker did not say how the agent is confined:\n%s", out)
 	}
-	checkReport(t, filepath.Join(dataDir, "agent"), "env", "connect:foreign", "socket:mptcp", "signal:parent",
-		"ptrace:parent")
+	checkReport(t, filepath.Join(dataDir, "agent"), append(filterKeys(), "env", "connect:foreign", "socket:mptcp",
+		"signal:parent", "ptrace:parent")...)
 	lingers, _ := os.ReadFile(filepath.Join(dataDir, "agent", "lingers"))
 	if n := len(strings.Fields(string(lingers))); n != 2 {
 		t.Errorf("the agent was started %d times, want 2 (the checker refuses its first registration)", n)
@@ -286,4 +336,41 @@ func TestProgramFillingTheDiskIsStopped(t *testing.T) {
 	if used > bound {
 		t.Errorf("the filler's folder holds %d bytes, want at most %d", used, bound)
 	}
+}
+
+// A roster program whose entry names no dir runs in its own {data},
+// never in leaguetui's working folder, and reads neither the roster (the
+// keys it gives programs in their env) nor the organiser's .env there,
+// even with that folder among its entry's read paths.
+func TestProgramWithNoDirCannotReadTheRoster(t *testing.T) {
+	requireSandbox(t)
+	root := t.TempDir() // leaguetui's working folder, the roster's and the .env's
+	dataDir := filepath.Join(t.TempDir(), "data")
+	roster, env := filepath.Join(root, "roster.json"), filepath.Join(root, ".env")
+	// The report's relative path lands in the folder it runs in (only its
+	// {data} is writable); the paths to try come in its environment (a
+	// path on its command line is one it may read).
+	probe := append([]string{leaguetest.SandboxProbeBinary(t), "--report", "probe.json", "--manager", "{manager}", "--"},
+		playerCommand(t, "counter")...)
+	data, err := json.Marshal(map[string]any{"players": []map[string]any{{"name": "bob", "strategy": "random"},
+		{"name": "prober", "command": probe, "env": map[string]string{"PROBE_SECRETS": roster + ":" + env,
+			"PROBER_KEY": "sk-roster-0123456789"}, "read": []string{"."}}, // the whole working folder, but those two
+		{"name": "dan", "strategy": "counter"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(roster, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(env, []byte("OPENAI_API_KEY=sk-dotenv-0123456789\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(leaguetest.Binary(t), append([]string{"--no-ui", "--data", dataDir, "--seed", "5", "--roster", "roster.json"}, fast...)...)
+	cmd.Dir = root
+	cmd.Env = append(append(os.Environ(), leaguetest.ChildEnv()...), secretEnv...)
+	if out, err := runBounded(t, cmd, dataDir, 3*time.Minute); err != nil {
+		t.Fatalf("leaguetui: %v\n%s", err, out)
+	}
+	checkReport(t, filepath.Join(dataDir, "programs", "prober"), "read:"+roster, "read:"+env)
+	standings(t, dataDir) // the league played to its end
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/league/launch"
 )
 
@@ -23,16 +24,21 @@ type agentProcess struct {
 // agentSpec is how the checker starts the agent: with the placeholders
 // filled in, its output in the data folder, and a sandbox that lets it
 // reach the checker's manager (a referee: any port, since it calls
-// players) and read nothing of the data folder but its own {data}.
+// players) and read nothing of the data folder but its own {data}, nor a
+// .env in leaguetui's working folder. Its disk cap is the default, or half
+// the free space of the data folder's disk where that is less.
 func (s *session) agentSpec(ph launch.Placeholders) launch.ProgramSpec {
 	data, _ := filepath.Abs(s.data)
+	env, _ := filepath.Abs(".env")
+	disk, _ := launch.DiskCap(uint64(config.DefaultProgramLimits.DiskMB)<<20, data, 1)
 	confine := launch.Confinement{Off: s.opts.NoSandbox, Require: s.opts.RequireSandbox,
-		AnyPort: s.opts.Role == RefereeRole, Hide: []string{data}, DiskBytes: 1 << 30}
+		AnyPort: s.opts.Role == RefereeRole, Hide: []string{data, env}, DiskBytes: disk}
 	if u, err := url.Parse(s.mgr.URL); err == nil {
 		if port, err := strconv.ParseUint(u.Port(), 10, 16); err == nil {
 			confine.Connect = []uint16{uint16(port)}
 		}
 	}
+	confine.Read = s.opts.Read // --read, as a roster entry's "read"
 	return launch.ProgramSpec{Name: "the checked agent", Command: s.opts.Command, Placeholders: ph,
 		LogPath: filepath.Join(s.data, "agent.out"), Shim: s.opts.Executable, Sandbox: confine,
 		Limits: s.opts.Limits}

@@ -50,6 +50,9 @@ type Options struct {
 	NoSandbox      bool
 	RequireSandbox bool
 	Limits         sandbox.Limits
+	// Read are more files and folders the confined agent may read
+	// (absolute), as a roster entry's "read" are.
+	Read []string
 }
 
 // Games the checker can play.
@@ -350,7 +353,7 @@ func (s *session) alive() error {
 		return nil
 	}
 	if done, how := s.agent.exited(); done {
-		return fmt.Errorf("%w (%s); its last output: %s", errGone, how, s.agent.tail())
+		return fmt.Errorf("%w (%s); its last output: %s", errGone, how, s.lastWords())
 	}
 	return nil
 }
@@ -388,10 +391,9 @@ func (s *session) registered(n int) func() bool {
 
 func (s *session) neverRegistered(err error) {
 	s.dead = "the agent never registered"
-	s.rec.fail("plays/registers", fmt.Sprintf("no %s reached the manager: %v", s.registerType(), err),
-		exchange{}, fmt.Sprintf("a %s to %s, the {manager} URL", s.registerType(), s.mgr.URL))
-	s.rec.fail("register/request-is-well-formed", fmt.Sprintf("no %s reached the manager: %v", s.registerType(), err),
-		exchange{}, fmt.Sprintf("a %s to %s, the {manager} URL", s.registerType(), s.mgr.URL))
+	why := s.noRegistration(err)
+	s.rec.fail("plays/registers", why, exchange{}, fmt.Sprintf("a %s to %s, the {manager} URL", s.registerType(), s.mgr.URL))
+	s.rec.fail("register/request-is-well-formed", why, exchange{}, fmt.Sprintf("a %s to %s, the {manager} URL", s.registerType(), s.mgr.URL))
 }
 
 // checkRefusal watches what the agent does once refused: register again,

@@ -1,9 +1,13 @@
 package check_test
 
 import (
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -26,6 +30,28 @@ func interpreter(t *testing.T, name string) string {
 	return path
 }
 
+// jdk finds the java of a JDK 17 or newer on PATH (javac beside it: the
+// source launcher needs the compiler); none skips, except under CI=true.
+func jdk(t *testing.T) string {
+	java := interpreter(t, "java")
+	resolved, err := filepath.EvalSymlinks(java)
+	if err == nil {
+		_, err = os.Stat(filepath.Join(filepath.Dir(resolved), "javac"))
+	}
+	if err != nil {
+		leaguetest.SkipWithout(t, "no JDK to run examples/java/Player.java with (Debian: openjdk-17-jdk-headless): "+err.Error())
+	}
+	out, err := exec.Command(java, "-version").CombinedOutput()
+	version := regexp.MustCompile(`version "(\d+)`).FindSubmatch(out)
+	if err != nil || version == nil {
+		t.Fatalf("%s -version: %v\n%s", java, err, out)
+	}
+	if n, _ := strconv.Atoi(string(version[1])); n < 17 {
+		leaguetest.SkipWithout(t, fmt.Sprintf("%s is Java %d; examples/java/Player.java needs 17 or newer", java, n))
+	}
+	return java
+}
+
 // Each starter passes every check, the SHOULD ones too.
 func TestStartersPassStrict(t *testing.T) {
 	starters := map[string]func(t *testing.T) []string{
@@ -34,6 +60,11 @@ func TestStartersPassStrict(t *testing.T) {
 		},
 		"node": func(t *testing.T) []string {
 			return []string{interpreter(t, "node"), filepath.Join(examples(t), "node", "player.js")}
+		},
+		"java": func(t *testing.T) []string {
+			// Source-launch mode, no build step, with the java on PATH as it
+			// is installed (Debian's links its configuration into /etc).
+			return []string{jdk(t), filepath.Join(examples(t), "java", "Player.java")}
 		},
 		"go": func(t *testing.T) []string {
 			// Its own module, standard library only: built as a student would.

@@ -39,6 +39,10 @@ type jail struct {
 	temp     string
 	cgroup   *sandbox.Cgroup
 	Strength string // the sandbox's strength, in a line
+	// supervised: leaguetui answers its listen() calls (a
+	// sandbox.Supervisor that start makes), for the ports bind.
+	supervised bool
+	bind       []uint16
 
 	output  *os.File // the pipe's end the program writes to
 	reader  *os.File
@@ -50,6 +54,8 @@ type jail struct {
 	mu      sync.Mutex
 	stopped string // why leaguetui stopped it, when it did
 	pid     int
+
+	dir string // its working folder where leaguetui chose it ("": the entry's)
 }
 
 // running are the process ids of the programs running now, which a sweep
@@ -102,7 +108,7 @@ func (j *jail) prepare(r Resolved) error {
 	}
 	// Orphans come to leaguetui, which reaps them: a cgroup's kill leaves
 	// no zombie behind either.
-	sandbox.BecomeSubreaper()
+	becomeSubreaper()
 	temp, err := os.MkdirTemp("", "leaguetui-"+sandbox.SafeName(spec.Name)+"-")
 	if err != nil {
 		return err
@@ -124,7 +130,12 @@ func (j *jail) prepare(r Resolved) error {
 	}
 	dir := r.Dir
 	if dir == "" {
-		dir, _ = os.Getwd()
+		// No folder named: it runs in a folder of its own, never in
+		// leaguetui's (the roster, a .env), and the paths its command
+		// names are taken from leaguetui's folder as they were.
+		dir = ownFolder(data, temp)
+		j.dir = dir
+		absolutePaths(r.Args, spec.Command)
 	}
 	home, _ := os.UserHomeDir()
 	req := sandbox.Request{Program: program, Args: r.Args[1:], Dir: dir, Data: data, Temp: temp, Home: home,
@@ -146,6 +157,10 @@ func (j *jail) viaShim(policy sandbox.Policy, r Resolved) error {
 	}
 	if j.cgroup != nil {
 		policy.Join = j.cgroup.Join()
+	}
+	if !policy.Unconfined && sandbox.Probe().Supervise {
+		policy.Supervisor = sandbox.SupervisorFD
+		j.supervised, j.bind = true, policy.Bind
 	}
 	entry, err := policy.Encode()
 	if err != nil {
@@ -209,8 +224,20 @@ func findProgram(name, dir string) (string, error) {
 // start starts cmd, counted among the running programs before any sweep
 // can see it, and begins copying its output and watching its disk use.
 func (j *jail) start(cmd *exec.Cmd) error {
+	var supervisor *sandbox.Supervisor
+	if j.supervised {
+		var err error
+		if supervisor, err = sandbox.NewSupervisor(j.bind); err != nil {
+			return err
+		}
+		// The first of ExtraFiles: sandbox.SupervisorFD in the shim.
+		cmd.ExtraFiles = append([]*os.File{supervisor.File()}, cmd.ExtraFiles...)
+	}
 	running.Lock()
 	err := startOnForkThread(cmd)
+	if supervisor != nil {
+		supervisor.Started(err == nil) // it ends by itself once the program and all it started have
+	}
 	if err == nil {
 		j.pid = cmd.Process.Pid
 		running.pids[j.pid] = true
@@ -236,13 +263,18 @@ func (j *jail) copyOutput() {
 	_, _ = io.Copy(j.log, j.reader)
 }
 
-// diskCheckEvery is how often a program's disk use is measured when
-// nothing is heard of it; every write it makes is heard of (inotify), so
-// a program writing at full speed passes its cap by what it writes while
-// one measure runs, and never a file past its file size limit.
-const diskCheckEvery = 2 * time.Second
+// diskCheckEvery is how often a program's disk use is measured whatever
+// is heard of it. Each write it makes beneath its folders is heard of
+// (inotify) and measured at once, so a program writing at full speed
+// passes its cap by what it writes while one measure runs, and never a
+// file past its file size limit; a file it deleted but holds open, in a
+// folder it removed since, is heard of no more, and counted at the next
+// tick: it passes its cap by what it writes in diskCheckEvery at most.
+const diskCheckEvery = time.Second
 
-// watchDisk stops the program when its folders hold more than allowed.
+// watchDisk stops the program when its files hold more than allowed on
+// disk: those of its folders, and those it deleted but still holds open
+// or mapped.
 func (j *jail) watchDisk(pid int) {
 	tick := time.NewTicker(diskCheckEvery)
 	defer tick.Stop()
@@ -256,15 +288,36 @@ func (j *jail) watchDisk(pid int) {
 		case <-tick.C:
 		case <-writes:
 		}
-		if used := diskUse(folders, limit); used > limit {
+		why := ""
+		if used, hidden := j.diskUse(pid, folders, limit); used > limit {
+			why = fmt.Sprintf("stopped by leaguetui: its data and temporary folders passed %d MiB", limit>>20)
+		} else if hidden {
+			why = "stopped by leaguetui: its open files cannot be measured (a process of it made itself undumpable)"
+		}
+		if why != "" {
 			j.mu.Lock()
-			j.stopped = fmt.Sprintf("stopped by leaguetui: its data and temporary folders passed %d MiB", limit>>20)
+			j.stopped = why
 			j.mu.Unlock()
 			_ = syscall.Kill(-pid, syscall.SIGKILL)
 			j.kill()
 			return
 		}
 	}
+}
+
+// diskUse is what the program's files hold on disk, stopping once past
+// limit: its folders', and the deleted files its processes hold; hidden
+// says a process of a confined program hides its open files (a trusted
+// one may run a set-user-ID program, which does).
+func (j *jail) diskUse(pid int, folders []string, limit uint64) (used uint64, hidden bool) {
+	if used = diskUse(folders, limit); used > limit {
+		return used, false
+	}
+	held := sandbox.HeldDeleted(j.processes(pid), folders)
+	if held.Partial {
+		return limit + 1, false
+	}
+	return used + held.Bytes, held.Hidden > 0 && !j.spec.Sandbox.Off
 }
 
 // watchWrites signals (coalesced: one pending signal at most) each time
@@ -315,11 +368,14 @@ func addTree(w *fsnotify.Watcher, path string) {
 	})
 }
 
-// diskUse adds up the sizes of the files beneath folders, stopping once
-// past limit; a folder of more than maxEntries entries counts as past it.
+// diskUse adds up what the files beneath folders hold on disk (their
+// blocks: a sparse file counts what it holds, a file of many names once),
+// stopping once past limit; a folder of more than maxEntries entries
+// counts as past it.
 func diskUse(folders []string, limit uint64) uint64 {
 	const maxEntries = 100_000
 	var used, entries uint64
+	links := map[fileID]bool{}
 	for _, folder := range folders {
 		_ = filepath.WalkDir(folder, func(_ string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -330,7 +386,7 @@ func diskUse(folders []string, limit uint64) uint64 {
 				return filepath.SkipAll
 			}
 			if info, err := d.Info(); err == nil && info.Mode().IsRegular() {
-				used += uint64(info.Size())
+				used += onDisk(info, links)
 			}
 			if used > limit {
 				return filepath.SkipAll
@@ -361,7 +417,19 @@ func (j *jail) kill() {
 func sweepOrphans() {
 	running.Lock()
 	defer running.Unlock()
-	sandbox.SweepOrphans(func(pid int) bool { return running.pids[pid] })
+	sandbox.SweepOrphans(isRunning)
+}
+
+// isRunning says pid is a program leaguetui started and waits for; call
+// with running held.
+func isRunning(pid int) bool { return running.pids[pid] }
+
+// becomeSubreaper makes leaguetui the subreaper of what its programs
+// start, and reaps each orphan as it exits (a zombie counts against its
+// program's process limit until then), never a program it waits for.
+func becomeSubreaper() {
+	sandbox.BecomeSubreaper()
+	sandbox.ReapOrphans(&running.Mutex, isRunning)
 }
 
 // end is called once the program has exited (or could not start): what

@@ -1,11 +1,14 @@
 package launch
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os/exec"
 	"sort"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -20,7 +23,7 @@ import (
 type ProgramSpec struct {
 	Name    string            // for messages
 	Command []string          // the program and its arguments, with {placeholders}
-	Dir     string            // its working folder, with {placeholders}; "" for ours
+	Dir     string            // its working folder, with {placeholders}; "": its data folder when confined, ours when not
 	Env     map[string]string // its environment beside the clean one, values with {placeholders}
 	// Secrets are KEY=value entries added to the environment as they are
 	// (a referee key): never expanded, never on a command line.
@@ -33,6 +36,14 @@ type ProgramSpec struct {
 	// limits hold from the program's first instruction.
 	Shim    string
 	Sandbox Confinement
+	// PortHost, when set, is the host the program listens on its {port}
+	// at, and lets a restart move it: a {port} that something else holds
+	// when the program is to start again (a connection's local port, which
+	// the kernel takes from the range free ports come from) is replaced by
+	// a free one, so that no participant can keep another from coming
+	// back. Only for a program no one else is told the port of (a
+	// player: the league learns its endpoint from its registration).
+	PortHost string
 }
 
 // Confinement is what a program's sandbox lets it do beyond running:
@@ -111,7 +122,7 @@ func StartProgram(spec ProgramSpec) (*Program, error) {
 		return nil, fmt.Errorf("%s: %w", spec.Name, err)
 	}
 	cmd := exec.Command(j.argv[0], j.argv[1:]...)
-	cmd.Dir = r.Dir
+	cmd.Dir = cmp.Or(j.dir, r.Dir)
 	cmd.Env = j.env
 	cmd.Stdout, cmd.Stderr = j.output, j.output
 	// As for our own agents (see Start): a process group we signal as a
@@ -236,6 +247,7 @@ func (s *Supervised) watch(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		}
+		s.moveTakenPort()
 		next, err := StartProgram(s.spec)
 		s.mu.Lock()
 		s.started++
@@ -249,6 +261,22 @@ func (s *Supervised) watch(ctx context.Context) {
 			return
 		}
 	}
+}
+
+// moveTakenPort gives the program a free {port} in place of one that is
+// taken, when its spec lets a restart move it (PortHost).
+func (s *Supervised) moveTakenPort() {
+	port, err := strconv.Atoi(s.spec.Placeholders[PlaceholderPort])
+	if s.spec.PortHost == "" || err != nil || CheckPortsFree(s.spec.PortHost, port) == nil {
+		return
+	}
+	fresh, err := FreePort(s.spec.PortHost)
+	if err != nil {
+		return // it starts on its port, and says why it cannot listen
+	}
+	s.spec.Placeholders = maps.Clone(s.spec.Placeholders)
+	s.spec.Placeholders[PlaceholderPort] = strconv.Itoa(fresh)
+	s.notify(fmt.Sprintf("%s: its port %d is taken; it starts again on port %d", s.spec.Name, port, fresh))
 }
 
 // giveUp records that the program stays down, and why.

@@ -1,8 +1,10 @@
 package launch
 
 import (
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -53,5 +55,54 @@ func TestSuperviseRestartsBoundedTimes(t *testing.T) {
 	data, _ := os.ReadFile(log)
 	if strings.Count(string(data), "\nrun\n") != 3 {
 		t.Errorf("log %q, want three runs' output", data)
+	}
+}
+
+// A supervised program whose {port} something else holds when it is to
+// start again (a participant's connection whose local port the kernel
+// took from the range free ports come from) starts on a free port
+// instead, so that no one can keep it from coming back.
+func TestSuperviseMovesATakenPort(t *testing.T) {
+	dir := t.TempDir()
+	first, err := FreePort("127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ports := filepath.Join(dir, "ports")
+	lines := make(chan string, 10)
+	spec := ProgramSpec{Name: "program p", Command: []string{"sh", "-c", "echo {port} >> " + ports + "; exit 7"},
+		LogPath: filepath.Join(dir, "p.log"), Sandbox: Confinement{Off: true}, PortHost: "127.0.0.1",
+		Placeholders: Placeholders{PlaceholderPort: strconv.Itoa(first)}}
+	// Held before the first start: the first run still gets the port it
+	// was given (the league chose it), the restart a free one.
+	holder, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(first)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	s, err := Supervise(spec, 1, func(line string) { lines <- line })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop(time.Second)
+	var moved string
+	for moved == "" {
+		select {
+		case line := <-lines:
+			if strings.Contains(line, "is taken") {
+				moved = line
+			}
+			if strings.Contains(line, "no restart left") {
+				t.Fatalf("the restart did not move the port: %q", line)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("no restart")
+		}
+	}
+	<-s.Down()
+	data, _ := os.ReadFile(ports)
+	got := strings.Fields(string(data))
+	if len(got) != 2 || got[0] != strconv.Itoa(first) || got[1] == got[0] {
+		t.Errorf("the runs listened on %q (said %q); want %d, then another port", got, moved, first)
 	}
 }

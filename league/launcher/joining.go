@@ -185,7 +185,7 @@ func (w *Waiter) programDown() error {
 		case <-p.Down():
 			if slices.ContainsFunc(missing, func(n string) bool { return strings.EqualFold(n, p.Name) }) {
 				return fmt.Errorf("roster program %s %s before it registered; the league cannot wait for it "+
-					"(its output is in %s)", p.Name, p.DownReason(), p.log)
+					"(its output is in %s)%s", p.Name, p.DownReason(), p.log, lastWords(p.log))
 			}
 		default:
 		}

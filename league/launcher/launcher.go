@@ -110,6 +110,11 @@ type League struct {
 	// for (the roster's, or the built-in ones'): the others take seats.
 	playerNames []string
 	joinCodes   store.JoinCodes // of its own players but the programs, see seatArgs
+
+	// diskCap is the disk cap of a program whose entry sets none, set
+	// once from the free space when the first program starts.
+	diskOnce sync.Once
+	diskCap  uint64
 }
 
 // say tells Spec.Notify, if any.

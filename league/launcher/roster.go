@@ -39,7 +39,8 @@ type programSite struct {
 	ports      []uint16 // the manager's and the referees'
 	referee    bool     // a referee calls players wherever they are
 	hide       []string
-	require    bool // --require-sandbox
+	require    bool   // --require-sandbox
+	diskCap    uint64 // the disk cap of an entry that sets none; 0: the default
 }
 
 // programSpec is how a roster program is started: its placeholders, its
@@ -49,6 +50,9 @@ func programSpec(e config.RosterEntry, site programSite, port int) launch.Progra
 	limits := e.EffectiveLimits()
 	confine := launch.Confinement{Off: !e.Sandboxed(), Require: site.require, AnyPort: site.referee,
 		Connect: slices.Clone(site.ports), Hide: site.hide, DiskBytes: uint64(limits.DiskMB) << 20}
+	if e.Sandboxed() && e.Limits.DiskMB == 0 && site.diskCap > 0 {
+		confine.DiskBytes = site.diskCap
+	}
 	for _, hostPort := range e.Connect {
 		port, _ := config.ConnectPort(hostPort) // checked with the roster
 		confine.Connect = append(confine.Connect, port)
@@ -147,7 +151,9 @@ func (l *League) startProgram(opts Spec, e config.RosterEntry, notify func(strin
 	spec := programSpec(e, site, port)
 	if refereeKey != "" {
 		spec.Secrets = []string{refereeKey}
-		l.addLeaguePort(port)
+		l.addLeaguePort(port) // the players' programs may call it there: it keeps its port
+	} else {
+		spec.PortHost = opts.Config.Network.Host // a player tells the league its endpoint itself
 	}
 	if err := os.MkdirAll(spec.Placeholders[launch.PlaceholderData], 0o755); err != nil {
 		return fmt.Errorf("program %s: %w", e.Name, err)
@@ -165,7 +171,9 @@ func (l *League) startProgram(opts Spec, e config.RosterEntry, notify func(strin
 // programSite is where the league's programs run. A player may connect to
 // the manager and the referees leaguetui started (players start after
 // them); none may read the data folder but its own part, the config
-// folder, or any key file the league uses.
+// folder, the roster (which holds the keys it gives others in their
+// env), a .env in leaguetui's working folder or beside the roster, or
+// any key file the league uses.
 func (l *League) programSite(opts Spec, referee bool) (programSite, error) {
 	dataDir, err := filepath.Abs(opts.DataDir)
 	if err != nil {
@@ -174,7 +182,10 @@ func (l *League) programSite(opts Spec, referee bool) (programSite, error) {
 	hide := []string{dataDir}
 	cfg := opts.Config
 	secrets := []string{cfg.Dir, cfg.Security.RefereeKeyFile, cfg.Security.AdminTokenFile, cfg.Network.TLSKey,
-		cfg.Player.LLM.APIKeyFile}
+		cfg.Player.LLM.APIKeyFile, EnvFile}
+	if opts.Roster != nil && opts.Roster.Path != "" {
+		secrets = append(secrets, opts.Roster.Path, filepath.Join(filepath.Dir(opts.Roster.Path), EnvFile))
+	}
 	if opts.Roster != nil {
 		for _, e := range append(slices.Clone(opts.Roster.Players), opts.Roster.Referees...) {
 			if e.LLM != nil {
@@ -192,8 +203,35 @@ func (l *League) programSite(opts Spec, referee bool) (programSite, error) {
 	l.programsMu.Lock()
 	ports := slices.Clone(l.leaguePorts)
 	l.programsMu.Unlock()
+	l.diskOnce.Do(func() { l.diskCap = l.defaultDiskCap(opts, dataDir) })
 	return programSite{managerURL: l.Manager.Endpoint, dataDir: dataDir, shim: opts.Executable, ports: ports,
-		referee: referee, hide: hide, require: opts.RequireSandbox}, nil
+		referee: referee, hide: hide, require: opts.RequireSandbox, diskCap: l.diskCap}, nil
+}
+
+// EnvFile is the file of secrets an organiser may keep beside the roster
+// or in leaguetui's working folder, which no program may read.
+const EnvFile = ".env"
+
+// defaultDiskCap is the disk cap of the roster's confined programs whose
+// entries set none: the default, or less where the data folder's disk is
+// small (launch.DiskCap), said once.
+func (l *League) defaultDiskCap(opts Spec, dataDir string) uint64 {
+	most := uint64(config.DefaultProgramLimits.DiskMB) << 20
+	if opts.Roster == nil {
+		return most
+	}
+	n := 0
+	for _, e := range append(slices.Clone(opts.Roster.Players), opts.Roster.Referees...) {
+		if e.Kind() == config.KindProgram && e.Sandboxed() && e.Limits.DiskMB == 0 {
+			n++
+		}
+	}
+	limit, shared := launch.DiskCap(most, dataDir, n)
+	if shared {
+		l.say(fmt.Sprintf("the disk of %s is short of room: a program with no disk_mb may hold %d MiB (half its free space, shared among %s)",
+			dataDir, limit>>20, plural(n, "program")))
+	}
+	return limit
 }
 
 // addLeaguePort records a port of the league's own agents, which a

@@ -148,6 +148,9 @@ func (c *Cgroup) Kill() {
 // Populated reports whether any process is left in the cgroup.
 func (c *Cgroup) Populated() bool { return len(c.pids()) > 0 }
 
+// Pids are the processes in the cgroup.
+func (c *Cgroup) Pids() []int { return c.pids() }
+
 func (c *Cgroup) pids() []int {
 	data, err := os.ReadFile(filepath.Join(c.dir, "cgroup.procs"))
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"syscall"
 	"unsafe"
 
-	seccomp "github.com/elastic/go-seccomp-bpf"
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
@@ -27,6 +26,10 @@ func Exec(args []string) error {
 	policy, err := takePolicy()
 	if err != nil {
 		return err
+	}
+	if policy.Supervisor > 0 {
+		// Whatever fails from here, the program never inherits it.
+		unix.CloseOnExec(policy.Supervisor)
 	}
 	// Everything execve needs is made before the limits are set: a low
 	// memory limit may leave this process no room to allocate.
@@ -216,68 +219,4 @@ func writeRule(path string) landlock.Rule {
 func isDir(path string) bool {
 	info, err := os.Stat(path)
 	return err == nil && info.IsDir()
-}
-
-// The socket families a sandboxed program may open: IPv4, IPv6, and
-// netlink (the C library reads the host's addresses through it to resolve
-// names). A pathname UNIX socket could reach any local service (a
-// container engine's, say), which Landlock before ABI 9 does not see.
-const (
-	afINET        = unix.AF_INET
-	afINET6       = unix.AF_INET6
-	afNETLINK     = unix.AF_NETLINK
-	ipprotoMPTCP  = 262 // IPPROTO_MPTCP: Landlock's TCP port rules do not cover it
-	sockDatagrams = 0x2 // the bit SOCK_DGRAM, SOCK_RAW and SOCK_PACKET share, SOCK_STREAM lacks
-)
-
-// loadSeccomp installs the filter on this thread: sockets Landlock does
-// not see, and the calls that reach into other processes or the kernel.
-// A refused call fails with EPERM.
-func loadSeccomp(p Policy) error {
-	if !seccomp.Supported() {
-		if p.Require {
-			return fmt.Errorf("seccomp: not supported here")
-		}
-		return nil
-	}
-	eq := func(arg uint32, v uint64) seccomp.Condition {
-		return seccomp.Condition{Argument: arg, Operation: seccomp.Equal, Value: v}
-	}
-	bits := func(arg uint32, v uint64) seccomp.Condition {
-		return seccomp.Condition{Argument: arg, Operation: seccomp.BitsSet, Value: v}
-	}
-	sockets := []seccomp.NameWithConditions{
-		{Name: "socket", Conditions: seccomp.ArgumentConditions{
-			{Argument: 0, Operation: seccomp.NotEqual, Value: afINET},
-			{Argument: 0, Operation: seccomp.NotEqual, Value: afINET6},
-			{Argument: 0, Operation: seccomp.NotEqual, Value: afNETLINK}}},
-		{Name: "socket", Conditions: seccomp.ArgumentConditions{eq(2, ipprotoMPTCP)}},
-	}
-	for _, family := range []uint64{afINET, afINET6} {
-		if p.UDP { // datagrams for DNS; never raw sockets
-			sockets = append(sockets, seccomp.NameWithConditions{Name: "socket",
-				Conditions: seccomp.ArgumentConditions{eq(0, family), bits(1, 0x1), bits(1, 0x2)}})
-		} else {
-			sockets = append(sockets, seccomp.NameWithConditions{Name: "socket",
-				Conditions: seccomp.ArgumentConditions{eq(0, family), bits(1, sockDatagrams)}})
-		}
-	}
-	filter := seccomp.Filter{
-		NoNewPrivs: true,
-		Policy: seccomp.Policy{
-			DefaultAction: seccomp.ActionAllow,
-			Syscalls: []seccomp.SyscallGroup{{
-				Action:             seccomp.ActionErrno,
-				NamesWithCondtions: sockets,
-				Names: []string{"ptrace", "process_vm_readv", "process_vm_writev", "bpf", "perf_event_open",
-					"keyctl", "add_key", "request_key", "userfaultfd", "io_uring_setup", "kexec_load",
-					"init_module", "finit_module", "delete_module", "mount", "umount2", "pivot_root", "swapon",
-					"swapoff", "reboot", "setns", "unshare", "chroot", "open_by_handle_at", "name_to_handle_at"},
-			}},
-		},
-	}
-	if err := seccomp.LoadFilter(filter); err != nil {
-		return fmt.Errorf("seccomp: %w", err)
-	}
-	return nil
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,6 +68,7 @@ func (r Request) Policy() Policy {
 		read = append(read, folder) // a script imports what lies beside it
 	}
 	read = append(read, r.interpreterFolders()...)
+	read = append(read, r.runtimeReads()...)
 	if r.wholeFolderOK(r.Dir) {
 		read = append(read, r.Dir)
 	}
@@ -102,7 +104,8 @@ func (r Request) wholeFolderOK(path string) bool {
 // interpreterFolders are what the program needs to run when it is
 // installed beneath the home folder (pyenv, nvm, a virtual environment):
 // the top folder beneath the home that holds the executable, the file
-// a link points to, and a script's interpreter.
+// a link points to, and a script's interpreter (for env, the program it
+// finds on the search path).
 func (r Request) interpreterFolders() []string {
 	var out []string
 	seen := map[string]bool{}
@@ -116,7 +119,7 @@ func (r Request) interpreterFolders() []string {
 		if target, err := filepath.EvalSymlinks(path); err == nil && target != path {
 			visit(target, depth+1)
 		}
-		if interp := shebang(path); interp != "" {
+		for _, interp := range interpreters(path) {
 			visit(interp, depth+1)
 		}
 	}
@@ -138,23 +141,24 @@ func (r Request) topBeneathHome(path string) []string {
 	return []string{filepath.Join(r.Home, top)}
 }
 
-// shebang is the interpreter a script names on its first line.
-func shebang(path string) string {
+// shebang is a script's first line, when it names an interpreter: the
+// interpreter, then its arguments.
+func shebang(path string) []string {
 	f, err := os.Open(path)
 	if err != nil {
-		return ""
+		return nil
 	}
 	defer f.Close()
-	line, _ := bufio.NewReader(f).ReadString('\n')
+	line, _ := bufio.NewReader(io.LimitReader(f, 256)).ReadString('\n')
 	rest, ok := strings.CutPrefix(line, "#!")
 	if !ok {
-		return ""
+		return nil
 	}
 	fields := strings.Fields(rest)
 	if len(fields) == 0 || !filepath.IsAbs(fields[0]) {
-		return ""
+		return nil
 	}
-	return fields[0]
+	return fields
 }
 
 // argumentPaths are the paths the program's arguments name that exist:

@@ -55,6 +55,11 @@ type Policy struct {
 	// Unconfined applies the limits only: a program its entry trusts
 	// ("sandbox": false).
 	Unconfined bool `json:"unconfined,omitempty"`
+	// Supervisor is the descriptor (SupervisorFD) of the socket over
+	// which ExecCommand hands its seccomp filter's listener to leaguetui,
+	// which then answers each listen() of the program (see Supervisor); 0
+	// where leaguetui cannot, and listen() is not confined.
+	Supervisor int `json:"supervisor,omitempty"`
 }
 
 // Limits are resource limits; 0 is none.

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 
-	seccomp "github.com/elastic/go-seccomp-bpf"
 	"golang.org/x/sys/unix"
 )
 
@@ -15,9 +14,16 @@ type Support struct {
 	// LandlockABI is the kernel's Landlock ABI version, 0 without
 	// Landlock: 1 confines files, 4 TCP ports too, 6 signals too.
 	LandlockABI int
-	// Seccomp says a seccomp filter can refuse the sockets Landlock does
-	// not see (Multipath TCP, datagrams).
+	// Seccomp says the seccomp filter can be installed: it refuses every
+	// call of an ABI but the native one, the sockets Landlock does not see
+	// (Multipath TCP, UNIX, raw, datagrams) and calls into other processes
+	// and the kernel.
 	Seccomp bool
+	// Supervise says leaguetui can answer its programs' listen() calls
+	// (seccomp user notification, pidfd_getfd), which confines listen()
+	// on a socket never bound; SuperviseWhy says why not.
+	Supervise    bool
+	SuperviseWhy string
 	// CgroupBase is the cgroup v2 folder programs' cgroups are made in,
 	// "" where none can be made (CgroupWhy says why); Controllers are the
 	// controllers those cgroups get, of memory, pids and cpu.
@@ -36,8 +42,9 @@ const (
 	abiSignals = 6
 )
 
-// Confines reports whether files, ports and signals are all confined.
-func (s Support) Confines() bool { return s.LandlockABI >= abiSignals && s.Seccomp }
+// Confines reports whether files, ports (listen() on an unbound socket
+// included) and signals are all confined.
+func (s Support) Confines() bool { return s.LandlockABI >= abiSignals && s.Seccomp && s.Supervise }
 
 // Has reports whether programs' cgroups get the controller c, of v2 or
 // of v1.
@@ -57,7 +64,12 @@ func Probe() Support {
 		if errno == 0 {
 			probed.LandlockABI = int(abi)
 		}
-		probed.Seccomp = seccomp.Supported()
+		probed.Seccomp = seccompSupported()
+		if probed.Seccomp {
+			probed.Supervise, probed.SuperviseWhy = superviseSupport()
+		} else {
+			probed.SuperviseWhy = "no seccomp filter"
+		}
 		base, controllers, err := cgroupBase()
 		if err != nil {
 			probed.CgroupWhy = err.Error()
@@ -82,11 +94,24 @@ func (s Support) Describe(l Limits, off bool) string {
 	} else {
 		parts = append(parts, "files, ports and signals NOT confined (this kernel has no Landlock)")
 	}
-	if s.Seccomp {
-		parts = append(parts, "Multipath TCP, raw and unasked datagram sockets refused (seccomp)")
-	}
+	parts = append(parts, s.describeSeccomp())
 	parts = append(parts, s.describeLimits(l))
 	return strings.Join(parts, "; ")
+}
+
+// describeSeccomp says what the seccomp filter refuses, and whether
+// listen() on a socket never bound is confined.
+func (s Support) describeSeccomp() string {
+	if !s.Seccomp {
+		return "other ABIs, Multipath TCP, UNIX, raw and datagram sockets, namespaces, keyrings and io_uring NOT refused, " +
+			"listen on an unbound socket NOT confined (no seccomp filter here)"
+	}
+	out := "native ABI only, every other ABI refused; Multipath TCP, UNIX, raw and unasked datagram sockets, " +
+		"namespaces, keyrings and io_uring refused (seccomp)"
+	if s.Supervise {
+		return out + "; listen on an unbound socket confined (seccomp user notification)"
+	}
+	return out + "; listen on an unbound socket NOT confined (" + s.SuperviseWhy + ")"
 }
 
 func (s Support) confined() []string {

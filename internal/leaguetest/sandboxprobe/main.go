@@ -8,7 +8,13 @@
 // league it sits in plays on as without it.
 //
 //	PROBE_SECRETS=FILE:FILE... PROBE_WRITES=DIR:DIR... sandboxprobe --report FILE [--data-root DIR]
-//	    [--await DIR] [--foreign-port N] [--manager URL] [--big-file BYTES] [--fill] -- PROGRAM ARGS...
+//	    [--await DIR] [--foreign-port N] [--unix-socket PATH] [--port N] [--manager URL]
+//	    [--big-file BYTES] [--fill] -- PROGRAM ARGS...
+//
+// The calls the seccomp filter refuses are tried natively, with high bits
+// in int arguments, and through the 32-bit and x32 ABIs (calls.go,
+// abi_*.go); listen() on a socket never bound must fail, and on its own
+// --port work.
 //
 // --fill starts a child that writes into HOME without end once the player
 // has registered: the disk cap's test.
@@ -48,6 +54,9 @@ func main() {
 			time.Sleep(time.Hour) // the child that must not outlive the program
 		}
 	}
+	if len(os.Args) > 1 && os.Args[1] == "noop" {
+		os.Exit(0) // the child of a clone or unshare try
+	}
 	if len(os.Args) > 1 && os.Args[1] == "fill" {
 		awaitRegistered()
 		fillHome()
@@ -55,6 +64,8 @@ func main() {
 	report := flag.String("report", "", "where to write the report")
 	dataRoot := flag.String("data-root", "", "the league's data folder, none of which it may read")
 	foreignPort := flag.Int("foreign-port", 0, "a port that is no agent's")
+	unixSocket := flag.String("unix-socket", "", "a pathname UNIX socket outside the sandbox")
+	port := flag.Int("port", 0, "its own port, on which it may listen")
 	manager := flag.String("manager", "", "the manager's URL, which it may reach")
 	bigFile := flag.Int64("big-file", 0, "bytes to write into one file of its HOME")
 	fill := flag.Bool("fill", false, "write into HOME without end")
@@ -91,6 +102,7 @@ func main() {
 		r.Allowed["connect:manager"] = dial(port)
 	}
 	r.sockets()
+	r.filteredCalls(*foreignPort, *unixSocket, *port)
 	r.processes()
 	if *bigFile > 0 {
 		r.Escapes["file-size"] = writeBig(*bigFile)
