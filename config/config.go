@@ -27,6 +27,10 @@ import (
 type Config struct {
 	LeagueID string // default "league_2025_even_odd"
 	GameType string // default "even_odd"
+	// GameFile is the manifest of a game program (--game FILE.json, or
+	// the config folder's games/<game_type>.json), absolute; "" for a
+	// built-in game. GameType is then the manifest's name.
+	GameFile string
 	// Season is the season folder a completed league's results are added
 	// to (league/season); "" keeps the league on its own.
 	Season string

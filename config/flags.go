@@ -63,9 +63,12 @@ var overrides = []override{
 			return CheckHost(c.Network.Host)
 		}),
 	stringOverride("game", "LEAGUETUI_GAME",
-		fmt.Sprintf("the `game` the league plays (default %s)", Default().GameType),
+		fmt.Sprintf("the `game` the league plays: a game's name, or a game program's manifest FILE.json (docs/games.md, Writing a game) (default %s)", Default().GameType),
 		func(c *Config, raw string) error {
-			c.GameType = raw
+			c.GameType, c.GameFile = raw, ""
+			if IsGameFile(raw) {
+				return c.useGameFile(raw) // a game program's manifest
+			}
 			return nil
 		}),
 	func() override {
@@ -462,10 +465,13 @@ func (f *Flags) ResolveWith(getenv func(string) string) (Config, error) {
 	if err := applyOverrides(&cfg, set, getenv); err != nil {
 		return Config{}, err
 	}
+	if err := cfg.resolveGameFile(); err != nil {
+		return Config{}, fmt.Errorf("config: game_type %q: %w", cfg.GameType, err)
+	}
 	if err := cfg.Validate(); err != nil {
 		return Config{}, err // the folder's own problems were named above, by file and key
 	}
-	if _, known := engine.LookupGame(cfg.GameType); known && !named {
+	if _, known := engine.LookupGame(cfg.GameType); (known || cfg.GameFile != "") && !named {
 		cfg.LeagueID = LeagueIDFor(cfg.GameType) // a link race is not called league_2025_even_odd
 	}
 	return cfg, nil
@@ -543,7 +549,7 @@ func (f *Flags) Args() []string {
 		if !ok || o.perAgent {
 			continue
 		}
-		if o.flag == flagConfig || strings.HasPrefix(o.flag, "tls-") || o.flag == "llm-api-key-file" || strings.HasSuffix(o.flag, "-models") {
+		if o.flag == flagConfig || (o.flag == "game" && IsGameFile(raw)) || strings.HasPrefix(o.flag, "tls-") || o.flag == "llm-api-key-file" || strings.HasSuffix(o.flag, "-models") {
 			raw = absPath(raw)
 		}
 		if o.boolean {

@@ -25,6 +25,8 @@ func TestBadValuesRefusedBeforeAnythingStarts(t *testing.T) {
 	badPoints := configFolder(t, map[string]string{"leagues/league_2025_even_odd.json": `{"scoring": {"win_points": -3}}`})
 	badHost := configFolder(t, map[string]string{"system.json": `{"network": {"base_host": "300.1.1.1"}}`})
 	noKey := []string{"OPENAI_API_KEY=", "ANTHROPIC_API_KEY="}
+	badGame := filepath.Join(base, "bad-game.json")
+	writeFile(t, badGame, `{"name": "g", "command": ["python3", "g.py"], "rules": "r", "seats": 3, "colour": "red"}`)
 	tests := []struct {
 		name string
 		args []string // after them, --data DIR for the commands that take one
@@ -57,6 +59,10 @@ func TestBadValuesRefusedBeforeAnythingStarts(t *testing.T) {
 			[]string{filepath.Join(badHost, "system.json") + ": network.base_host", `"300.1.1.1"`}},
 		{"page graph that is not there", []string{"--no-ui", "--game", "link_race", "--pages", filepath.Join(base, "no-pages.jsonl")}, nil,
 			[]string{"--pages " + filepath.Join(base, "no-pages.jsonl"), "no such file"}},
+		{"game manifest that is not there", []string{"--no-ui", "--game", filepath.Join(base, "no-game.json")}, nil,
+			[]string{"--game " + filepath.Join(base, "no-game.json"), "no such file"}},
+		{"game manifest with a key it has not", []string{"referee", "--game", badGame}, nil,
+			[]string{"--game " + badGame, `unknown field "colour"`}},
 		{"cpu profiles into a folder that cannot be made", []string{"bench", "--cpu-profile", filepath.Join(aFile, "profiles")}, nil,
 			[]string{"--cpu-profile", "not writable"}},
 	}

@@ -319,6 +319,9 @@ func resolve(cf *config.Flags) (config.Config, error) {
 	if err != nil {
 		return cfg, badSettings(err)
 	}
+	if err := useGameProgram(cfg); err != nil {
+		return cfg, err
+	}
 	if _, err := tlsconf.Server(cfg.Network.TLSCert, cfg.Network.TLSKey); err != nil {
 		return cfg, badSettings(err)
 	}
@@ -328,7 +331,7 @@ func resolve(cf *config.Flags) (config.Config, error) {
 	return cfg, badSettings(tlsconf.Setup(cfg.Network.TLSCA))
 }
 
-const requireSandboxUsage = "refuse to start a roster program (or the checked agent) where this machine cannot confine its files, ports and signals (Landlock ABI 6 and seccomp); without it such a program runs unconfined, said plainly"
+const requireSandboxUsage = "refuse to start a roster program (or the checked agent) where this machine cannot confine its files, ports, signals and listening sockets (Landlock ABI 6, seccomp and its user notification with pidfd_getfd); without it such a program runs unconfined, said plainly"
 
 // sandboxRequired refuses, before anything starts, a league whose roster
 // programs this machine cannot confine.
@@ -589,7 +592,7 @@ func runReferee(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	warnWeakSecrets(cfg)
-	if err := cmp.Or(checkAgentFlags(af), checkGame(cf, cfg)); err != nil {
+	if err := cmp.Or(checkAgentFlags(af), checkGame(cf, cfg), refereeRunsGames(cfg, *af.data)); err != nil {
 		return err
 	}
 	key, err := cfg.RefereeKey(os.Getenv)

@@ -105,9 +105,9 @@ func startArgs(fs *flag.FlagSet, getenv func(string) string) []string {
 }
 
 // rememberedValue is a flag's value as the folder keeps it: a file name
-// absolute.
+// (a game program's manifest too) absolute.
 func rememberedValue(name, value string) string {
-	if slices.Contains(pathFlags, name) && value != "" {
+	if (slices.Contains(pathFlags, name) || (name == "game" && config.IsGameFile(value))) && value != "" {
 		if abs, err := filepath.Abs(value); err == nil {
 			return abs
 		}
