@@ -46,6 +46,10 @@ type Def struct {
 	Roles   []Role
 	Summary string // what it checks, one sentence
 	Doc     string // where the documentation explains it
+	// Guide is the section of docs/joining.md, the player's guide, where a
+	// player's author meets the rule, with the check's id beside it ("" for
+	// a referee's check): a test holds the guide to it.
+	Guide string
 }
 
 var (
@@ -75,39 +79,39 @@ const (
 
 // Catalogue lists every check, in the order they run and are printed.
 var Catalogue = []Def{
-	{"plays/registers", Plays, both, "a leaguetui manager admits the registration, read as it reads one (every field spelling it takes)", docPlayerReg},
-	{"plays/even_odd", Plays, player, "an even/odd match played as a leaguetui referee plays it (its method fallbacks, its reading of answers, its deadlines and retries) is no technical loss of the player's", docLeague},
-	{"plays/link_race", Plays, player, "a link race played as a leaguetui referee plays it is no technical loss of the player's", docLeague},
-	{"plays/referees-matches", Plays, referee, "the referee takes start_match (or declines it and plays from the round announcement), invites and asks both players, and plays each match to a result that follows the moves and the deadlines, in a report the manager takes: what a leaguetui manager needs of it", docLeague},
-	{"register/request-is-well-formed", Must, both, "the register request carries the full envelope and the metadata league.v2 requires (display_name, version, game_types, contact_endpoint)", docPlayerReg},
-	{"register/refusal-is-handled", Must, both, "refused once (status REJECTED), the agent registers again, exits or stays idle; it does not carry on as if it had been admitted", docPlayerReg},
-	{"register/uses-assigned-id", Must, both, "after registration the agent's messages carry the id the manager gave it (sender and player_id)", docPlayerReg},
-	{"health/answers", Should, both, "GET /health on the agent's host answers 200 with JSON", docHealth},
-	{"mcp/tools-list", Should, both, "an MCP tools/list lists the tools of the agent's role, each with an object inputSchema", docMCP},
-	{"rpc/unknown-method-is-32601", Must, both, "a request for a method nobody serves gets the JSON-RPC error -32601", docJSONRPC},
-	{"rpc/notification-gets-no-reply", Must, both, "a JSON-RPC notification (no id) is answered with no JSON-RPC response", docJSONRPC},
-	{"rpc/id-echoed", Must, both, "a reply is a JSON-RPC 2.0 response that echoes the request's id exactly, whatever its type", docJSONRPC},
-	{"notify/acks", Must, both, "ROUND_ANNOUNCEMENT, LEAGUE_STANDINGS_UPDATE and ROUND_COMPLETED each get a result, not an error", docNotify},
-	{"ticket/refuses-a-stranger", Should, player, "an invitation that does not carry the match ticket of its match and referee is refused", docTickets},
-	{"invite/ack-within-deadline", Must, player, "GAME_INVITATION is answered within the join deadline (5 s)", docInvite},
-	{"invite/ack-is-well-formed", Must, player, "the answer is GAME_JOIN_ACK with accept true, the match id, the player's id and the conversation id echoed", docJoinAck},
-	{"move/answer-within-deadline", Must, player, "a move call is answered before its deadline", docTimeouts},
-	{"move/parity-is-even-or-odd", Must, player, "even_odd: parity_choice is exactly \"even\" or \"odd\"", docParity},
-	{"move/link-is-on-the-page", Must, player, "link_race: the move is navigate to a link of the current page", docMoveCall},
-	{"move/response-is-well-formed", Must, player, "the answer is CHOOSE_PARITY_RESPONSE (GAME_MOVE_RESPONSE for other games) with the match id and the player's id", docParity},
-	{"result/ack", Must, player, "GAME_OVER is acknowledged with a result within 5 s", docGameOver},
-	{"rpc/malformed-json-is-32700", Should, both, "a body that is not JSON gets the JSON-RPC error -32700", docJSONRPC},
-	{"rpc/survives-malformed-json", Must, both, "after a body that is not JSON the agent still answers correctly", docJSONRPC},
-	{"rpc/survives-oversize-body", Must, both, "after a 4 MiB request body the agent still answers correctly", docJSONRPC},
-	{"move/late-call-is-harmless", Must, player, "a move call for a match already over does not bring the agent down", docParity},
-	{"move/foreign-match-is-harmless", Must, player, "a move call for a match the agent is not in does not bring the agent down", docParity},
-	{"referee/acks-start-match", Must, referee, "start_match is acknowledged with a result within 10 s", docStart},
-	{"referee/invites-both", Must, referee, "both players get a GAME_INVITATION with their own role, the opponent and the match id", docInvite},
-	{"referee/asks-both-for-a-move", Must, referee, "once both joined, both players get a move call with their id and a deadline", docParity},
-	{"referee/result-matches-moves", Must, referee, "GAME_OVER to both players and the report to the manager agree with the moves and the game's rules", docGameOver},
-	{"referee/reports-once", Must, referee, "each match is reported to the manager exactly once", docReport},
-	{"referee/technical-loss-only-after-deadline", Must, referee, "a move that comes late but within the deadline counts; a player that never answers loses technically, and not before its deadline", docTimeouts},
-	{"register/presents-saved-credentials", Should, both, "stopped and started again, the agent registers presenting the id and token it was given (sender and auth_token), so that the manager gives it its id back", docPlayerReg},
+	{"plays/registers", Plays, both, "a leaguetui manager admits the registration, read as it reads one (every field spelling it takes)", docPlayerReg, "docs/joining.md#registering"},
+	{"plays/even_odd", Plays, player, "an even/odd match played as a leaguetui referee plays it (its method fallbacks, its reading of answers, its deadlines and retries) is no technical loss of the player's", docLeague, "docs/joining.md#a-whole-evenodd-match"},
+	{"plays/link_race", Plays, player, "a link race played as a leaguetui referee plays it is no technical loss of the player's", docLeague, "docs/joining.md#a-whole-link-race"},
+	{"plays/referees-matches", Plays, referee, "the referee takes start_match (or declines it and plays from the round announcement), invites and asks both players, and plays each match to a result that follows the moves and the deadlines, in a report the manager takes: what a leaguetui manager needs of it", docLeague, ""},
+	{"register/request-is-well-formed", Must, both, "the register request carries the full envelope and the metadata league.v2 requires (display_name, version, game_types, contact_endpoint)", docPlayerReg, "docs/joining.md#registering"},
+	{"register/refusal-is-handled", Must, both, "refused once (status REJECTED), the agent registers again, exits or stays idle; it does not carry on as if it had been admitted", docPlayerReg, "docs/joining.md#registering"},
+	{"register/uses-assigned-id", Must, both, "after registration the agent's messages carry the id the manager gave it (sender and player_id)", docPlayerReg, "docs/joining.md#registering"},
+	{"health/answers", Should, both, "GET /health on the agent's host answers 200 with JSON", docHealth, "docs/joining.md#health-optional"},
+	{"mcp/tools-list", Should, both, "an MCP tools/list lists the tools of the agent's role, each with an object inputSchema", docMCP, "docs/joining.md#what-a-player-is"},
+	{"rpc/unknown-method-is-32601", Must, both, "a request for a method nobody serves gets the JSON-RPC error -32601", docJSONRPC, "docs/joining.md#what-a-player-is"},
+	{"rpc/notification-gets-no-reply", Must, both, "a JSON-RPC notification (no id) is answered with no JSON-RPC response", docJSONRPC, "docs/joining.md#what-a-player-is"},
+	{"rpc/id-echoed", Must, both, "a reply is a JSON-RPC 2.0 response that echoes the request's id exactly, whatever its type", docJSONRPC, "docs/joining.md#what-a-player-is"},
+	{"notify/acks", Must, both, "ROUND_ANNOUNCEMENT, LEAGUE_STANDINGS_UPDATE and ROUND_COMPLETED each get a result, not an error", docNotify, "docs/joining.md#what-a-player-receives"},
+	{"ticket/refuses-a-stranger", Should, player, "an invitation that does not carry the match ticket of its match and referee is refused", docTickets, "docs/joining.md#tickets-optional-to-check"},
+	{"invite/ack-within-deadline", Must, player, "GAME_INVITATION is answered within the join deadline (5 s)", docInvite, "docs/joining.md#a-whole-evenodd-match"},
+	{"invite/ack-is-well-formed", Must, player, "the answer is GAME_JOIN_ACK with accept true, the match id, the player's id and the conversation id echoed", docJoinAck, "docs/joining.md#a-whole-evenodd-match"},
+	{"move/answer-within-deadline", Must, player, "a move call is answered before its deadline", docTimeouts, "docs/joining.md#timeouts-retries-and-technical-losses"},
+	{"move/parity-is-even-or-odd", Must, player, "even_odd: parity_choice is exactly \"even\" or \"odd\"", docParity, "docs/joining.md#a-whole-evenodd-match"},
+	{"move/link-is-on-the-page", Must, player, "link_race: the move is navigate to a link of the current page", docMoveCall, "docs/joining.md#a-whole-link-race"},
+	{"move/response-is-well-formed", Must, player, "the answer is CHOOSE_PARITY_RESPONSE (GAME_MOVE_RESPONSE for other games) with the match id and the player's id", docParity, "docs/joining.md#a-whole-evenodd-match"},
+	{"result/ack", Must, player, "GAME_OVER is acknowledged with a result within 5 s", docGameOver, "docs/joining.md#a-whole-evenodd-match"},
+	{"rpc/malformed-json-is-32700", Should, both, "a body that is not JSON gets the JSON-RPC error -32700", docJSONRPC, "docs/joining.md#what-a-player-is"},
+	{"rpc/survives-malformed-json", Must, both, "after a body that is not JSON the agent still answers correctly", docJSONRPC, "docs/joining.md#what-a-player-is"},
+	{"rpc/survives-oversize-body", Must, both, "after a 4 MiB request body the agent still answers correctly", docJSONRPC, "docs/joining.md#what-a-player-is"},
+	{"move/late-call-is-harmless", Must, player, "a move call for a match already over does not bring the agent down", docParity, "docs/joining.md#what-a-player-receives"},
+	{"move/foreign-match-is-harmless", Must, player, "a move call for a match the agent is not in does not bring the agent down", docParity, "docs/joining.md#what-a-player-receives"},
+	{"referee/acks-start-match", Must, referee, "start_match is acknowledged with a result within 10 s", docStart, ""},
+	{"referee/invites-both", Must, referee, "both players get a GAME_INVITATION with their own role, the opponent and the match id", docInvite, ""},
+	{"referee/asks-both-for-a-move", Must, referee, "once both joined, both players get a move call with their id and a deadline", docParity, ""},
+	{"referee/result-matches-moves", Must, referee, "GAME_OVER to both players and the report to the manager agree with the moves and the game's rules", docGameOver, ""},
+	{"referee/reports-once", Must, referee, "each match is reported to the manager exactly once", docReport, ""},
+	{"referee/technical-loss-only-after-deadline", Must, referee, "a move that comes late but within the deadline counts; a player that never answers loses technically, and not before its deadline", docTimeouts, ""},
+	{"register/presents-saved-credentials", Should, both, "stopped and started again, the agent registers presenting the id and token it was given (sender and auth_token), so that the manager gives it its id back", docPlayerReg, "docs/joining.md#registering"},
 }
 
 // Lookup returns a check's definition.

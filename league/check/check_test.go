@@ -266,6 +266,10 @@ var otherPeers = []peer{
 	{mode: "int_id_as_string", fails: []string{"rpc/id-echoed", "invite/ack-is-well-formed", "move/response-is-well-formed"}, only: true},
 	{mode: "no_ping", passes: []string{"rpc/survives-malformed-json", "rpc/survives-oversize-body",
 		"move/late-call-is-harmless", "move/foreign-match-is-harmless"}, only: true},
+	// Refuses an oversize body unread and closes the connection, as
+	// docs/check.md allows: the checker's ping after it must go out on a
+	// new connection, as a league's referee's next call does.
+	{mode: "refuse_oversize", passes: []string{"rpc/survives-oversize-body", "move/late-call-is-harmless"}, only: true},
 	{mode: "no_parity", fails: []string{"move/parity-is-even-or-odd"}, mentions: "parity_choice", moveTimeout: "1s",
 		leagueSays: "answered without CHOOSE_PARITY_RESPONSE's parity_choice"},
 	{mode: "refuse_invites", fails: []string{"invite/ack-within-deadline"}, mentions: "but not with GAME_JOIN_ACK: E012"},

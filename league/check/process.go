@@ -21,6 +21,9 @@ type agentProcess struct {
 	outPath string
 }
 
+// checkedProgram names the checked agent in its output file's lines.
+const checkedProgram = "the checked agent"
+
 // agentSpec is how the checker starts the agent: with the placeholders
 // filled in, its output in the data folder, and a sandbox that lets it
 // reach the checker's manager (a referee: any port, since it calls
@@ -39,7 +42,7 @@ func (s *session) agentSpec(ph launch.Placeholders) launch.ProgramSpec {
 		}
 	}
 	confine.Read = s.opts.Read // --read, as a roster entry's "read"
-	return launch.ProgramSpec{Name: "the checked agent", Command: s.opts.Command, Placeholders: ph,
+	return launch.ProgramSpec{Name: checkedProgram, Command: s.opts.Command, Placeholders: ph,
 		LogPath: filepath.Join(s.data, "agent.out"), Shim: s.opts.Executable, Sandbox: confine,
 		Limits: s.opts.Limits}
 }

@@ -52,7 +52,7 @@ func (r *recorder) result(d Def) Result {
 	r.mu.Lock()
 	found := r.found[d.ID]
 	r.mu.Unlock()
-	res := Result{ID: d.ID, Level: d.Level, Summary: d.Summary, Doc: d.Doc, Status: Skip, Message: "not run"}
+	res := Result{ID: d.ID, Level: d.Level, Summary: d.Summary, Doc: d.Doc, Guide: d.Guide, Status: Skip, Message: "not run"}
 	var passed *finding
 	for i := range found {
 		f := found[i]

@@ -32,6 +32,7 @@ type Result struct {
 	Got      string `json:"got,omitempty"`
 	Expected string `json:"expected,omitempty"`
 	Doc      string `json:"doc"`
+	Guide    string `json:"guide,omitempty"` // the player's guide's section that states the rule
 	// ExpectedFailure marks a check --expected-failures lists.
 	ExpectedFailure bool `json:"expected_failure,omitempty"`
 }
@@ -44,6 +45,11 @@ type Report struct {
 	// Strict makes the conformance verdict (MUST and SHOULD) count for the
 	// exit status as well as the verdict "plays in a leaguetui league".
 	Strict bool `json:"strict"`
+	// Sandbox is the strength of the sandbox the agent ran in, in the
+	// line a league's program log begins with: the verdicts hold for an
+	// agent confined so, and what it names as not confined was not held
+	// back.
+	Sandbox string `json:"sandbox"`
 }
 
 // Summary counts a report's verdicts.
@@ -158,7 +164,7 @@ func (r Report) WriteText(w io.Writer) {
 	if s.Expected > 0 {
 		fmt.Fprintf(w, ", %d expected failures", s.Expected)
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "\nsandbox: %s\n", r.Sandbox)
 }
 
 func yesNo(ok bool) string {
@@ -188,7 +194,7 @@ func writeResults(w io.Writer, results []Result) {
 			continue
 		}
 		for _, d := range []struct{ name, text string }{{"why", res.Message}, {"sent", res.Sent},
-			{"got", res.Got}, {"expected", res.Expected}, {"see", res.Doc}} {
+			{"got", res.Got}, {"expected", res.Expected}, {"see", res.Doc}, {"guide", res.Guide}} {
 			if d.text != "" {
 				fmt.Fprintf(w, "      %-8s %s\n", d.name+":", d.text)
 			}
@@ -205,7 +211,7 @@ func (r Report) WriteJSON(w io.Writer) error {
 			return err
 		}
 	}
-	return enc.Encode(map[string]any{"summary": r.Summary(), "role": r.Role, "games": r.Games})
+	return enc.Encode(map[string]any{"summary": r.Summary(), "role": r.Role, "games": r.Games, "sandbox": r.Sandbox})
 }
 
 // JUnit XML, the subset CI systems read: one testsuite, one testcase per
@@ -216,11 +222,17 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Cases    []junitCase `xml:"testcase"`
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Properties []junitProperty `xml:"properties>property,omitempty"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
 }
 
 type junitCase struct {
@@ -242,7 +254,8 @@ type junitSkipped struct {
 // WriteJUnit writes the report as JUnit XML.
 func (r Report) WriteJUnit(w io.Writer) error {
 	s := r.Summary()
-	suite := junitSuite{Name: "leaguetui check " + string(r.Role), Tests: len(r.Results), Failures: s.Failed, Skipped: s.Skipped + s.Expected}
+	suite := junitSuite{Name: "leaguetui check " + string(r.Role), Tests: len(r.Results), Failures: s.Failed, Skipped: s.Skipped + s.Expected,
+		Properties: []junitProperty{{Name: "sandbox", Value: r.Sandbox}}}
 	for _, res := range r.Results {
 		area, _, _ := strings.Cut(res.ID, "/")
 		c := junitCase{Name: res.ID, Classname: "leaguetui.check." + area}

@@ -245,11 +245,20 @@ func randomHex(n int) string {
 
 // report is the verdict of every selected check, in catalogue order.
 func (s *session) report() Report {
-	r := Report{Role: s.opts.Role, Games: s.games, Strict: s.opts.Strict}
+	r := Report{Role: s.opts.Role, Games: s.games, Strict: s.opts.Strict, Sandbox: s.sandboxStrength()}
 	for _, d := range Selected(s.opts.Role, s.opts.Strict) {
 		r.Results = append(r.Results, s.rec.result(d))
 	}
 	return r
+}
+
+// sandboxStrength is how the checked agent ran: the sandbox's strength
+// line (what it confined, what it did not), for the verdict.
+func (s *session) sandboxStrength() string {
+	if s.agent == nil {
+		return "none: the agent was started by hand (--listen), not by the checker"
+	}
+	return strings.TrimPrefix(s.agent.describe(), checkedProgram+": ")
 }
 
 func (s *session) statusf(format string, args ...any) {

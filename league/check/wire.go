@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
@@ -87,7 +89,17 @@ func post(ctx context.Context, url string, body []byte, timeout time.Duration, h
 	for k, v := range header {
 		req.Header[k] = v
 	}
+	req.Close = req.Header.Get("Connection") == "close"
 	return x.do(req)
+}
+
+// postAlone is post on a connection of its own, closed after the answer:
+// for what the agent may rightly refuse by closing the connection (a body
+// far too large, read or not), so that the next request goes out on a new
+// connection, as a league's next call does, rather than on one the agent
+// closed.
+func postAlone(ctx context.Context, url string, body []byte, timeout time.Duration) exchange {
+	return post(ctx, url, body, timeout, http.Header{"Connection": {"close"}})
 }
 
 // get fetches url within timeout.
@@ -116,6 +128,14 @@ func (x exchange) do(req *http.Request) exchange {
 	}
 	x.Err, x.Elapsed = err, time.Since(start)
 	return x
+}
+
+// connectionClosed says whether err is the agent closing the connection
+// under a request (an answer cut off, a reset), rather than a refusal to
+// connect or a deadline.
+func connectionClosed(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) || strings.Contains(err.Error(), "server closed idle connection")
 }
 
 // noRedirects is the checker's HTTP client: a redirect is the agent's

@@ -57,6 +57,9 @@
 //	wrong_string_id       echoes a string request id wrongly (integer ids right)
 //	int_id_as_string      echoes an integer request id as a string
 //	no_ping               serves no ping: answers it HTTP 404 in plain text
+//	refuse_oversize       answers a body over 1 MiB HTTP 413 unread and closes
+//	                      the connection, with no "Connection: close" (as a
+//	                      small HTTP server does)
 //	no_parity             answers each even/odd move without parity_choice
 //	refuse_invites        refuses every invitation at once (E012), as a player
 //	                      that checks match tickets with another formula does
@@ -97,7 +100,7 @@ var modes = []string{"slow", "stall", "crash", "refuse", "malformed", "invalid",
 	"bad_register", "ignore_refusal", "wrong_sender", "unknown_ok", "answer_notifications", "id_zero", "no_notify_ack",
 	"upper", "no_move_type", "no_result_ack", "crash_on_malformed", "crash_on_oversize", "crash_on_late", "crash_on_foreign",
 	"idle_after_refusal", "lower_types", "no_match_id", "wrong_string_id", "int_id_as_string", "no_ping", "no_parity",
-	"refuse_invites", "half_deadline"}
+	"refuse_oversize", "refuse_invites", "half_deadline"}
 
 // crashStatus is the exit status of the crash_on_* modes.
 const crashStatus = 3
@@ -223,10 +226,30 @@ func (p *player) queryAnyway(managerURL string) {
 	}
 }
 
+// refuseUnread answers 413 before reading the body, then drains the body
+// unread and closes the connection, saying nothing of it in the headers
+// (as Java's built-in HTTP server does): the client learns the
+// connection is gone only when it next uses it.
+func refuseUnread(w http.ResponseWriter, length int64) {
+	conn, buf, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	_, _ = buf.WriteString("HTTP/1.1 413 Request Entity Too Large\r\nContent-Type: text/plain\r\nContent-Length: 15\r\n\r\nbody too large\n")
+	_ = buf.Flush()
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_, _ = io.CopyN(io.Discard, buf, length)
+}
+
 // serveMCP answers POST /mcp. Anything but a league message (an MCP
 // initialize, say) is -32601, so the manager takes this for a plain
 // JSON-RPC player.
 func (p *player) serveMCP(w http.ResponseWriter, r *http.Request) {
+	if p.mode == "refuse_oversize" && r.ContentLength > 1<<20 {
+		refuseUnread(w, r.ContentLength)
+		return
+	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	if err != nil {
 		return
