@@ -100,6 +100,16 @@ func (r *Ratings) DifferenceSE(a, b string) float64 {
 
 func normalCDF(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
 
+// ShownElo is a rating as tables print it, to the whole point: rounded,
+// and never -0 (a rating of -0.3 prints "+0", as 0.3 does).
+func ShownElo(elo float64) float64 {
+	r := math.Round(elo)
+	if r == 0 {
+		return 0 // math.Round(-0.3) is -0, which %+.0f prints "-0"
+	}
+	return r
+}
+
 // EloExpected is the expected score for a rating lead of d Elo.
 func EloExpected(d float64) float64 { return 1 / (1 + math.Pow(10, -d/400)) }
 

@@ -254,3 +254,14 @@ func TestFitRecordedIsFitRatings(t *testing.T) {
 		}
 	}
 }
+
+func TestShownEloIsNeverMinusZero(t *testing.T) {
+	for _, c := range []struct {
+		elo  float64
+		want string
+	}{{-0.3, "+0"}, {0.3, "+0"}, {-0.5, "-1"}, {0, "+0"}, {math.Copysign(0, -1), "+0"}, {12.6, "+13"}, {-12.6, "-13"}} {
+		if got := fmt.Sprintf("%+.0f", ShownElo(c.elo)); got != c.want {
+			t.Errorf("ShownElo(%v) prints %s, want %s", c.elo, got, c.want)
+		}
+	}
+}

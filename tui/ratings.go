@@ -43,7 +43,7 @@ func ratingCell(r protocol.RatingRow, ok bool) string {
 	if !ok || !r.Rated {
 		return fmt.Sprintf(" %5s %-5s", "-", "")
 	}
-	return fmt.Sprintf(" %+5.0f %-5s", r.Elo, fmt.Sprintf("±%.0f", r.CI95))
+	return fmt.Sprintf(" %+5.0f %-5s", engine.ShownElo(r.Elo), fmt.Sprintf("±%.0f", r.CI95))
 }
 
 // ratingHead is the heading of ratingCell's column.
@@ -116,7 +116,7 @@ func (p *standingsPane) losLines() []string {
 	from, to := p.list.window(len(rows))
 	for i := from; i < to; i++ {
 		r := rows[i]
-		text := fmt.Sprintf("%-22s %+8.0f %6.0f %6.3f", truncate(r.PlayerID, 22), r.EloDiff, r.SE, r.LOS)
+		text := fmt.Sprintf("%-22s %+8.0f %6.0f %6.3f", truncate(r.PlayerID, 22), engine.ShownElo(r.EloDiff), r.SE, r.LOS)
 		lines = append(lines, p.ctx.row(text, i == p.list.cursor, p.width))
 	}
 	return lines

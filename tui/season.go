@@ -2,7 +2,9 @@ package tui
 
 import (
 	"fmt"
+	"math"
 
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -35,20 +37,21 @@ func (p *standingsPane) seasonLines() []string {
 	if len(p.season.rows) == 0 {
 		return []string{s.Dim.Render(" the season holds no league yet: this one joins it when it completes")}
 	}
-	head := fmt.Sprintf(" %4s  %-16s %7s %6s %4s %4s %4s %4s %7s %6s %5s %5s %5s", "rank", "name", "leagues", "played", "W", "D", "L", "TL",
-		"points", "elo", "±95%", "games", "los")
+	// The rating column is the league table's (ratingCell), so a season's
+	// figures read as the league's do.
+	head := fmt.Sprintf(" %4s  %-16s %7s %6s %4s %4s %4s %4s %7s%s%5s %5s", "rank", "name", "leagues", "played", "W", "D", "L", "TL",
+		"points", ratingHead, "games", "los")
 	lines := []string{s.TableHead.Render(fit(head, p.width))}
 	from, to := p.list.window(len(p.season.rows))
 	for _, r := range p.season.rows[from:to] {
-		elo, ci, los := "-", "-", ""
-		if r.Rating.Rated {
-			elo, ci = fmt.Sprintf("%+.0f", r.Rating.Elo), fmt.Sprintf("%.0f", r.Rating.CI95)
-		}
+		los := ""
 		if r.LOSNext != nil {
 			los = fmt.Sprintf("%.0f%%", 100**r.LOSNext)
 		}
-		lines = append(lines, fit(fmt.Sprintf(" %4d  %-16s %7d %6d %4d %4d %4d %4d %7.1f %6s %5s %5d %5s", r.Rank, truncate(r.Name, 16),
-			r.Leagues, r.Played, r.Wins, r.Draws, r.Losses, r.TechnicalLosses, r.Points, elo, ci, r.Rating.Games, los), p.width))
+		rating := protocol.RatingRow{Elo: r.Rating.Elo, CI95: r.Rating.CI95, Rated: r.Rating.Rated}
+		lines = append(lines, fit(fmt.Sprintf(" %4d  %-16s %7d %6d %4d %4d %4d %4d %7s%s%5d %5s", r.Rank, truncate(r.Name, 16),
+			r.Leagues, r.Played, r.Wins, r.Draws, r.Losses, r.TechnicalLosses, points(r.Points), ratingCell(rating, true),
+			r.Rating.Games, los), p.width))
 	}
 	return lines
 }
@@ -72,4 +75,13 @@ func separationLine(st engine.SeparationStatus) string {
 		line += " · pairs counted after the schedule"
 	}
 	return line
+}
+
+// points prints a season's points as the league's table does, a whole
+// number, with one decimal only when a scoring's halves make one.
+func points(p float64) string {
+	if p == math.Trunc(p) {
+		return fmt.Sprintf("%.0f", p)
+	}
+	return fmt.Sprintf("%.1f", p)
 }

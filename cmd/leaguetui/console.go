@@ -69,7 +69,8 @@ func runConsole(ctx context.Context, opts launcher.Spec, outs consoleOutputs, at
 		return err
 	}
 	opts.Notify = func(line string) { slog.Warn(line) } // the log pane and file: the console owns the screen
-	fmt.Fprintf(outs.Stderr, "leaguetui: starting the manager, referees (%d) and players (%d)…\n", opts.Referees, opts.Players)
+	players, referees := opts.Size()
+	fmt.Fprintf(outs.Stderr, "leaguetui: starting the manager, referees (%d) and players (%d)…\n", referees, players)
 	league, err := launcher.Launch(ctx, opts)
 	var view *web.Server // --web's, told the final standings before the manager stops
 	if league != nil {
@@ -95,7 +96,7 @@ func runConsole(ctx context.Context, opts launcher.Spec, outs consoleOutputs, at
 		}
 	}
 	slog.Info("league launched", "manager", league.Control.Base(), "seed", league.Seed,
-		"referees", opts.Referees, "players", opts.Players)
+		"referees", referees, "players", players)
 	joining := awaitJoining(ctx, league, opts)
 	if opts.Config.Season != "" {
 		go addWhenCompleted(ctx, league, opts)

@@ -189,22 +189,29 @@ func (e *ManagerExitedError) Error() string {
 	return fmt.Sprintf("the manager (PID %d) exited (%s)", e.PID, status)
 }
 
+// Size is how many players the league has, its roster's (or --players
+// built-in ones) and its open seats, and how many referees.
+func (opts Spec) Size() (players, referees int) {
+	players = opts.Players
+	if opts.Roster != nil {
+		players = len(opts.Roster.Players)
+	}
+	return players + opts.Config.Joining.OpenSeats, len(refereeEntries(opts))
+}
+
 // CheckSize checks that the league has players and a referee: at least
 // two players (the roster's and the open seats) and one referee; and that
 // its format fits those players (config.Format.CheckPlayers).
 func (opts Spec) CheckSize() error {
-	if opts.Roster != nil {
-		players, referees := len(opts.Roster.Players)+opts.Config.Joining.OpenSeats, len(refereeEntries(opts))
-		if players < 2 || referees < 1 {
+	players, referees := opts.Size()
+	if players < 2 || referees < 1 {
+		if opts.Roster != nil {
 			return fmt.Errorf("roster %s: a league needs at least 2 players (with the open seats) and 1 referee (got %d and %d)",
 				opts.Roster.Path, players, referees)
 		}
-		return opts.Config.Format.CheckPlayers(players)
-	}
-	if opts.Players+opts.Config.Joining.OpenSeats < 2 || opts.Referees < 1 {
 		return fmt.Errorf("a league needs at least 2 players and 1 referee (got --players %d --referees %d)", opts.Players, opts.Referees)
 	}
-	return opts.Config.Format.CheckPlayers(opts.Players + opts.Config.Joining.OpenSeats)
+	return opts.Config.Format.CheckPlayers(players)
 }
 
 // Launch starts the manager, then the referees and players, and returns

@@ -105,7 +105,7 @@ func FormatRating(r protocol.RatingRow) string {
 	if r.LOSNext != nil {
 		los = fmt.Sprintf("%.2f", *r.LOSNext)
 	}
-	return fmt.Sprintf(" %+6.0f %6s %5s", r.Elo, fmt.Sprintf("±%.0f", r.CI95), los)
+	return fmt.Sprintf(" %+6.0f %6s %5s", engine.ShownElo(r.Elo), fmt.Sprintf("±%.0f", r.CI95), los)
 }
 
 // budgetNote marks a model player whose budget stopped its moves.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/engine"
 )
 
 // The report's page is written by plain Go rather than a template engine.
@@ -241,7 +242,7 @@ func (p page) standings(v view) {
 }
 
 // signed is a rating with its sign, rounded: +12, -3.
-func signed(elo float64) string { return fmt.Sprintf("%+.0f", elo) }
+func signed(elo float64) string { return fmt.Sprintf("%+.0f", engine.ShownElo(elo)) }
 
 // ratings draws each rated player's rating and interval as an SVG.
 func (p page) ratings(v view) {
