@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/leaguetui/leaguetui/config"
@@ -88,16 +87,3 @@ func (p *agentProcess) wait(d time.Duration) bool {
 // stop ends the agent and all it started: SIGTERM, then SIGKILL after
 // grace.
 func (p *agentProcess) stop(grace time.Duration) { p.program.Stop(grace) }
-
-// tail is the end of the agent's output, for a message about its death.
-func (p *agentProcess) tail() string {
-	data, err := os.ReadFile(p.outPath)
-	if err != nil {
-		return ""
-	}
-	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	if len(lines) > 5 {
-		lines = lines[len(lines)-5:]
-	}
-	return strings.Join(lines, " | ")
-}
