@@ -90,6 +90,11 @@ func TestStartersPassStrict(t *testing.T) {
 					t.Errorf("%s: %s", id, v)
 				}
 			}
+			// The verdict names the sandbox it holds for: the strength line,
+			// its syscall filter and listen's supervision among it.
+			if !regexp.MustCompile(`(?m)^sandbox: .*native ABI only.*listen on an unbound socket`).MatchString(run.stdout) {
+				t.Errorf("the verdict does not end on the sandbox's strength line\n%s", run.stdout)
+			}
 		})
 	}
 }
