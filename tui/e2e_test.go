@@ -333,7 +333,9 @@ func TestConsoleInTmux(t *testing.T) {
 	}
 
 	x.Keys("s")
-	screen = x.WaitScreen(180*time.Second, "✓ completed", fmt.Sprintf("matches %d/%d 100%%", matches, matches), "sorted by rank")
+	// Read once whole: a reading in the middle of tmux's drawing of the
+	// last frame may hold its header above the key bar of the one before.
+	screen = x.WaitSettledScreen(180*time.Second, "✓ completed", fmt.Sprintf("matches %d/%d 100%%", matches, matches), "sorted by rank")
 	final, err := c.Standings(t.Context())
 	if err != nil {
 		t.Fatal(err)

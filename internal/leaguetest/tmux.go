@@ -78,6 +78,20 @@ func (x *Tmux) WaitScreen(timeout time.Duration, want ...string) string {
 	return x.WaitScreenFor(timeout, fmt.Sprintf("%q", want), func(screen string) bool { return ContainsAll(screen, want...) })
 }
 
+// WaitSettledScreen is WaitScreen's screen once it is whole: tmux may be
+// read while it draws a frame that the program wrote in one piece (the
+// header of the new frame over the key bar of the old), so the screen is
+// read until two readings in a row agree and contain all of want.
+func (x *Tmux) WaitSettledScreen(timeout time.Duration, want ...string) string {
+	x.t.Helper()
+	last := ""
+	return x.WaitScreenFor(timeout, fmt.Sprintf("%q, twice alike", want), func(screen string) bool {
+		settled := screen == last && ContainsAll(screen, want...)
+		last = screen
+		return settled
+	})
+}
+
 // ContainsAll reports whether s contains every one of want.
 func ContainsAll(s string, want ...string) bool {
 	for _, w := range want {
