@@ -60,6 +60,10 @@ func (p *agentsPane) View() string {
 	}
 	now := p.ctx.Now()
 	heads := agentHeads
+	named := p.ctx.named()
+	if named {
+		heads = namedAgentHeads
+	}
 	withModels := slices.ContainsFunc(agents, func(a *agentInfo) bool { return a.Model != nil })
 	if withModels {
 		heads = append(slices.Clone(heads), "model cost")
@@ -69,11 +73,14 @@ func (p *agentsPane) View() string {
 		proc, started := procs[agentKey(a)]
 		cells[i] = []string{roleName(a.Role), a.ID, shortEndpoint(a.Endpoint), agentState(a, proc, started),
 			ago(now, a.LastSeen), processText(proc, started)}
+		if named {
+			cells[i] = slices.Insert(cells[i], 2, a.DisplayName)
+		}
 		if withModels {
 			cells[i] = append(cells[i], modelCostText(a.Model))
 		}
 	}
-	cols := agentColumns(cells, heads, p.width)
+	cols := agentColumns(cells, heads, p.width, named)
 	lines := []string{s.TableHead.Render(fit(" "+cols.line(heads), p.width))}
 	from, to := p.list.window(len(agents))
 	for i := from; i < to; i++ {
@@ -85,6 +92,10 @@ func (p *agentsPane) View() string {
 // agentHeads are the agents table's columns; a league with model players
 // adds their cost.
 var agentHeads = []string{"role", "id", "endpoint", "state", "seen", "pid"}
+
+// namedAgentHeads are the columns where a roster named the players: the
+// display name follows the id.
+var namedAgentHeads = []string{"role", "id", "name", "endpoint", "state", "seen", "pid"}
 
 // modelCostText is a model player's cost in a few words: tokens in and out,
 // their estimated money (or "no price"), the mean latency of a move and the failures ("" for other agents).
@@ -123,8 +134,9 @@ type columns []int
 // agentColumns sizes the agents table to its widest cells, and when the
 // pane is too narrow for all of them leaves out the least needed columns
 // (seen, then role) rather than cutting the endpoint or the pid; only if
-// that is not enough is the endpoint cut.
-func agentColumns(cells [][]string, heads []string, width int) columns {
+// that is not enough are the names (with named, the third column) cut,
+// to 8 cells at the least, then the endpoint.
+func agentColumns(cells [][]string, heads []string, width int, named bool) columns {
 	cols := make(columns, len(heads))
 	for j, h := range heads {
 		cols[j] = visibleWidth(h)
@@ -133,12 +145,20 @@ func agentColumns(cells [][]string, heads []string, width int) columns {
 		}
 	}
 	cols[1] = min(cols[1], 10) // ids from the network are cut, not the table
-	const endpoint, seen, role = 2, 4, 0
+	const role, name = 0, 2
+	endpoint, seen := 2, 4
+	if named {
+		endpoint, seen = 3, 5
+		cols[name] = min(cols[name], 20)
+	}
 	for _, drop := range []int{seen, role} {
 		if cols.width() <= width {
 			break
 		}
 		cols[drop] = 0
+	}
+	if over := cols.width() - width; over > 0 && named {
+		cols[name] = max(cols[name]-over, 8)
 	}
 	if over := cols.width() - width; over > 0 {
 		cols[endpoint] = max(cols[endpoint]-over, 8)

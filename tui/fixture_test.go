@@ -205,6 +205,52 @@ func completedLeague(t testing.TB) *league {
 	return l.kind(engine.EventLeagueCompleted)
 }
 
+// rosterNames are the display names a roster gives the players P01..P06;
+// the last is longer than any column gives it, to be shortened.
+var rosterNames = []string{"alice", "bob", "carol", "dave", "erin", "frederick-the-long-named"}
+
+// named gives the registered players the roster's names.
+func (l *league) named() *league {
+	n := 0
+	for i := range l.events {
+		if a := l.events[i].Agent; a != nil && a.Role == engine.RolePlayer && n < len(rosterNames) {
+			a.DisplayName = rosterNames[n]
+			n++
+		}
+	}
+	return l
+}
+
+// namedLeague is the completed league with a roster's names.
+func namedLeague(t testing.TB) *league { return completedLeague(t).named() }
+
+// namedRunningLeague is the running league with a roster's names.
+func namedRunningLeague(t testing.TB) *league { return runningLeague(t).named() }
+
+// twoGamesLeague is a league of 4 named players with two games a pair
+// (--games-per-pair 2), halfway: its first three rounds played, its
+// fourth running.
+func twoGamesLeague(t testing.TB) *league {
+	l := newLeague(t).register(4, 2).named()
+	ids := []string{"P01", "P02", "P03", "P04"}
+	spec := engine.FormatSpec{Format: engine.FormatRoundRobin, GamesPerPair: 2}
+	rounds, planned, err := engine.Schedule(spec, ids, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.rounds = rounds
+	l.add(engine.Event{Kind: engine.EventLeagueStarted, Start: &engine.StartInfo{Seed: 42, GameType: "even_odd",
+		Players: ids, LegacyRounds: rounds, Format: &spec, RoundsPlanned: planned}})
+	for n := 1; n <= 3; n++ {
+		l.playRound(n)
+	}
+	l.add(engine.Event{Kind: engine.EventRoundAnnounced, Round: 4})
+	m := l.rounds[3].Matches
+	l.play(m[0].MatchID, "REF01", m[0].PlayerB)
+	l.begin(m[1].MatchID, "REF02", "invited", "joined", "choosing")
+	return l
+}
+
 // fakeManager is a manager's HTTP surface for unit tests: it records admin
 // calls and answers /events and /standings at once.
 type fakeManager struct {

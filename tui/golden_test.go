@@ -9,8 +9,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 )
 
-// TestGolden runs the console in a Bubble Tea program (teatest) at 80x24 and
-// 120x40, feeds it a synthetic league in each state, and compares the
+// TestGolden runs the console in a Bubble Tea program (teatest) at 80x24,
+// 120x40 and 200x50, feeds it a synthetic league in each state, and compares the
 // screen with testdata/TestGolden/<state>_<size>.golden. The clock is fixed
 // a few seconds after the last event, so the screens are stable. Run
 // `go test ./tui -run TestGolden -update` to rewrite them after a change
@@ -33,8 +33,17 @@ func TestGolden(t *testing.T) {
 		{"completed_agents", completedLeague, []string{"4"}},
 		{"stop_question", runningLeague, []string{"x"}},
 		{"help", runningLeague, []string{"?"}},
+		// A roster's names (issue 49): in every pane that shows players.
+		{"named_standings", namedLeague, nil},
+		{"named_running_matches", namedRunningLeague, []string{"2"}},
+		{"named_running_rounds", namedRunningLeague, []string{"1"}},
+		{"named_crosstable", namedLeague, []string{"c"}},
+		{"named_agents", namedLeague, []string{"4"}},
+		// Two games a pair: the crosstable shows each pair's score so far.
+		{"two_games_crosstable", twoGamesLeague, []string{"c"}},
+		{"two_games_standings", twoGamesLeague, nil},
 	}
-	sizes := [][2]int{{80, 24}, {120, 40}}
+	sizes := [][2]int{{80, 24}, {120, 40}, {200, 50}}
 	for _, sc := range scenarios {
 		for _, size := range sizes {
 			t.Run(fmt.Sprintf("%s_%dx%d", sc.name, size[0], size[1]), func(t *testing.T) {

@@ -78,7 +78,7 @@ func (p *matchesPane) Update(msg tea.KeyMsg) (tea.Cmd, bool) {
 func (p *matchesPane) View() string {
 	rows := p.rows()
 	s := p.ctx.Styles
-	lines := []string{s.TableHead.Render(fit(" match   players              referee  step / result", p.width))}
+	lines := []string{s.TableHead.Render(fit(" "+matchesHead(p.ctx, p.width), p.width))}
 	from, to := p.list.window(len(rows))
 	now := p.ctx.Now()
 	for i := from; i < to; i++ {
@@ -87,7 +87,7 @@ func (p *matchesPane) View() string {
 			lines = append(lines, p.ctx.row(s.PaneTitle.Render(r.title), i == p.list.cursor, p.width))
 			continue
 		}
-		text := matchLine(p.ctx, r.match)
+		text := matchLine(p.ctx, r.match, p.width)
 		if r.match.Result == nil && !r.match.Assigned.IsZero() {
 			text += s.Dim.Render(" " + clock(now.Sub(r.match.Assigned)))
 		}

@@ -110,7 +110,8 @@ func (p *roundsPane) View() string {
 	}
 	rows := p.rows()
 	p.followCurrent(rows)
-	head := p.ctx.Styles.TableHead.Render(fit(" round / match    players              referee  state", p.width))
+	pw := playersWidth(p.ctx, p.width-4)
+	head := p.ctx.Styles.TableHead.Render(fit(fmt.Sprintf(" round / match    %-*s referee  state", pw-5, "players"), p.width))
 	lines := []string{head}
 	from, to := p.list.window(len(rows))
 	for i := from; i < to; i++ {
@@ -121,7 +122,7 @@ func (p *roundsPane) View() string {
 
 func (p *roundsPane) rowText(r roundRow) string {
 	if r.match != nil {
-		return "   " + matchLine(p.ctx, r.match)
+		return "   " + matchLine(p.ctx, r.match, p.width-4)
 	}
 	ri := r.round
 	fold := "▸"
@@ -145,13 +146,37 @@ func roundStatus(r *roundInfo) string {
 	return fmt.Sprintf("· pending    %d/%d", r.Done, n)
 }
 
-// matchLine is one match in a line: id, players, referee and state.
-func matchLine(ctx *programContext, m *matchInfo) string {
+// matchLine is one match in a line of width cells: id, players, referee
+// and state. Players a roster named show as "P01 alice vs P02 bob", the
+// players' column taking the room the line has (20 to 40 cells), each name
+// cut to its half of it.
+func matchLine(ctx *programContext, m *matchInfo, width int) string {
 	ref := m.Referee
 	if ref == "" {
 		ref = "-"
 	}
-	return fmt.Sprintf("%-7s %-20s %-7s  %s", m.MatchID, truncate(m.PlayerA+" vs "+m.PlayerB, 20), truncate(ref, 7), matchState(ctx, m))
+	pw := playersWidth(ctx, width)
+	players := truncate(m.PlayerA+" vs "+m.PlayerB, pw)
+	if ctx.named() {
+		side := (pw - 4) / 2
+		players = ctx.who(m.PlayerA, side) + " vs " + ctx.who(m.PlayerB, pw-4-side)
+	}
+	return fmt.Sprintf("%-7s %s %-7s  %s", m.MatchID, padRight(players, pw), truncate(ref, 7), matchState(ctx, m))
+}
+
+// playersWidth is the players' column of matchLine on a line of width
+// cells: 20, or with a roster's names what is left beside the match id,
+// the referee and 16 cells of state, up to 40.
+func playersWidth(ctx *programContext, width int) int {
+	if !ctx.named() {
+		return 20
+	}
+	return min(max(width-1-8-1-9-16, 20), 40)
+}
+
+// matchesHead is the heading of matchLine's columns.
+func matchesHead(ctx *programContext, width int) string {
+	return fmt.Sprintf("match   %-*s referee  step / result", playersWidth(ctx, width), "players")
 }
 
 // matchState says where a match is, with a symbol and words.

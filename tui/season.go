@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
@@ -37,23 +39,100 @@ func (p *standingsPane) seasonLines() []string {
 	if len(p.season.rows) == 0 {
 		return []string{s.Dim.Render(" the season holds no league yet: this one joins it when it completes")}
 	}
-	// The rating column is the league table's (ratingCell), so a season's
-	// figures read as the league's do.
-	head := fmt.Sprintf(" %4s  %-16s %7s %6s %4s %4s %4s %4s %7s%s%5s %5s", "rank", "name", "leagues", "played", "W", "D", "L", "TL",
-		"points", ratingHead, "games", "los")
-	lines := []string{s.TableHead.Render(fit(head, p.width))}
+	cols := seasonColumns(p.season.rows, p.width)
+	lines := []string{s.TableHead.Render(fit(" "+cols.line(nil), p.width))}
 	from, to := p.list.window(len(p.season.rows))
-	for _, r := range p.season.rows[from:to] {
-		los := ""
-		if r.LOSNext != nil {
-			los = fmt.Sprintf("%.0f%%", 100**r.LOSNext)
-		}
-		rating := protocol.RatingRow{Elo: r.Rating.Elo, CI95: r.Rating.CI95, Rated: r.Rating.Rated}
-		lines = append(lines, fit(fmt.Sprintf(" %4d  %-16s %7d %6d %4d %4d %4d %4d %7s%s%5d %5s", r.Rank, truncate(r.Name, 16),
-			r.Leagues, r.Played, r.Wins, r.Draws, r.Losses, r.TechnicalLosses, points(r.Points), ratingCell(rating, true),
-			r.Rating.Games, los), p.width))
+	for i := range p.season.rows[from:to] {
+		r := &p.season.rows[from+i]
+		lines = append(lines, fit(" "+cols.line(r), p.width))
 	}
 	return lines
+}
+
+// seasonColumn is one column of the season's table: its heading, width,
+// the space before it and its cell (rows nil: the heading).
+type seasonColumn struct {
+	head  string
+	width int
+	sep   string
+	left  bool
+	cell  func(r *engine.SeasonRow) string
+	drop  int // the order it gives way on a narrow pane: 1 first; 0 never
+}
+
+type seasonTable []seasonColumn
+
+// seasonColumns are the season's columns that fit width: the name column
+// is as wide as the widest name (4 to 16 cells), then, while the table is
+// still too wide, the least needed give way (los, games, leagues, TL,
+// played), so that the rating, the point of the table, stays on screen.
+// The rating column is the league table's (ratingCell), so a season's
+// figures read as the league's do.
+func seasonColumns(rows []engine.SeasonRow, width int) seasonTable {
+	name := 4
+	for _, r := range rows {
+		name = max(name, visibleWidth(r.Name))
+	}
+	num := func(f func(r *engine.SeasonRow) int) func(r *engine.SeasonRow) string {
+		return func(r *engine.SeasonRow) string { return itoa(f(r)) }
+	}
+	all := seasonTable{
+		{head: "rank", width: 4, cell: num(func(r *engine.SeasonRow) int { return r.Rank })},
+		{head: "name", width: min(name, 16), sep: "  ", left: true, cell: func(r *engine.SeasonRow) string { return r.Name }},
+		{head: "leagues", width: 7, sep: " ", drop: 3, cell: num(func(r *engine.SeasonRow) int { return r.Leagues })},
+		{head: "played", width: 6, sep: " ", drop: 5, cell: num(func(r *engine.SeasonRow) int { return r.Played })},
+		{head: "W", width: 4, sep: " ", cell: num(func(r *engine.SeasonRow) int { return r.Wins })},
+		{head: "D", width: 4, sep: " ", cell: num(func(r *engine.SeasonRow) int { return r.Draws })},
+		{head: "L", width: 4, sep: " ", cell: num(func(r *engine.SeasonRow) int { return r.Losses })},
+		{head: "TL", width: 4, sep: " ", drop: 4, cell: num(func(r *engine.SeasonRow) int { return r.TechnicalLosses })},
+		{head: "points", width: 7, sep: " ", cell: func(r *engine.SeasonRow) string { return points(r.Points) }},
+		{head: ratingHead, width: visibleWidth(ratingHead), cell: func(r *engine.SeasonRow) string {
+			return ratingCell(protocolRating(*r), true)
+		}},
+		{head: "games", width: 5, drop: 2, cell: num(func(r *engine.SeasonRow) int { return r.Rating.Games })},
+		{head: "los", width: 5, sep: " ", drop: 1, cell: func(r *engine.SeasonRow) string {
+			if r.LOSNext == nil {
+				return ""
+			}
+			return fmt.Sprintf("%.0f%%", 100**r.LOSNext)
+		}},
+	}
+	for order := 1; all.width()+1 > width && order <= 5; order++ {
+		all = slices.DeleteFunc(all, func(c seasonColumn) bool { return c.drop == order })
+	}
+	return all
+}
+
+// protocolRating is a season row's rating as the league table's cell takes it.
+func protocolRating(r engine.SeasonRow) protocol.RatingRow {
+	return protocol.RatingRow{Elo: r.Rating.Elo, CI95: r.Rating.CI95, Rated: r.Rating.Rated}
+}
+
+// width is the cells a row of the table takes.
+func (t seasonTable) width() int {
+	w := 0
+	for _, c := range t {
+		w += len(c.sep) + c.width
+	}
+	return w
+}
+
+// line is a row of the table, or its heading for r nil.
+func (t seasonTable) line(r *engine.SeasonRow) string {
+	var b strings.Builder
+	for _, c := range t {
+		text := c.head
+		if r != nil {
+			text = truncate(c.cell(r), c.width)
+		}
+		b.WriteString(c.sep)
+		if c.left {
+			b.WriteString(padRight(text, c.width))
+		} else {
+			b.WriteString(padLeft(text, c.width))
+		}
+	}
+	return b.String()
 }
 
 // Separation is the manager's latest --until-separated status, nil

@@ -50,3 +50,31 @@ func TestStandingsShowTheSeason(t *testing.T) {
 		t.Errorf("e again did not go back to the standings:\n%s", screen)
 	}
 }
+
+// TestSeasonFitsEveryPane (issue 49): at 80x24, in the split layout of
+// 120x40 (a 66-cell pane) and at 200x50, the season's table keeps each
+// player's rating on screen, dropping less needed columns first.
+func TestSeasonFitsEveryPane(t *testing.T) {
+	leagues := []engine.SeasonLeague{{ID: "week1", Results: []engine.Result{
+		{PlayerA: "alice", PlayerB: "bob", Status: engine.StatusWin, Winner: "alice"},
+		{PlayerA: "bob", PlayerB: "alice", Status: engine.StatusDraw}}, Rows: []engine.SeasonTotal{
+		{Name: "alice", Played: 2, Wins: 1, Draws: 1, Points: 4}, {Name: "bob", Played: 2, Draws: 1, Losses: 1, Points: 1}}}}
+	table := engine.SeasonTable(leagues, engine.RatingOptions{})
+	for _, size := range paneSizes {
+		m := New(context.Background(), Options{Now: func() time.Time { return t0 }, Location: time.UTC, NoColor: true, HealthEvery: -1,
+			Season: func() ([]engine.SeasonRow, error) { return table, nil }})
+		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		feed(m, completedLeague(t))
+		press(m, "3", "e")
+		screen := m.screen()
+		for _, r := range table {
+			line := screenLine(screen, " "+r.Name+" ")
+			if line == "" || !strings.Contains(line, ratingCell(protocolRating(r), true)) {
+				t.Errorf("%dx%d: the rating of %s is cut:\n%s", size[0], size[1], r.Name, screen)
+			}
+		}
+		if size[0] == 200 && !strings.Contains(screen, "leagues") {
+			t.Errorf("200x50: the leagues column is dropped with room for it:\n%s", screen)
+		}
+	}
+}

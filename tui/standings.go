@@ -144,8 +144,8 @@ func (p *standingsPane) sortMark() string {
 	return "▼"
 }
 
-// headCell is a column's heading with the space before it, right- or
-// left-aligned in width cells; the sorted column carries its mark, taking
+// headCell is a column's heading: right-aligned with the space before it
+// (width+1 cells), or left-aligned in width cells; the sorted column carries its mark, taking
 // the space before it when the heading fills the column.
 func (p *standingsPane) headCell(col sortColumn, width int, left bool) string {
 	label := col.String()
@@ -153,7 +153,7 @@ func (p *standingsPane) headCell(col sortColumn, width int, left bool) string {
 		label += p.sortMark()
 	}
 	if left {
-		return fmt.Sprintf("%-*s ", width, label)
+		return fmt.Sprintf("%-*s", width, label)
 	}
 	return padLeft(label, width+1)
 }
@@ -290,10 +290,10 @@ func (p *standingsPane) View() string {
 	ratings := p.ctx.State.Ratings()
 	p.follow(rows)
 	costs := p.ctx.State.ModelCosts()
-	wide := p.width >= 68 && (costs == nil || p.width >= 96) // room for the display name, beside the models' tokens and money
-	head := " " + p.headCell(sortRank, 4, false) + " " + p.headCell(sortPlayer, 10, true)
-	if wide {
-		head += p.headCell(sortName, 14, true)
+	idW, nameW := p.nameColumns(rows, ratings != nil, costs != nil)
+	head := " " + p.headCell(sortRank, 4, false) + " " + p.headCell(sortPlayer, idW, true)
+	if nameW > 0 {
+		head += " " + p.headCell(sortName, nameW, true)
 	}
 	for _, c := range []struct {
 		col   sortColumn
@@ -311,9 +311,13 @@ func (p *standingsPane) View() string {
 	from, to := p.list.window(len(rows))
 	for i := from; i < to; i++ {
 		r := rows[i]
-		text := fmt.Sprintf("%4d  %-10s", r.Rank, truncate(r.PlayerID, 10))
-		if wide {
-			text += fmt.Sprintf(" %-14s", truncate(r.DisplayName, 14))
+		player := truncate(r.PlayerID, idW)
+		if nameW < 0 {
+			player = idName(r.PlayerID, r.DisplayName, idW)
+		}
+		text := fmt.Sprintf("%4d  %s", r.Rank, padRight(player, idW))
+		if nameW > 0 {
+			text += " " + padRight(truncate(r.DisplayName, nameW), nameW)
 		}
 		text += fmt.Sprintf(" %6d %4d %4d %4d %4d %6d", r.Played, r.Wins, r.Draws, r.Losses, r.TechnicalLosses, r.Points)
 		if ratings != nil {
@@ -346,6 +350,9 @@ func (p *standingsPane) View() string {
 	if p.ctx.Filter != "" {
 		footer += fmt.Sprintf(" · filter %q", p.ctx.Filter)
 	}
+	if tb := p.ctx.State.league.Table.Scoring().Tiebreakers; !tb.IsDefault() {
+		footer += " · ranked by " + tb.Legend() // the league file's scoring.tiebreakers
+	}
 	if st := p.ctx.State.SPRT(); st != nil {
 		lines[len(lines)-1] = fit(sprtLine(*st, p.width), p.width) // the table's last line gives way to the test
 	}
@@ -353,6 +360,46 @@ func (p *standingsPane) View() string {
 		lines[len(lines)-1] = fit(separationLine(*st), p.width) // and to --until-separated's count
 	}
 	return block(append(lines, s.Dim.Render(footer)), p.width, p.list.height+2)
+}
+
+// nameColumns sizes the player and name columns to the pane: the id
+// column as wide as the widest id (7 to 10 cells), the name column what
+// is left beside the figures, up to 20 cells. A roster's names are never
+// dropped: under 6 cells free, id and name share the player column
+// ("P01 ali…", nameW -1); names that only repeat the ids show only where
+// 14 cells are free. nameW 0 leaves the column out.
+func (p *standingsPane) nameColumns(rows []protocol.StandingRow, ratings, costs bool) (idW, nameW int) {
+	idW, widest, own := 7, 4, false
+	for _, r := range rows {
+		idW = max(idW, visibleWidth(r.PlayerID))
+		widest = max(widest, visibleWidth(r.DisplayName))
+		own = own || (r.DisplayName != "" && r.DisplayName != r.PlayerID)
+	}
+	idW = min(idW, 10)
+	rest := p.width - (1 + 5 + 1 + idW + 1) - 34 // the figures: played to points
+	if ratings {
+		rest -= visibleWidth(ratingHead)
+	}
+	if costs {
+		rest -= 24
+	}
+	switch {
+	case own && rest-1 < 6: // one column, "P01 alice", the name cut to fit
+		return idW + max(rest, 4), -1
+	case own:
+		return idW, min(rest-1, widest, 20)
+	case rest-1 >= 14:
+		return idW, min(rest-1, 14)
+	}
+	return idW, 0
+}
+
+// padRight left-aligns s in n cells (s may be wider; then it is kept).
+func padRight(s string, n int) string {
+	if w := visibleWidth(s); w < n {
+		return s + strings.Repeat(" ", n-w)
+	}
+	return s
 }
 
 // crossCell is one cell of the crosstable from the row player's side.
@@ -395,13 +442,85 @@ func kindOf(r engine.Result, p string) string {
 	return "loss"
 }
 
+// pairCell is the crosstable's cell of a pair from the row player's side:
+// the result of their one game, or, where a pair plays several
+// (--games-per-pair), the row player's score so far (a win 1, a draw ½, a
+// loss or a technical loss 0) with ▶ while one of them runs.
+func pairCell(ms []*matchInfo, row string) string {
+	switch len(ms) {
+	case 0:
+		return "—"
+	case 1:
+		return crossCell(ms[0], row)
+	}
+	halves, done, running, abandoned := 0, 0, false, 0
+	for _, m := range ms {
+		switch {
+		case m.Result != nil:
+			done++
+			switch kindOf(*m.Result, row) {
+			case "win":
+				halves += 2
+			case "draw":
+				halves++
+			}
+		case m.Abandoned:
+			abandoned++
+		case m.Referee != "":
+			running = true
+		}
+	}
+	var c string
+	switch {
+	case done > 0:
+		c = scoreText(halves)
+	case abandoned == len(ms):
+		return "x"
+	case !running:
+		return "·"
+	}
+	if running {
+		c += "▶"
+	}
+	return c
+}
+
+// scoreText is a score counted in halves: 0, ½, 1, 1½.
+func scoreText(halves int) string {
+	switch {
+	case halves == 1:
+		return "½"
+	case halves%2 == 1:
+		return itoa(halves/2) + "½"
+	}
+	return itoa(halves / 2)
+}
+
+// crossLayout is the crosstable's geometry: the row label (rank, id and
+// name) and the width of a cell, room for the widest score and the
+// cursor's brackets.
+func (p *standingsPane) crossLayout(rows []protocol.StandingRow) (label, cell int) {
+	name := 11
+	if p.ctx.named() {
+		for _, r := range rows {
+			name = max(name, visibleWidth(idName(r.PlayerID, r.DisplayName, 24)))
+		}
+		name = min(name, 24, max(p.width/3-5, 11))
+	}
+	cell = 3
+	if n := p.ctx.State.PerPair(); n > 1 {
+		cell = len(itoa(n)) + 4 // "1½▶" and the brackets
+	}
+	return name + 5, cell
+}
+
 // crossView draws the crosstable: rows are the (filtered) players, columns
 // every player by rank; only the cells that fit are drawn.
 func (p *standingsPane) crossView() string {
 	s := p.ctx.Styles
 	rows, cols := p.rows(), p.sorted()
 	p.follow(rows)
-	const label, cell = 16, 3
+	label, cell := p.crossLayout(cols)
 	visible := max((p.width-label)/cell, 1)
 	p.col = min(p.col, max(len(cols)-1, 0))
 	if p.col < p.colOffset {
@@ -418,25 +537,27 @@ func (p *standingsPane) crossView() string {
 	lines := []string{s.TableHead.Render(fit(head.String(), p.width))}
 	from, to := p.list.window(len(rows))
 	for i := from; i < to; i++ {
-		lines = append(lines, p.crossRow(rows[i], cols, i == p.list.cursor, visible))
+		lines = append(lines, p.crossRow(rows[i], cols, i == p.list.cursor, visible, label, cell))
 	}
 	lines = padTo(lines, p.list.height+1)
 	legend := " W win · D draw · L loss · T technical loss · ▶ running · · to play"
+	if n := p.ctx.State.PerPair(); n > 1 {
+		legend = fmt.Sprintf(" %d games a pair: row's score, win 1 · draw ½ · ▶ running · · to play", n)
+	}
 	if p.col < len(cols) {
-		legend = fmt.Sprintf(" column %d = %s ·%s", cols[p.col].Rank, cols[p.col].PlayerID, legend)
+		legend = fmt.Sprintf(" column %d = %s ·%s", cols[p.col].Rank, idName(cols[p.col].PlayerID, cols[p.col].DisplayName, 24), legend)
 	}
 	return block(append(lines, s.Dim.Render(legend)), p.width, p.list.height+2)
 }
 
-func (p *standingsPane) crossRow(r protocol.StandingRow, cols []protocol.StandingRow, selected bool, visible int) string {
-	const label, cell = 16, 3
+func (p *standingsPane) crossRow(r protocol.StandingRow, cols []protocol.StandingRow, selected bool, visible, label, cell int) string {
 	var b strings.Builder
 	b.WriteString(cursorMark(selected))
-	b.WriteString(fmt.Sprintf("%3d %-*s", r.Rank, label-5, truncate(r.PlayerID, label-5)))
+	b.WriteString(fmt.Sprintf("%3d %s", r.Rank, padRight(idName(r.PlayerID, r.DisplayName, label-5), label-5)))
 	for j := p.colOffset; j < min(p.colOffset+visible, len(cols)); j++ {
 		c := "—"
 		if cols[j].PlayerID != r.PlayerID {
-			c = crossCell(p.ctx.State.Between(r.PlayerID, cols[j].PlayerID), r.PlayerID)
+			c = pairCell(p.ctx.State.Pair(r.PlayerID, cols[j].PlayerID), r.PlayerID)
 		}
 		if selected && j == p.col {
 			c = "[" + c + "]"

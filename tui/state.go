@@ -128,7 +128,8 @@ type leagueState struct {
 
 	Rounds   []*roundInfo
 	matches  map[string]*matchInfo
-	byPair   map[[2]string]*matchInfo // crosstable: who met whom
+	byPair   map[[2]string][]*matchInfo // crosstable: who met whom, in schedule order
+	perPair  int                        // the most games a pair has in the schedule
 	recent   ring[*matchInfo]
 	logs     ring[logEntry]
 	warnings int
@@ -148,7 +149,7 @@ func newLeagueState(scoring engine.Scoring) *leagueState {
 	return &leagueState{
 		league:  engine.NewLeague("", scoring),
 		matches: map[string]*matchInfo{},
-		byPair:  map[[2]string]*matchInfo{},
+		byPair:  map[[2]string][]*matchInfo{},
 		recent:  newRing[*matchInfo](recentCap),
 		logs:    newRing[logEntry](logCap),
 		agents:  map[string]*agentInfo{},
@@ -276,12 +277,38 @@ func (s *leagueState) Recent() []*matchInfo { return s.recent.NewestFirst() }
 // Match finds a scheduled match.
 func (s *leagueState) Match(id string) *matchInfo { return s.matches[id] }
 
-// Between finds the match of two players, in either order.
-func (s *leagueState) Between(a, b string) *matchInfo {
-	if m, ok := s.byPair[[2]string{a, b}]; ok {
-		return m
+// pairKey is a pair of players in either order.
+func pairKey(a, b string) [2]string {
+	if b < a {
+		a, b = b, a
 	}
-	return s.byPair[[2]string{b, a}]
+	return [2]string{a, b}
+}
+
+// Pair lists the matches of two players, in either seat, in schedule
+// order: one in a single round robin, several with --games-per-pair.
+func (s *leagueState) Pair(a, b string) []*matchInfo { return s.byPair[pairKey(a, b)] }
+
+// PerPair is the most matches a pair has in the schedule so far.
+func (s *leagueState) PerPair() int { return s.perPair }
+
+// Between finds the match of two players to open: the one running, else
+// the last finished, else the first to play; nil when they do not meet.
+func (s *leagueState) Between(a, b string) *matchInfo {
+	ms := s.Pair(a, b)
+	var last *matchInfo
+	for _, m := range ms {
+		switch {
+		case m.Result == nil && m.Referee != "" && !m.Abandoned:
+			return m
+		case m.Result != nil:
+			last = m
+		}
+	}
+	if last == nil && len(ms) > 0 {
+		last = ms[0]
+	}
+	return last
 }
 
 // Logs lists log entries, oldest first.
@@ -524,7 +551,9 @@ func (s *leagueState) addRound(r engine.Round) {
 		m := &matchInfo{Pairing: p, Index: len(s.matches)}
 		ri.Matches = append(ri.Matches, m)
 		s.matches[p.MatchID] = m
-		s.byPair[[2]string{p.PlayerA, p.PlayerB}] = m
+		key := pairKey(p.PlayerA, p.PlayerB)
+		s.byPair[key] = append(s.byPair[key], m)
+		s.perPair = max(s.perPair, len(s.byPair[key]))
 	}
 	s.Rounds = append(s.Rounds, ri)
 }

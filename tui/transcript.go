@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/league/control"
@@ -139,7 +139,7 @@ func (t *transcriptView) summary() string {
 	if m == nil {
 		return " (match not in the schedule)"
 	}
-	return fmt.Sprintf(" round %d · %s vs %s · referee %s · %s", m.Round, m.PlayerA, m.PlayerB,
+	return fmt.Sprintf(" round %d · %s vs %s · referee %s · %s", m.Round, t.ctx.called(m.PlayerA), t.ctx.called(m.PlayerB),
 		orDash(m.Referee), matchState(t.ctx, m))
 }
 
@@ -151,8 +151,7 @@ func (t *transcriptView) fileLines() []string {
 		lines = append(lines, fmt.Sprintf(" %3d %s %-22s %s → %s", e.Seq, shortTime(e.Timestamp), e.MessageType, e.From, e.To))
 		content, reasoning := splitReasoning(e.Content)
 		if c := contentSummary(content); c != "" {
-			wrapped := lipgloss.NewStyle().Width(max(t.width-8, 20)).Render(c)
-			for _, w := range strings.Split(wrapped, "\n") {
+			for _, w := range wrapWords(c, max(t.width-8, 20)) {
 				lines = append(lines, "       "+t.ctx.Styles.Dim.Render(w))
 			}
 		}
@@ -162,6 +161,13 @@ func (t *transcriptView) fileLines() []string {
 		lines = append(lines, "", " result: "+contentSummary(f.Result))
 	}
 	return lines
+}
+
+// wrapWords breaks text into lines of at most width cells at its spaces,
+// and in a long JSON value after its commas, so that no word is cut; only a
+// word longer than the line itself is broken. Escape codes are kept.
+func wrapWords(text string, width int) []string {
+	return strings.Split(ansi.Wrap(text, width, ","), "\n")
 }
 
 // splitReasoning is a message's content without its model block's
@@ -203,7 +209,7 @@ func (t *transcriptView) reasoningLines(reasoning map[string]any) []string {
 		text, _ := reasoning[part].(string)
 		lines = append(lines, "       "+dim.Render("├ "+part))
 		for _, line := range strings.Split(text, `\n`) {
-			for _, w := range strings.Split(lipgloss.NewStyle().Width(width).Render(line), "\n") {
+			for _, w := range wrapWords(line, width) {
 				lines = append(lines, "       "+dim.Render("│ ")+w)
 			}
 		}
