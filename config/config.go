@@ -160,6 +160,9 @@ type Scoring struct {
 	Draw          int // 1, to each player
 	Loss          int // 0
 	TechnicalLoss int // 0
+	// Tiebreakers orders the players tied on points (scoring.tiebreakers);
+	// the zero value is wins then draws, then player id.
+	Tiebreakers engine.Tiebreakers
 }
 
 // Security configures the auth tokens the league manager hands out at

@@ -17,7 +17,7 @@ type keys map[string]keys
 // implementation loads unchanged, and they are not mistaken for typos.
 var specificationKeys = map[string]keys{
 	"system.json": {"system_id": nil, "protocol_version": nil},
-	"league": {"display_name": nil, "status": nil, "scoring": {"tiebreakers": nil},
+	"league": {"display_name": nil, "status": nil,
 		"schedule": {"format": nil, "matches_per_round": nil, "max_rounds": nil}},
 	"referee.json": {"version": nil, "game_types": nil, "active": nil,
 		"settings": {"strict_timeout": nil, "log_transcript": nil, "random_seed": nil}},

@@ -11,6 +11,8 @@ import (
 	"reflect"
 	"strings"
 	"time"
+
+	"github.com/leaguetui/leaguetui/engine"
 )
 
 // Load reads a config folder laid out as the specification's config layer
@@ -143,10 +145,11 @@ type leagueFile struct {
 	LeagueID *string `json:"league_id"`
 	GameType *string `json:"game_type"`
 	Scoring  struct {
-		Win           *int `json:"win_points"`
-		Draw          *int `json:"draw_points"`
-		Loss          *int `json:"loss_points"`
-		TechnicalLoss *int `json:"technical_loss_points"`
+		Win           *int      `json:"win_points"`
+		Draw          *int      `json:"draw_points"`
+		Loss          *int      `json:"loss_points"`
+		TechnicalLoss *int      `json:"technical_loss_points"`
+		Tiebreakers   *[]string `json:"tiebreakers"`
 	} `json:"scoring"`
 	Participants struct {
 		MinPlayers  *int `json:"min_players"`
@@ -262,6 +265,13 @@ func loadLeague(dir string, cfg *Config) error {
 	set(&s.Draw, f.Scoring.Draw)
 	set(&s.Loss, f.Scoring.Loss)
 	set(&s.TechnicalLoss, f.Scoring.TechnicalLoss)
+	if f.Scoring.Tiebreakers != nil {
+		order, err := engine.ParseTiebreakers(*f.Scoring.Tiebreakers)
+		if err != nil {
+			return &FileError{Path: path, Field: "scoring.tiebreakers", Err: err}
+		}
+		s.Tiebreakers = order
+	}
 	p := &cfg.Participants
 	set(&p.MinPlayers, f.Participants.MinPlayers)
 	set(&p.MaxPlayers, f.Participants.MaxPlayers)

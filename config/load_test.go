@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/leaguetui/leaguetui/engine"
 )
 
 // absDir returns the absolute path of a folder under testdata/, which is
@@ -245,6 +247,20 @@ func TestLoadErrors(t *testing.T) {
 			wantText:  []string{`"b"`},
 		},
 		{
+			name:      "unknown tie-breaker",
+			files:     map[string]string{"leagues/league_2025_even_odd.json": `{"scoring": {"tiebreakers": ["points", "goal_difference"]}}`},
+			wantFile:  "league_2025_even_odd.json",
+			wantField: "scoring.tiebreakers",
+			wantText: []string{`unknown tie-breaker "goal_difference"`,
+				"known: points, wins, draws, head_to_head, sonneborn_berger, buchholz"},
+		},
+		{
+			name:      "tie-breakers not a list",
+			files:     map[string]string{"leagues/league_2025_even_odd.json": `{"scoring": {"tiebreakers": "wins"}}`},
+			wantFile:  "league_2025_even_odd.json",
+			wantField: "scoring.tiebreakers",
+		},
+		{
 			name:     "league id that escapes the folder",
 			files:    map[string]string{"system.json": `{"default_league_id": "../system"}`},
 			wantFile: "leagues",
@@ -350,5 +366,33 @@ func TestLoadNetworkAcrossMachines(t *testing.T) {
 	}
 	if err := cfg.Validate(); err != nil {
 		t.Errorf("Validate: %v", err)
+	}
+}
+
+// TestLoadTiebreakers: scoring.tiebreakers is read in its order, in any
+// case and with the usual aliases; the specification's ["points", "wins",
+// "draws"] and an empty list are the default order, exactly.
+func TestLoadTiebreakers(t *testing.T) {
+	for _, tt := range []struct {
+		list string
+		want engine.Tiebreakers
+	}{
+		{`["points", "wins", "draws"]`, ""},
+		{`[]`, ""},
+		{`null`, ""},
+		{`["Head-To-Head", "SB", "buchholz"]`, "head_to_head,sonneborn_berger,buchholz"},
+		{`["points", "sonneborn_berger", "wins"]`, "sonneborn_berger,wins"},
+	} {
+		dir := writeFolder(t, map[string]string{"leagues/league_2025_even_odd.json": `{"scoring": {"tiebreakers": ` + tt.list + `}}`})
+		got, err := Load(dir)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.list, err)
+		}
+		if got.Scoring.Tiebreakers != tt.want {
+			t.Errorf("tiebreakers %s loaded as %q, want %q", tt.list, got.Scoring.Tiebreakers, tt.want)
+		}
+		if err := got.Validate(); err != nil {
+			t.Errorf("%s: Validate() = %v", tt.list, err)
+		}
 	}
 }

@@ -11,6 +11,9 @@ type Scoring struct {
 	Draw          int `json:"draw"`
 	Loss          int `json:"loss"`
 	TechnicalLoss int `json:"technical_loss"`
+	// Tiebreakers orders players tied on points (tiebreak.go); the zero
+	// value is wins then draws. The player id comes last whatever it says.
+	Tiebreakers Tiebreakers `json:"tiebreakers,omitempty"`
 }
 
 // DefaultScoring is the protocol's table: win 3, draw 1, loss 0, technical
@@ -139,6 +142,9 @@ type Table struct {
 	scoring  Scoring
 	rows     map[string]*Row
 	recorded map[string]bool // match ids already recorded
+	// games is who played whom, kept only when a tie-breaker reads it
+	// (head-to-head, Sonneborn-Berger, Buchholz): player -> opponent.
+	games map[string]map[string]*pairTally
 }
 
 // NewTable returns an empty table that awards points with s.
@@ -181,7 +187,12 @@ func (t *Table) Record(r Result) {
 		}
 		t.recorded[r.MatchID] = true
 	}
-	for _, o := range tally(r) {
+	outcomes := tally(r)
+	if t.scoring.Tiebreakers.needsGames() {
+		t.recordPair(outcomes[0].player, outcomes[1].player, outcomes[0].kind)
+		t.recordPair(outcomes[1].player, outcomes[0].player, outcomes[1].kind)
+	}
+	for _, o := range outcomes {
 		row := t.row(o.player)
 		row.Played++
 		row.Points += t.scoring.pointsFor(o.kind)
@@ -200,13 +211,21 @@ func (t *Table) Record(r Result) {
 }
 
 // Rows returns the standings sorted by points, wins and draws (all
-// descending), then player id ascending, ranked 1..N with no shared ranks.
+// descending), then player id ascending, ranked 1..N with no shared ranks;
+// with the scoring's Tiebreakers, by points, those keys in their order,
+// then player id. It is the one place a table is ordered: the manager's
+// standings, the console's, the report's and a resumed league's all come
+// from it.
 func (t *Table) Rows() []Row {
 	rows := make([]Row, 0, len(t.rows))
 	for _, r := range t.rows {
 		rows = append(rows, *r)
 	}
-	slices.SortFunc(rows, compareRows)
+	if t.scoring.Tiebreakers.IsDefault() {
+		slices.SortFunc(rows, compareRows)
+	} else {
+		t.sortByTiebreakers(rows, t.scoring.Tiebreakers.Keys())
+	}
 	for i := range rows {
 		rows[i].Rank = i + 1
 	}

@@ -23,7 +23,7 @@ const toolProbeTimeout = 2 * time.Second
 // and rounds.json show, and need no token.
 func (m *Manager) mcpTools() {
 	m.MCP.AddReadOnlyTool(mcpserve.Tool{Name: "get_standings", Title: "Standings",
-		Description: "The standings now, ranked by points, wins, draws, player id, with the league's progress.",
+		Description: "The standings now, ranked by points, then the league's tie-breakers (by default wins, draws, player id), with the league's progress.",
 		Call:        func(context.Context, json.RawMessage) (any, error) { return m.Standings(), nil }})
 	m.MCP.AddReadOnlyTool(mcpserve.Tool{Name: "get_schedule", Title: "Schedule",
 		Description: "Every round's matches with their referee and result so far (rounds.json).",

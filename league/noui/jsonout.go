@@ -2,6 +2,7 @@ package noui
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"time"
 
@@ -130,6 +131,7 @@ type output struct {
 	events   *json.Encoder
 	stdout   io.Writer
 	json     bool
+	order    engine.Tiebreakers // the league file's scoring.tiebreakers, said under the table
 }
 
 func newOutput(outs Outputs) *output {
@@ -158,5 +160,8 @@ func (o *output) standings(s protocol.StandingsFile, costs map[string]*protocol.
 		return
 	}
 	PrintStandings(o.stdout, s)
+	if !o.order.IsDefault() {
+		fmt.Fprintf(o.stdout, "\nranked by %s\n", o.order.Legend())
+	}
 	PrintModelCosts(o.stdout, s, costs)
 }

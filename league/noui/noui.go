@@ -60,6 +60,7 @@ func Run(ctx context.Context, spec launcher.Spec, outs Outputs) error {
 		}
 	}()
 	out := newOutput(outs)
+	out.order = spec.Config.Scoring.Tiebreakers
 	if spec.Notify == nil {
 		spec.Notify = func(line string) { fmt.Fprintln(out.progress, "leaguetui: "+line) }
 	}

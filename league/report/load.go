@@ -40,6 +40,7 @@ type League struct {
 	Seed      int64
 	State     engine.LeagueState
 	Standings protocol.StandingsFile         // the manager's document, made from the replayed league
+	Scoring   engine.Scoring                 // the points and tie-breakers the table was ranked with
 	Ratings   []protocol.RatingRow           // in the table's order
 	Names     map[string]string              // agent id -> display name
 	Matches   []*Match                       // in schedule order: round, then board
@@ -275,6 +276,7 @@ func (l *League) replay(layout store.Layout) (*engine.League, map[string]*Match,
 // them, so the same results give the same numbers to the last bit).
 func (l *League) readLeague(league *engine.League, notes map[string]*Match, written *protocol.StandingsFile) {
 	l.State, l.Seed, l.GameType = league.State, league.Seed, league.GameType
+	l.Scoring = league.Table.Scoring()
 	for _, a := range append(league.Players(), league.Referees()...) {
 		l.Names[a.ID] = a.DisplayName
 	}

@@ -198,6 +198,11 @@ func (p page) standings(v view) {
 		p.raw("</tr>")
 	}
 	p.raw("\n</table>\n")
+	if tb := v.Scoring.Tiebreakers; !tb.IsDefault() {
+		p.raw(`<p class="dim">Ranked by `)
+		p.text(tb.Legend()) // the league file's scoring.tiebreakers
+		p.raw(".</p>\n")
+	}
 	if st := v.Standings.SPRT; st != nil {
 		p.raw("<p>SPRT (")
 		p.text(st.Test)
