@@ -205,10 +205,10 @@ type PlayerDefaults struct {
 // LLM is which language model the llm strategy asks, and where its key is.
 // It never holds the key itself.
 type LLM struct {
-	Provider   string // "openai" (or any OpenAI-compatible server; the default) or "anthropic"
+	Provider   string // "openai" (or any OpenAI-compatible server; the default), "anthropic", or a preset (Presets)
 	Model      string
 	BaseURL    string // "" for the provider's own
-	APIKeyEnv  string // the variable holding the key; "" for OPENAI_API_KEY or ANTHROPIC_API_KEY
+	APIKeyEnv  string // the variable holding the key; "" for the preset's, OPENAI_API_KEY or ANTHROPIC_API_KEY
 	APIKeyFile string // a file holding the key, read instead of the environment
 	Fallback   string // "random": a random legal move when the provider fails; "" for none
 	// MaxTokensPerMatch caps the tokens (in and out) a model player spends

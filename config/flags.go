@@ -180,18 +180,19 @@ var overrides = []override{
 		"comma-separated player `strategies` cycled over the players a league starts, e.g. llm,random,counter (default the game's own)",
 		func(c *Config) *string { return &c.Player.Strategies }),
 	stringField("llm-provider", "LEAGUETUI_LLM_PROVIDER",
-		"the llm strategy's `provider`: openai (or any OpenAI-compatible server, with --llm-base-url) or anthropic (default openai)",
+		"the llm strategy's `provider`: openai (or any OpenAI-compatible server, with --llm-base-url), anthropic, or a preset of an OpenAI-compatible service that fills in its base URL and key variable: "+
+			strings.Join(PresetNames(), ", ")+" (docs/games.md) (default openai)",
 		func(c *Config) *string { return &c.Player.LLM.Provider }),
 	stringField("llm-model", "LEAGUETUI_LLM_MODEL", "the `model` the llm strategy asks",
 		func(c *Config) *string { return &c.Player.LLM.Model }),
 	stringOverride("llm-base-url", "LEAGUETUI_LLM_BASE_URL",
-		"the provider's API `URL`, e.g. http://127.0.0.1:11434/v1 for a local Ollama (default the provider's own)",
+		"the provider's API `URL`, e.g. http://127.0.0.1:11434/v1 for a local Ollama (default the provider's own, or the preset's)",
 		func(c *Config, raw string) error {
 			c.Player.LLM.BaseURL = raw
 			return checkURL(raw, "the provider's API URL, e.g. http://127.0.0.1:11434/v1")
 		}),
 	stringField("llm-api-key-env", "LEAGUETUI_LLM_API_KEY_ENV",
-		"the environment `variable` holding the llm provider's key (default OPENAI_API_KEY or ANTHROPIC_API_KEY)",
+		"the environment `variable` holding the llm provider's key (default OPENAI_API_KEY or ANTHROPIC_API_KEY, or the preset's)",
 		func(c *Config) *string { return &c.Player.LLM.APIKeyEnv }),
 	stringOverride("llm-api-key-file", "LEAGUETUI_LLM_API_KEY_FILE",
 		"a `file` holding the llm provider's key, read instead of the environment",

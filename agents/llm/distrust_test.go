@@ -24,7 +24,7 @@ import (
 // fails as MODEL_GENERATION_ERROR (ImpossibleUsage) and counts nothing,
 // and the next move asks the provider again and plays, from both APIs.
 func TestImpossibleUsageIsRefused(t *testing.T) {
-	for _, provider := range llm.Providers {
+	for _, provider := range llm.APIs {
 		t.Run(provider, func(t *testing.T) {
 			fake := fakellm.Start(fakellm.HugeUsage, fakellm.NegativeUsage, fakellm.Good)
 			defer fake.Close()
@@ -176,7 +176,7 @@ func leaksIn(v any, forms []string) string {
 // APIs and both games; what it said is there, blanked.
 func TestEchoedKeyIsBlanked(t *testing.T) {
 	forms := fakellm.KeyEncodings(hostileKey)
-	for _, provider := range llm.Providers {
+	for _, provider := range llm.APIs {
 		for game, turn := range map[string]func(time.Duration) llm.Turn{"even_odd": parityTurn, "link_race": raceTurn} {
 			t.Run(provider+"/"+game, func(t *testing.T) {
 				fake := fakellm.Start(fakellm.EchoKey)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
+	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -24,8 +25,14 @@ import (
 // every game.
 const StrategyName = "llm"
 
-// Providers lists the providers the strategy speaks to.
-var Providers = []string{"openai", "anthropic"}
+// APIs lists the wire APIs the strategy speaks: Chat Completions (openai,
+// or any OpenAI-compatible server) and Anthropic's Messages.
+var APIs = []string{"openai", "anthropic"}
+
+// Providers lists what --llm-provider takes: an API, or a preset for an
+// OpenAI-compatible service (config.Presets) that fills in its base URL
+// and its key's variable.
+var Providers = slices.Concat(APIs, config.PresetNames())
 
 // Tool is the game's move offered to the model: one function with one
 // string argument.

@@ -63,7 +63,7 @@ func TestTaxonomy(t *testing.T) {
 		{fakellm.ServerError, engine.ErrorProviderAPI, false, "", ""},
 		{fakellm.MalformedJSON, engine.ErrorGeneration, false, "", ""},
 	}
-	for _, provider := range llm.Providers {
+	for _, provider := range llm.APIs {
 		for _, c := range cases {
 			t.Run(provider+"/"+string(c.answer), func(t *testing.T) {
 				fake := fakellm.Start(c.answer)
@@ -171,7 +171,7 @@ func TestMaxTokensPerMatch(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
-	for _, bad := range []config.LLM{{Provider: "gemini", Model: "x"}, {Provider: "openai"},
+	for _, bad := range []config.LLM{{Provider: "bard", Model: "x"}, {Provider: "openai"},
 		{Provider: "openai", Model: "x", Fallback: "greedy"}, {Provider: "openai", Model: "x", MaxTokensPerMatch: -1}} {
 		if llm.Check(bad) == nil {
 			t.Errorf("%+v passed", bad)

@@ -129,12 +129,12 @@ func New(s config.LLM, o Options) (*Model, error) {
 		return nil, err
 	}
 	var b backend
-	if s.Provider == "anthropic" {
+	if s.API() == "anthropic" {
 		b = newAnthropic(s, key, client)
 	} else {
 		b = newOpenAI(s, key, client)
 	}
-	m := &Model{settings: s, backend: b, circuit: circuitFor(s.Provider + " " + s.BaseURL), spent: map[string]int64{},
+	m := &Model{settings: s, backend: b, circuit: circuitFor(s.Provider + " " + s.ServerURL()), spent: map[string]int64{},
 		player: o.Budget, league: o.LeagueBudget, name: o.Player, blank: blank}
 	if o.Price.Set {
 		m.price = &protocol.Price{InputPerMillion: o.Price.InputPerMillion, OutputPerMillion: o.Price.OutputPerMillion}
@@ -210,22 +210,23 @@ func apiKey(s config.LLM) (string, error) {
 		}
 		return strings.TrimSpace(string(b)), nil
 	}
+	if keyEnv(s) == "" {
+		return "", nil // a keyless preset: no variable read, no key sent
+	}
 	return os.Getenv(keyEnv(s)), nil
 }
 
-// keyEnv is the environment variable that holds the provider's key.
-func keyEnv(s config.LLM) string {
-	if s.APIKeyEnv != "" {
-		return s.APIKeyEnv
-	}
-	return map[string]string{"": "OPENAI_API_KEY", "openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}[s.Provider]
-}
+// keyEnv is the environment variable that holds the provider's key: ""
+// for a keyless preset (config.LLM.KeyEnv).
+func keyEnv(s config.LLM) string { return s.KeyEnv() }
 
 // checkKey refuses a model player that would start without its key and
 // lose every move: a key file it cannot read, or a key variable that is
 // unset. A player that replays recorded answers needs none, nor one whose
 // --llm-base-url names a server of its own (a local one may take no key),
-// unless --llm-api-key-env names the variable all the same.
+// unless --llm-api-key-env names the variable all the same, nor one of a
+// keyless preset (ollama, vllm). A preset with a key variable needs it
+// set, whatever its base URL.
 func checkKey(s config.LLM) error {
 	if s.ReplayDir != "" {
 		return nil
@@ -240,7 +241,8 @@ func checkKey(s config.LLM) error {
 		}
 		return nil
 	}
-	if os.Getenv(keyEnv(s)) != "" || (s.BaseURL != "" && s.APIKeyEnv == "") {
+	_, preset := config.PresetNamed(s.Provider)
+	if keyEnv(s) == "" || os.Getenv(keyEnv(s)) != "" || (!preset && s.BaseURL != "" && s.APIKeyEnv == "") {
 		return nil
 	}
 	return fmt.Errorf("the llm strategy's key variable %s is not set: set it, or name another with --llm-api-key-env or a file with --llm-api-key-file", keyEnv(s))

@@ -76,8 +76,8 @@ func replyClient(s config.LLM, player string, blank *blanker) (*http.Client, err
 func newOpenAI(s config.LLM, key string, client *http.Client) *openAIBackend {
 	opts := []openaioption.RequestOption{openaioption.WithMaxRetries(0), openaioption.WithAPIKey(key),
 		openaioption.WithHTTPClient(client)}
-	if s.BaseURL != "" {
-		opts = append(opts, openaioption.WithBaseURL(s.BaseURL))
+	if url := s.ServerURL(); url != "" {
+		opts = append(opts, openaioption.WithBaseURL(url))
 	}
 	return &openAIBackend{client: openai.NewClient(opts...), model: s.Model, mode: newToolMode(s.ToolCalls)}
 }
@@ -163,8 +163,8 @@ type anthropicBackend struct {
 func newAnthropic(s config.LLM, key string, client *http.Client) *anthropicBackend {
 	opts := []anthropicoption.RequestOption{anthropicoption.WithMaxRetries(0), anthropicoption.WithAPIKey(key),
 		anthropicoption.WithHTTPClient(client)}
-	if s.BaseURL != "" {
-		opts = append(opts, anthropicoption.WithBaseURL(s.BaseURL))
+	if url := s.ServerURL(); url != "" {
+		opts = append(opts, anthropicoption.WithBaseURL(url))
 	}
 	return &anthropicBackend{client: anthropic.NewClient(opts...), model: s.Model, mode: newToolMode(s.ToolCalls)}
 }
