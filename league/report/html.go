@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"fmt"
 	"math"
 	"path/filepath"
 	"time"
@@ -63,11 +64,29 @@ type ratingBars struct {
 
 type ratingBar struct {
 	protocol.RatingRow
+	Label                string // "P01 alice +12±80": id, display name (shortened, when it is not the id), rating
 	Y, X1, X2, CX, TextY float64
 }
 
+// barName is how many characters of a display name a bar's label keeps;
+// the bar's title holds the whole name.
+const barName = 14
+
+// barLabelOf is a bar's label: the player's id, its display name, its
+// rating and interval.
+func (l *League) barLabelOf(r protocol.RatingRow) string {
+	label := r.PlayerID
+	if name := l.Name(r.PlayerID); name != r.PlayerID {
+		if rs := []rune(name); len(rs) > barName {
+			name = string(rs[:barName-1]) + "…"
+		}
+		label += " " + name
+	}
+	return fmt.Sprintf("%s %s±%.0f", label, signed(r.Elo), r.CI95)
+}
+
 const (
-	barLabel  = 170.0 // room for the player's label
+	barLabel  = 250.0 // room for the player's label
 	barWidth  = 520.0 // the scale
 	barHeight = 24.0
 )
@@ -89,7 +108,7 @@ func (l *League) bars() ratingBars {
 	b.Zero = x(0)
 	for i, r := range rated {
 		y := 5 + barHeight*float64(i)
-		b.Bars = append(b.Bars, ratingBar{RatingRow: r, Y: y + barHeight/2, TextY: y + barHeight/2 + 4,
+		b.Bars = append(b.Bars, ratingBar{RatingRow: r, Label: l.barLabelOf(r), Y: y + barHeight/2, TextY: y + barHeight/2 + 4,
 			X1: x(r.Elo - r.CI95), X2: x(r.Elo + r.CI95), CX: x(r.Elo)})
 	}
 	return b

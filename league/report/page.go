@@ -276,10 +276,12 @@ func (p page) ratings(v view) {
 	p.text(b.Height)
 	p.raw(`" stroke="#9aa4ae" stroke-dasharray="3 3"/>`)
 	for _, bar := range b.Bars {
-		p.raw("\n<text x=\"4\" y=\"")
+		p.raw("\n<g class=\"bar\"><title>")
+		p.textf("%s %s: %s ±%.0f", bar.PlayerID, v.Name(bar.PlayerID), signed(bar.Elo), bar.CI95)
+		p.raw("</title><text x=\"4\" y=\"")
 		p.text(bar.TextY)
 		p.raw(`">`)
-		p.textf("%s %s±%.0f", bar.PlayerID, signed(bar.Elo), bar.CI95)
+		p.text(bar.Label)
 		p.raw("</text>\n<line x1=\"")
 		p.text(bar.X1)
 		p.raw(`" y1="`)
@@ -292,7 +294,7 @@ func (p page) ratings(v view) {
 		p.text(bar.CX)
 		p.raw(`" cy="`)
 		p.text(bar.Y)
-		p.raw(`" r="5" fill="#1d232a"/>`)
+		p.raw(`" r="5" fill="#1d232a"/></g>`)
 	}
 	p.raw("\n</svg>\n\n")
 }
