@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"os/exec"
 	"sort"
 	"strconv"
@@ -113,6 +114,15 @@ type Program struct {
 // its own that dies with leaguetui, confined unless spec.Sandbox.Off, and
 // returns once it runs.
 func StartProgram(spec ProgramSpec) (*Program, error) {
+	return startJailed(spec, func(cmd *exec.Cmd, output *os.File) {
+		cmd.Stdout, cmd.Stderr = output, output
+	})
+}
+
+// startJailed starts the program spec describes in its jail, with its
+// standard files as stdio sets them (output is the pipe to its log), and
+// watches it to its end: StartProgram's and StartPiped's one start.
+func startJailed(spec ProgramSpec, stdio func(cmd *exec.Cmd, output *os.File)) (*Program, error) {
 	r, err := spec.Resolve()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", spec.Name, err)
@@ -124,7 +134,7 @@ func StartProgram(spec ProgramSpec) (*Program, error) {
 	cmd := exec.Command(j.argv[0], j.argv[1:]...)
 	cmd.Dir = cmp.Or(j.dir, r.Dir)
 	cmd.Env = j.env
-	cmd.Stdout, cmd.Stderr = j.output, j.output
+	stdio(cmd, j.output)
 	// As for our own agents (see Start): a process group we signal as a
 	// whole, and killed by the kernel if leaguetui dies.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
