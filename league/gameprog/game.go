@@ -21,7 +21,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -338,7 +340,7 @@ func (p *play) Move(s engine.Side, a engine.Answer) (string, error) {
 		p.lost[i] = true
 		return move, nil
 	case VerdictNotAMove:
-		return "", engine.InvalidMove("%s", cmp.Or(v.Reason, fmt.Sprintf("%q is not a move", a.Choice)))
+		return "", engine.InvalidMove("%s", cmp.Or(fromGame(v.Reason), fmt.Sprintf("%q is not a move", a.Choice)))
 	}
 	p.fail("the move of %s in turn %d: verdict %q, want %s, %s or %s", seat, p.turn, v.Verdict,
 		VerdictAccepted, VerdictNotAMove, VerdictLoses)
@@ -401,7 +403,7 @@ func (p *play) Decide() engine.Decision {
 
 // decision is the engine's reading of an end.
 func decision(e End) engine.Decision {
-	d := engine.Decision{Details: e.Details, Right: e.Right, Reason: e.Reason, Step: e.Step}
+	d := engine.Decision{Details: e.Details, Right: e.Right, Reason: fromGame(e.Reason), Step: fromGame(e.Step)}
 	switch e.Winner {
 	case SeatA:
 		d.Winner = engine.SideA
@@ -444,6 +446,24 @@ func decodeStrict(raw []byte, v any) error {
 		return fmt.Errorf("more than one JSON value on the line")
 	}
 	return nil
+}
+
+// maxWords bounds a game program's words that reach players, files and
+// screens as a reason or a step.
+const maxWords = 500
+
+// fromGame is a game program's words made fit for a reason: at most
+// maxWords bytes (cut at a character's start), with what a terminal would
+// obey escaped (protocol.Printable), since the game is a participant.
+func fromGame(s string) string {
+	if len(s) > maxWords {
+		cut := maxWords
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return protocol.Printable(s)
 }
 
 // clip is an answer, short enough for a reason.

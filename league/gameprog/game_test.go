@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
@@ -294,5 +295,20 @@ func TestGameProgramIsConfined(t *testing.T) {
 	}
 	if env, _ := d["env"].(string); strings.Contains(env, "LEAGUETUI") || !strings.Contains(env, "HOME") {
 		t.Errorf("environment %s", env)
+	}
+}
+
+// A game program's words that reach players, files and screens are
+// bounded and escaped: the game is a participant.
+func TestFromGameBoundsAndEscapes(t *testing.T) {
+	if got := fromGame("X wins \x1b[2J in 5"); got != `X wins \x1b[2J in 5` {
+		t.Errorf("fromGame kept a terminal escape: %q", got)
+	}
+	long := fromGame(strings.Repeat("é", maxWords))
+	if len(long) > maxWords+len("…") || !utf8.ValidString(long) || !strings.HasSuffix(long, "…") {
+		t.Errorf("fromGame of a long reason: %d bytes, valid %v", len(long), utf8.ValidString(long))
+	}
+	if got := fromGame("draw"); got != "draw" {
+		t.Errorf("fromGame(%q) = %q", "draw", got)
 	}
 }
