@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/config"
 )
 
@@ -122,7 +123,7 @@ func (l *ledger) spent() (tally, error) {
 		// back.
 		if json.Unmarshal(line, &e) == nil && e.InputTokens >= 0 && e.OutputTokens >= 0 && e.CostUSD >= 0 {
 			l.total.usd = addUSD(l.total.usd, e.CostUSD)
-			l.total.tokens = addTokens(l.total.tokens, addTokens(e.InputTokens, e.OutputTokens))
+			l.total.tokens = protocol.AddCount(l.total.tokens, protocol.AddCount(e.InputTokens, e.OutputTokens))
 		}
 	}
 	l.offset += int64(whole)
@@ -149,16 +150,6 @@ func joinClose(err error, f *os.File) error {
 		err = closeErr
 	}
 	return err
-}
-
-// addTokens is a+b for counts that are not negative, saturating at the
-// largest int64: a sum that wrapped round to a negative count would never
-// reach a budget again.
-func addTokens(a, b int64) int64 {
-	if b > 0 && a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
 }
 
 // addUSD is a+b for amounts that are not negative, saturating at the

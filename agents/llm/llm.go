@@ -77,7 +77,9 @@ type usage struct{ in, out int64 }
 
 // add sums two usages, saturating at the largest int64 instead of
 // wrapping round to a negative count.
-func (u usage) add(o usage) usage { return usage{addTokens(u.in, o.in), addTokens(u.out, o.out)} }
+func (u usage) add(o usage) usage {
+	return usage{protocol.AddCount(u.in, o.in), protocol.AddCount(u.out, o.out)}
+}
 
 // MaxUsageTokens bounds each count of a reply's usage (its input tokens,
 // its output tokens): ten times the longest context any model has (10

@@ -347,7 +347,7 @@ func (m *Model) overBudget(matchID string) (int64, bool) {
 // charge counts a move's cost in its match, against the player's budget
 // and in the league's ledger.
 func (m *Model) charge(matchID string, r protocol.ModelMove) {
-	tokens := addTokens(r.InputTokens, r.OutputTokens)
+	tokens := protocol.AddCount(r.InputTokens, r.OutputTokens)
 	usd := 0.0
 	if r.CostUSD != nil {
 		usd = *r.CostUSD
@@ -355,9 +355,9 @@ func (m *Model) charge(matchID string, r protocol.ModelMove) {
 	func() {
 		m.mu.Lock()
 		defer m.mu.Unlock()
-		m.spent[matchID] = addTokens(m.spent[matchID], tokens)
+		m.spent[matchID] = protocol.AddCount(m.spent[matchID], tokens)
 		m.own.usd = addUSD(m.own.usd, usd)
-		m.own.tokens = addTokens(m.own.tokens, tokens)
+		m.own.tokens = protocol.AddCount(m.own.tokens, tokens)
 	}()
 	if m.ledger != nil && tokens > 0 {
 		// A line that cannot be written leaves the league's count short;

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"maps"
+	"math"
 	"slices"
 )
 
@@ -113,12 +114,27 @@ func (c *ModelCost) Merge(o ModelCost) {
 		c.BudgetSpent = o.BudgetSpent
 	}
 	defer func() { c.CostUSD = costOf(c.Price, c.InputTokens, c.OutputTokens) }()
-	c.Moves += o.Moves
-	c.InputTokens += o.InputTokens
-	c.OutputTokens += o.OutputTokens
-	c.LatencyMS += o.LatencyMS
-	c.Failures += o.Failures
-	c.Fallbacks += o.Fallbacks
+	c.Moves = int(AddCount(int64(c.Moves), int64(o.Moves)))
+	c.InputTokens = AddCount(c.InputTokens, o.InputTokens)
+	c.OutputTokens = AddCount(c.OutputTokens, o.OutputTokens)
+	c.LatencyMS = AddCount(c.LatencyMS, o.LatencyMS)
+	c.Failures = int(AddCount(int64(c.Failures), int64(o.Failures)))
+	c.Fallbacks = int(AddCount(int64(c.Fallbacks), int64(o.Fallbacks)))
+}
+
+// AddCount is a+b for counts (tokens, moves, milliseconds), saturating at
+// the largest int64: a sum that wrapped round to a negative count would
+// never reach a budget again. A negative b, which no count from outside
+// may be, adds nothing. Model costs are summed with it wherever they
+// come from: a provider's reply, a player's report.
+func AddCount(a, b int64) int64 {
+	switch {
+	case b <= 0:
+		return a
+	case a > math.MaxInt64-b:
+		return math.MaxInt64
+	}
+	return a + b
 }
 
 // ModelSpend is what model players spent, estimated: the sum of the priced
