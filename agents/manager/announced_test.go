@@ -12,7 +12,7 @@ import (
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/league/control"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 // TestRefereesFromTheAnnouncement runs our manager with two referees of
@@ -30,7 +30,7 @@ func TestRefereesFromTheAnnouncement(t *testing.T) {
 		"--suspend-referee-after", "1", "--games-per-pair", "2")
 	url := mgr.Endpoint
 	ctl := control.New(url, adminToken)
-	var referees []*launch.Child
+	var referees []*process.Child
 	for i := range 2 {
 		ref := leaguetest.StartProgram(t, leaguetest.BadRefereeBinary(t), fmt.Sprintf("announced referee %d", i+1),
 			filepath.Join(dir, "test-output"), true, nil, "--manager", url, "--name", fmt.Sprintf("other%d", i+1), "--mode", "announced",

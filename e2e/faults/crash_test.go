@@ -18,7 +18,7 @@ import (
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/league/control"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 // crashLeague is a league for the kill -9 tests: the manager on a port
@@ -29,9 +29,9 @@ import (
 type crashLeague struct {
 	dir      string
 	port     int
-	manager  *launch.Child
-	referees []*launch.Child
-	players  []*launch.Child // the good ones
+	manager  *process.Child
+	referees []*process.Child
+	players  []*process.Child // the good ones
 	ctl      *control.Client
 	slow     []string // ids of the slow players
 	format   []string // the manager's format flags, none for a round robin
@@ -65,7 +65,7 @@ func startCrashLeague(t *testing.T, format ...string) *crashLeague {
 
 // startManager starts (or restarts) the manager on the league's port and
 // data folder.
-func (l *crashLeague) startManager(t *testing.T, extra ...string) *launch.Child {
+func (l *crashLeague) startManager(t *testing.T, extra ...string) *process.Child {
 	t.Helper()
 	args := append([]string{"--seed", "11", "--port", fmt.Sprint(l.port)}, timeouts...)
 	args = append(append(args, l.format...), extra...)

@@ -17,7 +17,7 @@ import (
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/league/control"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 // fairLeague is a manager, one referee and six players of the random
@@ -28,9 +28,9 @@ import (
 // player that fails once opens.
 type fairLeague struct {
 	dir     string
-	manager *launch.Child
-	referee *launch.Child
-	players []*launch.Child
+	manager *process.Child
+	referee *process.Child
+	players []*process.Child
 	ctl     *control.Client
 }
 
@@ -52,7 +52,7 @@ func startFairLeague(t *testing.T) *fairLeague {
 
 // startReferee starts REF01 on port (0: a free one). Started again in the
 // same data folder, it registers as itself with its saved credentials.
-func (l *fairLeague) startReferee(t *testing.T, port int) *launch.Child {
+func (l *fairLeague) startReferee(t *testing.T, port int) *process.Child {
 	t.Helper()
 	return leaguetest.StartReferee(t, l.dir, l.manager.Endpoint, "REF01", append([]string{"--port", fmt.Sprint(port)}, timeouts...)...)
 }

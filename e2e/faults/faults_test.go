@@ -20,7 +20,7 @@ import (
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/league/control"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 func TestMain(m *testing.M) { leaguetest.Main(m) }
@@ -46,10 +46,10 @@ const leagueTimeout = 3 * time.Minute
 // one bad player, registered in that order.
 type league struct {
 	dir  string
-	mgr  *launch.Child
+	mgr  *process.Child
 	ctl  *control.Client
 	good []string // ids of the good players
-	bad  *launch.Child
+	bad  *process.Child
 	ids  []string // every player id, in registration order
 }
 
@@ -137,7 +137,7 @@ func (l *league) checkResults(t *testing.T, all []engine.Result, lost func(engin
 
 // stopManager stops the manager (SIGTERM, by PID), which writes its files'
 // last state: while it runs they follow the feed at a bounded rate.
-func stopManager(t *testing.T, mgr *launch.Child) {
+func stopManager(t *testing.T, mgr *process.Child) {
 	t.Helper()
 	if err := mgr.Stop(leaguetest.ReadyTimeout); err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/league/control"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 const adminToken = "adm-hostile-test"
@@ -21,9 +21,9 @@ const adminToken = "adm-hostile-test"
 // players, each its own process.
 type league struct {
 	dir      string
-	manager  *launch.Child
-	referees []*launch.Child
-	players  []*launch.Child
+	manager  *process.Child
+	referees []*process.Child
+	players  []*process.Child
 	ctl      *control.Client
 }
 

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 // fakeManagerKey is what the fake manager gives a referee to check its
@@ -54,7 +54,7 @@ func TestRegisteredLeagueIDTraversal(t *testing.T) {
 	for _, role := range []string{"referee", "player"} {
 		out := filepath.Join(outputs, role+".out")
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		child, err := launch.Start(ctx, leaguetest.Binary(t), launch.Spec{Name: role, Register: true, OutputPath: out,
+		child, err := process.Start(ctx, leaguetest.Binary(t), process.Spec{Name: role, Register: true, OutputPath: out,
 			Env:  leaguetest.ChildEnv(),
 			Args: []string{role, "--port", "0", "--data", data, "--manager", mgr.Endpoint, "--name", "X1"}},
 			leaguetest.ReadyTimeout)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 // TestUnauthenticatedLeagueCompleted: notify_league_completed changes an
@@ -20,7 +20,7 @@ import (
 func TestUnauthenticatedLeagueCompleted(t *testing.T) {
 	t.Parallel()
 	l := startLeague(t)
-	agents := append(append([]*launch.Child{}, l.players...), l.referees...)
+	agents := append(append([]*process.Child{}, l.players...), l.referees...)
 	before := l.state(t)
 	for _, a := range agents {
 		for token, code := range map[string]string{"": "E011", "mk-guessed": "E012", adminToken: "E012"} {

@@ -15,7 +15,7 @@ import (
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/internal/testcert"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 // lanOptions place a league on a LAN.
@@ -36,8 +36,8 @@ type lanLeague struct {
 	dirs    map[string]string // machine -> its own data folder
 	out     string            // the agents' stderr files
 	admin   string
-	mgr     *launch.Child
-	players []*launch.Child
+	mgr     *process.Child
+	players []*process.Child
 }
 
 // startLANLeague starts the agents one by one, each registered before the

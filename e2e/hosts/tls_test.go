@@ -14,7 +14,7 @@ import (
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/internal/testcert"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 func TestMain(m *testing.M) {
@@ -112,7 +112,7 @@ func TestRequireTLSRefusesPlainEndpoint(t *testing.T) {
 // returns why it did.
 func startFailing(t *testing.T, outDir, name string, args ...string) error {
 	t.Helper()
-	child, err := launch.Start(context.Background(), leaguetest.Binary(t), launch.Spec{Name: name, Args: args,
+	child, err := process.Start(context.Background(), leaguetest.Binary(t), process.Spec{Name: name, Args: args,
 		Env: leaguetest.ChildEnv(), OutputPath: filepath.Join(outDir, strings.ReplaceAll(name, " ", "_")+".out"),
 		Register: true}, 45*time.Second)
 	if err == nil {

@@ -18,7 +18,7 @@ import (
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/league/control"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 // hostileServer is a page server of the tests' own, an MCP server whose
@@ -82,7 +82,7 @@ func writePage(w io.Writer, id json.RawMessage, title string, linksJSON []byte) 
 
 // raceAgainst plays one link race between two greedy players, a referee
 // reading pages from pagesURL, and returns the match file and the referee.
-func raceAgainst(t *testing.T, dir, pagesURL string, game ...string) (raceResult, *launch.Child) {
+func raceAgainst(t *testing.T, dir, pagesURL string, game ...string) (raceResult, *process.Child) {
 	t.Helper()
 	game = append([]string{"--game", "link_race", "--move-timeout", "5s", "--retry-delay", "50ms"}, game...)
 	mgr := leaguetest.StartManager(t, dir, adminToken, append([]string{"--seed", "5"}, game...)...)
@@ -126,7 +126,7 @@ func noRaceDrawn(t *testing.T, dir string, m raceResult) {
 // page of 100,000 links it loaded (850 MB in 90 s).
 const refereeMemoryBound = 400 << 20
 
-func checkRefereeMemory(t *testing.T, referee *launch.Child) {
+func checkRefereeMemory(t *testing.T, referee *process.Child) {
 	t.Helper()
 	peak := leaguetest.PeakRSS(t, referee.PID())
 	t.Logf("referee peak RSS: %.1f MiB (bound %d MiB)", float64(peak)/(1<<20), refereeMemoryBound>>20)

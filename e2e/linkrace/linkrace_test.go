@@ -22,7 +22,7 @@ import (
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/league/control"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 func TestMain(m *testing.M) { leaguetest.Main(m) }
@@ -251,7 +251,7 @@ func TestPageServerWithoutTheCapabilitiesFailsTheStart(t *testing.T) {
 func TestLinkRaceTechnicalFailure(t *testing.T) {
 	dir := t.TempDir()
 	game := []string{"--game", "link_race", "--move-timeout", "1s", "--retry-delay", "50ms", "--attempts", "2"}
-	var good, slow *launch.Child
+	var good, slow *process.Child
 	matches := playRaces(t, dir, game, []string{"--seed", "3"}, func(managerURL string) {
 		good = leaguetest.StartPlayer(t, dir, managerURL, "greedy", append([]string{"--strategy", "greedy"}, game...)...)
 		slow = leaguetest.StartBadPlayer(t, dir, managerURL, "slow", "slow", "--delay", "3s")

@@ -26,7 +26,7 @@ import (
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/internal/leaguetest/fakellm"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 func TestMain(m *testing.M) { leaguetest.Main(m) }
@@ -447,7 +447,7 @@ func TestExternalNameWithSpaces(t *testing.T) {
 func TestManagerPortFlag(t *testing.T) {
 	var ports [3]int
 	for i := range 2 {
-		p, err := launch.FreePort("127.0.0.1")
+		p, err := process.FreePort("127.0.0.1")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -478,7 +478,7 @@ func TestManagerPortFlag(t *testing.T) {
 // twoFreePorts is a port p such that p and p+1 are both free now.
 func twoFreePorts(t *testing.T) int {
 	for range 100 {
-		p, err := launch.FreePort("127.0.0.1")
+		p, err := process.FreePort("127.0.0.1")
 		if err != nil {
 			t.Fatal(err)
 		}

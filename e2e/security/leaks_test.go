@@ -17,7 +17,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/ticket"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/league/control"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 // timeouts keep a league short, yet roomy for a loaded machine.
@@ -27,9 +27,9 @@ var timeouts = []string{"--join-timeout", "5s", "--move-timeout", "5s", "--gener
 type league struct {
 	dir      string
 	admin    string
-	manager  *launch.Child
-	referees []*launch.Child
-	players  []*launch.Child
+	manager  *process.Child
+	referees []*process.Child
+	players  []*process.Child
 	spy      *fakePlayer // registered like a player, records what it receives
 	spyKey   string      // the ticket key the manager gave the fake player
 	spyProof string      // the manager_key the manager gave the fake player

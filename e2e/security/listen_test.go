@@ -16,7 +16,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 	"github.com/leaguetui/leaguetui/league/control"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 // TestListenOnLoopback starts every kind of agent without --host, and
@@ -31,7 +31,7 @@ func TestListenOnLoopback(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "test-output")
 	mgr := leaguetest.StartManager(t, dir, randomToken(t, "adm"))
-	agents := []*launch.Child{
+	agents := []*process.Child{
 		mgr,
 		leaguetest.StartReferee(t, dir, mgr.Endpoint, "REF01"),
 		leaguetest.StartPlayer(t, dir, mgr.Endpoint, "plain"),

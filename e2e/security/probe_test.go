@@ -6,7 +6,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 // probe is one request that must be refused without echoing its token.
@@ -79,7 +79,7 @@ func probeErrors(t *testing.T, l *league, creds map[string]store.Credentials, sp
 	badType, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "handle_game_invitation",
 		"params": leaguetest.With(leaguetest.Envelope("GAME_INVITATION", "referee:"+ref), map[string]any{
 			"auth_token": 7, "match_id": []string{creds[ref].AuthToken}})})
-	for _, c := range []*launch.Child{l.manager, l.referees[0], l.players[0]} {
+	for _, c := range []*process.Child{l.manager, l.referees[0], l.players[0]} {
 		wantNoEcho(t, c.Name+", a truncated request", leaguetest.Post(t, c.Endpoint, truncated), pieces)
 		wantNoEcho(t, c.Name+", fields of the wrong type", leaguetest.Post(t, c.Endpoint, badType), pieces)
 	}
@@ -91,7 +91,7 @@ func probeErrors(t *testing.T, l *league, creds map[string]store.Credentials, sp
 // refuses it (a player answers only with its match ticket), and then, with
 // the ticket the manager would give, takes it; every reply is without any
 // token.
-func poseAsReferee(t *testing.T, dir string, player *launch.Child, creds map[string]store.Credentials, secrets []secret) {
+func poseAsReferee(t *testing.T, dir string, player *process.Child, creds map[string]store.Credentials, secrets []secret) {
 	t.Helper()
 	pieces := fragments(secrets)
 	messages := func(authToken string) (invitation, move, over map[string]any) {
@@ -139,7 +139,7 @@ const fakeMatch = "R9M9"
 // refuse it (only its own manager's start_match carries the key they
 // share) without echoing a token: the fake players hear nothing. Their
 // made-up tokens are returned for the grep all the same.
-func poseAsManager(t *testing.T, referee *launch.Child, secrets []secret) []secret {
+func poseAsManager(t *testing.T, referee *process.Child, secrets []secret) []secret {
 	t.Helper()
 	a := newFakePlayer(t, "P98", randomToken(t, "tok"))
 	b := newFakePlayer(t, "P99", randomToken(t, "tok"))

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/leaguetui/leaguetui/agents/store"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 // BadPlayerPackage is the import path of the misbehaving test player, and
@@ -40,7 +40,7 @@ func BadPlayerBinary(t testing.TB) string {
 // StartBadPlayer runs a player that misbehaves in the given mode (see the
 // badplayer program) on a free port, registered with managerURL, until the
 // test ends.
-func StartBadPlayer(t testing.TB, dataDir, managerURL, name, mode string, args ...string) *launch.Child {
+func StartBadPlayer(t testing.TB, dataDir, managerURL, name, mode string, args ...string) *process.Child {
 	t.Helper()
 	all := append([]string{"--manager", managerURL, "--name", name, "--mode", mode}, args...)
 	return StartProgram(t, BadPlayerBinary(t), "badplayer "+name, filepath.Join(dataDir, "test-output"), true, nil, all...)
@@ -49,7 +49,7 @@ func StartBadPlayer(t testing.TB, dataDir, managerURL, name, mode string, args .
 // StartExternalBadPlayer is StartBadPlayer for an external entry of the
 // roster of the league in leagueData: it presents the entry's join code,
 // read from the league's join-codes.json as its organiser would.
-func StartExternalBadPlayer(t testing.TB, leagueData, managerURL, name, mode string) *launch.Child {
+func StartExternalBadPlayer(t testing.TB, leagueData, managerURL, name, mode string) *process.Child {
 	t.Helper()
 	codes, err := store.LoadJoinCodes(store.Layout{Root: leagueData}.JoinCodes())
 	if err != nil {

@@ -23,7 +23,7 @@ import (
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/league/control"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 // MainPackage is the import path of the leaguetui command.
@@ -176,7 +176,7 @@ const ReadyTimeout = 30 * time.Second
 // in the test log if the test fails. The process is stopped by its PID at
 // cleanup. args may hold config flags for the whole league, as a
 // launcher's do: the command gets those it reads (config.ArgsFor).
-func Start(t testing.TB, name, outDir string, register bool, env []string, args ...string) *launch.Child {
+func Start(t testing.TB, name, outDir string, register bool, env []string, args ...string) *process.Child {
 	t.Helper()
 	return StartProgram(t, Binary(t), name, outDir, register, env, commandArgs(args)...)
 }
@@ -195,7 +195,7 @@ func commandArgs(args []string) []string {
 
 // StartInNetns is Start inside the Linux network namespace netns, through
 // `ip netns exec` (which execs the binary: the PID stays the agent's).
-func StartInNetns(t testing.TB, netns, name, outDir string, register bool, env []string, args ...string) *launch.Child {
+func StartInNetns(t testing.TB, netns, name, outDir string, register bool, env []string, args ...string) *process.Child {
 	t.Helper()
 	ip, err := exec.LookPath("ip")
 	if err != nil {
@@ -206,13 +206,13 @@ func StartInNetns(t testing.TB, netns, name, outDir string, register bool, env [
 
 // StartProgram is Start for any program that prints the ready lines of
 // agents/node.
-func StartProgram(t testing.TB, exe, name, outDir string, register bool, env []string, args ...string) *launch.Child {
+func StartProgram(t testing.TB, exe, name, outDir string, register bool, env []string, args ...string) *process.Child {
 	t.Helper()
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(outDir, strings.ReplaceAll(name, " ", "_")+".out")
-	child, err := launch.Start(context.Background(), exe, launch.Spec{
+	child, err := process.Start(context.Background(), exe, process.Spec{
 		Name: name, Args: args, Env: append(ChildEnv(), env...), OutputPath: out, Register: register,
 	}, ReadyTimeout)
 	if err != nil {
@@ -231,7 +231,7 @@ func StartProgram(t testing.TB, exe, name, outDir string, register bool, env []s
 }
 
 // StartManager runs a league manager on a free port with the admin token.
-func StartManager(t testing.TB, dataDir, adminToken string, args ...string) *launch.Child {
+func StartManager(t testing.TB, dataDir, adminToken string, args ...string) *process.Child {
 	t.Helper()
 	all := append([]string{"manager", "--port", "0", "--data", dataDir}, args...)
 	return Start(t, "manager", filepath.Join(dataDir, "test-output"), false,
@@ -243,14 +243,14 @@ func StartManager(t testing.TB, dataDir, adminToken string, args ...string) *lau
 const RefereeKey = "ref-test-key-0123456789abcdef"
 
 // StartReferee runs a referee on a free port that registers with managerURL.
-func StartReferee(t testing.TB, dataDir, managerURL, name string, args ...string) *launch.Child {
+func StartReferee(t testing.TB, dataDir, managerURL, name string, args ...string) *process.Child {
 	t.Helper()
 	all := append([]string{"referee", "--port", "0", "--data", dataDir, "--manager", managerURL, "--name", name}, args...)
 	return Start(t, "referee "+name, filepath.Join(dataDir, "test-output"), true, []string{"LEAGUETUI_REFEREE_KEY=" + RefereeKey}, all...)
 }
 
 // StartPlayer runs a player on a free port that registers with managerURL.
-func StartPlayer(t testing.TB, dataDir, managerURL, name string, args ...string) *launch.Child {
+func StartPlayer(t testing.TB, dataDir, managerURL, name string, args ...string) *process.Child {
 	t.Helper()
 	all := append([]string{"player", "--port", "0", "--data", dataDir, "--manager", managerURL, "--name", name}, args...)
 	return Start(t, "player "+name, filepath.Join(dataDir, "test-output"), true, nil, all...)

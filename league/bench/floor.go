@@ -19,7 +19,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/rpc"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 // The floor measure: what one league exchange costs when HTTP between two
@@ -162,16 +162,16 @@ func runFloor(ctx context.Context, opts FloorOptions) (result FloorResult, _ *cp
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return result, nil, fmt.Errorf("floor measure: %w", err)
 	}
-	var servers, clients []*launch.Child
+	var servers, clients []*process.Child
 	defer func() { stopChildren(append(clients, servers...)) }()
-	servers, err = startChildren(ctx, opts.Executable, opts.Servers, func(i int) launch.Spec {
+	servers, err = startChildren(ctx, opts.Executable, opts.Servers, func(i int) process.Spec {
 		return floorSpec(opts, FloorServerCommand, i)
 	})
 	if err != nil {
 		return result, nil, err
 	}
 	urls := endpointsOf(servers)
-	clients, err = startChildren(ctx, opts.Executable, opts.Clients, func(i int) launch.Spec {
+	clients, err = startChildren(ctx, opts.Executable, opts.Clients, func(i int) process.Spec {
 		spec := floorSpec(opts, FloorClientCommand, i)
 		// Each client's workers start at other servers than the others'.
 		first := i * opts.InFlight / opts.Clients % len(urls)
@@ -183,7 +183,7 @@ func runFloor(ctx context.Context, opts FloorOptions) (result FloorResult, _ *cp
 	if err != nil {
 		return result, nil, err
 	}
-	all := append(append([]*launch.Child(nil), servers...), clients...)
+	all := append(append([]*process.Child(nil), servers...), clients...)
 	var profiles *cpuProfiles
 	if opts.CPUProfileDir != "" {
 		profiles = &cpuProfiles{roles: map[string]string{}}
@@ -218,9 +218,9 @@ func share(total, n, i int) int {
 	return part
 }
 
-func floorSpec(opts FloorOptions, command string, i int) launch.Spec {
+func floorSpec(opts FloorOptions, command string, i int) process.Spec {
 	name := fmt.Sprintf("%s-%d", command, i+1)
-	spec := launch.Spec{Name: "floor measure's " + name, Args: []string{"bench", command},
+	spec := process.Spec{Name: "floor measure's " + name, Args: []string{"bench", command},
 		OutputPath: filepath.Join(opts.Dir, name+".log")}
 	if opts.CPUProfileDir != "" {
 		spec.Env = profileEnv(opts.CPUProfileDir)
@@ -233,8 +233,8 @@ const childrenAtOnce = 8
 
 // startChildren starts n processes, a few at a time, each ready (listening)
 // before it counts; on an error those started are returned with it.
-func startChildren(ctx context.Context, exe string, n int, spec func(i int) launch.Spec) ([]*launch.Child, error) {
-	children := make([]*launch.Child, n)
+func startChildren(ctx context.Context, exe string, n int, spec func(i int) process.Spec) ([]*process.Child, error) {
+	children := make([]*process.Child, n)
 	errs := make([]error, n)
 	slots := make(chan struct{}, childrenAtOnce)
 	var starting sync.WaitGroup
@@ -242,11 +242,11 @@ func startChildren(ctx context.Context, exe string, n int, spec func(i int) laun
 		slots <- struct{}{}
 		starting.Go(func() {
 			defer func() { <-slots }()
-			children[i], errs[i] = launch.Start(ctx, exe, spec(i), time.Minute)
+			children[i], errs[i] = process.Start(ctx, exe, spec(i), time.Minute)
 		})
 	}
 	starting.Wait()
-	var started []*launch.Child
+	var started []*process.Child
 	for _, c := range children {
 		if c != nil {
 			started = append(started, c)
@@ -255,7 +255,7 @@ func startChildren(ctx context.Context, exe string, n int, spec func(i int) laun
 	return started, errors.Join(errs...)
 }
 
-func stopChildren(children []*launch.Child) {
+func stopChildren(children []*process.Child) {
 	var stopping sync.WaitGroup
 	for _, c := range children {
 		stopping.Go(func() { _ = c.Stop(10 * time.Second) })
@@ -270,7 +270,7 @@ type floorRun struct {
 }
 
 // runClients has every client measure at once and sums their exchanges.
-func runClients(ctx context.Context, clients []*launch.Child, duration time.Duration) (int64, error) {
+func runClients(ctx context.Context, clients []*process.Child, duration time.Duration) (int64, error) {
 	control := &http.Client{Timeout: duration + time.Minute}
 	defer control.CloseIdleConnections()
 	counts := make([]int64, len(clients))

@@ -10,8 +10,8 @@ import (
 
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/league/control"
-	"github.com/leaguetui/leaguetui/league/launch"
 	"github.com/leaguetui/leaguetui/league/launcher"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 // LeagueResult is what a real league achieved.
@@ -278,7 +278,7 @@ func cpuOf(league *launcher.League, hosted hostedPlayers) (CPU, bool) {
 	return CPU{Manager: manager, Referees: referees, Players: players}, ok && refOK && playersOK
 }
 
-func sumCPU(children []*launch.Child) (time.Duration, bool) {
+func sumCPU(children []*process.Child) (time.Duration, bool) {
 	var total time.Duration
 	for _, c := range children {
 		cpu, ok := CPUTime(c.PID())
@@ -290,7 +290,7 @@ func sumCPU(children []*launch.Child) (time.Duration, bool) {
 	return total, true
 }
 
-func endpointsOf(children []*launch.Child) []string {
+func endpointsOf(children []*process.Child) []string {
 	endpoints := make([]string, len(children))
 	for i, c := range children {
 		endpoints[i] = c.Endpoint

@@ -8,15 +8,15 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/config"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 // agentProcess is the agent the checker started, confined as a roster
-// program is (launch.StartProgram): its own process group and cgroup, so
+// program is (process.StartProgram): its own process group and cgroup, so
 // that stopping it stops what it started too (an interpreter's children,
 // a shell's command, a child in a session of its own).
 type agentProcess struct {
-	program *launch.Program
+	program *process.Program
 	outPath string
 }
 
@@ -29,11 +29,11 @@ const checkedProgram = "the checked agent"
 // players) and read nothing of the data folder but its own {data}, nor a
 // .env in leaguetui's working folder. Its disk cap is the default, or half
 // the free space of the data folder's disk where that is less.
-func (s *session) agentSpec(ph launch.Placeholders) launch.ProgramSpec {
+func (s *session) agentSpec(ph process.Placeholders) process.ProgramSpec {
 	data, _ := filepath.Abs(s.data)
 	env, _ := filepath.Abs(".env")
-	disk, _ := launch.DiskCap(uint64(config.DefaultProgramLimits.DiskMB)<<20, data, 1)
-	confine := launch.Confinement{Off: s.opts.NoSandbox, Require: s.opts.RequireSandbox,
+	disk, _ := process.DiskCap(uint64(config.DefaultProgramLimits.DiskMB)<<20, data, 1)
+	confine := process.Confinement{Off: s.opts.NoSandbox, Require: s.opts.RequireSandbox,
 		AnyPort: s.opts.Role == RefereeRole, Hide: []string{data, env}, DiskBytes: disk}
 	if u, err := url.Parse(s.mgr.URL); err == nil {
 		if port, err := strconv.ParseUint(u.Port(), 10, 16); err == nil {
@@ -41,17 +41,17 @@ func (s *session) agentSpec(ph launch.Placeholders) launch.ProgramSpec {
 		}
 	}
 	confine.Read = s.opts.Read // --read, as a roster entry's "read"
-	return launch.ProgramSpec{Name: checkedProgram, Command: s.opts.Command, Placeholders: ph,
+	return process.ProgramSpec{Name: checkedProgram, Command: s.opts.Command, Placeholders: ph,
 		LogPath: filepath.Join(s.data, "agent.out"), Shim: s.opts.Executable, Sandbox: confine,
 		Limits: s.opts.Limits}
 }
 
 // startAgent runs the agent spec describes.
-func startAgent(spec launch.ProgramSpec) (*agentProcess, error) {
-	if err := os.MkdirAll(spec.Placeholders[launch.PlaceholderData], 0o755); err != nil {
+func startAgent(spec process.ProgramSpec) (*agentProcess, error) {
+	if err := os.MkdirAll(spec.Placeholders[process.PlaceholderData], 0o755); err != nil {
 		return nil, err
 	}
-	p, err := launch.StartProgram(spec)
+	p, err := process.StartProgram(spec)
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/engine"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 	"github.com/leaguetui/leaguetui/league/sandbox"
 )
 
@@ -43,7 +43,7 @@ type Options struct {
 	RefereeMatchTimeout time.Duration
 	Status              io.Writer // progress for people (stderr); nil for none
 	// Executable is leaguetui's own, which confines the agent it starts
-	// (launch.StartProgram); NoSandbox runs a trusted agent unconfined,
+	// (process.StartProgram); NoSandbox runs a trusted agent unconfined,
 	// RequireSandbox refuses to run it with less than files, ports and
 	// signals confined. Limits are its resource limits.
 	Executable     string
@@ -84,7 +84,7 @@ type session struct {
 	argv  []string      // the expanded command line
 	// placeholders are the values the agent's command line was given,
 	// the same each time it is started.
-	placeholders launch.Placeholders
+	placeholders process.Placeholders
 	data         string
 
 	mu          sync.Mutex
@@ -205,8 +205,8 @@ func validate(o Options) error {
 	}
 	if !o.Listen {
 		// A typo in a placeholder is caught before anything starts.
-		if _, err := (launch.Placeholders{launch.PlaceholderManager: "m", launch.PlaceholderPort: "1",
-			launch.PlaceholderName: "n", launch.PlaceholderData: "d"}).ExpandAll(o.Command); err != nil {
+		if _, err := (process.Placeholders{process.PlaceholderManager: "m", process.PlaceholderPort: "1",
+			process.PlaceholderName: "n", process.PlaceholderData: "d"}).ExpandAll(o.Command); err != nil {
 			return &UsageError{"the agent's command: " + err.Error()}
 		}
 	}
@@ -321,7 +321,7 @@ func (s *session) registration(in inbound) any {
 // any other program's by the time it starts again (an outgoing
 // connection's, from the same range of ports the kernel hands out).
 func (s *session) start() error {
-	port, err := launch.FreePort(s.opts.Host)
+	port, err := process.FreePort(s.opts.Host)
 	if err != nil {
 		return err
 	}
@@ -329,8 +329,8 @@ func (s *session) start() error {
 	if err != nil {
 		return err
 	}
-	ph := launch.Placeholders{launch.PlaceholderManager: s.mgr.URL, launch.PlaceholderPort: strconv.Itoa(port),
-		launch.PlaceholderName: agentName, launch.PlaceholderData: data}
+	ph := process.Placeholders{process.PlaceholderManager: s.mgr.URL, process.PlaceholderPort: strconv.Itoa(port),
+		process.PlaceholderName: agentName, process.PlaceholderData: data}
 	s.placeholders = ph
 	if s.argv, err = ph.ExpandAll(s.opts.Command); err != nil {
 		return &UsageError{"the agent's command: " + err.Error()}

@@ -120,7 +120,7 @@ func MatchSeed(seed int64, matchID string) uint64 {
 type play struct {
 	game  *Game
 	setup engine.MatchSetup
-	proc  *process // nil once closed
+	proc  *gameProcess // nil once closed
 
 	turn      int         // leaguetui's turn number: 1 after the start
 	seats     [2]SeatTurn // this turn, by seat

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/config"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 	"github.com/leaguetui/leaguetui/league/sandbox"
 )
 
@@ -42,8 +42,8 @@ type Site struct {
 }
 
 // process is one run of the game program, for one match.
-type process struct {
-	piped  *launch.Piped
+type gameProcess struct {
+	piped  *process.Piped
 	reader *bufio.Reader
 	data   string // its own folder, removed once it exits
 }
@@ -51,7 +51,7 @@ type process struct {
 // startProcess starts the manifest's program for a match, in the
 // sandbox: its own folder, no network, capped memory, CPU, disk and
 // output.
-func startProcess(m config.GameManifest, site Site, matchID string) (*process, error) {
+func startProcess(m config.GameManifest, site Site, matchID string) (*gameProcess, error) {
 	if site.Shim == "" || site.LogDir == "" {
 		return nil, errors.New("this referee has no place to run game programs")
 	}
@@ -60,29 +60,29 @@ func startProcess(m config.GameManifest, site Site, matchID string) (*process, e
 		return nil, err
 	}
 	limits := m.EffectiveLimits()
-	spec := launch.ProgramSpec{
+	spec := process.ProgramSpec{
 		Name:         "game " + m.Name,
 		Command:      m.Command,
 		Dir:          m.Dir,
-		Placeholders: launch.Placeholders{launch.PlaceholderData: data},
+		Placeholders: process.Placeholders{process.PlaceholderData: data},
 		LogPath:      filepath.Join(site.LogDir, sandbox.SafeName(matchID)+".log"),
 		Limits: sandbox.Limits{MemoryBytes: uint64(limits.MemoryMB) << 20, CPUSeconds: uint64(limits.CPUSeconds),
 			Processes: uint64(limits.Processes), FileBytes: uint64(limits.FileMB) << 20},
 		Shim: site.Shim,
-		Sandbox: launch.Confinement{Off: site.Unconfined, Require: site.Require, Hide: site.Hide,
+		Sandbox: process.Confinement{Off: site.Unconfined, Require: site.Require, Hide: site.Hide,
 			Read: []string{m.Dir}, DiskBytes: uint64(limits.DiskMB) << 20},
 	}
-	piped, err := launch.StartPiped(spec)
+	piped, err := process.StartPiped(spec)
 	if err != nil {
 		os.RemoveAll(data)
 		return nil, err
 	}
-	return &process{piped: piped, reader: bufio.NewReaderSize(piped.Stdout, 64<<10), data: data}, nil
+	return &gameProcess{piped: piped, reader: bufio.NewReaderSize(piped.Stdout, 64<<10), data: data}, nil
 }
 
 // ask writes msg as one line and reads the program's answer, each within
 // deadline.
-func (p *process) ask(msg any, deadline time.Duration) ([]byte, error) {
+func (p *gameProcess) ask(msg any, deadline time.Duration) ([]byte, error) {
 	line, err := json.Marshal(msg)
 	if err != nil {
 		return nil, err
@@ -102,7 +102,7 @@ func (p *process) ask(msg any, deadline time.Duration) ([]byte, error) {
 
 // broken says why the program gave no answer: it exited (and how), did
 // not answer in time, or wrote a line too long.
-func (p *process) broken(what string, err error, deadline time.Duration) error {
+func (p *gameProcess) broken(what string, err error, deadline time.Duration) error {
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return fmt.Errorf("%s within %v", what, deadline)
@@ -147,7 +147,7 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 // close ends the run: its standard input closes (the program's sign to
 // exit), and it is stopped if it has not exited within stopGrace. It
 // returns at once; the stopping goes on in the background.
-func (p *process) close() {
+func (p *gameProcess) close() {
 	p.piped.Stdin.Close()
 	go func() {
 		select {

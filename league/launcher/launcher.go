@@ -26,7 +26,7 @@ import (
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/league/control"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -81,10 +81,10 @@ type Given struct {
 
 // League is a set of running agent processes.
 type League struct {
-	Pages      *launch.Child // our own page server, for a game that reads pages; nil otherwise
-	Manager    *launch.Child
-	Referees   []*launch.Child
-	Players    []*launch.Child
+	Pages      *process.Child // our own page server, for a game that reads pages; nil otherwise
+	Manager    *process.Child
+	Referees   []*process.Child
+	Players    []*process.Child
 	Programs   []Program  // the roster's programs, kept running
 	programsMu sync.Mutex // Launch starts programs concurrently
 	// leaguePorts are the manager's and the referees' ports, which a
@@ -126,8 +126,8 @@ func (l *League) say(line string) {
 
 // Children lists the league's agents, the manager first; the page server
 // (Pages) is not one of them.
-func (l *League) Children() []*launch.Child {
-	all := []*launch.Child{}
+func (l *League) Children() []*process.Child {
+	all := []*process.Child{}
 	if l.Manager != nil {
 		all = append(all, l.Manager)
 	}
@@ -157,7 +157,7 @@ func (l *League) Stop() {
 }
 
 // stopAll stops children all at once and waits for them.
-func stopAll(children []*launch.Child) {
+func stopAll(children []*process.Child) {
 	var stopping sync.WaitGroup
 	for _, c := range children {
 		stopping.Go(func() { _ = c.Stop(5 * time.Second) })
@@ -342,7 +342,7 @@ func (l *launching) startManager(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	manager, err := launch.Start(ctx, spec.Executable, launch.Spec{
+	manager, err := process.Start(ctx, spec.Executable, process.Spec{
 		Name: "manager", OutputPath: l.output("league_manager"),
 		Args:     append(append(args, seats...), l.argsFor("manager")...),
 		Env:      append([]string{AdminTokenEnv + "=" + league.AdminToken, l.keyEnv}, spec.Env...),
@@ -390,7 +390,7 @@ func (l *launching) startReferees(ctx context.Context) error {
 		return err
 	}
 	referees := refereeEntries(spec)
-	league.Referees, err = startConcurrently(ctx, len(referees), func(ctx context.Context, i int) (*launch.Child, error) {
+	league.Referees, err = startConcurrently(ctx, len(referees), func(ctx context.Context, i int) (*process.Child, error) {
 		e := referees[i]
 		switch e.Kind() {
 		case config.KindExternal:
@@ -398,7 +398,7 @@ func (l *launching) startReferees(ctx context.Context) error {
 		case config.KindProgram:
 			return nil, league.startProgram(spec, e, league.say, l.keyEnv)
 		}
-		child, err := launch.Start(ctx, spec.Executable, launch.Spec{
+		child, err := process.Start(ctx, spec.Executable, process.Spec{
 			Name: "referee " + e.Name, OutputPath: l.output(e.Name), Register: true,
 			Args: append([]string{"referee", "--port", port(spec, spec.Config.Network.RefereePortFirst, i),
 				"--manager", league.Manager.Endpoint, "--name", e.Name}, refereeArgs...),
@@ -417,7 +417,7 @@ func (l *launching) startReferees(ctx context.Context) error {
 func (l *launching) startPlayers(ctx context.Context) error {
 	spec, league := l.spec, l.league
 	var err error
-	league.Players, err = startConcurrently(ctx, len(l.players), func(ctx context.Context, i int) (*launch.Child, error) {
+	league.Players, err = startConcurrently(ctx, len(l.players), func(ctx context.Context, i int) (*process.Child, error) {
 		e := l.players[i]
 		switch e.Kind() {
 		case config.KindExternal:
@@ -428,7 +428,7 @@ func (l *launching) startPlayers(ctx context.Context) error {
 		args := append([]string{"player", "--port", port(spec, spec.Config.Network.PlayerPortFirst, i),
 			"--manager", league.Manager.Endpoint, "--name", e.Name, "--strategy", e.Strategy,
 			"--seed", strconv.FormatInt(spec.Seed, 10)}, l.argsFor("player")...)
-		return launch.Start(ctx, spec.Executable, launch.Spec{
+		return process.Start(ctx, spec.Executable, process.Spec{
 			Name: "player " + e.Name, OutputPath: l.output(e.Name), Register: true,
 			Args: append(args, modelArgs(e)...),
 			Env:  append(slices.Clone(spec.Env), league.joinCodeEnv(e.Name)...),
@@ -491,7 +491,7 @@ func (l *League) startPages(ctx context.Context, opts Spec, output string, commo
 	if _, reads := game.(engine.PageReader); !reads || opts.Config.Pages.URL != "" {
 		return common, nil
 	}
-	child, err := launch.Start(ctx, opts.Executable, launch.Spec{
+	child, err := process.Start(ctx, opts.Executable, process.Spec{
 		Name: "page server", OutputPath: output,
 		Args: append([]string{"pages", "--port", "0", "--seed", strconv.FormatInt(opts.Seed, 10)}, config.ArgsFor("pages", opts.ConfigArgs)...),
 	}, 30*time.Second)
@@ -620,7 +620,7 @@ func checkPorts(opts Spec) error {
 	for i := range opts.Players {
 		ports = append(ports, net.PlayerPortFirst+i)
 	}
-	return launch.CheckPortsFree(net.Host, ports...)
+	return process.CheckPortsFree(net.Host, ports...)
 }
 
 // ResumeCommand is the command that resumes the league in dataDir:
@@ -690,8 +690,8 @@ func randomSeed() int64 {
 // depend on the order of registration (the manager keeps each name's id,
 // and schedules by id), so neither do the standings. On an error the
 // children started so far are returned, for the caller to stop.
-func startConcurrently(ctx context.Context, n int, start func(ctx context.Context, i int) (*launch.Child, error)) ([]*launch.Child, error) {
-	children := make([]*launch.Child, n)
+func startConcurrently(ctx context.Context, n int, start func(ctx context.Context, i int) (*process.Child, error)) ([]*process.Child, error) {
+	children := make([]*process.Child, n)
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(StartParallelism())
 	for i := range n {
@@ -702,7 +702,7 @@ func startConcurrently(ctx context.Context, n int, start func(ctx context.Contex
 		})
 	}
 	err := g.Wait()
-	return slices.DeleteFunc(children, func(c *launch.Child) bool { return c == nil }), err
+	return slices.DeleteFunc(children, func(c *process.Child) bool { return c == nil }), err
 }
 
 // StartParallelism is how many agents leaguetui starts at once: a few per

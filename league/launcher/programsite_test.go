@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/leaguetui/leaguetui/config"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 // No roster program may read the roster (the keys it gives others in
@@ -22,7 +22,7 @@ func TestProgramSiteHidesTheRosterAndSharesTheDisk(t *testing.T) {
 		{Name: "a", Command: []string{"a"}}, {Name: "b", Command: []string{"b"}},
 		{Name: "c", Command: []string{"c"}, Limits: config.ProgramLimits{DiskMB: 5}}, {Name: "d", Strategy: "random"}}}
 	var said []string
-	l := &League{Manager: &launch.Child{Endpoint: "http://127.0.0.1:1/mcp"}, notify: func(s string) { said = append(said, s) }}
+	l := &League{Manager: &process.Child{Endpoint: "http://127.0.0.1:1/mcp"}, notify: func(s string) { said = append(said, s) }}
 	opts := Spec{DataDir: filepath.Join(root, "data"), Roster: roster, Config: config.Config{Dir: configDir}}
 	if err := os.Mkdir(opts.DataDir, 0o755); err != nil {
 		t.Fatal(err)
@@ -37,7 +37,7 @@ func TestProgramSiteHidesTheRosterAndSharesTheDisk(t *testing.T) {
 			t.Errorf("hide %v lacks %s", site.hide, want)
 		}
 	}
-	wantCap, shared := launch.DiskCap(uint64(config.DefaultProgramLimits.DiskMB)<<20, opts.DataDir, 2)
+	wantCap, shared := process.DiskCap(uint64(config.DefaultProgramLimits.DiskMB)<<20, opts.DataDir, 2)
 	if site.diskCap != wantCap || (len(said) == 1) != shared {
 		t.Errorf("disk cap %d (said %q), want %d for two programs (shared: %v)", site.diskCap, said, wantCap, shared)
 	}

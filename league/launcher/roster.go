@@ -13,7 +13,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/league/control"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 	"github.com/leaguetui/leaguetui/league/sandbox"
 )
 
@@ -45,10 +45,10 @@ type programSite struct {
 
 // programSpec is how a roster program is started: its placeholders, its
 // log file, its sandbox and its limits.
-func programSpec(e config.RosterEntry, site programSite, port int) launch.ProgramSpec {
+func programSpec(e config.RosterEntry, site programSite, port int) process.ProgramSpec {
 	own := filepath.Join(site.dataDir, "programs", e.Name)
 	limits := e.EffectiveLimits()
-	confine := launch.Confinement{Off: !e.Sandboxed(), Require: site.require, AnyPort: site.referee,
+	confine := process.Confinement{Off: !e.Sandboxed(), Require: site.require, AnyPort: site.referee,
 		Connect: slices.Clone(site.ports), Hide: site.hide, DiskBytes: uint64(limits.DiskMB) << 20}
 	if e.Sandboxed() && e.Limits.DiskMB == 0 && site.diskCap > 0 {
 		confine.DiskBytes = site.diskCap
@@ -66,14 +66,14 @@ func programSpec(e config.RosterEntry, site programSite, port int) launch.Progra
 			confine.Read = append(confine.Read, abs)
 		}
 	}
-	return launch.ProgramSpec{
+	return process.ProgramSpec{
 		Name:    "program " + e.Name,
 		Command: e.Command, Dir: e.Dir, Env: e.Env,
-		Placeholders: launch.Placeholders{
-			launch.PlaceholderManager: site.managerURL,
-			launch.PlaceholderPort:    strconv.Itoa(port),
-			launch.PlaceholderName:    e.Name,
-			launch.PlaceholderData:    own,
+		Placeholders: process.Placeholders{
+			process.PlaceholderManager: site.managerURL,
+			process.PlaceholderPort:    strconv.Itoa(port),
+			process.PlaceholderName:    e.Name,
+			process.PlaceholderData:    own,
 		},
 		LogPath: ProgramLog(site.dataDir, e.Name),
 		Limits: sandbox.Limits{MemoryBytes: uint64(limits.MemoryMB) << 20, CPUSeconds: uint64(limits.CPUSeconds),
@@ -140,7 +140,7 @@ func modelArgs(e config.RosterEntry) []string {
 // a player, or a referee (which gets the league's referee key in its
 // environment).
 func (l *League) startProgram(opts Spec, e config.RosterEntry, notify func(string), refereeKey string) error {
-	port, err := launch.FreePort(opts.Config.Network.Host)
+	port, err := process.FreePort(opts.Config.Network.Host)
 	if err != nil {
 		return fmt.Errorf("program %s: %w", e.Name, err)
 	}
@@ -155,10 +155,10 @@ func (l *League) startProgram(opts Spec, e config.RosterEntry, notify func(strin
 	} else {
 		spec.PortHost = opts.Config.Network.Host // a player tells the league its endpoint itself
 	}
-	if err := os.MkdirAll(spec.Placeholders[launch.PlaceholderData], 0o755); err != nil {
+	if err := os.MkdirAll(spec.Placeholders[process.PlaceholderData], 0o755); err != nil {
 		return fmt.Errorf("program %s: %w", e.Name, err)
 	}
-	s, err := launch.Supervise(spec, e.RestartLimit(), notify)
+	s, err := process.Supervise(spec, e.RestartLimit(), notify)
 	if err != nil {
 		return err
 	}
@@ -214,7 +214,7 @@ const EnvFile = ".env"
 
 // defaultDiskCap is the disk cap of the roster's confined programs whose
 // entries set none: the default, or less where the data folder's disk is
-// small (launch.DiskCap), said once.
+// small (process.DiskCap), said once.
 func (l *League) defaultDiskCap(opts Spec, dataDir string) uint64 {
 	most := uint64(config.DefaultProgramLimits.DiskMB) << 20
 	if opts.Roster == nil {
@@ -226,7 +226,7 @@ func (l *League) defaultDiskCap(opts Spec, dataDir string) uint64 {
 			n++
 		}
 	}
-	limit, shared := launch.DiskCap(most, dataDir, n)
+	limit, shared := process.DiskCap(most, dataDir, n)
 	if shared {
 		l.say(fmt.Sprintf("the disk of %s is short of room: a program with no disk_mb may hold %d MiB (half its free space, shared among %s)",
 			dataDir, limit>>20, plural(n, "program")))
@@ -307,7 +307,7 @@ func (l *League) joinCodeEnv(name string) []string {
 // Program is a roster program the league started.
 type Program struct {
 	Name string
-	*launch.Supervised
+	*process.Supervised
 	log string // where its output goes
 }
 

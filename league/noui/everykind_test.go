@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
-	"github.com/leaguetui/leaguetui/league/launch"
+	"github.com/leaguetui/leaguetui/league/process"
 )
 
 // TestResumeEveryKindOfLeague starts a league of each kind — built-in
@@ -119,7 +119,7 @@ func programRoster(t *testing.T) string {
 type outsidePlayers struct {
 	names   []string
 	dir     string
-	running []*launch.Child
+	running []*process.Child
 }
 
 // join waits for the run to say where to register, stops the players of

@@ -1,4 +1,4 @@
-package launch
+package process
 
 import (
 	"io/fs"

@@ -1,7 +1,7 @@
-// Package launch starts agents as child processes of this same binary and
+// Package process starts agents as child processes of this same binary and
 // stops them: each agent its own OS process, so one crash takes down nothing
 // else.
-package launch
+package process
 
 import (
 	"bufio"
