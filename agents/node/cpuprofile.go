@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"sync"
-	"syscall"
 )
 
 // CPUProfileEnv names a folder: an agent started with it set writes a CPU
@@ -28,14 +27,8 @@ const (
 	CPUProfileOnSignal  = "signal"
 )
 
-// The signals that open and close the profiled window. Only an agent
-// started with CPUProfileWindowEnv listens for them; any other takes
-// their default action (it ends), so they are sent to the bench's own
-// children only.
-var (
-	CPUProfileStart os.Signal = syscall.SIGUSR1
-	CPUProfileStop  os.Signal = syscall.SIGUSR2
-)
+// The signals that open and close the profiled window, CPUProfileStart
+// and CPUProfileStop, are in cpuprofile_unix.go and cpuprofile_windows.go.
 
 // ProfileCPU starts the CPU profile CPUProfileEnv asks for, or, with
 // CPUProfileWindowEnv, waits for the signals that open and close it. It

@@ -6,9 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol/internal/wirejson"
 )
@@ -36,16 +34,6 @@ func BenchmarkResultDecode(b *testing.B) {
 			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 		})
 	}
-}
-
-// cpuTime is the CPU the process has used: on a shared machine, a
-// benchmark's CPU per op varies less than its wall time.
-func cpuTime() time.Duration {
-	var usage syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &usage) != nil {
-		return 0
-	}
-	return time.Duration(usage.Utime.Nano() + usage.Stime.Nano())
 }
 
 // resultSamples are results as leaguetui's referee and other

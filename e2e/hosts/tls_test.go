@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package hosts_test runs leagues whose agents reach each other as they
 // would across machines: over TLS with a private CA, on separate network
 // stacks (Linux network namespaces, root only), and through a cut link.

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package sandbox_test runs a program that tries every way out of the
 // sandbox (internal/leaguetest/sandboxprobe) as a roster player and as the
 // agent of `leaguetui check`, with real processes, and checks that each

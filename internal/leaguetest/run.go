@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -68,7 +67,7 @@ func RunBinary(t testing.TB, exe, dataDir string, timeout time.Duration, observe
 func KillLeftovers(t testing.TB, dataDir string) {
 	left, _ := ProcessesMentioning(dataDir)
 	for pid := range left {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+		_ = killPID(pid)
 		t.Logf("killed left-over process %d", pid)
 	}
 }

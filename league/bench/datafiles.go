@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"syscall"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/store"
@@ -56,13 +55,4 @@ func MeasureDataFiles(dataDir string) (DataFiles, error) {
 	}
 	after, _ := threadCPU()
 	return DataFiles{Files: dataFileProbes, Bytes: len(content), CPUPerFile: (after - before) / dataFileProbes, Known: known}, nil
-}
-
-// threadCPU is the CPU time (user and system) of the calling thread.
-func threadCPU() (time.Duration, bool) {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_THREAD, &ru); err != nil {
-		return 0, false
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
 }

@@ -12,15 +12,11 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/node"
-	"github.com/leaguetui/leaguetui/agents/store"
 )
 
 // Child is one agent process we started.
@@ -55,16 +51,10 @@ func Start(ctx context.Context, exe string, spec Spec, timeout time.Duration) (*
 	cmd := exec.Command(exe, spec.Args...)
 	cmd.Env = append(os.Environ(), spec.Env...)
 	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", node.ParentPIDEnv, os.Getpid()))
-	if spec.DataLock != nil {
-		cmd.ExtraFiles = []*os.File{spec.DataLock}
-		cmd.Env = append(cmd.Env, store.InheritedLockEnv+"=3") // ExtraFiles[0] is descriptor 3
-	}
 	cmd.Stderr = out
-	// Its own process group: a Ctrl-C in the terminal reaches us, and we
-	// decide how the children stop. Pdeathsig: the kernel kills the child
-	// when we die, even by SIGKILL, so no agent outlives its parent and a
-	// resume never meets the old league's processes.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// The data folder's lock passed down, its own process group, and (where
+	// the system can) its death with us: see agentAttr.
+	agentAttr(cmd, spec.DataLock)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		out.Close()
@@ -82,32 +72,6 @@ func Start(ctx context.Context, exe string, spec Spec, timeout time.Duration) (*
 		return nil, err
 	}
 	return c, nil
-}
-
-// The parent-death signal is sent when the thread that forked the child
-// exits, not the process (see prctl(2) and golang/go#27505): Go may end an
-// OS thread whose goroutine locked it and returned. Every child is therefore
-// forked from one goroutine locked to its thread for the life of the
-// process, so that thread ends only with the process.
-var (
-	forkOnce  sync.Once
-	forkQueue chan func()
-)
-
-// startOnForkThread starts cmd from the fork thread.
-func startOnForkThread(cmd *exec.Cmd) error {
-	forkOnce.Do(func() {
-		forkQueue = make(chan func())
-		go func() {
-			runtime.LockOSThread() // never unlocked: the thread lives as long as the process
-			for start := range forkQueue {
-				start()
-			}
-		}()
-	})
-	done := make(chan error, 1)
-	forkQueue <- func() { done <- cmd.Start() }
-	return <-done
 }
 
 func (c *Child) readLines(r io.Reader) {
@@ -204,7 +168,7 @@ func (c *Child) Stop(grace time.Duration) error {
 	if !c.Running() {
 		return nil
 	}
-	_ = c.cmd.Process.Signal(syscall.SIGTERM)
+	_ = askToStop(c.cmd.Process)
 	select {
 	case err := <-c.exited:
 		c.exited <- err // for Running and a later Stop or Kill

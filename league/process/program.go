@@ -136,11 +136,8 @@ func startJailed(spec ProgramSpec, stdio func(cmd *exec.Cmd, output *os.File)) (
 	cmd.Env = j.env
 	stdio(cmd, j.output)
 	// As for our own agents (see Start): a process group we signal as a
-	// whole, and killed by the kernel if leaguetui dies.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if j.cgroup != nil {
-		cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, j.cgroup.FD()
-	}
+	// whole, and killed by the kernel if leaguetui dies (programAttr).
+	programAttr(cmd, j)
 	if err := j.start(cmd); err != nil {
 		j.end()
 		return nil, fmt.Errorf("cannot start %s (%q): %w", spec.Name, r.Args[0], err)
@@ -173,18 +170,18 @@ func (p *Program) ExitError() error { return p.err }
 // Stop asks the program's process group to end (SIGTERM) and kills the
 // group, and every descendant that left it, if it has not within grace.
 func (p *Program) Stop(grace time.Duration) {
-	group := -p.cmd.Process.Pid
+	pid := p.cmd.Process.Pid
 	select {
 	case <-p.exited:
 		return
 	default:
 	}
-	_ = syscall.Kill(group, syscall.SIGTERM)
+	_ = signalGroup(pid, syscall.SIGTERM)
 	select {
 	case <-p.exited:
 	case <-time.After(grace):
 	}
-	_ = syscall.Kill(group, syscall.SIGKILL)
+	_ = signalGroup(pid, syscall.SIGKILL)
 	p.jail.kill()
 	<-p.exited
 }

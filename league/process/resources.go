@@ -1,34 +1,15 @@
 package process
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/leaguetui/leaguetui/league/sandbox"
 )
 
 // fileID is a file's device and inode: a file of many names counts once.
 type fileID struct{ dev, ino uint64 }
-
-// onDisk is what the file info describes holds on disk: its blocks, once
-// for every name it has among those links has seen.
-func onDisk(info fs.FileInfo, links map[fileID]bool) uint64 {
-	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok {
-		return uint64(info.Size())
-	}
-	if st.Nlink > 1 {
-		id := fileID{uint64(st.Dev), st.Ino}
-		if links[id] {
-			return 0
-		}
-		links[id] = true
-	}
-	return uint64(st.Blocks) * 512
-}
 
 // processes are the program's processes: its cgroup's, or, where it has
 // none, its process tree and the orphans leaguetui adopted (of any
@@ -82,19 +63,3 @@ func absolutePaths(args, raw []string) {
 // 1/diskFreeShare of the free space of the data folder's disk at the
 // start; the rest is the league's own files'.
 const diskFreeShare = 2
-
-// DiskCap is the disk cap of each of n programs whose entries set none:
-// most (the default), or, where the disk holding dataDir has less free at
-// the start, 1/diskFreeShare of its free space shared among them, in
-// whole MiB, 1 MiB at least. shared says the free space set it.
-func DiskCap(most uint64, dataDir string, n int) (limit uint64, shared bool) {
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(dataDir, &st); err != nil {
-		return most, false
-	}
-	share := st.Bavail * uint64(st.Bsize) / diskFreeShare / uint64(max(n, 1)) >> 20 << 20
-	if share >= most {
-		return most, false
-	}
-	return max(share, 1<<20), true
-}

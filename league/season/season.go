@@ -22,7 +22,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
@@ -198,22 +197,6 @@ func Add(dir, dataDir, leagueID string, final *protocol.StandingsFile, names map
 
 // pause is a hook for the tests that kill an add at each of its steps.
 var pause = func(step string) {}
-
-// lock takes the season's adder lock, waiting for another adder.
-func lock(dir string) (unlock func(), err error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("season %s: %w", dir, err)
-	}
-	f, err := os.OpenFile(filepath.Join(dir, "season.lock"), os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("season %s: %w", dir, err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("season %s: lock: %w", dir, err)
-	}
-	return func() { f.Close() }, nil // closing the file releases the flock
-}
 
 // newLeagueFile is a league as the season keeps it.
 func newLeagueFile(l *report.League, dataDir string, names map[string]string) (*LeagueFile, error) {

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command sandboxprobe tries, from inside the sandbox leaguetui starts a
 // program in, each way out that a hostile program would: the secrets of
 // leaguetui's environment, the league's data folder, other programs'

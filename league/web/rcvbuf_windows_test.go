@@ -1,0 +1,8 @@
+package web_test
+
+import "syscall"
+
+// smallReceiveBuffer gives the socket fd a receive buffer of 4 KiB.
+func smallReceiveBuffer(fd uintptr) error {
+	return syscall.SetsockoptInt(syscall.Handle(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096)
+}

@@ -1,0 +1,8 @@
+//go:build unix
+
+package tui
+
+import "syscall"
+
+// signalPID sends sig to the process pid.
+func signalPID(pid int, sig syscall.Signal) error { return syscall.Kill(pid, sig) }
