@@ -2,6 +2,7 @@ package leaguetui_test
 
 import (
 	"bufio"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -240,4 +241,59 @@ func moduleImports(path string) ([]string, error) {
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// maxCommandFunc is the most lines a function of cmd/ may have, from its
+// func line to its closing brace: the command line wires the parts, and
+// a command that needs more has a part of its own to name.
+const maxCommandFunc = 60
+
+// TestCommandFunctionsAreShort: no function of cmd/'s code (tests aside)
+// is longer than maxCommandFunc lines.
+func TestCommandFunctionsAreShort(t *testing.T) {
+	fset := token.NewFileSet()
+	err := filepath.WalkDir("cmd", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			start, end := fset.Position(fn.Pos()), fset.Position(fn.End())
+			if lines := end.Line - start.Line + 1; lines > maxCommandFunc {
+				t.Errorf("%s:%d: %s is %d lines long, over %d: split it", path, start.Line, funcName(fn), lines, maxCommandFunc)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// funcName is a function's name as its code calls it: "runLeague",
+// "(*leagueFlags).given".
+func funcName(fn *ast.FuncDecl) string {
+	if fn.Recv == nil || len(fn.Recv.List) == 0 {
+		return fn.Name.Name
+	}
+	recv := fn.Recv.List[0].Type
+	if index, ok := recv.(*ast.IndexExpr); ok { // a generic type's method
+		recv = index.X
+	}
+	switch r := recv.(type) {
+	case *ast.StarExpr:
+		if id, ok := r.X.(*ast.Ident); ok {
+			return "(*" + id.Name + ")." + fn.Name.Name
+		}
+	case *ast.Ident:
+		return r.Name + "." + fn.Name.Name
+	}
+	return fn.Name.Name
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -56,63 +57,28 @@ func failedBecause(s check.Summary) *checkFailed {
 }
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newCommandFlagSet("leaguetui check", checkUsage, stdout)
-	role := fs.String("role", "player", "the agent's role: player or referee")
-	game := fs.String("game", "", "check only this game: "+strings.Join(check.Games, " or ")+" (default: every game the agent declares)")
-	strict := fs.Bool("strict", false, "also run the SHOULD checks, and make conformance count for the exit status")
-	listen := fs.Bool("listen", false, "start no agent: print the manager URL and wait for one started by hand")
-	asJSON := fs.Bool("json", false, "print one JSON object per check, then a summary object, instead of the lines")
-	junit := fs.String("junit", "", "also write the verdicts as JUnit XML to `FILE`")
-	expected := fs.String("expected-failures", "", "`FILE` of check ids, one a line, allowed to fail (a listed check that passes fails the run)")
-	data := fs.String("data", "", "the agent's {data} folder and its output file (default: a temporary folder)")
-	moveTimeout := fs.Duration("move-timeout", 30*time.Second, "the deadline the checker gives a player's move")
-	list := fs.Bool("list", false, "print every check (level, id, roles, what it checks) and exit")
-	registerTimeout := fs.Duration("register-timeout", 0, "how long to wait for the agent to register (default 60s, 10m with --listen)")
-	noSandbox := fs.Bool("no-sandbox", false, "run the agent unconfined, as your own user (only an agent you trust: see docs/security.md)")
-	requireSandbox := fs.Bool("require-sandbox", false, requireSandboxUsage)
-	var reads readPaths
-	fs.Var(&reads, "read", "let the sandboxed agent also read `PATH`, a file or folder, as a roster entry's \"read\" does (repeatable)")
-	if err := parseArgs(fs, args); err != nil {
+	f := newCheckFlags(stdout)
+	if err := parseArgs(f.fs, args); err != nil {
 		return err
 	}
-	if *list {
+	if f.list {
 		check.List(stdout)
 		return nil
 	}
-	if *noSandbox && *requireSandbox {
-		return &usageError{"--no-sandbox and --require-sandbox contradict each other"}
+	if err := f.refused(); err != nil {
+		return err
 	}
-	if *requireSandbox && !*listen && !sandbox.Probe().Confines() {
-		return &usageError{"--require-sandbox: this machine cannot confine the agent (" +
-			sandbox.Probe().Describe(sandbox.Limits{}, false) + ")"}
-	}
-	if len(reads) > 0 && *listen {
-		return &usageError{"--read grants a path to the agent the checker starts; with --listen it starts none"}
-	}
-	exe, err := os.Executable()
+	opts, err := f.options(stderr)
 	if err != nil {
-		return fmt.Errorf("cannot find this program to confine the agent with: %w", err)
-	}
-	limits := config.DefaultProgramLimits
-	opts := check.Options{Role: check.Role(*role), Strict: *strict, Listen: *listen, Command: fs.Args(), DataDir: *data,
-		MoveTimeout: *moveTimeout, RegisterTimeout: *registerTimeout, Status: stderr,
-		Executable: exe, NoSandbox: *noSandbox, RequireSandbox: *requireSandbox, Read: reads,
-		Limits: sandbox.Limits{MemoryBytes: uint64(limits.MemoryMB) << 20, Processes: uint64(limits.Processes),
-			FileBytes: uint64(limits.FileMB) << 20}}
-	if *noSandbox {
-		opts.Limits = sandbox.Limits{}
-	}
-	if *game != "" {
-		opts.Games = []string{*game}
+		return err
 	}
 	var allowed map[string]bool
-	if *expected != "" {
-		var err error
-		if allowed, err = check.ReadExpectedFailures(*expected); err != nil {
+	if f.expected != "" {
+		if allowed, err = check.ReadExpectedFailures(f.expected); err != nil {
 			return &usageError{"--expected-failures: " + err.Error()}
 		}
 	}
-	if err := checkOutputFile("junit", *junit); err != nil {
+	if err := checkOutputFile("junit", f.junit); err != nil {
 		return err
 	}
 	report, err := check.Run(ctx, opts)
@@ -127,15 +93,91 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return nil // stopped by a signal: the verdicts would only say so
 	}
 	report.MarkExpected(allowed)
-	if *asJSON {
+	return f.writeReport(report, stdout)
+}
+
+// checkFlags are the command line of leaguetui check, read.
+type checkFlags struct {
+	fs                                *flag.FlagSet
+	role, game, junit, expected, data string
+	strict, listen, asJSON, list      bool
+	noSandbox, requireSandbox         bool
+	moveTimeout, registerTimeout      time.Duration
+	reads                             readPaths
+}
+
+// newCheckFlags defines the check's flags on a new flag set.
+func newCheckFlags(stdout io.Writer) *checkFlags {
+	f := &checkFlags{fs: newCommandFlagSet("leaguetui check", checkUsage, stdout)}
+	fs := f.fs
+	fs.StringVar(&f.role, "role", "player", "the agent's role: player or referee")
+	fs.StringVar(&f.game, "game", "", "check only this game: "+strings.Join(check.Games, " or ")+" (default: every game the agent declares)")
+	fs.BoolVar(&f.strict, "strict", false, "also run the SHOULD checks, and make conformance count for the exit status")
+	fs.BoolVar(&f.listen, "listen", false, "start no agent: print the manager URL and wait for one started by hand")
+	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object per check, then a summary object, instead of the lines")
+	fs.StringVar(&f.junit, "junit", "", "also write the verdicts as JUnit XML to `FILE`")
+	fs.StringVar(&f.expected, "expected-failures", "", "`FILE` of check ids, one a line, allowed to fail (a listed check that passes fails the run)")
+	fs.StringVar(&f.data, "data", "", "the agent's {data} folder and its output file (default: a temporary folder)")
+	fs.DurationVar(&f.moveTimeout, "move-timeout", 30*time.Second, "the deadline the checker gives a player's move")
+	fs.BoolVar(&f.list, "list", false, "print every check (level, id, roles, what it checks) and exit")
+	fs.DurationVar(&f.registerTimeout, "register-timeout", 0, "how long to wait for the agent to register (default 60s, 10m with --listen)")
+	fs.BoolVar(&f.noSandbox, "no-sandbox", false, "run the agent unconfined, as your own user (only an agent you trust: see docs/security.md)")
+	fs.BoolVar(&f.requireSandbox, "require-sandbox", false, requireSandboxUsage)
+	fs.Var(&f.reads, "read", "let the sandboxed agent also read `PATH`, a file or folder, as a roster entry's \"read\" does (repeatable)")
+	return f
+}
+
+// refused is the check's flags that do not go together, or that this
+// machine cannot honour.
+func (f *checkFlags) refused() error {
+	if f.noSandbox && f.requireSandbox {
+		return &usageError{"--no-sandbox and --require-sandbox contradict each other"}
+	}
+	if f.requireSandbox && !f.listen && !sandbox.Probe().Confines() {
+		return &usageError{"--require-sandbox: this machine cannot confine the agent (" +
+			sandbox.Probe().Describe(sandbox.Limits{}, false) + ")"}
+	}
+	if len(f.reads) > 0 && f.listen {
+		return &usageError{"--read grants a path to the agent the checker starts; with --listen it starts none"}
+	}
+	return nil
+}
+
+// options are the checker's options from the flags: the agent's command
+// after them, confined with the default program limits unless
+// --no-sandbox.
+func (f *checkFlags) options(stderr io.Writer) (check.Options, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return check.Options{}, fmt.Errorf("cannot find this program to confine the agent with: %w", err)
+	}
+	limits := config.DefaultProgramLimits
+	opts := check.Options{Role: check.Role(f.role), Strict: f.strict, Listen: f.listen, Command: f.fs.Args(), DataDir: f.data,
+		MoveTimeout: f.moveTimeout, RegisterTimeout: f.registerTimeout, Status: stderr,
+		Executable: exe, NoSandbox: f.noSandbox, RequireSandbox: f.requireSandbox, Read: f.reads,
+		Limits: sandbox.Limits{MemoryBytes: uint64(limits.MemoryMB) << 20, Processes: uint64(limits.Processes),
+			FileBytes: uint64(limits.FileMB) << 20}}
+	if f.noSandbox {
+		opts.Limits = sandbox.Limits{}
+	}
+	if f.game != "" {
+		opts.Games = []string{f.game}
+	}
+	return opts, nil
+}
+
+// writeReport prints the verdicts (lines, or JSON), writes --junit's
+// file, and fails the run whose summary is not OK.
+func (f *checkFlags) writeReport(report check.Report, stdout io.Writer) error {
+	if f.asJSON {
 		if err := report.WriteJSON(stdout); err != nil {
 			return err
 		}
 	} else {
 		report.WriteText(stdout)
 	}
-	if *junit != "" {
-		if err := writeJUnit(*junit, report); err != nil {
+	if f.junit != "" {
+		if err := writeJUnit(f.junit, report); err != nil {
 			return err
 		}
 	}

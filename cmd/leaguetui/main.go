@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -350,133 +351,215 @@ func sandboxRequired(roster *config.Roster) error {
 }
 
 func runLeague(ctx context.Context, interrupts <-chan os.Signal, args []string, stdout, stderr io.Writer) error {
-	fs, cf := newFlagSet("leaguetui", usage, stdout)
-	version := fs.Bool("version", false, "print the version (module version and source revision) and exit")
-	noUI := fs.Bool("no-ui", false, "run headless: progress on stderr, final standings on stdout")
-	asJSON := fs.Bool("json", false, "with --no-ui: every league event as a JSON line on stdout, then the final standings as one")
-	quiet := fs.Bool("quiet", false, "with --no-ui: print only the final standings (the table, or its JSON line with --json)")
-	players := fs.Int("players", 4, "number of players to start (strategies cycle through "+fmt.Sprint(engine.StrategyNames())+")")
-	referees := fs.Int("referees", 2, "number of referees to start")
-	seed := fs.Int64("seed", 0, "seed for the schedule, draws and strategies (default random; printed and saved)")
-	data := fs.String("data", "./data", "data `folder` for standings, rounds, matches, histories and logs")
-	freePorts := fs.Bool("free-ports", false, "take free ports instead of the configured ones (run leagues side by side)")
-	attach := fs.String("attach", "", "show the league of a manager already running at `URL` (e.g. http://HOST:8000) instead of starting one")
-	openReferees := fs.Bool("open-referees", false, openRefereesUsage)
-	csvDir := fs.String("csv", "", "with --no-ui: write the league's standings.csv, crosstable.csv, matches.csv and results.jsonl into `folder` when it completes")
-	webAddr := fs.String("web", "", webFlagUsage)
-	requireSandbox := fs.Bool("require-sandbox", false, requireSandboxUsage)
-	managerPort := fs.Int("manager-port", 0,
-		"the `port` the manager of the league leaguetui starts listens on (default network.default_league_manager_port, 8000)")
-	cfg, err := parse(fs, cf, args)
+	f, err := readLeagueFlags(args, stdout)
 	if err != nil {
 		return err
 	}
-	warnWeakSecrets(cfg)
-	if cfg, err = withManagerPort(fs, cfg, *managerPort, *freePorts, *attach != ""); err != nil {
-		return err
-	}
-	if *version {
+	if f.version {
 		fmt.Fprintln(stdout, versionLine())
 		return nil
 	}
-	if (*asJSON || *quiet) && !*noUI {
-		return &usageError{"--json and --quiet go with --no-ui"}
-	}
-	if *csvDir != "" && !*noUI {
-		return &usageError{"--csv goes with --no-ui; for the console's league, run leaguetui report DATA afterwards"}
-	}
-	if *attach != "" && *noUI {
-		return &usageError{"--attach shows a league in the console; without it, read the league with curl URL/standings"}
-	}
-	if err := cmp.Or(checkManagerURL("attach", *attach), checkListenFlag("web", *webAddr)); err != nil {
-		return err
-	}
-	if *attach == "" {
-		// A data folder that holds a league remembers how it was started.
-		if merged, ok, err := withRemembered(ctx, fs, *data, args); err != nil || ok {
-			if err != nil {
-				return err
-			}
-			return runLeague(context.WithValue(ctx, rememberedKey{}, true), interrupts, merged, stdout, stderr)
-		}
-	}
-	roster, err := loadRoster(cfg, *attach != "")
+	spec, err := leagueSpec(f)
 	if err != nil {
 		return err
 	}
-	if *requireSandbox {
-		if err := sandboxRequired(roster); err != nil {
+	if f.noUI {
+		return noui.Run(ctx, spec, noui.Outputs{Stdout: stdout, Stderr: stderr, JSON: f.asJSON, Quiet: f.quiet,
+			CSVDir: f.csvDir, WebAddr: f.webAddr, Interrupts: interrupts})
+	}
+	attach := attachOptions{URL: f.attach}
+	if f.attach != "" { // the attached manager's token, for start, pause, resume and stop
+		if attach.AdminToken, err = f.cfg.AdminToken(os.Getenv); err != nil {
 			return err
 		}
 	}
-	if *attach == "" && roster == nil && (*players+cfg.Joining.OpenSeats < 2 || *referees < 1) {
-		return &usageError{fmt.Sprintf("a league needs --players 2 or more and --referees 1 or more (got --players %d --referees %d)", *players, *referees)}
-	}
-	if *attach == "" {
-		if err := checkLeague(cf, cfg, true); err != nil {
-			return err
+	// In the console Ctrl-C is a key; a signal from elsewhere quits.
+	ctx, interrupted := cancelOnInterrupt(ctx, interrupts)
+	return whenInterrupted(runConsole(ctx, spec, consoleOutputs{Stderr: stderr, WebAddr: f.webAddr}, attach), interrupted)
+}
+
+// leagueFlags are the command line of a league (leaguetui without a
+// command), read.
+type leagueFlags struct {
+	fs  *flag.FlagSet
+	cf  *config.Flags
+	cfg config.Config
+
+	version, noUI, asJSON, quiet            bool
+	freePorts, openReferees, requireSandbox bool
+	players, referees, managerPort          int
+	seed                                    int64
+	data, attach, csvDir, webAddr           string
+}
+
+// newLeagueFlags defines the league's flags on a new flag set.
+func newLeagueFlags(stdout io.Writer) *leagueFlags {
+	f := &leagueFlags{}
+	f.fs, f.cf = newFlagSet("leaguetui", usage, stdout)
+	fs := f.fs
+	fs.BoolVar(&f.version, "version", false, "print the version (module version and source revision) and exit")
+	fs.BoolVar(&f.noUI, "no-ui", false, "run headless: progress on stderr, final standings on stdout")
+	fs.BoolVar(&f.asJSON, "json", false, "with --no-ui: every league event as a JSON line on stdout, then the final standings as one")
+	fs.BoolVar(&f.quiet, "quiet", false, "with --no-ui: print only the final standings (the table, or its JSON line with --json)")
+	fs.IntVar(&f.players, "players", 4, "number of players to start (strategies cycle through "+fmt.Sprint(engine.StrategyNames())+")")
+	fs.IntVar(&f.referees, "referees", 2, "number of referees to start")
+	fs.Int64Var(&f.seed, "seed", 0, "seed for the schedule, draws and strategies (default random; printed and saved)")
+	fs.StringVar(&f.data, "data", "./data", "data `folder` for standings, rounds, matches, histories and logs")
+	fs.BoolVar(&f.freePorts, "free-ports", false, "take free ports instead of the configured ones (run leagues side by side)")
+	fs.StringVar(&f.attach, "attach", "", "show the league of a manager already running at `URL` (e.g. http://HOST:8000) instead of starting one")
+	fs.BoolVar(&f.openReferees, "open-referees", false, openRefereesUsage)
+	fs.StringVar(&f.csvDir, "csv", "", "with --no-ui: write the league's standings.csv, crosstable.csv, matches.csv and results.jsonl into `folder` when it completes")
+	fs.StringVar(&f.webAddr, "web", "", webFlagUsage)
+	fs.BoolVar(&f.requireSandbox, "require-sandbox", false, requireSandboxUsage)
+	fs.IntVar(&f.managerPort, "manager-port", 0,
+		"the `port` the manager of the league leaguetui starts listens on (default network.default_league_manager_port, 8000)")
+	return f
+}
+
+// given says the command line set the flag.
+func (f *leagueFlags) given(name string) bool {
+	set := false
+	f.fs.Visit(func(fl *flag.Flag) { set = set || fl.Name == name })
+	return set
+}
+
+// flagRule is one check of the league's flags against each other: the
+// flags it concerns, when it refuses them, and what it says then.
+type flagRule struct {
+	flags  []string
+	refuse func(f *leagueFlags) bool
+	msg    string
+}
+
+// leagueFlagRules are the league's flags that do not go together, in the
+// order they are checked.
+var leagueFlagRules = []flagRule{
+	{[]string{"manager-port", "free-ports"}, func(f *leagueFlags) bool { return f.given("manager-port") && f.freePorts },
+		"--manager-port and --free-ports: give one (--free-ports takes a free port for the manager too)"},
+	{[]string{"manager-port", "attach"}, func(f *leagueFlags) bool { return f.given("manager-port") && f.attach != "" },
+		"--manager-port is the port of a manager leaguetui starts; --attach shows one already running"},
+	{[]string{"json", "quiet", "no-ui"}, func(f *leagueFlags) bool { return (f.asJSON || f.quiet) && !f.noUI },
+		"--json and --quiet go with --no-ui"},
+	{[]string{"csv", "no-ui"}, func(f *leagueFlags) bool { return f.csvDir != "" && !f.noUI },
+		"--csv goes with --no-ui; for the console's league, run leaguetui report DATA afterwards"},
+	{[]string{"attach", "no-ui"}, func(f *leagueFlags) bool { return f.attach != "" && f.noUI },
+		"--attach shows a league in the console; without it, read the league with curl URL/standings"},
+}
+
+// checkFlagRules is the first of leagueFlagRules that refuses f's flags.
+func checkFlagRules(f *leagueFlags) error {
+	for _, rule := range leagueFlagRules {
+		if slices.ContainsFunc(rule.flags, f.given) && rule.refuse(f) {
+			return &usageError{rule.msg}
 		}
 	}
-	var adminToken string // the attached manager's, for start, pause, resume and stop
-	if *attach != "" {
-		if adminToken, err = cfg.AdminToken(os.Getenv); err != nil {
-			return err
-		}
+	return nil
+}
+
+// readLeagueFlags reads the league's command line: args, after the flags
+// the data folder remembers when it holds a league (withRemembered).
+func readLeagueFlags(args []string, stdout io.Writer) (*leagueFlags, error) {
+	f, err := parseLeagueFlags(args, stdout)
+	if err != nil || f.version || f.attach != "" {
+		return f, err
 	}
-	exe, err := os.Executable()
+	// A data folder that holds a league remembers how it was started.
+	merged, ok, err := withRemembered(f.fs, f.data, args)
+	if err != nil || !ok {
+		return f, err
+	}
+	return parseLeagueFlags(merged, stdout)
+}
+
+// parseLeagueFlags parses args and checks the flags against each other
+// and the values no league could run with, before anything starts.
+func parseLeagueFlags(args []string, stdout io.Writer) (*leagueFlags, error) {
+	f := newLeagueFlags(stdout)
+	cfg, err := parse(f.fs, f.cf, args)
 	if err != nil {
-		return fmt.Errorf("cannot find this program to start the agents: %w", err)
+		return nil, err
 	}
-	var given launcher.Given
-	fs.Visit(func(f *flag.Flag) {
-		given.Seed = given.Seed || f.Name == "seed"
-		given.Players = given.Players || f.Name == "players"
-		given.Referees = given.Referees || f.Name == "referees"
-	})
-	spec := launcher.Spec{Config: cfg, ConfigArgs: cf.Args(), Executable: exe, DataDir: *data,
-		Players: *players, Referees: *referees, Seed: *seed, Given: given, FreePorts: *freePorts,
-		OpenReferees: *openReferees, Roster: roster, RequireSandbox: *requireSandbox, StartArgs: startArgs(fs, os.Getenv)}
-	if err := spec.CheckSize(); err != nil && *attach == "" {
-		return &usageError{err.Error()}
+	warnWeakSecrets(cfg)
+	if f.version {
+		return f, nil
 	}
-	if *attach == "" {
-		// A data folder's league keeps its seed, players and game.
-		if err := agreesWithDataFolder(spec); err != nil {
-			return err
-		}
+	if err := checkFlagRules(f); err != nil {
+		return nil, err
 	}
-	if err := checkOutputFolder("csv", *csvDir); err != nil {
-		return err
+	if f.cfg, err = withManagerPort(f, cfg); err != nil {
+		return nil, err
 	}
-	if !*noUI {
-		// In the console Ctrl-C is a key; a signal from elsewhere quits.
-		ctx, interrupted := cancelOnInterrupt(ctx, interrupts)
-		return whenInterrupted(runConsole(ctx, spec, consoleOutputs{Stderr: stderr, WebAddr: *webAddr},
-			attachOptions{URL: *attach, AdminToken: adminToken}), interrupted)
-	}
-	return noui.Run(ctx, spec, noui.Outputs{Stdout: stdout, Stderr: stderr, JSON: *asJSON, Quiet: *quiet,
-		CSVDir: *csvDir, WebAddr: *webAddr, Interrupts: interrupts})
+	return f, cmp.Or(checkManagerURL("attach", f.attach), checkListenFlag("web", f.webAddr))
 }
 
 // withManagerPort puts --manager-port into the league's configuration,
 // checked like the config folder's port: a league started with --no-ui or
 // in the console gets a known manager URL without a config folder.
-func withManagerPort(fs *flag.FlagSet, cfg config.Config, port int, freePorts, attached bool) (config.Config, error) {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "manager-port" })
-	switch {
-	case !set:
+func withManagerPort(f *leagueFlags, cfg config.Config) (config.Config, error) {
+	if !f.given("manager-port") {
 		return cfg, nil
-	case freePorts:
-		return cfg, &usageError{"--manager-port and --free-ports: give one (--free-ports takes a free port for the manager too)"}
-	case attached:
-		return cfg, &usageError{"--manager-port is the port of a manager leaguetui starts; --attach shows one already running"}
 	}
-	cfg.Network.ManagerPort = port
+	cfg.Network.ManagerPort = f.managerPort
 	if err := cfg.Validate(); err != nil {
-		return cfg, &usageError{"--manager-port " + strconv.Itoa(port) + ": " + err.Error()}
+		return cfg, &usageError{"--manager-port " + strconv.Itoa(f.managerPort) + ": " + err.Error()}
 	}
 	return cfg, nil
+}
+
+// leagueSpec is the league the flags describe, checked before anything
+// starts: its roster, its sandbox, its size, its settings, and, for a
+// league leaguetui starts, that it agrees with its data folder.
+func leagueSpec(f *leagueFlags) (launcher.Spec, error) {
+	roster, err := loadRoster(f.cfg, f.attach != "")
+	if err != nil {
+		return launcher.Spec{}, err
+	}
+	if f.requireSandbox {
+		if err := sandboxRequired(roster); err != nil {
+			return launcher.Spec{}, err
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return launcher.Spec{}, fmt.Errorf("cannot find this program to start the agents: %w", err)
+	}
+	given := launcher.Given{Seed: f.given("seed"), Players: f.given("players"), Referees: f.given("referees")}
+	spec := launcher.Spec{Config: f.cfg, ConfigArgs: f.cf.Args(), Executable: exe, DataDir: f.data,
+		Players: f.players, Referees: f.referees, Seed: f.seed, Given: given, FreePorts: f.freePorts,
+		OpenReferees: f.openReferees, Roster: roster, RequireSandbox: f.requireSandbox, StartArgs: startArgs(f.fs, os.Getenv)}
+	if f.attach == "" {
+		if err := checkStartedLeague(f, spec); err != nil {
+			return spec, err
+		}
+	}
+	return spec, checkOutputFolder("csv", f.csvDir)
+}
+
+// checkStartedLeague checks a league leaguetui starts: its size, its
+// settings, and that a data folder's league keeps its seed, players and
+// game.
+func checkStartedLeague(f *leagueFlags, spec launcher.Spec) error {
+	if err := checkSize(spec); err != nil {
+		return err
+	}
+	if err := checkLeague(f.cf, f.cfg, true); err != nil {
+		return err
+	}
+	return agreesWithDataFolder(spec)
+}
+
+// checkSize is the one check of the league's size: players (with the
+// open seats) and referees enough, said in the flags' terms for a league
+// of built-in players, and a format those players fit
+// (launcher.Spec.CheckSize).
+func checkSize(spec launcher.Spec) error {
+	if spec.Roster == nil && (spec.Players+spec.Config.Joining.OpenSeats < 2 || spec.Referees < 1) {
+		return &usageError{fmt.Sprintf("a league needs --players 2 or more and --referees 1 or more (got --players %d --referees %d)", spec.Players, spec.Referees)}
+	}
+	if err := spec.CheckSize(); err != nil {
+		return &usageError{err.Error()}
+	}
+	return nil
 }
 
 // loadRoster reads and checks the roster (--roster, else the config

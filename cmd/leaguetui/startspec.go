@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -39,19 +38,12 @@ var leagueShaping = []string{"config", "league-id", "game", "format", "rounds", 
 // started from another working folder.
 var pathFlags = []string{"config", "roster", "pages", "tls-cert", "tls-key", "tls-ca", "llm-api-key-file", "admin-token-file"}
 
-// rememberedKey marks a context whose command line already holds the data
-// folder's remembered flags.
-type rememberedKey struct{}
-
 // withRemembered is the command line that runs the league of dataDir:
 // the flags its data folder remembers, then args, the user's own; ok is
-// false when the folder remembers none (a new folder, or an old one) or
-// they are already there. A league-shaping flag given that disagrees with
-// the folder is a usage error, before anything starts.
-func withRemembered(ctx context.Context, fs *flag.FlagSet, dataDir string, args []string) (merged []string, ok bool, err error) {
-	if ctx.Value(rememberedKey{}) != nil {
-		return nil, false, nil
-	}
+// false when the folder remembers none (a new folder, or an old one). A
+// league-shaping flag given that disagrees with the folder is a usage
+// error, before anything starts.
+func withRemembered(fs *flag.FlagSet, dataDir string, args []string) (merged []string, ok bool, err error) {
 	spec, ok, err := store.LoadStartSpec(dataDir)
 	if err != nil || !ok {
 		return nil, false, err
