@@ -36,8 +36,10 @@ var sortNames = [...]string{"rank", "player", "name", "played", "W", "D", "L", "
 func (c sortColumn) String() string { return sortNames[c] }
 
 // standingsPane is the live table and, on c, the crosstable of who beat
-// whom. The table is sorted on each draw: O(players log players), a few
-// hundred rows at most, and drawn 30 times a second at most.
+// whom; on v one player's LOS, on e the season's table: four screens, each
+// its own type (standingsscreens.go), the one shown chosen by screen. The
+// table is sorted on each draw: O(players log players), a few hundred rows
+// at most, and drawn 30 times a second at most.
 type standingsPane struct {
 	ctx        *programContext
 	list       scroller
@@ -45,8 +47,8 @@ type standingsPane struct {
 	width      int
 	sortBy     sortColumn
 	reverse    bool
-	cross      bool
-	col        int // crosstable column cursor
+	cross      bool // the crosstable is shown
+	col        int  // crosstable column cursor
 	colOffset  int
 	keySort    key.Binding
 	keyReverse key.Binding
@@ -74,27 +76,16 @@ func newStandingsPane(ctx *programContext) *standingsPane {
 	}
 }
 
-func (p *standingsPane) Title() string {
-	if p.season != nil {
-		return "Season"
-	}
-	if p.cross {
-		return "Crosstable"
-	}
-	if p.los != nil {
-		return "Likelihood of superiority"
-	}
-	return "Standings"
-}
+func (p *standingsPane) Title() string { return p.screen().title() }
 
 func (p *standingsPane) SetSize(width, height int) { p.width, p.list.height = width, height-2 }
 
-func (p *standingsPane) Help() keyHelp {
+func (p *standingsPane) Help() keyHelp { return p.screen().help() }
+
+// tableHelp is the keys of the table and of the LOS view: the list's, and
+// those that sort the table and open the other screens.
+func (p *standingsPane) tableHelp() keyHelp {
 	k := p.ctx.ListKeys
-	if p.cross {
-		return keyHelp{short: []key.Binding{k.Up, k.Down, p.keyLeft, p.keyRight, p.keyOpen, p.keyCross},
-			full: [][]key.Binding{{k.Up, k.Down, p.keyLeft, p.keyRight, k.PgUp, k.PgDown}, {p.keyOpen, p.keyCross}}}
-	}
 	views := []key.Binding{p.keySort, p.keyReverse, p.keyCross, p.keyLOS}
 	if p.ctx.Season != nil { // e only where there is a season to show
 		views = append(views, p.keySeason)
@@ -195,47 +186,51 @@ func compareBy(col sortColumn, a, b protocol.StandingRow) int {
 	return cmp.Or(c, cmp.Compare(a.Rank, b.Rank))
 }
 
+// Update takes e, which opens or closes the season's table over any
+// screen, and hands every other key to the screen shown.
 func (p *standingsPane) Update(msg tea.KeyMsg) (tea.Cmd, bool) {
 	if key.Matches(msg, p.keySeason) {
 		p.toggleSeason()
 		p.list.cursor, p.list.offset = 0, 0
 		return nil, true
 	}
-	if p.season != nil {
-		return nil, p.list.move(msg, p.ctx.ListKeys, len(p.season.rows))
-	}
+	return p.screen().update(msg)
+}
+
+// viewKeys takes the keys the table and the LOS view share: o and r sort
+// the table, c opens the crosstable, v opens or closes the LOS view.
+func (p *standingsPane) viewKeys(msg tea.KeyMsg) (tea.Cmd, bool) {
 	switch {
-	case key.Matches(msg, p.keySort) && !p.cross:
+	case key.Matches(msg, p.keySort):
 		p.sortBy = (p.sortBy + 1) % sortColumns
-		return nil, true
-	case key.Matches(msg, p.keyReverse) && !p.cross:
+	case key.Matches(msg, p.keyReverse):
 		p.reverse = !p.reverse
-		return nil, true
 	case key.Matches(msg, p.keyCross):
-		p.cross, p.los = !p.cross, nil
-		return nil, true
-	case key.Matches(msg, p.keyLOS) && !p.cross:
+		p.toggleCross()
+	case key.Matches(msg, p.keyLOS):
 		return p.toggleLOS(), true
-	}
-	if p.los != nil {
-		count := 0
-		if p.los.msg != nil {
-			count = len(p.los.msg.Doc.Versus)
-		}
-		return nil, p.list.move(msg, p.ctx.ListKeys, count)
-	}
-	rows := p.rows()
-	p.follow(rows)
-	if p.list.move(msg, p.ctx.ListKeys, len(rows)) {
-		if p.list.cursor < len(rows) {
-			p.selected = rows[p.list.cursor].PlayerID
-		}
-		return nil, true
-	}
-	if !p.cross {
+	default:
 		return nil, false
 	}
-	return p.updateCross(msg, rows)
+	return nil, true
+}
+
+// toggleCross opens the crosstable (closing the LOS view), or closes it.
+func (p *standingsPane) toggleCross() { p.cross, p.los = !p.cross, nil }
+
+// moveInTable moves the cursor over the (filtered) rows of the table or
+// the crosstable, the selected player following it; it returns the rows
+// and whether the key moved it.
+func (p *standingsPane) moveInTable(msg tea.KeyMsg) ([]protocol.StandingRow, bool) {
+	rows := p.rows()
+	p.follow(rows)
+	if !p.list.move(msg, p.ctx.ListKeys, len(rows)) {
+		return rows, false
+	}
+	if p.list.cursor < len(rows) {
+		p.selected = rows[p.list.cursor].PlayerID
+	}
+	return rows, true
 }
 
 func (p *standingsPane) updateCross(msg tea.KeyMsg, rows []protocol.StandingRow) (tea.Cmd, bool) {
@@ -272,95 +267,7 @@ func (p *standingsPane) toggleLOS() tea.Cmd {
 	return openLOS(id)
 }
 
-func (p *standingsPane) View() string {
-	s := p.ctx.Styles
-	if p.season != nil {
-		lines := padTo(p.seasonLines(), p.list.height+1)
-		return block(append(lines, s.Dim.Render(" e back · elo: one fit over every game of the season · games: those it rests on")),
-			p.width, p.list.height+2)
-	}
-	if p.cross {
-		return p.crossView()
-	}
-	if p.los != nil {
-		lines := padTo(p.losLines(), p.list.height+1)
-		return block(append(lines, s.Dim.Render(" v back · LOS = Φ(Δ/se), the chance the player is the stronger")), p.width, p.list.height+2)
-	}
-	rows := p.rows()
-	ratings := p.ctx.State.Ratings()
-	p.follow(rows)
-	costs := p.ctx.State.ModelCosts()
-	idW, nameW := p.nameColumns(rows, ratings != nil, costs != nil)
-	head := " " + p.headCell(sortRank, 4, false) + " " + p.headCell(sortPlayer, idW, true)
-	if nameW > 0 {
-		head += " " + p.headCell(sortName, nameW, true)
-	}
-	for _, c := range []struct {
-		col   sortColumn
-		width int
-	}{{sortPlayed, 6}, {sortWins, 4}, {sortDraws, 4}, {sortLosses, 4}, {sortTechnical, 4}, {sortPoints, 6}} {
-		head += p.headCell(c.col, c.width, false)
-	}
-	if ratings != nil {
-		head += ratingHead
-	}
-	if costs != nil {
-		head += fmt.Sprintf(" %10s %11s", "tok in/out", "est. cost")
-	}
-	lines := []string{s.TableHead.Render(fit(head, p.width))}
-	from, to := p.list.window(len(rows))
-	for i := from; i < to; i++ {
-		r := rows[i]
-		player := truncate(r.PlayerID, idW)
-		if nameW < 0 {
-			player = idName(r.PlayerID, r.DisplayName, idW)
-		}
-		text := fmt.Sprintf("%4d  %s", r.Rank, padRight(player, idW))
-		if nameW > 0 {
-			text += " " + padRight(truncate(r.DisplayName, nameW), nameW)
-		}
-		text += fmt.Sprintf(" %6d %4d %4d %4d %4d %6d", r.Played, r.Wins, r.Draws, r.Losses, r.TechnicalLosses, r.Points)
-		if ratings != nil {
-			rating, ok := ratings[r.PlayerID]
-			text += ratingCell(rating, ok)
-		}
-		if costs != nil {
-			text += fmt.Sprintf(" %10s %11s", tokensText(costs[r.PlayerID]), moneyText(costs[r.PlayerID]))
-		}
-		if r.Status == engine.PlayerSuspended {
-			text += " suspended"
-		}
-		if c := costs[r.PlayerID]; c != nil && c.BudgetSpent != "" {
-			text += " " + c.BudgetSpent + " budget spent"
-		}
-		lines = append(lines, p.ctx.row(text, i == p.list.cursor, p.width))
-	}
-	switch {
-	case len(rows) == 0 && p.ctx.Filter != "":
-		lines = append(lines, s.Dim.Render(" No player matches the filter."))
-	case len(rows) == 0:
-		lines = append(lines, s.Dim.Render(" No player yet."))
-	}
-	lines = padTo(lines, p.list.height+1)
-	order := "high to low"
-	if p.ascending() {
-		order = "low to high"
-	}
-	footer := fmt.Sprintf(" sorted by %s %s %s · %s", p.sortBy, p.sortMark(), order, plural(len(rows), "player"))
-	if p.ctx.Filter != "" {
-		footer += fmt.Sprintf(" · filter %q", p.ctx.Filter)
-	}
-	if tb := p.ctx.State.league.Table.Scoring().Tiebreakers; !tb.IsDefault() {
-		footer += " · ranked by " + tb.Legend() // the league file's scoring.tiebreakers
-	}
-	if st := p.ctx.State.SPRT(); st != nil {
-		lines[len(lines)-1] = fit(sprtLine(*st, p.width), p.width) // the table's last line gives way to the test
-	}
-	if st := p.ctx.State.Separation(); st != nil {
-		lines[len(lines)-1] = fit(separationLine(*st), p.width) // and to --until-separated's count
-	}
-	return block(append(lines, s.Dim.Render(footer)), p.width, p.list.height+2)
-}
+func (p *standingsPane) View() string { return p.screen().view() }
 
 // nameColumns sizes the player and name columns to the pane: the id
 // column as wide as the widest id (7 to 10 cells), the name column what
@@ -512,42 +419,6 @@ func (p *standingsPane) crossLayout(rows []protocol.StandingRow) (label, cell in
 		cell = len(itoa(n)) + 4 // "1½▶" and the brackets
 	}
 	return name + 5, cell
-}
-
-// crossView draws the crosstable: rows are the (filtered) players, columns
-// every player by rank; only the cells that fit are drawn.
-func (p *standingsPane) crossView() string {
-	s := p.ctx.Styles
-	rows, cols := p.rows(), p.sorted()
-	p.follow(rows)
-	label, cell := p.crossLayout(cols)
-	visible := max((p.width-label)/cell, 1)
-	p.col = min(p.col, max(len(cols)-1, 0))
-	if p.col < p.colOffset {
-		p.colOffset = p.col
-	}
-	if p.col >= p.colOffset+visible {
-		p.colOffset = p.col - visible + 1
-	}
-	var head strings.Builder
-	head.WriteString(fmt.Sprintf(" %-*s", label-1, "rank player"))
-	for j := p.colOffset; j < min(p.colOffset+visible, len(cols)); j++ {
-		head.WriteString(fmt.Sprintf("%*d", cell, cols[j].Rank))
-	}
-	lines := []string{s.TableHead.Render(fit(head.String(), p.width))}
-	from, to := p.list.window(len(rows))
-	for i := from; i < to; i++ {
-		lines = append(lines, p.crossRow(rows[i], cols, i == p.list.cursor, visible, label, cell))
-	}
-	lines = padTo(lines, p.list.height+1)
-	legend := " W win · D draw · L loss · T technical loss · ▶ running · · to play"
-	if n := p.ctx.State.PerPair(); n > 1 {
-		legend = fmt.Sprintf(" %d games a pair: row's score, win 1 · draw ½ · ▶ running · · to play", n)
-	}
-	if p.col < len(cols) {
-		legend = fmt.Sprintf(" column %d = %s ·%s", cols[p.col].Rank, idName(cols[p.col].PlayerID, cols[p.col].DisplayName, 24), legend)
-	}
-	return block(append(lines, s.Dim.Render(legend)), p.width, p.list.height+2)
 }
 
 func (p *standingsPane) crossRow(r protocol.StandingRow, cols []protocol.StandingRow, selected bool, visible, label, cell int) string {
