@@ -96,10 +96,6 @@ func (r Report) floorRows() [][4]string {
 		return [][4]string{{"floor CPU per exchange", "n/a", "needs /proc for the CPU of the measure's processes and of the league", ""}}
 	}
 	lg := r.League
-	reach := ""
-	if r.FloorMatchesPerSecond() < TargetMatchesPerSecond {
-		reach = fmt.Sprintf(" (target >= %d: out of reach even at the floor)", TargetMatchesPerSecond)
-	}
 	return [][4]string{
 		{"floor CPU per exchange", fmt.Sprintf("%.0f µs", micros(f.CPUPerExchange())),
 			fmt.Sprintf("HTTP alone between processes: %d server and %d client processes, one P each, %d in flight, agents' server and transport, no JSON; %d exchanges in %s used %.1f s of %d CPUs x %.1f s",
@@ -107,9 +103,29 @@ func (r Report) floorRows() [][4]string {
 				f.measuresNote(), ""},
 		{"floor CPU per match", ms(r.FloorCPUPerMatch()), r.floorPerMatchNote(), ""},
 		{"floor matches/s", fmt.Sprintf("%.1f", r.FloorMatchesPerSecond()),
-			fmt.Sprintf("%d CPUs ÷ floor CPU per match; league matches/s %.1f = x%.2f below the floor's%s",
-				r.CPUs, lg.MatchesPerSecond(), r.FloorToLeagueMatches(), reach), ""},
+			fmt.Sprintf("%d CPUs ÷ floor CPU per match; league matches/s %.1f = x%.2f below the floor's",
+				r.CPUs, lg.MatchesPerSecond(), r.FloorToLeagueMatches()), ""},
 	}
+}
+
+// belowFloor is the verdict column of the league's matches/s: how many
+// times the floor's matches/s is above it; "" when the floor or the
+// league's CPU is unknown.
+func (r Report) belowFloor() string {
+	if !r.floorKnown() || r.League.MatchesPerSecond() <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("x%.2f below floor", r.FloorToLeagueMatches())
+}
+
+// aboveFloor is the verdict column of the league's CPU: its CPU per match
+// as a multiple of the floor's; "" when unknown or too coarse to say
+// (CoarseCPU).
+func (r Report) aboveFloor() string {
+	if ratio := r.LeagueToFloorCPU(); r.floorKnown() && ratio > 0 {
+		return fmt.Sprintf("x%.2f the floor", ratio)
+	}
+	return ""
 }
 
 // processesRead is how many processes' CPU the floor's reading adds up:

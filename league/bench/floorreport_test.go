@@ -54,17 +54,19 @@ func TestFloorTable(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
 		}
 	}
-	if strings.Contains(out.String(), "out of reach") {
-		t.Errorf("a floor above the target is said to be out of reach:\n%s", out.String())
-	}
 	r := sampleFloor()
 	r.Floor.CPU *= 2 // 200 µs an exchange: 504 matches/s at the floor
 	out.Reset()
 	if err := r.Table(&out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "(target >= 1000: out of reach even at the floor)") {
-		t.Errorf("a floor under the target is not said to be:\n%s", out.String())
+	for _, want := range []string{"floor matches/s          504.0", "league matches/s 126.0 = x4.00 below the floor's", "= x3.38 the floor"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("a floor twice as dear: table lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "target >=") || strings.Contains(out.String(), "out of reach") {
+		t.Errorf("the floor is set against a target:\n%s", out.String())
 	}
 }
 

@@ -3,10 +3,14 @@ package bench
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
 
+// TestVerdictsAgainstTargets: only the targets a league of separate
+// processes can meet are verdicts; matches/s and the league/raw ratio,
+// which no such league reaches, are none.
 func TestVerdictsAgainstTargets(t *testing.T) {
 	r := sampleReport() // 126 matches/s, ratio 0.05, 64 players
 	r.League.FirstTenth, r.League.LastTenth = 100, 90
@@ -14,17 +18,23 @@ func TestVerdictsAgainstTargets(t *testing.T) {
 	for _, v := range r.Verdicts() {
 		got[v.Name] = v
 	}
-	if v := got["matches_per_second"]; v.Met || v.String() != "short by ×7.94" {
-		t.Errorf("matches/s verdict %+v, %q", v, v.String())
+	for _, gone := range []string{"matches_per_second", "ratio"} {
+		if v, ok := got[gone]; ok {
+			t.Errorf("%s is still a target: %+v", gone, v)
+		}
 	}
-	if v := got["ratio"]; v.Met || v.String() != "short by ×10.00" {
-		t.Errorf("ratio verdict %+v, %q", v, v.String())
-	}
-	if v := got["last_tenth_to_first"]; !v.Met || v.String() != "met" || v.ShortBy != 1 {
+	if v := got["last_tenth_to_first"]; !v.Met || v.String() != "met" || v.ShortBy != 1 || v.Target != 0.8 || v.Value != 0.9 {
 		t.Errorf("tenths verdict %+v", v)
+	}
+	r.League.LastTenth = 40
+	if v := r.Verdicts()[0]; v.Name != "last_tenth_to_first" || v.Met || v.String() != "short by ×2.00" {
+		t.Errorf("a last tenth at 0.4 x the first: %+v, %q", v, v.String())
 	}
 	if _, ok := got["manager_peak_memory_bytes"]; ok {
 		t.Error("the memory target is for 1,000 players, not 64")
+	}
+	if v := sampleReport().Verdicts(); len(v) != 0 { // no tenths measured, 64 players
+		t.Errorf("verdicts of a run no target applies to: %+v", v)
 	}
 }
 
@@ -47,34 +57,61 @@ func TestMemoryVerdictAtThousandPlayers(t *testing.T) {
 }
 
 func TestVerdictOfNothingMeasured(t *testing.T) {
-	if s := atLeast("matches_per_second", 0, TargetMatchesPerSecond).String(); s != "short: nothing measured" {
+	if s := atLeast("last_tenth_to_first", 0, TargetTenthsRatio).String(); s != "short: nothing measured" {
 		t.Errorf("got %q", s)
 	}
 }
 
+// TestTableAndJSONCarryVerdicts: the table's verdict column holds the
+// targets' verdicts and, beside the league's matches/s and CPU, the
+// league against the floor; no row names a target of matches/s or of the
+// ratio. --json lists the targets that apply, an empty list when none
+// does.
 func TestTableAndJSONCarryVerdicts(t *testing.T) {
+	r := sampleFloor() // the floor's 1008 matches/s, 8 times the league's; its CPU per match 6.75 times the floor's
+	r.League.FirstTenth, r.League.LastTenth = 100, 50
 	var table bytes.Buffer
-	if err := sampleReport().Table(&table); err != nil {
+	if err := r.Table(&table); err != nil {
 		t.Fatal(err)
 	}
+	verdicts := map[string]string{"league matches/s": "x8.00 below floor", "league CPU": "x6.75 the floor",
+		"last tenth matches/s": "short by ×1.60", "ratio league/raw": ""}
 	for _, line := range strings.Split(table.String(), "\n") {
-		if strings.HasPrefix(line, "league matches/s") && !strings.Contains(line, "short by ×7.94") ||
-			strings.HasPrefix(line, "ratio league/raw") && !strings.Contains(line, "short by ×10.00") {
-			t.Errorf("no verdict on %q", line)
+		for figure, want := range verdicts {
+			if !strings.HasPrefix(line, figure+"  ") {
+				continue
+			}
+			if want == "" && strings.Contains(line, "short") || !strings.Contains(line, want) {
+				t.Errorf("%s: want the verdict %q on %q", figure, want, line)
+			}
+			delete(verdicts, figure)
 		}
 	}
-	var out bytes.Buffer
-	if err := sampleReport().JSON(&out); err != nil {
-		t.Fatal(err)
+	if len(verdicts) != 0 {
+		t.Errorf("no rows for %v:\n%s", verdicts, table.String())
 	}
-	var got struct {
-		Targets []Verdict `json:"targets"`
+	if s := table.String(); strings.Contains(s, "target >=") || strings.Contains(s, "out of reach") {
+		t.Errorf("the table still names a target no league of separate processes meets:\n%s", s)
 	}
-	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
-		t.Fatal(err)
-	}
-	if len(got.Targets) != 2 || got.Targets[0].Name != "matches_per_second" || got.Targets[0].Target != 1000 ||
-		got.Targets[0].Value != 126 || got.Targets[0].Met || got.Targets[1].Name != "ratio" || got.Targets[1].Target != 0.5 {
-		t.Errorf("targets = %+v", got.Targets)
+	for _, c := range []struct {
+		r    Report
+		want []Verdict
+	}{
+		{r, []Verdict{{Name: "last_tenth_to_first", Target: 0.8, Value: 0.5, ShortBy: 1.6}}},
+		{sampleReport(), []Verdict{}},
+	} {
+		var out bytes.Buffer
+		if err := c.r.JSON(&out); err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Targets []Verdict `json:"targets"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Targets == nil || !slices.Equal(got.Targets, c.want) {
+			t.Errorf("targets = %+v, want %+v", got.Targets, c.want)
+		}
 	}
 }
