@@ -2,11 +2,10 @@ package protocol
 
 import (
 	"encoding/json"
-	"fmt"
 	"reflect"
-	"strings"
 	"testing"
-	"time"
+
+	"github.com/leaguetui/leaguetui/internal/fill"
 )
 
 // TestEveryFieldCrossesTheWire: every message type of the message table,
@@ -29,7 +28,7 @@ func TestEveryFieldCrossesTheWire(t *testing.T) {
 			}
 			seen[typ] = true
 			msg := reflect.New(typ)
-			fillEveryField(msg.Elem(), typ.Name(), 0)
+			fill.Every(msg.Elem(), typ.Name(), nil)
 			sent := msg.Interface().(Message)
 			if i == 0 { // routed by its message_type, as the league's own are
 				sent.Header().MessageType = spec.Type
@@ -83,60 +82,5 @@ func checkSurvives(t *testing.T, what string, wire []byte, sent Message) {
 	oracle := reflect.New(reflect.TypeOf(sent).Elem()).Interface()
 	if err := json.Unmarshal(wire, oracle); err != nil || !reflect.DeepEqual(got, oracle) {
 		t.Errorf("%s\nread as %+v\nencoding/json reads %+v (%v)", what, got, oracle, err)
-	}
-}
-
-// fillEveryField sets every field v's JSON carries to a value of its own,
-// not zero, named after path: the fields of structs (a json:"-" field
-// only when it is a map, a game's facts that travel flat), one element
-// of each slice and map, through pointers. Strings are lower case, as a
-// move is once read, and no "draw", which reads as no winner.
-func fillEveryField(v reflect.Value, path string, depth int) {
-	if depth > 8 {
-		return
-	}
-	name := strings.ToLower(strings.NewReplacer(".", "-", "[", "-", "]", "").Replace(path))
-	switch v.Kind() {
-	case reflect.Struct:
-		if v.Type() == reflect.TypeFor[time.Time]() {
-			v.Set(reflect.ValueOf(time.Date(2026, 11, 23, 18, 0, 0, 123, time.UTC)))
-			return
-		}
-		for i := range v.NumField() {
-			f := v.Type().Field(i)
-			if !f.IsExported() || (f.Tag.Get("json") == "-" && f.Type.Kind() != reflect.Map) {
-				continue
-			}
-			fillEveryField(v.Field(i), path+"."+f.Name, depth+1)
-		}
-	case reflect.Pointer:
-		v.Set(reflect.New(v.Type().Elem()))
-		fillEveryField(v.Elem(), path, depth+1)
-	case reflect.Slice:
-		if v.Type() == reflect.TypeFor[json.RawMessage]() {
-			v.SetBytes([]byte(fmt.Sprintf(`{"raw":%q}`, name)))
-			return
-		}
-		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
-		fillEveryField(v.Index(0), path+"[0]", depth+1)
-	case reflect.Map:
-		v.Set(reflect.MakeMap(v.Type()))
-		key := reflect.New(v.Type().Key()).Elem()
-		fillEveryField(key, path+".key", depth+1)
-		value := reflect.New(v.Type().Elem()).Elem()
-		fillEveryField(value, path+".value", depth+1)
-		v.SetMapIndex(key, value)
-	case reflect.Interface:
-		v.Set(reflect.ValueOf(name)) // a string decodes into an any as itself
-	case reflect.String:
-		v.SetString(name)
-	case reflect.Bool:
-		v.SetBool(true)
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		v.SetInt(int64(7 + depth))
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		v.SetUint(uint64(7 + depth))
-	case reflect.Float32, reflect.Float64:
-		v.SetFloat(1.5 + float64(depth))
 	}
 }
