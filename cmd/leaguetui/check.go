@@ -13,6 +13,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/league/check"
+	"github.com/leaguetui/leaguetui/league/gameprog"
 	"github.com/leaguetui/leaguetui/league/sandbox"
 )
 
@@ -22,6 +23,7 @@ Usage:
   leaguetui check [flags] -- COMMAND ARGS...   start the agent, check it, stop it
   leaguetui check --listen [flags]             print a manager URL and check the agent
                                                that registers with it
+  leaguetui check --game GAME.json [flags]     check a game program (its manifest)
   leaguetui check --list                       print every check
 
 In COMMAND ARGS, {manager} is the checker's manager URL to register with,
@@ -32,7 +34,11 @@ around a player, or the manager and two players around a referee
 or SKIP with its id. "Plays in a leaguetui league" (the PLAYS checks:
 matches played with leaguetui's referee's client, reading, deadlines and
 retries) decides the exit status; league.v2 conformance (MUST, and SHOULD
-with --strict) counts too with --strict. docs/check.md lists every check.
+with --strict) counts too with --strict. With --game GAME.json the
+checker plays seeded matches of the game program, in the sandbox, and
+judges the program (deterministic, legal moves accepted, garbage refused,
+ends, hides the other seat's move, answer times). docs/check.md lists
+every check.
 
 Exit status: 0 the agent plays (and, with --strict, conforms), 1 it does
 not, 2 a bad command line.
@@ -67,6 +73,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err := f.refused(); err != nil {
 		return err
+	}
+	if strings.HasSuffix(f.game, ".json") {
+		return f.checkGame(ctx, stdout, stderr)
 	}
 	opts, err := f.options(stderr)
 	if err != nil {
@@ -111,7 +120,7 @@ func newCheckFlags(stdout io.Writer) *checkFlags {
 	f := &checkFlags{fs: newCommandFlagSet("leaguetui check", checkUsage, stdout)}
 	fs := f.fs
 	fs.StringVar(&f.role, "role", "player", "the agent's role: player or referee")
-	fs.StringVar(&f.game, "game", "", "check only this game: "+strings.Join(check.Games, " or ")+" (default: every game the agent declares)")
+	fs.StringVar(&f.game, "game", "", "check only this game: "+strings.Join(check.Games, " or ")+" (default: every game the agent declares); a game program's manifest `GAME.json` checks that program instead")
 	fs.BoolVar(&f.strict, "strict", false, "also run the SHOULD checks, and make conformance count for the exit status")
 	fs.BoolVar(&f.listen, "listen", false, "start no agent: print the manager URL and wait for one started by hand")
 	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object per check, then a summary object, instead of the lines")
@@ -215,4 +224,66 @@ func (r *readPaths) Set(path string) error {
 	}
 	*r = append(*r, abs)
 	return nil
+}
+
+// checkGame is `check --game GAME.json`: the game program checked, its
+// verdicts written as an agent's are.
+func (f *checkFlags) checkGame(ctx context.Context, stdout, stderr io.Writer) error {
+	if f.listen || len(f.fs.Args()) > 0 || f.role != "player" {
+		return &usageError{"--game " + f.game + " checks a game program: it takes no agent command, --listen or --role"}
+	}
+	var allowed map[string]bool
+	var err error
+	if f.expected != "" {
+		if allowed, err = check.ReadExpectedFailures(f.expected); err != nil {
+			return &usageError{"--expected-failures: " + err.Error()}
+		}
+	}
+	if err := checkOutputFile("junit", f.junit); err != nil {
+		return err
+	}
+	opts, done, err := f.gameOptions(stderr)
+	if err != nil {
+		return err
+	}
+	defer done()
+	report, err := check.RunGame(ctx, opts)
+	if err != nil || ctx.Err() != nil {
+		return err
+	}
+	report.MarkExpected(allowed)
+	if err := f.writeReport(report, stdout); err != nil {
+		var failed *checkFailed
+		if errors.As(err, &failed) {
+			return &checkFailed{fmt.Sprintf("the game program fails %d checks", report.Summary().Failed)}
+		}
+		return err
+	}
+	return nil
+}
+
+// gameOptions loads --game's manifest and makes its game, run in the
+// sandbox as a league's referee runs it, every line the program sends
+// recorded for the checker; done removes the program logs' folder.
+func (f *checkFlags) gameOptions(stderr io.Writer) (check.GameOptions, func(), error) {
+	m, err := config.LoadGameManifest(f.game)
+	if err != nil {
+		return check.GameOptions{}, nil, &usageError{err.Error()}
+	}
+	g, err := gameprog.Register(m)
+	if err != nil {
+		return check.GameOptions{}, nil, &usageError{err.Error()}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return check.GameOptions{}, nil, fmt.Errorf("cannot find this program to confine the game with: %w", err)
+	}
+	logs, err := os.MkdirTemp("", "leaguetui-check-game-")
+	if err != nil {
+		return check.GameOptions{}, nil, err
+	}
+	transcript := &check.GameTranscript{}
+	g.SetSite(gameprog.Site{Shim: exe, LogDir: logs, Require: f.requireSandbox, Unconfined: f.noSandbox, Record: transcript.Record})
+	opts := check.GameOptions{Manifest: m, Game: g, Transcript: transcript, NoSandbox: f.noSandbox, Status: stderr}
+	return opts, func() { os.RemoveAll(logs) }, nil
 }

@@ -75,7 +75,12 @@ const (
 	docStart     = "docs/protocol.md#start_match"
 	docNotify    = "docs/protocol.md#round_announcement"
 	docLeague    = "docs/check.md#two-verdicts"
+	docGame      = "docs/check.md#checking-a-game"
+	docGameProto = "docs/games.md#the-protocol"
 )
+
+// gameRole is a game program's checks (GameRole, --game FILE.json).
+var gameRole = []Role{GameRole}
 
 // Catalogue lists every check, in the order they run and are printed.
 var Catalogue = []Def{
@@ -111,6 +116,12 @@ var Catalogue = []Def{
 	{"referee/result-matches-moves", Must, referee, "GAME_OVER to both players and the report to the manager agree with the moves and the game's rules", docGameOver, ""},
 	{"referee/reports-once", Must, referee, "each match is reported to the manager exactly once", docReport, ""},
 	{"referee/technical-loss-only-after-deadline", Must, referee, "a move that comes late but within the deadline counts; a player that never answers loses technically, and not before its deadline", docTimeouts, ""},
+	{gameDeterministic, Plays, gameRole, "the same match and league seed, played twice with the same moves, gives the same messages from the program, every one", docGame, docGameProto},
+	{gameLegalMoves, Plays, gameRole, "in seeded matches of random moves drawn from each turn's options, every listed move is accepted", docGame, docGameProto},
+	{gameGarbage, Plays, gameRole, "answers that are no move (an unknown word, an empty string, 64 KiB, broken JSON) are each refused as not_a_move and the match goes on to its end", docGame, docGameProto},
+	{gameTurnLimit, Plays, gameRole, "every seeded match ends within the turn limit (1000 turns: the manifest names none)", docGame, docGameProto},
+	{gameHidden, Plays, gameRole, "in a turn asking both seats, what a seat is told when its answer is refused is the same before and after the other seat's move", docGame, docGameProto},
+	{gameTurnTime, Plays, gameRole, "the program's answers' median and longest time, reported; it fails only past the manifest's deadlines", docGame, "docs/games.md#the-manifest"},
 	{"register/presents-saved-credentials", Should, both, "stopped and started again, the agent registers presenting the id and token it was given (sender and auth_token), so that the manager gives it its id back", docPlayerReg, "docs/joining.md#registering"},
 }
 

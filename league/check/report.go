@@ -148,14 +148,15 @@ func (r Report) WriteText(w io.Writer) {
 		}
 	}
 	s := r.Summary()
-	fmt.Fprintf(w, "Plays in a leaguetui league: %s\n", yesNo(s.Plays))
-	writeResults(w, plays)
-	counts := "counts for the exit status with --strict"
-	if r.Strict {
-		counts = "counts for the exit status (--strict)"
+	heading := "Plays in a leaguetui league"
+	if r.Role == GameRole {
+		heading = "Runs as a leaguetui game"
 	}
-	fmt.Fprintf(w, "\nleague.v2 conformance: %s (%s)\n", yesNo(s.Conforms), counts)
-	writeResults(w, conformance)
+	fmt.Fprintf(w, "%s: %s\n", heading, yesNo(s.Plays))
+	writeResults(w, plays)
+	if len(conformance) > 0 || r.Role != GameRole { // a game program speaks no league.v2
+		r.writeConformance(w, s, conformance)
+	}
 	verdict := "OK"
 	if !s.OK {
 		verdict = "FAILED"
@@ -165,6 +166,16 @@ func (r Report) WriteText(w io.Writer) {
 		fmt.Fprintf(w, ", %d expected failures", s.Expected)
 	}
 	fmt.Fprintf(w, "\nsandbox: %s\n", r.Sandbox)
+}
+
+// writeConformance writes the league.v2 conformance verdict and its checks.
+func (r Report) writeConformance(w io.Writer, s Summary, conformance []Result) {
+	counts := "counts for the exit status with --strict"
+	if r.Strict {
+		counts = "counts for the exit status (--strict)"
+	}
+	fmt.Fprintf(w, "\nleague.v2 conformance: %s (%s)\n", yesNo(s.Conforms), counts)
+	writeResults(w, conformance)
 }
 
 func yesNo(ok bool) string {

@@ -39,6 +39,9 @@ type Site struct {
 	// Unconfined runs the program with its limits but no sandbox: for
 	// the tests of this package, whose binary is no shim.
 	Unconfined bool
+	// Record, when set, is given every line the program sends, with its
+	// match's id, as it comes (`leaguetui check --game` compares them).
+	Record func(matchID string, line []byte)
 }
 
 // process is one run of the game program, for one match.
@@ -46,6 +49,7 @@ type gameProcess struct {
 	piped  *process.Piped
 	reader *bufio.Reader
 	data   string // its own folder, removed once it exits
+	record func([]byte)
 }
 
 // startProcess starts the manifest's program for a match, in the
@@ -77,7 +81,11 @@ func startProcess(m config.GameManifest, site Site, matchID string) (*gameProces
 		os.RemoveAll(data)
 		return nil, err
 	}
-	return &gameProcess{piped: piped, reader: bufio.NewReaderSize(piped.Stdout, 64<<10), data: data}, nil
+	gp := &gameProcess{piped: piped, reader: bufio.NewReaderSize(piped.Stdout, 64<<10), data: data}
+	if site.Record != nil {
+		gp.record = func(line []byte) { site.Record(matchID, line) }
+	}
+	return gp, nil
 }
 
 // ask writes msg as one line and reads the program's answer, each within
@@ -96,6 +104,9 @@ func (p *gameProcess) ask(msg any, deadline time.Duration) ([]byte, error) {
 	answer, err := readLine(p.reader)
 	if err != nil {
 		return nil, p.broken("no answer", err, deadline)
+	}
+	if p.record != nil {
+		p.record(bytes.Clone(answer))
 	}
 	return answer, nil
 }
