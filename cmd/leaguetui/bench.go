@@ -106,6 +106,16 @@ The floor measure's processes write a profile of the measure there too
 table sets the floor's µs per exchange of each kind beside the league's, so
 that it shows what the league spends above HTTP alone between processes.
 
+With --game FILE.json (a game program's manifest, docs/games.md) the bench
+measures two leagues instead, one after the other: the same league (players,
+referees, seed) of the built-in game --builtin-game names, then of the game
+program. It prints for each matches/s and CPU per match, split into the game
+processes (the referees' reaped children: cutime and cstime of each referee's
+/proc/<pid>/stat), the referees, the players and the manager; the programs
+started and what one start of the program costs; and the ratio of the
+program's CPU per match to the built-in game's, against the target of at most
+1.3 x (a verdict; --json: "targets").
+
 Progress goes to stderr; the result to stdout, as a table or, with --json,
 as JSON (durations in ms or s as named, memory in bytes, null when n/a).
 
@@ -130,6 +140,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer cleanup()
+	if f.cfg.GameFile != "" {
+		return f.runGame(ctx, exe, dir, stdout, stderr)
+	}
 	report, err := f.measure(ctx, exe, dir, stderr)
 	if err != nil {
 		return stoppedOr(ctx, err)
@@ -149,7 +162,8 @@ type benchFlags struct {
 	players, referees, concurrency int
 	rawDuration                    time.Duration
 	seed                           int64
-	data, cpuProfile               string
+	data, cpuProfile, builtinGame  string
+	args                           []string // as given, for the built-in league's flags
 	keepData, asJSON, inProcess    bool
 }
 
@@ -169,6 +183,8 @@ func newBenchFlags(stdout io.Writer) *benchFlags {
 	fs.BoolVar(&f.asJSON, "json", false, "print the result as JSON instead of a table")
 	fs.BoolVar(&f.inProcess, "players-in-process", false, "run the players inside the bench process (each still its own HTTP\n"+
 		"listener and player) instead of one process each: for leagues of hundreds of players")
+	fs.StringVar(&f.builtinGame, "builtin-game", "", "with --game FILE.json, the built-in `game` whose league the program's is measured beside\n"+
+		"(default the manifest's name without _program: even_odd for examples/games/even_odd.json)")
 	fs.StringVar(&f.cpuProfile, "cpu-profile", os.Getenv(node.CPUProfileEnv), "write every agent's CPU profile of the league to this `folder` and print where\n"+
 		"the CPU went, by kind of work (default $"+node.CPUProfileEnv+")")
 	return f
@@ -178,6 +194,7 @@ func newBenchFlags(stdout io.Writer) *benchFlags {
 // measure, what it could not measure.
 func readBenchFlags(args []string, stdout io.Writer) (*benchFlags, error) {
 	f := newBenchFlags(stdout)
+	f.args = args
 	var err error
 	if f.cfg, err = parse(f.fs, f.cf, args); err != nil {
 		return nil, err
@@ -192,6 +209,9 @@ func readBenchFlags(args []string, stdout io.Writer) (*benchFlags, error) {
 		if f.cpuProfile, err = filepath.Abs(f.cpuProfile); err != nil { // the agents may run elsewhere
 			return nil, fmt.Errorf("--cpu-profile: %w", err)
 		}
+	}
+	if f.cfg.GameFile != "" && f.cpuProfile != "" {
+		return nil, &usageError{"--cpu-profile measures one league; with --game FILE.json the bench measures two: leave one of them out"}
 	}
 	if f.players < 2 || f.referees < 1 {
 		return nil, &usageError{fmt.Sprintf("a league needs --players 2 or more and --referees 1 or more (got --players %d --referees %d)", f.players, f.referees)}

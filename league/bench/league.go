@@ -94,13 +94,19 @@ type LeagueOptions struct {
 // CPU is CPU time (user + system) by role.
 type CPU struct {
 	Manager, Referees, Players time.Duration
+	// Games is the CPU of the referees' reaped children: the game
+	// programs they start, one a match (ChildrenCPUTime); 0 for a
+	// built-in game.
+	Games time.Duration
 }
 
-// Total is the CPU time of every agent.
-func (c CPU) Total() time.Duration { return c.Manager + c.Referees + c.Players }
+// Total is the CPU time of every agent and of the game programs the
+// referees started.
+func (c CPU) Total() time.Duration { return c.Manager + c.Referees + c.Players + c.Games }
 
 func (c CPU) sub(before CPU) CPU {
-	return CPU{Manager: c.Manager - before.Manager, Referees: c.Referees - before.Referees, Players: c.Players - before.Players}
+	return CPU{Manager: c.Manager - before.Manager, Referees: c.Referees - before.Referees, Players: c.Players - before.Players,
+		Games: c.Games - before.Games}
 }
 
 // MatchesPerSecond is matches played per second of wall time.
@@ -227,6 +233,7 @@ func play(ctx context.Context, league *launcher.League, hosted hostedPlayers, pr
 		return LeagueResult{}, nil, err
 	}
 	cpuAfter, cpuKnown := cpuOf() // before the agents write their profiles, which is no work of the league's
+	cpuAfter = settleGames(cpuOf, cpuBefore, cpuAfter)
 	firstCPU, lastCPU, tenthsKnown := tenths.perMatch(cpuAfter, tally.Matches, cpuKnown)
 	profiles.close()
 	peak, known := PeakMemory(league.Manager.PID())
@@ -266,16 +273,18 @@ func agentsMemory(league *launcher.League, hosted hostedPlayers) (int64, bool) {
 	return total, true
 }
 
-// cpuOf reads the CPU time each of the league's processes has used so far;
-// hosted players count as this whole process.
+// cpuOf reads the CPU time each of the league's processes has used so far,
+// and the referees' reaped children's (their game programs); hosted
+// players count as this whole process.
 func cpuOf(league *launcher.League, hosted hostedPlayers) (CPU, bool) {
 	manager, ok := CPUTime(league.Manager.PID())
 	referees, refOK := sumCPU(league.Referees)
+	games, gamesOK := sumChildrenCPU(league.Referees)
 	players, playersOK := sumCPU(league.Players)
 	if hosted != nil {
 		players, playersOK = hosted.cpu()
 	}
-	return CPU{Manager: manager, Referees: referees, Players: players}, ok && refOK && playersOK
+	return CPU{Manager: manager, Referees: referees, Players: players, Games: games}, ok && refOK && gamesOK && playersOK
 }
 
 func sumCPU(children []*process.Child) (time.Duration, bool) {

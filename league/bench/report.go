@@ -140,8 +140,12 @@ func (r Report) cpuDetail() string {
 		return "no /proc"
 	}
 	available := time.Duration(r.CPUs) * lg.Wall
-	return fmt.Sprintf("manager %.1f s, referees %.1f s, players %.1f s; %s per match; %d CPUs x wall = %.1f s",
-		lg.CPU.Manager.Seconds(), lg.CPU.Referees.Seconds(), lg.CPU.Players.Seconds(), ms(lg.CPUPerMatch()), r.CPUs, available.Seconds())
+	games := ""
+	if lg.CPU.Games > 0 { // a game program's league: the referees' reaped children
+		games = fmt.Sprintf(", game programs %.1f s", lg.CPU.Games.Seconds())
+	}
+	return fmt.Sprintf("manager %.1f s, referees %.1f s, players %.1f s%s; %s per match; %d CPUs x wall = %.1f s",
+		lg.CPU.Manager.Seconds(), lg.CPU.Referees.Seconds(), lg.CPU.Players.Seconds(), games, ms(lg.CPUPerMatch()), r.CPUs, available.Seconds())
 }
 
 func (r Report) dataFileCPU() string {

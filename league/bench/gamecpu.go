@@ -1,0 +1,81 @@
+package bench
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/leaguetui/leaguetui/league/process"
+)
+
+// ChildrenCPUTime is the CPU time (user + system) of a process's children
+// that it has waited for, and of their own waited-for descendants, so far:
+// cutime and cstime of /proc/<pid>/stat, what getrusage(RUSAGE_CHILDREN)
+// says of the process itself. A referee's children are the game programs
+// it starts, one a match (league/gameprog), and each counts once it has
+// exited and the referee has reaped it. ok is false where there is no
+// /proc.
+func ChildrenCPUTime(pid int) (cpu time.Duration, ok bool) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	return parseStatChildrenCPU(string(data))
+}
+
+// parseStatChildrenCPU reads cutime and cstime, fields 16 and 17 of a
+// /proc stat line, counted from the last ')' as parseStatCPU does.
+func parseStatChildrenCPU(stat string) (time.Duration, bool) {
+	end := strings.LastIndexByte(stat, ')')
+	if end < 0 {
+		return 0, false
+	}
+	fields := strings.Fields(stat[end+1:]) // fields[0] is field 3, the state
+	if len(fields) < 15 {
+		return 0, false
+	}
+	var ticks int64
+	for _, f := range fields[13:15] {
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / userHZ, true
+}
+
+// sumChildrenCPU is the reaped children's CPU of every process given:
+// for the referees, their game programs'.
+func sumChildrenCPU(children []*process.Child) (time.Duration, bool) {
+	var total time.Duration
+	for _, c := range children {
+		cpu, ok := ChildrenCPUTime(c.PID())
+		if !ok {
+			return 0, false
+		}
+		total += cpu
+	}
+	return total, true
+}
+
+// gameSettle is how long the bench waits, after a league of a game
+// program completes, for the programs of its last matches to exit and be
+// reaped (gameprog stops one a second after its match at the latest).
+const gameSettle = 1500 * time.Millisecond
+
+// settleGames gives after with the game programs' CPU read again once
+// the last of them have been reaped, the agents' own CPU as it was at the
+// end. A league whose referees reaped no child (a built-in game) is not
+// waited for.
+func settleGames(cpuOf func() (CPU, bool), before, after CPU) CPU {
+	if after.Games <= before.Games {
+		return after
+	}
+	time.Sleep(gameSettle)
+	if later, ok := cpuOf(); ok {
+		after.Games = later.Games
+	}
+	return after
+}
