@@ -255,11 +255,26 @@ func (f *checkFlags) checkGame(ctx context.Context, stdout, stderr io.Writer) er
 	if err := f.writeReport(report, stdout); err != nil {
 		var failed *checkFailed
 		if errors.As(err, &failed) {
-			return &checkFailed{fmt.Sprintf("the game program fails %d checks", report.Summary().Failed)}
+			return gameFailedBecause(report)
 		}
 		return err
 	}
 	return nil
+}
+
+// gameFailedBecause says why a game's run failed: checks that failed, or
+// an --expected-failures list naming one that passed.
+func gameFailedBecause(report check.Report) *checkFailed {
+	failed := 0
+	for _, res := range report.Results {
+		if res.Status == check.Fail && !res.ExpectedFailure {
+			failed++
+		}
+	}
+	if failed == 0 {
+		return &checkFailed{"--expected-failures lists a check that passed: take it off the list"}
+	}
+	return &checkFailed{fmt.Sprintf("the game program fails %d of its checks", failed)}
 }
 
 // gameOptions loads --game's manifest and makes its game, run in the
