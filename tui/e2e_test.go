@@ -225,7 +225,7 @@ func childPIDs(pid int) []int {
 
 // alive reports a process that exists and is not a zombie.
 func alive(pid int) bool {
-	if err := signalPID(pid, 0); errors.Is(err, syscall.ESRCH) {
+	if err := leaguetest.SignalPID(pid, 0); errors.Is(err, syscall.ESRCH) {
 		return false
 	}
 	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
@@ -263,7 +263,7 @@ func TestConsoleInTmux(t *testing.T) {
 	t.Cleanup(func() { // should the test fail half-way: end what it started, by PID
 		for _, child := range children {
 			if alive(child) {
-				_ = signalPID(child, syscall.SIGKILL)
+				_ = leaguetest.SignalPID(child, syscall.SIGKILL)
 			}
 		}
 	})
@@ -531,7 +531,7 @@ func TestManagerExitInTmux(t *testing.T) {
 		t.Fatal(err)
 	}
 	manager := childNamed(t, console, "manager")
-	if err := signalPID(manager, syscall.SIGKILL); err != nil {
+	if err := leaguetest.SignalPID(manager, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	x.WaitScreen(60*time.Second, fmt.Sprintf("the manager (PID %d) exited; league at", manager),

@@ -31,7 +31,7 @@ func TestConsoleSeasonInTmux(t *testing.T) {
 	t.Cleanup(func() { // should the test fail half-way: end what it started, by PID
 		for _, child := range children {
 			if alive(child) {
-				_ = signalPID(child, syscall.SIGKILL)
+				_ = leaguetest.SignalPID(child, syscall.SIGKILL)
 			}
 		}
 	})

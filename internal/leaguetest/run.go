@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -67,7 +68,7 @@ func RunBinary(t testing.TB, exe, dataDir string, timeout time.Duration, observe
 func KillLeftovers(t testing.TB, dataDir string) {
 	left, _ := ProcessesMentioning(dataDir)
 	for pid := range left {
-		_ = killPID(pid)
+		_ = SignalPID(pid, syscall.SIGKILL)
 		t.Logf("killed left-over process %d", pid)
 	}
 }

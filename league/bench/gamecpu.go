@@ -3,7 +3,6 @@ package bench
 import (
 	"os"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/leaguetui/leaguetui/league/process"
@@ -25,26 +24,8 @@ func ChildrenCPUTime(pid int) (cpu time.Duration, ok bool) {
 }
 
 // parseStatChildrenCPU reads cutime and cstime, fields 16 and 17 of a
-// /proc stat line, counted from the last ')' as parseStatCPU does.
-func parseStatChildrenCPU(stat string) (time.Duration, bool) {
-	end := strings.LastIndexByte(stat, ')')
-	if end < 0 {
-		return 0, false
-	}
-	fields := strings.Fields(stat[end+1:]) // fields[0] is field 3, the state
-	if len(fields) < 15 {
-		return 0, false
-	}
-	var ticks int64
-	for _, f := range fields[13:15] {
-		n, err := strconv.ParseInt(f, 10, 64)
-		if err != nil {
-			return 0, false
-		}
-		ticks += n
-	}
-	return time.Duration(ticks) * time.Second / userHZ, true
-}
+// /proc stat line.
+func parseStatChildrenCPU(stat string) (time.Duration, bool) { return parseStatTicks(stat, 16) }
 
 // sumChildrenCPU is the reaped children's CPU of every process given:
 // for the referees, their game programs'.

@@ -136,19 +136,25 @@ func CPUTime(pid int) (cpu time.Duration, ok bool) {
 }
 
 // parseStatCPU reads utime and stime, fields 14 and 15 of a /proc stat
-// line. The command name (field 2) is in parentheses and may hold spaces,
-// so fields are counted from the last ')'.
-func parseStatCPU(stat string) (time.Duration, bool) {
+// line.
+func parseStatCPU(stat string) (time.Duration, bool) { return parseStatTicks(stat, 14) }
+
+// parseStatTicks reads the two clock-tick fields of a /proc stat line
+// that start at field (1-based, as proc(5) numbers them) as one time.
+// The command name (field 2) is in parentheses and may hold spaces, so
+// fields are counted from the last ')'.
+func parseStatTicks(stat string, field int) (time.Duration, bool) {
 	end := strings.LastIndexByte(stat, ')')
 	if end < 0 {
 		return 0, false
 	}
 	fields := strings.Fields(stat[end+1:]) // fields[0] is field 3, the state
-	if len(fields) < 13 {
+	first := field - 3
+	if len(fields) < first+2 {
 		return 0, false
 	}
 	var ticks int64
-	for _, f := range fields[11:13] {
+	for _, f := range fields[first : first+2] {
 		n, err := strconv.ParseInt(f, 10, 64)
 		if err != nil {
 			return 0, false

@@ -15,9 +15,9 @@ import (
 func awaitExit(t *testing.T, pid int, timeout time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
-	for signalPID(pid, 0) == nil {
+	for leaguetest.SignalPID(pid, 0) == nil {
 		if time.Now().After(deadline) {
-			_ = signalPID(pid, syscall.SIGKILL)
+			_ = leaguetest.SignalPID(pid, syscall.SIGKILL)
 			t.Fatalf("process %d (%s) still runs %s after its parent was killed", pid, leaguetest.CommandLine(pid), timeout)
 		}
 		time.Sleep(20 * time.Millisecond)

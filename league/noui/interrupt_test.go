@@ -195,7 +195,7 @@ func assertNoAgentLeft(t *testing.T, dir string) {
 	}
 	for pid, line := range left {
 		t.Errorf("process %d still runs after leaguetui exited: %s", pid, line)
-		_ = signalPID(pid, syscall.SIGKILL)
+		_ = leaguetest.SignalPID(pid, syscall.SIGKILL)
 	}
 }
 

@@ -62,7 +62,7 @@ func TestManagerKilledAsLeagueCompletes(t *testing.T) {
 		run.waitForLine(t, "league started")
 		manager := managerOf(t, run)
 		awaitCompletedInJournal(t, dir)
-		_ = signalPID(manager, syscall.SIGKILL) // it may have exited already, the run with it: that is a trial too
+		_ = leaguetest.SignalPID(manager, syscall.SIGKILL) // it may have exited already, the run with it: that is a trial too
 		status, stderr := run.wait(t)
 		t.Logf("trial %d: exit status %d; standings.json written by leaguetui: %v", trial, status,
 			strings.Contains(stderr, "written from the standings it served"))
@@ -117,7 +117,7 @@ func TestManagerDeathDuringResumeIsSaidAtOnce(t *testing.T) {
 	resumed := startHeadless(t, "--no-ui", "--free-ports", "--data", dir)
 	resumed.awaitJournal(t, dir, func(events []engine.Event) bool { return registrations(events) > before })
 	manager := managerOf(t, resumed)
-	if err := signalPID(manager, syscall.SIGKILL); err != nil {
+	if err := leaguetest.SignalPID(manager, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	// The agents starting then would each wait up to 30 s for a

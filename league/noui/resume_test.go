@@ -401,7 +401,7 @@ func TestManagerDeathPrintsResume(t *testing.T) {
 	first := startHeadless(t, leaguetest.Args("--no-ui", "--free-ports", "--data", dir, "--seed", 37, "--players", players)...)
 	first.waitForLine(t, "[2/")
 	manager := managerOf(t, first)
-	if err := signalPID(manager, syscall.SIGKILL); err != nil {
+	if err := leaguetest.SignalPID(manager, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	status, stderr := first.wait(t)

@@ -1,4 +1,4 @@
-//go:build unix && !linux
+//go:build unix
 
 package leaguetest
 
@@ -14,11 +14,17 @@ import (
 // that, since anything on the machine may be listening there.
 func RefusingEndpoint(t testing.TB) string {
 	t.Helper()
+	// Under ForkLock, as the net package does where no SOCK_CLOEXEC is
+	// (macOS): no agent the test starts meanwhile inherits the socket.
+	syscall.ForkLock.RLock()
 	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
+	if err == nil {
+		syscall.CloseOnExec(fd)
+	}
+	syscall.ForkLock.RUnlock()
 	if err != nil {
 		t.Fatalf("socket: %v", err)
 	}
-	syscall.CloseOnExec(fd)
 	t.Cleanup(func() { _ = syscall.Close(fd) })
 	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
 		t.Fatalf("bind 127.0.0.1:0: %v", err)

@@ -1,13 +1,14 @@
-package noui_test
+package leaguetest
 
 import (
 	"os"
 	"syscall"
 )
 
-// signalPID ends the process pid for SIGKILL, and for signal 0 says
-// whether it can be found; Windows has no other signal to send.
-func signalPID(pid int, sig syscall.Signal) error {
+// SignalPID ends the process pid for SIGKILL (TerminateProcess), and for
+// signal 0 says whether it can be found; Windows has no other signal to
+// send.
+func SignalPID(pid int, sig syscall.Signal) error {
 	p, err := os.FindProcess(pid)
 	if err != nil {
 		return syscall.ESRCH

@@ -1,8 +1,0 @@
-//go:build unix
-
-package tui
-
-import "syscall"
-
-// signalPID sends sig to the process pid.
-func signalPID(pid int, sig syscall.Signal) error { return syscall.Kill(pid, sig) }
