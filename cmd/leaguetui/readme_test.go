@@ -259,13 +259,19 @@ func runInTerminal(t *testing.T, dir, line string) {
 	x.WaitScreen(30*time.Second, "replay · league", "match 1 of")
 	x.Keys("q")
 	deadline := time.Now().Add(30 * time.Second)
-	for x.Pane("#{pane_dead}") != "1" {
+	// tmux marks a pane dead when its terminal closes and learns the exit
+	// status only once it has reaped the process: wait for both.
+	exited := func() bool {
+		dead, how, _ := strings.Cut(x.Pane("#{pane_dead}:#{pane_dead_status}#{pane_dead_signal}"), ":")
+		return dead == "1" && how != ""
+	}
+	for !exited() {
 		if time.Now().After(deadline) {
 			t.Fatalf("%s: did not quit on q:\n%s", line, x.Screen())
 		}
 		time.Sleep(50 * time.Millisecond) // a poll interval, as WaitScreen's
 	}
 	if status := x.Pane("#{pane_dead_status}"); status != "0" {
-		t.Errorf("%s: exit status %s, want 0:\n%s", line, status, x.Screen())
+		t.Errorf("%s: exit status %q (signal %q), want 0:\n%s", line, status, x.Pane("#{pane_dead_signal}"), x.Screen())
 	}
 }
