@@ -66,7 +66,7 @@ func (m *Manager) abandonFiles(matchIDs []string) {
 // abandonLeftFiles marks every match file of a stopped league whose match
 // has no result: what a referee wrote after the manager went down.
 func (m *Manager) abandonLeftFiles() {
-	paths, err := filepath.Glob(filepath.Join(m.Layout.MatchesDir(), "*.json"))
+	paths, err := filepath.Glob(filepath.Join(m.Layout().MatchesDir(), "*.json"))
 	if err != nil {
 		return
 	}
@@ -80,7 +80,7 @@ func (m *Manager) abandonLeftFiles() {
 // readMatchFile reads a scheduled match's file, at most protocol.MaxMatchFile bytes
 // of it (a longer one is an error: it is no file our referees write).
 func (m *Manager) readMatchFile(matchID string) (string, []byte, error) {
-	path, err := m.Layout.Match(matchID)
+	path, err := m.Layout().Match(matchID)
 	if err != nil {
 		return "", nil, err
 	}

@@ -55,7 +55,7 @@ func (m *Manager) serveMatchFile(w http.ResponseWriter, r *http.Request) {
 	_, scheduled := m.league.Match(id)
 	abandoned := m.isAbandoned(id)
 	m.mu.Unlock()
-	path, err := m.Layout.Match(id)
+	path, err := m.Layout().Match(id)
 	if !scheduled || err != nil {
 		http.Error(w, "no such match in this league", http.StatusNotFound)
 		return

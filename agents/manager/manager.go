@@ -161,7 +161,7 @@ func New(opts Options) (*Manager, error) {
 	n.SetIdentity(protocol.SenderManager, "") // it issues ids and tokens: its own is fixed
 	store.Redact(opts.AdminToken)
 	store.Redact(opts.RefereeKey)
-	secret, err := managerSecret(n.Layout)
+	secret, err := managerSecret(n.Layout())
 	if err != nil {
 		return nil, err
 	}
@@ -205,13 +205,13 @@ func New(opts Options) (*Manager, error) {
 // replayJournal rebuilds the league from the events already journaled,
 // keeping the latest in memory for the feed.
 func (m *Manager) replayJournal() error {
-	journal, records, err := store.OpenJournal(m.Layout.Journal())
+	journal, records, err := store.OpenJournal(m.Layout().Journal())
 	if err != nil {
 		return fmt.Errorf("cannot open the league journal: %w", err)
 	}
 	m.journal = journal
 	m.journal.OnCommit(m.feedGrew)
-	m.history = store.NewJournalReader(m.Layout.Journal())
+	m.history = store.NewJournalReader(m.Layout().Journal())
 	for i, raw := range records {
 		var ev engine.Event
 		if err := json.Unmarshal(raw, &ev); err != nil {
@@ -373,7 +373,7 @@ func (m *Manager) storageFailed(err error) {
 	m.storageErr = err
 	m.storageDetail = fmt.Sprintf("cannot write the league journal in %s: %v; the league is paused and nothing acknowledged is lost "+
 		"(every result acknowledged is in the journal; derived files are rebuilt from it on resume); "+
-		"free the disk, then restart to resume", m.Layout.LeagueDir(), err)
+		"free the disk, then restart to resume", m.Layout().LeagueDir(), err)
 	m.Log.Error("journal append failed; league paused", "event_type", "JOURNAL_ERROR", "err", err)
 	// Unnumbered: the journal could not take it, so it must not take a
 	// sequence number that a restarted manager would give another event.

@@ -16,7 +16,7 @@ func TestMatchFileServed(t *testing.T) {
 	defer m.journal.Close()
 	played, unplayed := rounds[0].Matches[0].MatchID, rounds[0].Matches[1].MatchID
 	body := `{"match_id":"` + played + `","transcript":[]}`
-	path, err := m.Layout.Match(played)
+	path, err := m.Layout().Match(played)
 	if err != nil {
 		t.Fatal(err)
 	}

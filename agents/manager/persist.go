@@ -52,8 +52,8 @@ func (m *Manager) openFiles() {
 	if d, err := time.ParseDuration(os.Getenv("LEAGUETUI_STANDINGS_INTERVAL")); err == nil && d >= 0 {
 		every = d
 	}
-	m.standingsFile = m.newFile(m.Layout.Standings(), every, store.IndentedJSON(func() any { return m.Standings() }))
-	m.roundsFile = m.newFile(m.Layout.Rounds(), every, m.encodeRounds)
+	m.standingsFile = m.newFile(m.Layout().Standings(), every, store.IndentedJSON(func() any { return m.Standings() }))
+	m.roundsFile = m.newFile(m.Layout().Rounds(), every, m.encodeRounds)
 }
 
 func (m *Manager) newFile(path string, every time.Duration, encode func(io.Writer) error) *store.Coalescer {

@@ -81,7 +81,7 @@ func leagueToReport(b testing.TB) (*Manager, []protocol.Inbound) {
 // reportOf is REF01's report of match p, a win for its first player, as
 // the referee writes it, with the match's file in place.
 func reportOf(b testing.TB, m *Manager, p engine.Pairing, token string) protocol.Inbound {
-	path, err := m.Layout.Match(p.MatchID)
+	path, err := m.Layout().Match(p.MatchID)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -138,7 +138,7 @@ func TestLeagueStartedJournalsNoSchedule(t *testing.T) {
 			}
 			first.closeFiles()
 			first.lock.Release()
-			data, err := os.ReadFile(first.Layout.Journal())
+			data, err := os.ReadFile(first.Layout().Journal())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -38,7 +38,7 @@ func (m *Manager) startLeague() error {
 	}
 	m.Log.Info("league started", "event_type", "SCHEDULE_CREATED", "seed", info.Seed, "rounds", rounds,
 		"players", len(info.Players), "referees", len(info.Referees))
-	m.writeFile(m.Layout.LeagueInfo(), info)
+	m.writeFile(m.Layout().LeagueInfo(), info)
 	return nil
 }
 

@@ -32,7 +32,7 @@ const transcriptFetches = 4
 // fetchTranscriptSoon fetches a reported match's file in the background,
 // when the manager does not have it.
 func (m *Manager) fetchTranscriptSoon(matchID string) {
-	path, err := m.Layout.Match(matchID)
+	path, err := m.Layout().Match(matchID)
 	if err != nil || fileExists(path) {
 		return // one folder for all: the referee's file is ours already
 	}
@@ -55,7 +55,7 @@ func (m *Manager) fetchTranscriptSoon(matchID string) {
 // has a result: nil when it has it already, or when the match has no
 // result to show (still to play, running, or abandoned).
 func (m *Manager) collectTranscript(ctx context.Context, matchID string) error {
-	path, err := m.Layout.Match(matchID)
+	path, err := m.Layout().Match(matchID)
 	if err != nil || fileExists(path) {
 		return err
 	}
@@ -118,7 +118,7 @@ func (m *Manager) checkFetchedFile(data []byte, matchID, refereeID string) error
 	if err := json.Unmarshal(data, &head); err != nil {
 		return fmt.Errorf("not a match file: %w", err)
 	}
-	if head.MatchID != matchID || head.LeagueID != m.Layout.LeagueID || head.RefereeID != refereeID {
+	if head.MatchID != matchID || head.LeagueID != m.Layout().LeagueID || head.RefereeID != refereeID {
 		return fmt.Errorf("the file is of match %q of league %q by %q", head.MatchID, head.LeagueID, head.RefereeID)
 	}
 	return nil

@@ -76,7 +76,7 @@ func (n *Node) Join(ctx context.Context, reg Registration) (*protocol.RegisterRe
 // again with that secret (presentCredentials), which the manager kept as
 // its prior token (protocol.AgentMeta.RejoinToken), and gets its id back.
 func (n *Node) rejoinToken() (string, error) {
-	path, err := n.Layout.Credentials(n.Name)
+	path, err := n.Layout().Credentials(n.Name)
 	if err != nil {
 		return "", err
 	}
@@ -90,7 +90,7 @@ func (n *Node) rejoinToken() (string, error) {
 	secret := "rejoin-" + hex.EncodeToString(buf)
 	store.Redact(secret)
 	// Saved under the name it registers with: the id is the manager's to give.
-	creds := store.Credentials{LeagueID: n.Cfg.LeagueID, AgentID: n.Name, Role: n.Role, AuthToken: secret}
+	creds := store.Credentials{LeagueID: n.LeagueID(), AgentID: n.Name, Role: n.Role, AuthToken: secret}
 	if err := store.SaveCredentials(path, creds); err != nil {
 		// It registers all the same; only a crash before it saves what it
 		// is issued would leave it out.

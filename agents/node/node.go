@@ -59,7 +59,6 @@ type Node struct {
 	// Metrics is the agent's own registry, served on GET /metrics
 	// (agents/metrics declares what each role puts in it).
 	Metrics *prometheus.Registry
-	Layout  store.Layout
 	Stdout  io.Writer
 	// Admitted, if set, takes a registration's answer before the agent
 	// says it is registered, for what the agent keeps besides its id.
@@ -75,6 +74,10 @@ type Node struct {
 
 	mu        sync.RWMutex
 	id, token string
+	// layout is where the agent keeps its files, under the league it
+	// joined: registration may change the league (the manager names it)
+	// while the agent already answers calls, so it is read through Layout.
+	layout    store.Layout
 	sender    string // from id, once registered: every reply's envelope carries it
 	state     string
 	listening *rpc.Listening
@@ -155,7 +158,7 @@ func New(cfg config.Config, role protocol.Role, name, dataDir string, opts ...Op
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the log in %s: %w", dataDir, err)
 	}
-	n := &Node{Cfg: cfg, Role: role, Name: name, Log: logger, Layout: layout, Stdout: os.Stdout,
+	n := &Node{Cfg: cfg, Role: role, Name: name, Log: logger, layout: layout, Stdout: os.Stdout,
 		state: protocol.StateInit, logFile: closer}
 	n.life, n.endLife = context.WithCancel(context.Background())
 	n.Client = rpc.NewClient(rpc.Options{Retry: cfg.Retry, Breaker: cfg.Breaker, Log: logger, MaxReplyBytes: cfg.Network.MessageBytes,
@@ -190,6 +193,17 @@ func (n *Node) Listen(port int) error {
 	fmt.Fprintln(n.Stdout, ReadyListening+l.URL())
 	return nil
 }
+
+// Layout is where the agent keeps its files, under the league it joined.
+func (n *Node) Layout() store.Layout {
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	return n.layout
+}
+
+// LeagueID is the league the agent joined: the one it was started for,
+// or the one the manager named when it registered.
+func (n *Node) LeagueID() string { return n.Layout().LeagueID }
 
 // Endpoint is this agent's /mcp URL once listening, as this machine
 // reaches it (ContactEndpoint is the one it registers).
@@ -265,7 +279,7 @@ func (n *Node) PeerEnvelope(messageType, conversationID string) protocol.Envelop
 		conversationID = "conv-" + uuid.NewString()
 	}
 	env := protocol.NewEnvelope(messageType, n.Sender(), conversationID)
-	env.LeagueID = n.Cfg.LeagueID
+	env.LeagueID = n.LeagueID()
 	return env
 }
 
@@ -276,7 +290,7 @@ func (n *Node) PeerEnvelope(messageType, conversationID string) protocol.Envelop
 // manager will never understand, is final at once.
 func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Message, timeout time.Duration) (*protocol.RegisterResponse, error) {
 	n.Client.Vital(managerURL)
-	credsPath, err := n.Layout.Credentials(n.Name)
+	credsPath, err := n.Layout().Credentials(n.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +310,7 @@ func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Mes
 	if err := n.joinLeague(resp.LeagueID, id); err != nil {
 		return nil, fmt.Errorf("registration with %s: %w", managerURL, err)
 	}
-	if credsPath, err = n.Layout.Credentials(n.Name); err != nil {
+	if credsPath, err = n.Layout().Credentials(n.Name); err != nil {
 		return nil, err
 	}
 	n.manager.set(resp.ManagerKey)
@@ -304,12 +318,12 @@ func (n *Node) Register(ctx context.Context, managerURL string, msg protocol.Mes
 		n.Admitted(&resp)
 	}
 	n.SetIdentity(id, resp.AuthToken)
-	creds := store.Credentials{LeagueID: n.Cfg.LeagueID, AgentID: id, Role: n.Role, AuthToken: resp.AuthToken}
+	creds := store.Credentials{LeagueID: n.LeagueID(), AgentID: id, Role: n.Role, AuthToken: resp.AuthToken}
 	if err := store.SaveCredentials(credsPath, creds); err != nil {
 		// Registered all the same; only a restart would come back as a newcomer.
 		n.Log.Warn("cannot save credentials", "event_type", "DATA_WRITE_FAILED", "err", err)
 	}
-	n.Log.Info("registered", "event_type", "AGENT_REGISTERED", "agent_id", id, "league_id", n.Cfg.LeagueID)
+	n.Log.Info("registered", "event_type", "AGENT_REGISTERED", "agent_id", id, "league_id", n.LeagueID())
 	fmt.Fprintln(n.Stdout, ReadyRegistered+id)
 	if n.Name != id { // the manager gives ids; the name is shown beside it
 		fmt.Fprintf(n.Stdout, "leaguetui: %s is %s in this league\n", n.Name, id)
@@ -406,11 +420,13 @@ func (n *Node) joinLeague(leagueID, id string) error {
 	if leagueID == "" {
 		return nil
 	}
-	layout, err := store.NewLayout(n.Layout.Root, leagueID)
+	layout, err := store.NewLayout(n.Layout().Root, leagueID)
 	if err != nil {
 		return fmt.Errorf("the manager named league %q: %w", leagueID, err)
 	}
-	n.Cfg.LeagueID, n.Layout = leagueID, layout
+	n.mu.Lock()
+	n.layout = layout
+	n.mu.Unlock()
 	return nil
 }
 
@@ -440,7 +456,7 @@ func (n *Node) serveHealth(w http.ResponseWriter, _ *http.Request) {
 	id, _ := n.Identity()
 	writes, bytes := store.WriteStats()
 	health := protocol.Health{ID: id, Role: n.Role, DisplayName: n.Name, State: n.State(),
-		LeagueID: n.Cfg.LeagueID, Endpoint: n.healthEndpoint(), Served: n.Server.Served(), Turns: n.turns.Load(),
+		LeagueID: n.LeagueID(), Endpoint: n.healthEndpoint(), Served: n.Server.Served(), Turns: n.turns.Load(),
 		Tools: n.MCP.Names(), FileWrites: writes, BytesWritten: bytes, OpenReferees: n.OpenReferees}
 	if n.modelCost != nil {
 		health.Model = n.modelCost()

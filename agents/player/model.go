@@ -61,7 +61,7 @@ func (p *Player) askModel(mc engine.MoveContext, callDeadline string) llm.Move {
 func (p *Player) pastAgainst(opponent string) []llm.PastMatch {
 	var past []llm.PastMatch
 	for _, e := range p.history.Matches {
-		if e.LeagueID == p.Cfg.LeagueID && e.OpponentID == opponent {
+		if e.LeagueID == p.LeagueID() && e.OpponentID == opponent {
 			past = append(past, llm.PastMatch{MyMove: e.MyChoice, OpponentMove: e.OpponentChoice, Result: e.Result, Details: e.Details})
 		}
 	}
@@ -143,7 +143,7 @@ func (p *Player) modelCost() *protocol.ModelCost {
 	defer p.mu.Unlock()
 	total := ModelCost{Provider: p.llm.model.Settings().Provider, Model: p.llm.model.Settings().Model}
 	for _, e := range p.history.Matches {
-		if e.LeagueID == p.Cfg.LeagueID && e.Model != nil {
+		if e.LeagueID == p.LeagueID() && e.Model != nil {
 			total.Merge(*e.Model)
 		}
 	}

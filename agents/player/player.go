@@ -106,7 +106,7 @@ func (p *Player) Start(ctx context.Context) error {
 		return err
 	}
 	id, _ := p.Identity()
-	historyPath, err := p.Layout.PlayerHistory(id)
+	historyPath, err := p.Layout().PlayerHistory(id)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (p *Player) Start(ctx context.Context) error {
 	// reads the history under it.
 	p.mu.Lock()
 	p.history = history
-	p.recall(p.Cfg.LeagueID)
+	p.recall(p.LeagueID())
 	p.historyFile = p.openHistory(historyPath)
 	p.mu.Unlock()
 	return nil
@@ -179,7 +179,7 @@ func moveKey(matchID string, turn int) string {
 // checkTicket refuses a match call that its manager's ticket does not
 // vouch for (see doorman), and says so in the log.
 func (p *Player) checkTicket(env protocol.Envelope) error {
-	err := p.door.check(env, p.Cfg.LeagueID)
+	err := p.door.check(env, p.LeagueID())
 	if err != nil {
 		p.Log.Warn("match call refused", "event_type", "MATCH_CALL_REFUSED", store.RefusedKey, protocol.RefusalReason(err),
 			"message_type", env.MessageType,
@@ -330,7 +330,7 @@ func (p *Player) handleGameOver(ctx context.Context, in protocol.Inbound) (any, 
 		return nil, err
 	}
 	if over.LeagueID == "" {
-		over.LeagueID = p.Cfg.LeagueID // the referee left it out: the league we registered with
+		over.LeagueID = p.LeagueID() // the referee left it out: the league we registered with
 	}
 	id, _ := p.Identity()
 	p.mu.Lock()

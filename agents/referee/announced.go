@@ -60,7 +60,7 @@ func (r *Referee) takeAnnounced(ann protocol.RoundAnnouncement, m protocol.Annou
 		start.GameType = r.opts.Config.GameType
 	}
 	if start.LeagueID == "" {
-		start.LeagueID = r.Layout.LeagueID
+		start.LeagueID = r.Layout().LeagueID
 	}
 	if err := r.findEndpoints(ctx, &start); err != nil {
 		r.skipAnnounced(m.MatchID, err)

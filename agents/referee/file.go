@@ -104,7 +104,7 @@ func (run *matchRun) save(o engine.Outcome) error {
 	entries := append([]protocol.TranscriptRecord(nil), run.transcript.entries...)
 	run.transcript.mu.Unlock()
 	id, _ := run.r.Identity()
-	doc := protocol.MatchFile{SchemaVersion: "1.0.0", MatchID: run.start.MatchID, LeagueID: run.r.Layout.LeagueID,
+	doc := protocol.MatchFile{SchemaVersion: "1.0.0", MatchID: run.start.MatchID, LeagueID: run.r.Layout().LeagueID,
 		RoundID: int(run.start.RoundID), GameType: run.game.Type(),
 		Players:   map[string]string{"player_A": run.start.PlayerAID, "player_B": run.start.PlayerBID},
 		RefereeID: id,

@@ -221,7 +221,7 @@ func (r *Referee) begin(start protocol.StartMatch) (any, error) {
 // checkStart refuses a match of another league and ids that could not
 // name a file; it returns where the match file goes.
 func (r *Referee) checkStart(start protocol.StartMatch) (file string, err error) {
-	if start.LeagueID != "" && start.LeagueID != r.Layout.LeagueID {
+	if start.LeagueID != "" && start.LeagueID != r.Layout().LeagueID {
 		return "", protocol.NewRPCError(protocol.CodeInvalidParams, protocol.CodeMissingField,
 			"league_id %q is not this referee's league", start.LeagueID)
 	}
@@ -230,7 +230,7 @@ func (r *Referee) checkStart(start protocol.StartMatch) (file string, err error)
 			return "", protocol.NewRPCError(protocol.CodeInvalidParams, protocol.CodeMissingField, "player id: %v", err)
 		}
 	}
-	file, err = r.Layout.Match(start.MatchID)
+	file, err = r.Layout().Match(start.MatchID)
 	if err != nil {
 		return "", protocol.NewRPCError(protocol.CodeInvalidParams, protocol.CodeMissingField, "match_id: %v", err)
 	}

@@ -12,7 +12,7 @@ import (
 // apart from the referee's (another machine, another pod) fetches it from
 // here, so every transcript reaches the manager.
 func (r *Referee) serveMatchFile(w http.ResponseWriter, req *http.Request) {
-	path, err := r.Layout.Match(req.PathValue("id"))
+	path, err := r.Layout().Match(req.PathValue("id"))
 	if err != nil {
 		http.Error(w, "no such match", http.StatusNotFound)
 		return
