@@ -58,6 +58,13 @@ func (x *Tmux) Screen() string {
 	return out
 }
 
+// Transcript is everything the terminal shows and has scrolled away:
+// tmux scrolls a pane's last line away when it marks the pane dead.
+func (x *Tmux) Transcript() string {
+	out, _ := x.run("capture-pane", "-p", "-S", "-", "-t", x.session)
+	return out
+}
+
 // Keys types keys, in tmux send-keys' notation.
 func (x *Tmux) Keys(keys ...string) {
 	x.t.Helper()
