@@ -1,5 +1,5 @@
 // Package leaguetest holds what the tests of leaguetui's agents share: the
-// leaguetui binary built once per test binary, agents started as real
+// leaguetui binary built once for a whole test run, agents started as real
 // processes (and stopped by their PID), JSON-RPC calls over real HTTP, the
 // league's event feed, and a look at /proc for processes left behind.
 package leaguetest
@@ -36,8 +36,10 @@ var (
 	buildErr  error
 )
 
-// Main runs a package's tests and then removes the binaries Binary and
-// BadPlayerBinary built. Call it from TestMain.
+// Main runs a package's tests and then removes the binaries built for
+// this package alone (BinaryWithGames, BadPlayerBinary); Binary's stays
+// in the shared folder for the next package and the next run. Call it
+// from TestMain.
 func Main(m *testing.M) {
 	code := m.Run()
 	if buildDir != "" {
@@ -46,13 +48,13 @@ func Main(m *testing.M) {
 	os.Exit(code)
 }
 
-// Binary returns the path of the leaguetui binary, built with `go build` the
-// first time a test of this test binary asks for it; with -race when the
-// tests run with -race, so that the agent processes are checked too (see
-// CheckNoDataRace).
+// Binary returns the path of the leaguetui binary, built the first time a
+// test of this test binary asks for it and shared with the other packages'
+// tests (shared.go); with -race when the tests run with -race, so that the
+// agent processes are checked too (see CheckNoDataRace).
 func Binary(t testing.TB) string {
 	t.Helper()
-	buildOnce.Do(func() { binPath, buildErr = build(MainPackage, "leaguetui") })
+	buildOnce.Do(func() { binPath, buildErr = sharedBinary() })
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
