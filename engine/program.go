@@ -6,6 +6,9 @@ type ProgramGame interface {
 	Game
 	// Manifest is the path of the game's manifest.
 	Manifest() string
+	// Rules is the game's rules in words, as its manifest gives them:
+	// what a model player is told.
+	Rules() string
 }
 
 // IsProgramGame says the registered game of that wire type is a game
@@ -17,4 +20,18 @@ func IsProgramGame(gameType string) bool {
 	}
 	_, program := g.(ProgramGame)
 	return program
+}
+
+// RulesOf is the rules in words of the registered game of that wire type,
+// "" for a game that gives none (the built-in games, whose rules a model
+// player is told by the prompt written for each).
+func RulesOf(gameType string) string {
+	g, ok := LookupGame(gameType)
+	if !ok {
+		return ""
+	}
+	if program, ok := g.(ProgramGame); ok {
+		return program.Rules()
+	}
+	return ""
 }

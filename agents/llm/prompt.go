@@ -45,12 +45,32 @@ func TurnFor(mc engine.MoveContext, past []PastMatch, deadline time.Time) Turn {
 		turn.Prompt = fmt.Sprintf("You play even/odd against the player %s. Both players choose a parity; a number from 1 to 10 is drawn and whoever chose its parity wins.\n%s\nCall choose_parity with \"even\" or \"odd\".",
 			Quote(mc.OpponentID), pastLines(mc.OpponentID, past))
 	default:
-		turn.Tool = Tool{Name: mc.MoveType, Param: "choice", Options: mc.Options,
-			Description: "Your move: one of (JSON) " + QuoteJSON(mc.Options)}
-		turn.Prompt = fmt.Sprintf("You play the game %s against the player %s, turn %d. The game's state (JSON): %s\nCall the tool %s with your move.",
-			Quote(mc.GameType), Quote(mc.OpponentID), mc.Turn, QuoteJSON(mc.State), Quote(mc.MoveType))
+		programTurn(&turn, mc)
 	}
 	return turn
+}
+
+// RulesLabel opens the lines of a game program's rules in its prompt.
+const RulesLabel = "The rules of this game, from the league's organiser:"
+
+// programTurn asks for a move of any other game (a game program's): its
+// rules as the organiser's manifest gives them, then what the game shows
+// this seat (the game program is a participant: its state is fenced as
+// JSON) and the legal moves when the game lists them.
+func programTurn(turn *Turn, mc engine.MoveContext) {
+	turn.Tool = Tool{Name: mc.MoveType, Param: "choice", Options: mc.Options,
+		Description: "Your move: one of (JSON) " + QuoteJSON(mc.Options)}
+	var b strings.Builder
+	fmt.Fprintf(&b, "You play the game %s against the player %s, turn %d.\n", Quote(mc.GameType), Quote(mc.OpponentID), mc.Turn)
+	if rules := strings.TrimSpace(engine.RulesOf(mc.GameType)); rules != "" {
+		fmt.Fprintf(&b, "%s\n%s\n", RulesLabel, rules)
+	}
+	fmt.Fprintf(&b, "What the game shows you (JSON): %s\n", QuoteJSON(mc.State))
+	if len(mc.Options) > 0 {
+		fmt.Fprintf(&b, "Your legal moves (JSON): %s\n", QuoteList(mc.Options))
+	}
+	fmt.Fprintf(&b, "Call the tool %s with your move.", Quote(mc.MoveType))
+	turn.Prompt = b.String()
 }
 
 // raceTurn asks for a link: the current page, its links, the target and

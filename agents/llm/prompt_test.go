@@ -37,7 +37,8 @@ func TestPromptFencesEverythingFromOutside(t *testing.T) {
 	// The lines each prompt may have: its own words, then a value.
 	own := []string{"You race through linked pages", llm.CurrentLabel, llm.TargetLabel, llm.SummaryLabel, "Steps left: ",
 		llm.PathLabel, llm.LinksLabel, "Call navigate with", "You play even/odd against the player \"", "Your earlier matches against \"",
-		"- you chose \"", "", "Call choose_parity with", "You play the game \"", "Call the tool \""}
+		"- you chose \"", "", "Call choose_parity with", "You play the game \"", "What the game shows you (JSON): ",
+		"Your legal moves (JSON): ", "Call the tool \""}
 	for name, turn := range map[string]llm.Turn{"link race": race, "even/odd": parity, "another game": other} {
 		for _, text := range []string{turn.System, turn.Prompt, turn.Tool.Description} {
 			for _, line := range splitLines(text) {

@@ -89,6 +89,7 @@ type Request struct {
 	Model  string
 	Tool   string // the first tool offered, or the move a request without tools asks for
 	Text   bool   // the request offered no tool: the move is asked for as text
+	Prompt string // the text of its messages, one after the other
 	Key    string // the API key it carried
 	At     time.Time
 	Answer Answer
@@ -191,7 +192,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if q.api == "anthropic" {
 		key = r.Header.Get("X-Api-Key")
 	}
-	answer := s.next(Request{API: q.api, Model: q.model, Tool: q.tool, Text: q.text, Key: key, At: time.Now()})
+	answer := s.next(Request{API: q.api, Model: q.model, Tool: q.tool, Text: q.text, Prompt: q.prompt, Key: key,
+		At: time.Now()})
 	w.Header().Set("Content-Type", "application/json")
 	switch answer {
 	case RateLimited:
