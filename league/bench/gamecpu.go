@@ -2,7 +2,9 @@ package bench
 
 import (
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/leaguetui/leaguetui/league/process"
@@ -41,22 +43,40 @@ func sumChildrenCPU(children []*process.Child) (time.Duration, bool) {
 	return total, true
 }
 
-// gameSettle is how long the bench waits, after a league of a game
+// gameSettle bounds how long the bench waits, after a league of a game
 // program completes, for the programs of its last matches to exit and be
 // reaped (gameprog stops one a second after its match at the latest).
 const gameSettle = 1500 * time.Millisecond
 
-// settleGames gives after with the game programs' CPU read again once
-// the last of them have been reaped, the agents' own CPU as it was at the
-// end. A league whose referees reaped no child (a built-in game) is not
-// waited for.
-func settleGames(cpuOf func() (CPU, bool), before, after CPU) CPU {
+// settleGames gives after with the game programs' CPU read again once the
+// referees have reaped the last of them (no referee has a child left, or
+// gameSettle has passed), the agents' own CPU as it was at the end. A
+// league whose referees reaped no child (a built-in game) is not waited
+// for.
+func settleGames(cpuOf func() (CPU, bool), referees []*process.Child, before, after CPU) CPU {
 	if after.Games <= before.Games {
 		return after
 	}
-	time.Sleep(gameSettle)
+	for deadline := time.Now().Add(gameSettle); time.Now().Before(deadline) && anyChildLeft(referees); {
+		time.Sleep(10 * time.Millisecond) // a poll interval: /proc tells no one when a child is reaped
+	}
 	if later, ok := cpuOf(); ok {
 		after.Games = later.Games
 	}
 	return after
+}
+
+// anyChildLeft says whether one of the processes still has a child, living
+// or exited and not yet reaped (/proc/<pid>/task/*/children lists both).
+// Where there is no /proc it says no.
+func anyChildLeft(parents []*process.Child) bool {
+	for _, c := range parents {
+		tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(c.PID()) + "/task/*/children")
+		for _, f := range tasks {
+			if data, err := os.ReadFile(f); err == nil && len(strings.TrimSpace(string(data))) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }

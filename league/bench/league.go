@@ -233,7 +233,7 @@ func play(ctx context.Context, league *launcher.League, hosted hostedPlayers, pr
 		return LeagueResult{}, nil, err
 	}
 	cpuAfter, cpuKnown := cpuOf() // before the agents write their profiles, which is no work of the league's
-	cpuAfter = settleGames(cpuOf, cpuBefore, cpuAfter)
+	cpuAfter = settleGames(cpuOf, league.Referees, cpuBefore, cpuAfter)
 	firstCPU, lastCPU, tenthsKnown := tenths.perMatch(cpuAfter, tally.Matches, cpuKnown)
 	profiles.close()
 	peak, known := PeakMemory(league.Manager.PID())
