@@ -125,6 +125,7 @@ func (r *Replay) transcript(m *report.Match) []string {
 			line += " · " + clean(x.Move)
 		}
 		out = append(out, line)
+		out = append(out, viewLines(x.View)...)
 		if x.Model != nil {
 			out = append(out, replayReasoning(x.Model.Reasoning)...)
 		}

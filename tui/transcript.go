@@ -155,12 +155,30 @@ func (t *transcriptView) fileLines() []string {
 				lines = append(lines, "       "+t.ctx.Styles.Dim.Render(w))
 			}
 		}
+		lines = append(lines, viewLines(e.View())...)
 		lines = append(lines, t.reasoningLines(reasoning)...)
 	}
 	if len(f.Result) > 0 {
 		lines = append(lines, "", " result: "+contentSummary(f.Result))
 	}
 	return lines
+}
+
+// viewLines are the game's drawing of what a move call's seat sees (a
+// board), under the exchange, a line of the game's a line behind a bar,
+// each made printable: the drawing comes from the game program, and no
+// line of it may read as the console's own.
+func viewLines(view string) []string {
+	if view == "" {
+		return nil
+	}
+	// Made printable first, a line break is the two characters \n, as it
+	// already is in a match file the console reads through the manager.
+	var out []string
+	for _, line := range strings.Split(strings.TrimSuffix(protocol.Printable(view), `\n`), `\n`) {
+		out = append(out, "       ▏ "+line)
+	}
+	return out
 }
 
 // wrapWords breaks text into lines of at most width cells at its spaces,

@@ -159,3 +159,14 @@ func appendNewline(dst []byte, depth int) []byte {
 	}
 	return dst
 }
+
+// View is the game's drawing of what the asked seat sees, as a move call
+// carries it (move_request.context.text, a game program's board), or ""
+// when the entry carries none. It comes from the game: a terminal or a
+// page shows it only made printable, a line at a time.
+func (e TranscriptEntry) View() string {
+	request, _ := e.Content["move_request"].(map[string]any)
+	context, _ := request["context"].(map[string]any)
+	view, _ := context["text"].(string)
+	return view
+}

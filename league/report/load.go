@@ -53,6 +53,10 @@ type League struct {
 	Problems []string
 
 	pointsNamed bool // league_started named the league's points
+
+	replayed   *engine.League                       // the journal replayed, for Bootstrap
+	ratingOpts engine.RatingOptions                 // the options the ratings were fitted with
+	bootstrap  *map[string]engine.BootstrapInterval // Bootstrap's, once made
 }
 
 // Match is one scheduled match: its result and facts from the journal,
@@ -82,6 +86,7 @@ type Match struct {
 type Exchange struct {
 	protocol.TranscriptHead
 	Move    string // the move a player answered with, if any
+	View    string // the game's drawing of what the asked seat sees (a move call's), if any
 	Model   *protocol.ModelMove
 	Content string // the content, compact JSON
 }
@@ -290,6 +295,7 @@ func (l *League) readLeague(league *engine.League, notes map[string]*Match, writ
 	if written != nil {
 		opts = written.Ratings.RatingOptions()
 	}
+	l.replayed, l.ratingOpts = league, opts
 	fit := engine.FitRecorded(league.PlayerIDs(), league.RecordedResults(), opts)
 	l.Standings.Ratings = protocol.NewRatingsDoc(fit, l.Standings.MatchesDone, opts, l.Standings.Standings)
 	l.Ratings = l.Standings.Ratings.Players
@@ -398,7 +404,7 @@ var moveFields = []string{"parity_choice", "move_data", "move"}
 
 // exchangeOf reads one transcript entry.
 func exchangeOf(e protocol.TranscriptEntry) Exchange {
-	x := Exchange{TranscriptHead: e.TranscriptHead}
+	x := Exchange{TranscriptHead: e.TranscriptHead, View: e.View()}
 	if raw, err := json.Marshal(e.Content); err == nil {
 		x.Content = string(raw)
 	}
