@@ -28,6 +28,10 @@ type MatchSetup struct {
 	// GameSetup is what only this game needs, of the type it reads (the
 	// link race's RaceSetup); nil for a game that needs nothing more.
 	GameSetup any
+	// Attempt counts the plays of this match: 2 when it is played again
+	// because the game itself failed the first time (Decision.GameFailed);
+	// 0 reads as 1.
+	Attempt int
 }
 
 // Rand is MatchRand(seed, match id, purpose): a game's randomness depends
@@ -86,6 +90,10 @@ type Decision struct {
 	// Statuses is each side's own ending where the game has one (link race:
 	// WON, LOST_MAX_STEPS...); empty strings for games without.
 	Statuses [2]string
+	// GameFailed says the game itself failed (a game program that crashed,
+	// hung or contradicted itself): the decision says nothing of the
+	// players, and the referee plays the match once more.
+	GameFailed bool
 }
 
 // Side names one seat of a match without knowing the players' ids.

@@ -51,6 +51,8 @@ type Outcome struct {
 	Reason    string            // human sentence with player ids, or the failure reason(s) for a technical loss
 	Step      string            // a few words for the match flow: Decision.Step, "technical loss" or "decided"
 	Statuses  map[string]string // player id -> the game's own ending for that player, for games that have one
+	// GameFailed is Decision.GameFailed: the game failed, not a player.
+	GameFailed bool
 }
 
 // Match is the referee's game-agnostic turn loop for one match. The
@@ -299,6 +301,8 @@ func (m *Match) decide() Outcome {
 		Details: d.Details,
 		Right:   d.Right,
 		Step:    d.Step,
+
+		GameFailed: d.GameFailed,
 	}
 	if o.Step == "" {
 		o.Step = "decided"

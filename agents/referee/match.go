@@ -68,24 +68,13 @@ func newMatchRun(r *Referee, start protocol.StartMatch, game engine.Game, file s
 func (run *matchRun) play(ctx context.Context) {
 	run.log(slog.LevelInfo, "match started", slog.String("event_type", "MATCH_STARTED"),
 		slog.String("player_A", run.start.PlayerAID), slog.String("player_B", run.start.PlayerBID))
-	for turn := 0; !run.match.Done(); {
-		switch run.match.State() {
-		case engine.StateWaitingForPlayers:
-			run.step("invited", "")
-			run.forEachPending(ctx, run.invite)
-		case engine.StateCollectingMoves:
-			turn++
-			run.turnStep(turn)
-			run.forEachPending(ctx, run.askMove)
-		}
-	}
-	if ctx.Err() != nil {
+	outcome, played := run.playOut(ctx)
+	if !played {
 		// The referee is shutting down: the players' failures were its
 		// own, so the match has no result; the manager plays it again.
 		run.log(slog.LevelInfo, "match cancelled: the referee is shutting down", slog.String("event_type", "MATCH_CANCELLED"))
 		return
 	}
-	outcome := run.match.Outcome()
 	run.step(outcome.Step, outcome.Reason)
 	run.forEachPlayer(ctx, func(ctx context.Context, player string) { run.notifyGameOver(ctx, player, outcome) })
 	err := run.saveDurably(ctx, outcome)
@@ -108,6 +97,62 @@ func (run *matchRun) play(ctx context.Context) {
 	run.r.metrics.MatchDuration.Observe(time.Since(run.createdAt).Seconds())
 	run.log(slog.LevelInfo, "match finished", slog.String("event_type", "MATCH_FINISHED"),
 		slog.String("status", string(outcome.Status)), slog.String("winner", outcome.Winner))
+}
+
+// gameAttempts is how many times a match is played when the game itself
+// fails in it (a game program that crashes, hangs or contradicts
+// itself): once more with a new game, then its failure is the result.
+const gameAttempts = 2
+
+// playOut plays the match to its outcome, again with a new game when the
+// game failed in it, up to gameAttempts plays; false when the referee is
+// shutting down first.
+func (run *matchRun) playOut(ctx context.Context) (engine.Outcome, bool) {
+	for attempt := 1; ; attempt++ {
+		run.turnLoop(ctx)
+		if ctx.Err() != nil {
+			return engine.Outcome{}, false
+		}
+		outcome := run.match.Outcome()
+		if !outcome.GameFailed || attempt == gameAttempts {
+			return outcome, true
+		}
+		run.step("game failed", outcome.Reason+"; the match is played again with a new game")
+		run.log(slog.LevelWarn, "the game failed: the match is played again", slog.String("event_type", "GAME_FAILED"),
+			slog.String("reason", outcome.Reason), slog.Int("attempt", attempt))
+		run.restart(attempt + 1)
+	}
+}
+
+// turnLoop runs the match's steps (the invitations, then each turn) until
+// it is done.
+func (run *matchRun) turnLoop(ctx context.Context) {
+	for turn := 0; !run.match.Done(); {
+		switch run.match.State() {
+		case engine.StateWaitingForPlayers:
+			run.step("invited", "")
+			run.forEachPending(ctx, run.invite)
+		case engine.StateCollectingMoves:
+			turn++
+			run.turnStep(turn)
+			run.forEachPending(ctx, run.askMove)
+		}
+	}
+}
+
+// restart begins the match again with a new game (a game program's new
+// process) and the same seed and players, who joined already: they are
+// not invited twice. A player asked again for a turn it answered gives
+// the same move (it keeps its moves by match and turn).
+func (run *matchRun) restart(attempt int) {
+	setup := run.r.matchSetup(run.start, run.game)
+	setup.Attempt = attempt
+	match := engine.NewMatchWith(run.game, setup, run.start.PlayerAID, run.start.PlayerBID)
+	match.Joined(run.start.PlayerAID, true)
+	match.Joined(run.start.PlayerBID, true)
+	run.mu.Lock()
+	run.match = match
+	run.mu.Unlock()
 }
 
 // log writes one of the match's lines: its match_id, then attrs. It is

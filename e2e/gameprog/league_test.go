@@ -177,55 +177,112 @@ func TestEvenOddProgramMatchesTheBuiltIn(t *testing.T) {
 	}
 }
 
-// TestCrashingGameEndsItsMatchOnly: a game program that crashes in the
-// middle of one match ends that match as a game failure (a draw, both
-// players ERROR, game_error saying it exited); every other match is
-// played, and the league completes with the draw counted.
-func TestCrashingGameEndsItsMatchOnly(t *testing.T) {
-	needPython(t)
+// faultyResult is a match file's result of league/gameprog's faulty game.
+type faultyResult struct {
+	leaguetest.MatchResult
+	Statuses  map[string]string `json:"player_statuses"`
+	GameError string            `json:"game_error"`
+	Reason    string            `json:"reason"`
+}
+
+// faultyLeague plays a league of league/gameprog's faulty game (A wins
+// every match) with options, and returns its data folder, final table and
+// match files.
+func faultyLeague(t *testing.T, options map[string]any) (string, string, []leaguetest.MatchFile[faultyResult]) {
+	t.Helper()
 	dir := t.TempDir()
 	script, err := os.ReadFile("../../league/gameprog/testdata/faulty.py")
 	if err != nil {
 		t.Fatal(err)
 	}
 	manifest, _ := json.Marshal(map[string]any{"name": "faulty", "command": []string{"python3", "faulty.py"},
-		"rules": "pick x or y; A wins", "seats": 2, "options": map[string]any{"fault": "crash_mid", "only_match": "R2M1"}})
+		"rules": "pick x or y; A wins", "seats": 2, "options": options})
 	for name, data := range map[string][]byte{"faulty.py": script, "faulty.json": manifest} {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	data, table := runLeague(t, "--game", filepath.Join(dir, "faulty.json"), "--seed", "3")
-	leagueID := config.LeagueIDFor("faulty")
-	type result struct {
-		leaguetest.MatchResult
-		Statuses  map[string]string `json:"player_statuses"`
-		GameError string            `json:"game_error"`
-		Reason    string            `json:"reason"`
-	}
-	matches := leaguetest.ReadMatchFiles[leaguetest.MatchFile[result]](t, data, leagueID)
+	matches := leaguetest.ReadMatchFiles[leaguetest.MatchFile[faultyResult]](t, data, config.LeagueIDFor("faulty"))
 	if len(matches) != 6 {
 		t.Fatalf("%d match files, want 6", len(matches))
 	}
 	var results []leaguetest.MatchResult
 	for _, m := range matches {
+		results = append(results, m.Result.MatchResult)
+	}
+	leaguetest.CheckStandings(t, data, config.LeagueIDFor("faulty"), results)
+	if !strings.Contains(table, "completed") {
+		t.Errorf("the final table does not say the league completed:\n%s", table)
+	}
+	return data, table, matches
+}
+
+// checkAWon: the match ended as the faulty game ends one it plays out.
+func checkAWon(t *testing.T, m leaguetest.MatchFile[faultyResult]) {
+	t.Helper()
+	r, a := m.Result, m.Players["player_A"]
+	if r.Status != "WIN" || r.Winner == nil || *r.Winner != a || r.Statuses[a] != "WON" || r.GameError != "" {
+		t.Errorf("%s: %+v", m.MatchID, r)
+	}
+}
+
+// plays counts the times a match's transcript asks player A to move:
+// once a play of the faulty game's one turn.
+func plays(m leaguetest.MatchFile[faultyResult]) int {
+	n := 0
+	for _, e := range m.Transcript {
+		if e.MessageType == "GAME_MOVE_CALL" && e.To == "player:"+m.Players["player_A"] {
+			n++
+		}
+	}
+	return n
+}
+
+// TestCrashingGameEndsItsMatchOnly: a game program that crashes in the
+// middle of one match, both times the referee plays it, ends that match
+// as a game failure (a draw, both players ERROR, game_error saying it
+// exited); every other match is played once, and the league completes
+// with the draw counted.
+func TestCrashingGameEndsItsMatchOnly(t *testing.T) {
+	needPython(t)
+	_, _, matches := faultyLeague(t, map[string]any{"fault": "crash_mid", "only_match": "R2M1"})
+	for _, m := range matches {
 		r := m.Result
-		results = append(results, r.MatchResult)
 		a, b := m.Players["player_A"], m.Players["player_B"]
-		if m.MatchID == "R2M1" {
-			if r.Status != "DRAW" || r.Winner != nil || r.Statuses[a] != "ERROR" || r.Statuses[b] != "ERROR" ||
-				!strings.Contains(r.GameError, "the game program exited (exit status 1)") || !strings.Contains(r.Reason, "game failed: ") {
-				t.Errorf("R2M1: %+v", r)
+		if m.MatchID != "R2M1" {
+			checkAWon(t, m)
+			if plays(m) != 1 {
+				t.Errorf("%s was played %d times, want once", m.MatchID, plays(m))
 			}
 			continue
 		}
-		if r.Status != "WIN" || r.Winner == nil || *r.Winner != a || r.Statuses[a] != "WON" || r.GameError != "" {
-			t.Errorf("%s: %+v", m.MatchID, r)
+		if r.Status != "DRAW" || r.Winner != nil || r.Statuses[a] != "ERROR" || r.Statuses[b] != "ERROR" ||
+			!strings.Contains(r.GameError, "the game program exited (exit status 1)") || !strings.Contains(r.Reason, "game failed: ") {
+			t.Errorf("R2M1: %+v", r)
+		}
+		if plays(m) != 2 {
+			t.Errorf("R2M1, whose game crashed, was played %d times, want twice", plays(m))
 		}
 	}
-	leaguetest.CheckStandings(t, data, leagueID, results)
-	if !strings.Contains(table, "completed") {
-		t.Errorf("the final table does not say the league completed:\n%s", table)
+}
+
+// TestGameFailingOnceIsPlayedAgain: a game program that crashes in the
+// first play of a match only is given a second play, with a new process
+// (attempt 2): the match gets the result the game gives, with no trace
+// of the failure in it, and both plays in its transcript.
+func TestGameFailingOnceIsPlayedAgain(t *testing.T) {
+	needPython(t)
+	_, _, matches := faultyLeague(t, map[string]any{"fault": "crash_mid", "only_match": "R2M1", "first_attempt_only": true})
+	for _, m := range matches {
+		checkAWon(t, m)
+		want := 1
+		if m.MatchID == "R2M1" {
+			want = 2
+		}
+		if plays(m) != want {
+			t.Errorf("%s was played %d times, want %d", m.MatchID, plays(m), want)
+		}
 	}
 }
 

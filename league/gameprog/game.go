@@ -104,7 +104,7 @@ func (g *Game) Start(setup engine.MatchSetup) engine.Play {
 		options = map[string]any{}
 	}
 	start := Start{Type: TypeStart, Protocol: ProtocolVersion, MatchID: setup.MatchID, Seed: MatchSeed(setup.Seed, setup.MatchID),
-		LeagueSeed: setup.Seed, Seats: []string{SeatA, SeatB}, Options: options}
+		LeagueSeed: setup.Seed, Attempt: max(setup.Attempt, 1), Seats: []string{SeatA, SeatB}, Options: options}
 	p.exchange(start, g.manifest.Deadlines.Start(), "start", TypeTurn, TypeEnd)
 	return p
 }
@@ -389,13 +389,13 @@ func (p *play) Decide() engine.Decision {
 	case p.failure != "":
 		d = engine.Decision{Winner: engine.NoSide, Statuses: [2]string{GameError, GameError},
 			Details: map[string]any{"game_error": p.failure},
-			Reason:  "game failed: " + p.failure, Step: "game failed"}
+			Reason:  "game failed: " + p.failure, Step: "game failed", GameFailed: true}
 	case p.end != nil:
 		d = decision(*p.end)
 	default:
 		p.failure = "the match ended before the game did"
 		d = engine.Decision{Statuses: [2]string{GameError, GameError}, Details: map[string]any{"game_error": p.failure},
-			Reason: "game failed: " + p.failure, Step: "game failed"}
+			Reason: "game failed: " + p.failure, Step: "game failed", GameFailed: true}
 	}
 	p.decision = &d
 	return d

@@ -45,9 +45,12 @@ type Start struct {
 	Seed uint64 `json:"seed"`
 	// LeagueSeed is the league's seed, for a game that reproduces the
 	// engine's own draws (examples/games/even_odd.py).
-	LeagueSeed int64          `json:"league_seed"`
-	Seats      []string       `json:"seats"`   // ["A", "B"]
-	Options    map[string]any `json:"options"` // the manifest's options, {} if none
+	LeagueSeed int64 `json:"league_seed"`
+	// Attempt is 1, or 2 when the match is played again after the game
+	// failed in it (a new process, the same seed and players).
+	Attempt int            `json:"attempt"`
+	Seats   []string       `json:"seats"`   // ["A", "B"]
+	Options map[string]any `json:"options"` // the manifest's options, {} if none
 }
 
 // Move is one seat's answer to this turn; the program answers with a

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A game program for the tests: one simultaneous turn (pick x or y), A
 wins, unless the options' "fault" makes it fail, in the match named by
-"only_match" if given, as a game can: it exits, hangs, writes garbage,
+"only_match" if given (and in its first play only with
+"first_attempt_only"), as a game can: it exits, hangs, writes garbage,
 contradicts itself or says it cannot go on."""
 import json
 import os
@@ -26,7 +27,7 @@ for line in sys.stdin:
     kind = msg["type"]
     if kind == "start":
         options = msg["options"]
-        if options.get("only_match") in (None, msg["match_id"]):
+        if options.get("only_match") in (None, msg["match_id"]) and (msg["attempt"] == 1 or not options.get("first_attempt_only")):
             fault = options.get("fault")
         if fault == "exit_at_start":
             sys.exit(3)
