@@ -80,6 +80,7 @@ type Manager struct {
 	standingsFile, roundsFile *store.Coalescer // see openFiles
 	ratings                   ratingsCache     // see ratingsNow
 	doneRounds                doneRounds       // see roundJSON
+	progress                  matchProgress    // the steps of matches under way (progress.go)
 
 	mu      sync.Mutex
 	league  *engine.League

@@ -279,6 +279,7 @@ func (m *Manager) stageStepsIn(b *batch, refereeID string, steps []protocol.Step
 			Referee: refereeID, Step: step.Step, Detail: step.Detail}); err != nil {
 			return foreign, err
 		}
+		m.progress.made(step.MatchID)
 	}
 	return foreign, nil
 }

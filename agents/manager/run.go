@@ -324,8 +324,10 @@ func (m *Manager) hasResult(matchID string) bool {
 }
 
 // runOnReferee assigns the match, asks the referee to start it, and waits
-// for its report until the match's deadline.
+// for its report while the referee reports its steps (awaitResult).
 func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee engine.AgentInfo) error {
+	stepped, unwatch := m.progress.watch(p.MatchID) // before the start: its first step may come at once
+	defer unwatch()
 	var h handOver
 	err := m.journaled(func(b *batch) (err error) {
 		h, err = m.assign(b, p, referee)
@@ -351,20 +353,36 @@ func (m *Manager) runOnReferee(ctx context.Context, p engine.Pairing, referee en
 	}
 	waitCtx, stopWatching := context.WithCancel(ctx)
 	defer stopWatching()
-	select {
-	case <-reported:
-		return nil
-	case err := <-watchReferee(waitCtx, referee.Endpoint, refereeProbeInterval):
-		m.forgetWaiter(p.MatchID, reported)
-		return fmt.Errorf("%s went away during the match: %w", referee.ID, err)
-	case <-m.suspension(referee.ID):
-		m.forgetWaiter(p.MatchID, reported)
-		return fmt.Errorf("%s was suspended during the match", referee.ID)
-	case <-time.After(m.matchDeadline()):
-		m.forgetWaiter(p.MatchID, reported)
-		return fmt.Errorf("no result from %s within the match deadline", referee.ID)
-	case <-ctx.Done():
-		return ctx.Err()
+	return m.awaitResult(waitCtx, p.MatchID, referee, reported, stepped)
+}
+
+// awaitResult waits for the result of a match its referee plays: nil when
+// it is reported; an error when the referee goes away, is suspended, or
+// reports no step of the match within the match deadline (progress.go).
+func (m *Manager) awaitResult(ctx context.Context, matchID string, referee engine.AgentInfo, reported chan struct{},
+	stepped <-chan struct{}) error {
+	gone := watchReferee(ctx, referee.Endpoint, refereeProbeInterval)
+	idle := time.NewTimer(m.matchDeadline())
+	defer idle.Stop()
+	for {
+		select {
+		case <-reported:
+			return nil
+		case <-stepped:
+			idle.Reset(m.matchDeadline()) // it plays on
+			continue
+		case err := <-gone:
+			m.forgetWaiter(matchID, reported)
+			return fmt.Errorf("%s went away during the match: %w", referee.ID, err)
+		case <-m.suspension(referee.ID):
+			m.forgetWaiter(matchID, reported)
+			return fmt.Errorf("%s was suspended during the match", referee.ID)
+		case <-idle.C:
+			m.forgetWaiter(matchID, reported)
+			return fmt.Errorf("no step or result of the match from %s within the match deadline", referee.ID)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 }
 
