@@ -62,6 +62,7 @@ type Config struct {
 type Joining struct {
 	RosterFile string        // --roster; "" reads the config folder's roster.json, if any
 	OpenSeats  int           // --open-seats: registrations from anyone the league waits for
+	MCPSeats   int           // --mcp-seats: MCP-client seats, seat-1 to seat-N, the league waits for
 	Window     time.Duration // --join-window: how long it waits at most; 0 until everyone is there
 }
 
@@ -277,6 +278,11 @@ type Format struct {
 	// --place league places by them alone.
 	UntilSeparated int
 	Place          string
+	// UntilDecided is UntilSeparated that also stops for adjacent pairs
+	// shown equivalent within EquivalenceMargin Elo
+	// (engine.FormatSpec.UntilDecided; 0: engine.DefaultEquivalenceMargin).
+	UntilDecided      int
+	EquivalenceMargin int
 }
 
 // ChallengerIDs are the player ids Challengers names, in order.

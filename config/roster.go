@@ -54,6 +54,14 @@ type RosterEntry struct {
 	Restarts *int              `json:"restarts,omitempty"` // times a program is started again after it exits (default 3)
 	Limits   ProgramLimits     `json:"limits"`
 	External bool              `json:"external,omitempty"` // registered by someone else, under Name
+	// MCP is an MCP-client seat: an MCP client takes it with its join code
+	// at the league's seat host (agents/seat) and plays through tools.
+	MCP bool `json:"mcp,omitempty"`
+	// JoinCode false lets an external entry be taken without a join code,
+	// by whoever registers under its name first: for an agent that
+	// cannot send one (another implementation's, unmodified) on a
+	// network where everyone is trusted. Default (nil, true): a code.
+	JoinCode *bool `json:"join_code,omitempty"`
 	// Sandbox false runs a program unconfined, as leaguetui's own user:
 	// only for a program the organiser trusts (default: confined).
 	Sandbox *bool `json:"sandbox,omitempty"`
@@ -64,6 +72,10 @@ type RosterEntry struct {
 	// (relative ones from its dir).
 	Read []string `json:"read,omitempty"`
 }
+
+// NeedsJoinCode reports whether an external entry is taken only with
+// its join code (the default; "join_code": false says not).
+func (e RosterEntry) NeedsJoinCode() bool { return e.JoinCode == nil || *e.JoinCode }
 
 // Sandboxed reports whether the program runs confined.
 func (e RosterEntry) Sandboxed() bool { return e.Sandbox == nil || *e.Sandbox }
@@ -114,13 +126,16 @@ const (
 	KindModel    = "model"
 	KindProgram  = "program"
 	KindExternal = "external"
+	KindMCP      = "mcp" // an MCP-client seat
 )
 
-// Kind says which of the four an entry is.
+// Kind says which kind of entry e is.
 func (e RosterEntry) Kind() string {
 	switch {
 	case e.External:
 		return KindExternal
+	case e.MCP:
+		return KindMCP
 	case len(e.Command) > 0:
 		return KindProgram
 	case e.Strategy == "llm":
@@ -287,7 +302,7 @@ func (r *Roster) Validate(game string, checkLLM func(LLM) error, checkCommand fu
 			if problem := rosterNameProblem(e.Name); problem != "" {
 				return fail("name", "%s", problem)
 			}
-			if k := e.Kind(); (k == KindBuiltin || k == KindModel) && !fileSafeName().MatchString(e.Name) {
+			if k := e.Kind(); (k == KindBuiltin || k == KindModel || k == KindMCP) && !fileSafeName().MatchString(e.Name) {
 				return fail("name", "a %s entry is one of leaguetui's own agents, which names its files after it: "+
 					"want 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (spaces go with \"external\" or a \"command\")", k)
 			}
@@ -342,20 +357,26 @@ func fieldErr(field, format string, args ...any) error {
 // checkEntry checks one entry's own fields.
 func checkEntry(role, game string, e RosterEntry, checkLLM func(LLM) error, checkCommand func(RosterEntry) error) error {
 	kinds := 0
-	for _, set := range []bool{e.External, len(e.Command) > 0, e.Strategy != ""} {
+	for _, set := range []bool{e.External, e.MCP, len(e.Command) > 0, e.Strategy != ""} {
 		if set {
 			kinds++
 		}
 	}
 	if kinds > 1 {
-		return fieldErr("strategy", "an entry is one of a strategy, a command or external, not several")
+		return fieldErr("strategy", "an entry is one of a strategy, a command, external or mcp, not several")
 	}
 	if e.Kind() != KindProgram && (e.Dir != "" || len(e.Env) > 0 || e.Restarts != nil || e.Limits != (ProgramLimits{}) ||
 		e.Sandbox != nil || len(e.Connect) > 0 || len(e.Read) > 0) {
 		return fieldErr("command", "dir, env, restarts, limits, sandbox, connect and read go with a command")
 	}
+	if e.JoinCode != nil && e.Kind() != KindExternal {
+		return fieldErr("join_code", "goes with \"external\": true (leaguetui gives its own players their codes, and a program needs none)")
+	}
 	if e.LLM != nil && e.Kind() != KindModel {
 		return fieldErr("llm", "goes with \"strategy\": \"llm\"")
+	}
+	if e.MCP && role == "referees" {
+		return fieldErr("mcp", "an MCP-client seat is a player's")
 	}
 	switch e.Kind() {
 	case KindBuiltin:

@@ -40,6 +40,7 @@ func TestRosterValidateNamesEntryAndField(t *testing.T) {
 		{`{"players":[{"name":"bob","external":true,"command":["x"]},{"name":"x","strategy":"random"}]}`, `players[0] "bob": strategy: an entry is one of`},
 		{`{"players":[{"name":"P02","strategy":"random"},{"name":"x","strategy":"random"}]}`, `players[0] "P02": name: has the form of a player id`},
 		{`{"players":[{"name":"bob","command":["x","{prot}"]},{"name":"x","strategy":"random"}]}`, `players[0] "bob": command: bad {prot}`},
+		{`{"players":[{"name":"bob","strategy":"random","join_code":false},{"name":"x","strategy":"random"}]}`, `players[0] "bob": join_code: goes with "external": true`},
 	} {
 		r, err := LoadRoster(writeRoster(t, c.body), "")
 		if err != nil {
@@ -151,5 +152,23 @@ func TestRosterModelPrice(t *testing.T) {
 	if _, err := LoadRoster(writeRoster(t, `{"players":[{"name":"gpt","strategy":"llm","llm":{"model":"m",
 		"price":{"input_per_million":0.5}}},{"name":"x","strategy":"random"}]}`), ""); err == nil || !strings.Contains(err.Error(), "price") {
 		t.Errorf("a price without its output price: %v", err)
+	}
+}
+
+// TestRosterJoinCodeDefaultsToNeeded: an external entry needs its join
+// code unless it says "join_code": false.
+func TestRosterJoinCodeDefaultsToNeeded(t *testing.T) {
+	r, err := LoadRoster(writeRoster(t, `{"players":[{"name":"carol","external":true},{"name":"dan","external":true,"join_code":true},`+
+		`{"name":"Agent Alpha","external":true,"join_code":false}]}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Validate("even_odd", noLLMCheck, func(RosterEntry) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []bool{true, true, false} {
+		if got := r.Players[i].NeedsJoinCode(); got != want {
+			t.Errorf("%s: NeedsJoinCode %v, want %v", r.Players[i].Name, got, want)
+		}
 	}
 }

@@ -23,6 +23,7 @@ import (
 
 	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/relay"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/agents/tlsconf"
@@ -76,6 +77,7 @@ type Manager struct {
 	journal *store.Journal
 	lock    *store.DataLock // one manager per data folder: the journal has one writer
 	post    *rpc.Mailer
+	relay   *relay.Relay // the pull seats' (pull.go)
 
 	standingsFile, roundsFile *store.Coalescer // see openFiles
 	ratings                   ratingsCache     // see ratingsNow

@@ -30,6 +30,7 @@ func (m *Manager) routes() {
 	m.Server.Handle(protocol.TypeResumeLeague, m.handleResume)
 	m.Server.Handle(protocol.TypeStopLeague, m.handleStop)
 	m.serveHTTP()
+	m.mountRelay()
 	m.mcpTools()
 }
 
@@ -60,6 +61,10 @@ func (m *Manager) handleRegisterReferee(ctx context.Context, in protocol.Inbound
 // decided and staged under m.mu, and waited for in the journal outside it
 // (see journaled): the acceptance is sent once it is durable.
 func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta protocol.AgentMeta, role engine.Role, dialect protocol.Dialect) (any, error) {
+	pull, err := m.askedForPull(&meta, role)
+	if err != nil {
+		return nil, err
+	}
 	if err := m.checkRegistration(env, &meta, role); err != nil {
 		return nil, err
 	}
@@ -85,6 +90,7 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 		// Not ours: it may take its matches from the round announcement.
 		m.noteTicketless(entry.agent.ID)
 	}
+	m.seatAdmitted(pull, entry.agent, token)
 	return m.welcome(env, role, entry, token), nil
 }
 
@@ -181,6 +187,7 @@ func (m *Manager) enrol(b *batch, env protocol.Envelope, meta protocol.AgentMeta
 	if !known {
 		agent.ID = m.newID(role, meta.DisplayName)
 	}
+	meta.ContactEndpoint = m.seatEndpoint(meta.ContactEndpoint, agent.ID)
 	agent = m.registeredAgent(agent.ID, role, meta, hash)
 	switch {
 	case known:

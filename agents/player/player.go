@@ -34,6 +34,28 @@ type Options struct {
 	// JoinCode is the join code of the external roster entry it registers
 	// as (LEAGUETUI_JOIN_CODE), "" for none.
 	JoinCode string
+	// Moves, when set, chooses every move instead of a strategy or a
+	// model: a client outside the process (an MCP-client seat,
+	// agents/seat) answers for the player. Strategy is then not needed.
+	Moves MoveSource
+}
+
+// MoveSource is where a player's moves come from when they are chosen
+// outside the player (Options.Moves). The player keeps each move it gets
+// as any other, so a referee that asks twice for a turn gets the same
+// move without asking the source again.
+type MoveSource interface {
+	// Move is the move for mc, chosen before deadline (the call's, as the
+	// referee wrote it, or the league's move timeout). An error (no
+	// answer in time, or ctx ended) answers the call with an error and
+	// keeps nothing: the referee asks again or scores the technical loss,
+	// as for any player that does not answer.
+	Move(ctx context.Context, mc engine.MoveContext, deadline time.Time) (string, error)
+	// MatchOver says the match has ended (GAME_OVER): none of its moves
+	// will be asked again.
+	MatchOver(matchID string)
+	// LeagueCompleted says the manager has ended the league.
+	LeagueCompleted()
 }
 
 // Player is the player agent.
@@ -65,6 +87,8 @@ func New(opts Options) (*Player, error) {
 		if model, err = newModelPlayer(opts); err != nil {
 			return nil, err
 		}
+	} else if opts.Moves != nil {
+		opts.Strategy = "" // moves come from outside; the game's default strategy only observes
 	} else if _, err := engine.NewStrategyFor(opts.Config.GameType, opts.Strategy, opts.Seed); err != nil {
 		return nil, err
 	}
@@ -87,6 +111,9 @@ func New(opts Options) (*Player, error) {
 	p.Server.HandleBorrowing(protocol.TypeGameMoveCall, p.handleMoveCall)
 	p.Server.HandleBorrowing(protocol.TypeGameOver, p.handleGameOver)
 	p.LeagueCompleted = p.flushHistory // history.json is whole before the player says it is done
+	if opts.Moves != nil {
+		p.LeagueCompleted = func() { p.flushHistory(); opts.Moves.LeagueCompleted() }
+	}
 	p.AcknowledgeNotifications(protocol.TypeRoundAnnouncement, protocol.TypeStandingsUpdate,
 		protocol.TypeRoundCompleted, protocol.TypeGameError)
 	return p, nil
@@ -214,7 +241,7 @@ func (p *Player) handleInvitation(_ context.Context, in protocol.Inbound) (any, 
 // handleMoveCall answers CHOOSE_PARITY_CALL and GAME_MOVE_CALL with the
 // strategy's move for the call's game, the same one again if the referee
 // asks twice for the same turn.
-func (p *Player) handleMoveCall(_ context.Context, in protocol.Inbound) (any, error) {
+func (p *Player) handleMoveCall(ctx context.Context, in protocol.Inbound) (any, error) {
 	arrived := time.Now()
 	defer func() { p.metrics.MoveDuration.Observe(time.Since(arrived).Seconds()) }()
 	var call protocol.MoveCall
@@ -239,7 +266,7 @@ func (p *Player) handleMoveCall(_ context.Context, in protocol.Inbound) (any, er
 	mc := engine.MoveContext{Self: id, OpponentID: call.Context.OpponentID,
 		MatchID: call.MatchID, Round: int(call.Context.RoundID), GameType: gameType, Turn: max(request.Turn, 1),
 		MoveType: request.MoveType, Options: request.ValidOptions, State: request.Context}
-	move, report, err := p.chooseMove(key, mc, call.Deadline)
+	move, report, err := p.chooseMove(ctx, key, mc, call.Deadline)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +288,7 @@ func (p *Player) handleMoveCall(_ context.Context, in protocol.Inbound) (any, er
 // llm.MovePanicked) by a model player, as an internal error by any other.
 // A referee that asks again gets the move if the panic came after it was
 // kept, a fresh try if before.
-func (p *Player) chooseMove(key string, mc engine.MoveContext, callDeadline string) (move string, report *protocol.ModelMove, err error) {
+func (p *Player) chooseMove(ctx context.Context, key string, mc engine.MoveContext, callDeadline string) (move string, report *protocol.ModelMove, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			p.Log.Error("the move panicked", "event_type", "MOVE_PANICKED", "match_id", mc.MatchID, "panic", fmt.Sprint(v),
@@ -276,6 +303,9 @@ func (p *Player) chooseMove(key string, mc engine.MoveContext, callDeadline stri
 	switch {
 	case again:
 		return move, report, nil
+	case p.opts.Moves != nil:
+		move, err = p.remoteMove(ctx, key, mc, callDeadline)
+		return move, nil, err
 	case p.llm != nil:
 		asked := p.askModel(mc, callDeadline) // outside p.mu: a slow model holds up no other match
 		p.mu.Lock()
@@ -292,6 +322,33 @@ func (p *Player) chooseMove(key string, mc engine.MoveContext, callDeadline stri
 	move = strategy.Choose(mc)
 	p.moves[key] = move
 	return move, nil, nil
+}
+
+// remoteMove asks Options.Moves for mc's move, outside p.mu (a client
+// that takes its time holds up no other match), and keeps it: the one a
+// concurrent ask of the same turn kept first wins.
+func (p *Player) remoteMove(ctx context.Context, key string, mc engine.MoveContext, callDeadline string) (string, error) {
+	move, err := p.opts.Moves.Move(ctx, mc, moveDeadline(p.Cfg.Timeouts.Move, callDeadline))
+	if err != nil {
+		return "", protocol.NewRPCError(protocol.CodeInternal, "", "no move: %v", err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if kept, again := p.moves[key]; again {
+		return kept, nil
+	}
+	p.moves[key] = move
+	return move, nil
+}
+
+// moveDeadline is when a move call must be answered: the league's move
+// timeout from now, or the call's own deadline if sooner.
+func moveDeadline(timeout time.Duration, callDeadline string) time.Time {
+	deadline := time.Now().Add(timeout)
+	if at, _, err := protocol.ParseTime(callDeadline); err == nil && at.Before(deadline) {
+		deadline = at
+	}
+	return deadline
 }
 
 // givenMove is the move given before for key, and its model report.
@@ -353,6 +410,9 @@ func (p *Player) handleGameOver(ctx context.Context, in protocol.Inbound) (any, 
 	save := fresh && p.history.due()
 	p.mu.Unlock()
 	p.door.forget(over.MatchID)
+	if p.opts.Moves != nil {
+		p.opts.Moves.MatchOver(over.MatchID)
+	}
 	if save && file != nil {
 		file.Request()
 	}

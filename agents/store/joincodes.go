@@ -95,3 +95,30 @@ func newJoinCode() (string, error) {
 	Redact(code)
 	return code, nil
 }
+
+// ForgetJoinCodes removes names' codes from the file at path, if it holds
+// any: an entry its organiser now lets register without a code
+// ("join_code": false) must not be refused for lack of one an earlier run
+// made. The file is rewritten only when it changes.
+func ForgetJoinCodes(path string, names []string) error {
+	kept, err := LoadJoinCodes(path)
+	if err != nil {
+		return err
+	}
+	removed := false
+	for _, name := range names {
+		for n := range kept {
+			if strings.EqualFold(n, name) {
+				delete(kept, n)
+				removed = true
+			}
+		}
+	}
+	if !removed {
+		return nil
+	}
+	if err := writeAtomic(path, IndentedJSON(func() any { return kept }), secretFilePerm, dirPerm); err != nil {
+		return fmt.Errorf("cannot write the join codes: %w", err)
+	}
+	return nil
+}

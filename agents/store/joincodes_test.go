@@ -40,3 +40,25 @@ func TestJoinCodesKept(t *testing.T) {
 		t.Errorf("Lookup(DAVE) = %q, %v; want dave's code", code, ok)
 	}
 }
+
+// TestForgetJoinCodes: a name's code leaves the file, whatever its case,
+// and the others stay; a file without it is left as it is.
+func TestForgetJoinCodes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "join-codes.json")
+	if _, err := store.EnsureJoinCodes(path, []string{"carol", "Agent Alpha"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.ForgetJoinCodes(path, []string{"agent alpha", "nobody"}); err != nil {
+		t.Fatal(err)
+	}
+	codes, err := store.LoadJoinCodes(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := codes.Lookup("Agent Alpha"); ok || len(codes) != 1 || codes["carol"] == "" {
+		t.Errorf("codes after forgetting Agent Alpha: %v, want carol's alone", codes)
+	}
+	if err := store.ForgetJoinCodes(filepath.Join(t.TempDir(), "none.json"), []string{"carol"}); err != nil {
+		t.Errorf("forgetting in a missing file: %v", err)
+	}
+}

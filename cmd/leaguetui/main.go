@@ -46,6 +46,7 @@ Usage:
   leaguetui manager [flags]      run the league manager alone
   leaguetui referee [flags]      run one referee
   leaguetui player [flags]       run one player
+  leaguetui seats [flags]        host MCP-client seats: MCP clients play the league through tools
   leaguetui pages [flags]        serve a page graph to link-race referees (MCP)
   leaguetui bench [flags]        measure how close a league runs to the machine's limit
   leaguetui check [flags] -- COMMAND   test a player or referee of any implementation against league.v2
@@ -194,6 +195,7 @@ func commandTable(stdout, stderr io.Writer) map[string]func(context.Context, []s
 		"manager":    func(ctx context.Context, args []string) error { return runManager(ctx, args, stdout) },
 		"referee":    func(ctx context.Context, args []string) error { return runReferee(ctx, args, stdout) },
 		"player":     func(ctx context.Context, args []string) error { return runPlayer(ctx, args, stdout) },
+		"seats":      func(ctx context.Context, args []string) error { return runSeats(ctx, args, stdout) },
 		"bench":      func(ctx context.Context, args []string) error { return runBench(ctx, args, stdout, stderr) },
 		"pages":      func(ctx context.Context, args []string) error { return runPages(ctx, args, stdout, stderr) },
 		"completion": func(_ context.Context, args []string) error { return runCompletion(args, stdout) },
@@ -553,7 +555,7 @@ func checkStartedLeague(f *leagueFlags, spec launcher.Spec) error {
 // of built-in players, and a format those players fit
 // (launcher.Spec.CheckSize).
 func checkSize(spec launcher.Spec) error {
-	if spec.Roster == nil && (spec.Players+spec.Config.Joining.OpenSeats < 2 || spec.Referees < 1) {
+	if spec.Roster == nil && (spec.Players+spec.Config.Joining.OpenSeats+spec.Config.Joining.MCPSeats < 2 || spec.Referees < 1) {
 		return &usageError{fmt.Sprintf("a league needs --players 2 or more and --referees 1 or more (got --players %d --referees %d)", spec.Players, spec.Referees)}
 	}
 	if err := spec.CheckSize(); err != nil {

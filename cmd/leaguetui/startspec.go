@@ -31,7 +31,7 @@ var notRemembered = []string{"data", "no-ui", "json", "quiet", "csv", "web", "at
 // make another league (who plays, what, in which format). The others
 // (timeouts, retries, ports, TLS, …) are remembered but may be given anew.
 var leagueShaping = []string{"config", "league-id", "game", "format", "rounds", "challengers", "games-per-pair", "sprt",
-	"max-games", "roster", "open-seats", "strategies", "pages", "pages-url", "race-steps", "race-distance", "page-links",
+	"max-games", "roster", "open-seats", "mcp-seats", "strategies", "pages", "pages-url", "race-steps", "race-distance", "page-links",
 	"race-draw-loads", "players"}
 
 // pathFlags hold file names: remembered absolute, as a later run may be
@@ -134,7 +134,7 @@ func agreesWithDataFolder(spec launcher.Spec) error {
 	var differ, given []string
 	// The league's players count the open seats taken too.
 	if n := len(start.Players); spec.Given.Players && spec.Roster == nil && n > 0 &&
-		(n < spec.Players || n > spec.Players+spec.Config.Joining.OpenSeats) {
+		(n < spec.Players || n > spec.Players+spec.Config.Joining.OpenSeats+spec.Config.Joining.MCPSeats) {
 		differ = append(differ, fmt.Sprintf("--players %d (it has %d)", spec.Players, n))
 		given = append(given, fmt.Sprintf("--players %d", spec.Players))
 	}

@@ -9,8 +9,10 @@
 // when it registers again after a restart, answers the referee's
 // invitation, move and result calls (even_odd and link_race), checks match
 // tickets, serves GET /health and the MCP tools/list, and logs one line per
-// match. The wire is described in leaguetui's docs/protocol.md and
-// docs/joining.md.
+// match. With --pull it listens on no port (behind NAT, a firewall): it
+// takes the league's calls over connections it opens to the manager and
+// answers each by POST. The wire is described in leaguetui's
+// docs/protocol.md and docs/joining.md.
 package main
 
 import (
@@ -27,6 +29,7 @@ import (
 	"log"
 	"math/rand"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -293,8 +296,61 @@ func (p *player) serveMCP(w http.ResponseWriter, r *http.Request) {
 	reply(w, http.StatusOK, msg{"jsonrpc": "2.0", "id": req.ID, "result": result})
 }
 
+// --- --pull: no port; calls come over connections this player opens --------
+
+// pull takes each call the league makes to this player with a long poll of
+// the manager's relay (GET .../next, which answers 204 when nothing came
+// for a while), answers it in a goroutine of its own, and polls again at
+// once.
+func (p *player) pull(ctx context.Context, handler http.Handler) error {
+	base := strings.TrimSuffix(p.manager, "/mcp") + "/pull/" + p.identity().PlayerID
+	client := &http.Client{Timeout: time.Minute}
+	for ctx.Err() == nil {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/next", nil)
+		req.Header.Set("Authorization", "Bearer "+p.identity().AuthToken)
+		resp, err := client.Do(req)
+		if err != nil { // the manager is away: try again shortly
+			log.Printf("poll: %v", err)
+			time.Sleep(time.Second)
+			continue
+		}
+		body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+		resp.Body.Close()
+		switch {
+		case resp.StatusCode == http.StatusOK && err == nil:
+			go p.answerCall(ctx, client, handler, base, resp.Header.Get("League-Delivery"), body)
+		case resp.StatusCode == http.StatusUnauthorized: // the token is no longer this seat's
+			if err := p.register(); err != nil {
+				return err
+			}
+		case resp.StatusCode != http.StatusNoContent: // 204: nothing this time
+			time.Sleep(time.Second)
+		}
+	}
+	return nil
+}
+
+// answerCall runs one call through the handler a player that listens
+// serves on /mcp, and POSTs what it wrote to .../reply/<delivery>: the
+// relay writes it as the caller's HTTP response (an empty body for a
+// notification).
+func (p *player) answerCall(ctx context.Context, client *http.Client, handler http.Handler, base, delivery string, body []byte) {
+	recorded := httptest.NewRecorder()
+	handler.ServeHTTP(recorded, httptest.NewRequest(http.MethodPost, "/mcp", bytes.NewReader(body)))
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/reply/"+delivery, recorded.Body)
+	req.Header.Set("Authorization", "Bearer "+p.identity().AuthToken)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := client.Do(req)
+	if err != nil { // the manager is away
+		log.Printf("reply %s: %v", delivery, err)
+		return
+	}
+	resp.Body.Close() // 410: the caller stopped waiting
+}
+
 func main() {
 	port := flag.Int("port", 8101, "port to listen on")
+	pullSeat := flag.Bool("pull", false, "listen on no port: take the league's calls over connections this player opens (a pull seat)")
 	manager := flag.String("manager", "http://127.0.0.1:8000/mcp", "the manager's /mcp URL")
 	name := flag.String("name", "go-starter", "display name")
 	home, _ := os.UserHomeDir()
@@ -303,19 +359,31 @@ func main() {
 	log.SetFlags(0)
 	p := &player{name: *name, manager: *manager, endpoint: fmt.Sprintf("http://127.0.0.1:%d/mcp", *port),
 		credsPath: filepath.Join(*data, "credentials-"+*name+".json")}
+	if *pullSeat {
+		p.endpoint = "pull" // the manager gives this player a pull seat
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /mcp", p.serveMCP)
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) {
 		reply(w, http.StatusOK, msg{"status": "ok", "player_id": p.identity().PlayerID})
 	})
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *pullSeat {
+		if err := p.register(); err != nil {
+			log.Fatal(err)
+		}
+		if err := p.pull(ctx, mux); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	srv := &http.Server{Addr: fmt.Sprintf("127.0.0.1:%d", *port), Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	listening := make(chan error, 1)
 	go func() { listening <- srv.ListenAndServe() }()
 	if err := p.register(); err != nil { // the server is listening meanwhile
 		log.Fatal(err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	select {
 	case <-ctx.Done():
 		_ = srv.Shutdown(context.Background())

@@ -8,7 +8,9 @@
 // It registers with the manager, saves its credentials and presents them when
 // it registers again after a restart, answers the referee's invitation, move
 // and result calls (even_odd and link_race), checks match tickets, serves
-// GET /health and the MCP tools/list, and logs one line per match.
+// GET /health and the MCP tools/list, and logs one line per match. With --pull
+// it listens on no port (behind NAT, a firewall): it takes the league's calls
+// over connections it opens to the manager and answers each by POST.
 // The wire is described in leaguetui's docs/protocol.md and docs/joining.md.
 'use strict';
 const crypto = require('node:crypto');
@@ -40,9 +42,11 @@ const { values: args } = parseArgs({
     manager: { type: 'string', default: 'http://127.0.0.1:8000/mcp' },
     name: { type: 'string', default: 'node-starter' },
     data: { type: 'string', default: path.join(os.homedir(), '.leaguetui-starter') }, // folder for the saved credentials
+    pull: { type: 'boolean', default: false }, // listen on no port: take the league's calls over connections this player opens
   },
 });
-const endpoint = `http://127.0.0.1:${args.port}/mcp`;
+// With --pull the manager gives this player a pull seat (see pull below).
+const endpoint = args.pull ? 'pull' : `http://127.0.0.1:${args.port}/mcp`;
 const credsPath = path.join(args.data, `credentials-${args.name}.json`);
 let creds = {}; // player_id, auth_token, league_id, match_ticket_key
 
@@ -163,15 +167,17 @@ function reply(res, status, obj) {
   res.end(body);
 }
 
-function answer(res, text) {
+// respond is one JSON-RPC request's answer: its HTTP status and the response
+// object, or null for none (a notification).
+function respond(text) {
   let req;
   try {
     req = JSON.parse(text);
   } catch {
-    return reply(res, 200, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
+    return { status: 200, obj: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } } };
   }
   if (!req || typeof req.method !== 'string') {
-    return reply(res, 200, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request' } });
+    return { status: 200, obj: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request' } } };
   }
   const params = req.params || {};
   let response;
@@ -190,11 +196,17 @@ function answer(res, text) {
     if (!(e instanceof RPCError)) throw e;
     response = { jsonrpc: '2.0', id: req.id, error: { code: e.code, message: e.message } };
   }
-  if (!('id' in req)) { // a notification: acted on, never answered
-    res.writeHead(202);
+  if (!('id' in req)) return { status: 202, obj: null }; // a notification: acted on, never answered
+  return { status: 200, obj: response };
+}
+
+function answer(res, text) {
+  const { status, obj } = respond(text);
+  if (obj === null) {
+    res.writeHead(status);
     return res.end();
   }
-  reply(res, 200, response);
+  reply(res, status, obj);
 }
 
 const server = http.createServer((req, res) => {
@@ -216,10 +228,56 @@ const server = http.createServer((req, res) => {
   });
 });
 
-server.listen(Number(args.port), '127.0.0.1', () => { // listen before registering
-  register().catch((e) => {
-    console.error(e.message);
-    process.exit(1);
-  });
-});
+// --- --pull: no port; calls come over connections this player opens ---------
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// pull takes each call the league makes to this player with a long poll of the
+// manager's relay (GET .../next, which answers 204 when nothing came for a
+// while), answers it without waiting, and polls again at once.
+async function pull() {
+  const base = `${args.manager.replace(/\/mcp$/, '')}/pull/${creds.player_id}`;
+  for (;;) {
+    const auth = { Authorization: `Bearer ${creds.auth_token}` };
+    try {
+      const resp = await fetch(`${base}/next`, { headers: auth, signal: AbortSignal.timeout(60000) });
+      if (resp.status === 200) {
+        replyTo(base, auth, resp.headers.get('league-delivery'), await readCapped(resp));
+        continue;
+      }
+      await resp.arrayBuffer();
+      if (resp.status === 401) await register(); // the token is no longer this seat's
+      else if (resp.status !== 204) await sleep(1000); // 204: nothing this time
+    } catch (e) { // the manager is away: try again shortly
+      console.error(`poll: ${e.message}`);
+      await sleep(1000);
+    }
+  }
+}
+
+// replyTo POSTs the answer to one call to .../reply/<delivery>: the relay
+// writes it as the caller's HTTP response (an empty body for a notification).
+async function replyTo(base, auth, delivery, text) {
+  try {
+    const { obj } = respond(text);
+    const resp = await fetch(`${base}/reply/${delivery}`, {
+      method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' },
+      body: obj === null ? '' : JSON.stringify(obj), signal: AbortSignal.timeout(30000),
+    });
+    await resp.arrayBuffer();
+  } catch (e) { // the caller stopped waiting (410), or the manager is away
+    console.error(`reply ${delivery}: ${e.message}`);
+  }
+}
+
+function fail(e) {
+  console.error(e.message);
+  process.exit(1);
+}
+
+if (args.pull) {
+  register().then(pull).catch(fail);
+} else {
+  server.listen(Number(args.port), '127.0.0.1', () => register().catch(fail)); // listen before registering
+}
 process.on('SIGTERM', () => process.exit(0));

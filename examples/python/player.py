@@ -8,10 +8,12 @@ Copy it, replace the two strategy functions, and check it:
 It registers with the manager, saves its credentials and presents them when
 it registers again after a restart, answers the referee's invitation, move
 and result calls (even_odd and link_race), checks match tickets, serves
-GET /health and the MCP tools/list, and logs one line per match.
+GET /health and the MCP tools/list, and logs one line per match. With --pull
+it listens on no port (behind NAT, a firewall): it takes the league's calls
+over connections it opens to the manager and answers each by POST.
 The wire is described in leaguetui's docs/protocol.md and docs/joining.md.
 """
-import argparse, hashlib, hmac, json, os, random, sys, threading, time, urllib.request
+import argparse, hashlib, hmac, json, os, random, sys, threading, time, urllib.error, urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 MAX_BODY = 1 << 20  # larger requests are refused unread
@@ -140,6 +142,31 @@ TOOLS = [{"name": name, "description": text, "inputSchema": {"type": "object"}} 
     ("notify_match_result", "GAME_OVER: answers an acknowledgement")]]
 
 
+def answer(player, raw):
+    """One JSON-RPC request's answer: (HTTP status, the response object, or None for none)."""
+    try:
+        req = json.loads(raw)
+    except ValueError:
+        return 200, {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error"}}
+    if not isinstance(req, dict) or not isinstance(req.get("method"), str):
+        return 200, {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "invalid request"}}
+    method, params = req["method"], req.get("params") or {}
+    try:
+        if method == "tools/list":
+            result = {"tools": TOOLS}
+        elif method == "tools/call":  # an MCP client: the league message is the arguments
+            answer = player.handle(params.get("name", ""), params.get("arguments") or {})
+            result = {"content": [{"type": "text", "text": json.dumps(answer)}], "structuredContent": answer}
+        else:
+            result = player.handle(method, params)
+        response = {"jsonrpc": "2.0", "id": req.get("id"), "result": result}
+    except RPCError as e:
+        response = {"jsonrpc": "2.0", "id": req.get("id"), "error": {"code": e.code, "message": e.message}}
+    if "id" not in req:  # a notification: acted on, never answered
+        return 202, None
+    return 200, response
+
+
 def make_handler(player):
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):
@@ -153,29 +180,12 @@ def make_handler(player):
                 self.close_connection = True  # refused unread
                 return self.reply(413, {"jsonrpc": "2.0", "id": None,
                                         "error": {"code": -32600, "message": "request body too large"}})
-            try:
-                req = json.loads(self.rfile.read(length))
-            except ValueError:
-                return self.reply(200, {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error"}})
-            if not isinstance(req, dict) or not isinstance(req.get("method"), str):
-                return self.reply(200, {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "invalid request"}})
-            method, params = req["method"], req.get("params") or {}
-            try:
-                if method == "tools/list":
-                    result = {"tools": TOOLS}
-                elif method == "tools/call":  # an MCP client: the league message is the arguments
-                    answer = player.handle(params.get("name", ""), params.get("arguments") or {})
-                    result = {"content": [{"type": "text", "text": json.dumps(answer)}], "structuredContent": answer}
-                else:
-                    result = player.handle(method, params)
-                response = {"jsonrpc": "2.0", "id": req.get("id"), "result": result}
-            except RPCError as e:
-                response = {"jsonrpc": "2.0", "id": req.get("id"), "error": {"code": e.code, "message": e.message}}
-            if "id" not in req:  # a notification: acted on, never answered
-                self.send_response(202)
+            status, response = answer(player, self.rfile.read(length))
+            if response is None:
+                self.send_response(status)
                 self.send_header("Content-Length", "0")
                 return self.end_headers()
-            self.reply(200, response)
+            self.reply(status, response)
 
         def reply(self, status, obj):
             body = json.dumps(obj).encode()
@@ -190,6 +200,49 @@ def make_handler(player):
     return Handler
 
 
+# --- --pull: no port; calls come over a connection this player opens ----
+
+def pull(player):
+    """Take each call the league makes to this player with a long poll of the
+    manager's relay (GET .../next, which answers 204 when nothing came for a
+    while), answer it in a thread of its own, and poll again at once."""
+    base = player.args.manager.rsplit("/mcp", 1)[0] + "/pull/" + player.creds["player_id"]
+    while True:
+        auth = {"Authorization": "Bearer " + player.creds["auth_token"]}
+        try:
+            with urllib.request.urlopen(urllib.request.Request(base + "/next", headers=auth), timeout=60) as resp:
+                if resp.status != 200:
+                    continue  # 204: nothing this time
+                delivery, raw = resp.headers["League-Delivery"], resp.read(MAX_BODY + 1)
+        except urllib.error.HTTPError as e:
+            if e.code == 401:  # the token is no longer this seat's: register again
+                player.register()
+            else:
+                time.sleep(1)
+            continue
+        except OSError as e:  # the manager is away: try again shortly
+            print("poll: %s" % e, file=sys.stderr)
+            time.sleep(1)
+            continue
+        threading.Thread(target=reply_to, args=(player, base, auth, delivery, raw), daemon=True).start()
+
+
+def reply_to(player, base, auth, delivery, raw):
+    """POST the answer to one call to .../reply/<delivery>: the relay writes it
+    as the caller's HTTP response (an empty body for a notification)."""
+    if len(raw) > MAX_BODY:
+        status, response = 200, {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "request body too large"}}
+    else:
+        status, response = answer(player, raw)
+    body = b"" if response is None else json.dumps(response).encode()
+    req = urllib.request.Request(base + "/reply/" + delivery, body,
+                                 dict(auth, **{"Content-Type": "application/json"}), method="POST")
+    try:
+        urllib.request.urlopen(req, timeout=30).close()
+    except OSError as e:  # the caller stopped waiting (410), or the manager is away
+        print("reply %s: %s" % (delivery, e), file=sys.stderr)
+
+
 def main():
     parser = argparse.ArgumentParser(description="a league.v2 player")
     parser.add_argument("--port", type=int, default=8101)
@@ -197,11 +250,17 @@ def main():
     parser.add_argument("--name", default="python-starter")
     parser.add_argument("--data", default=os.path.join(os.path.expanduser("~"), ".leaguetui-starter"),
                         help="folder for the saved credentials (default ~/.leaguetui-starter)")
+    parser.add_argument("--pull", action="store_true",
+                        help="listen on no port: take the league's calls over connections this player opens (a pull seat)")
     player = Player(parser.parse_args())
-    server = ThreadingHTTPServer(("127.0.0.1", player.args.port), make_handler(player))
-    threading.Thread(target=server.serve_forever, daemon=True).start()  # listen before registering
-    player.register()
     try:
+        if player.args.pull:
+            player.endpoint = "pull"  # the manager gives this player a pull seat
+            player.register()
+            pull(player)
+        server = ThreadingHTTPServer(("127.0.0.1", player.args.port), make_handler(player))
+        threading.Thread(target=server.serve_forever, daemon=True).start()  # listen before registering
+        player.register()
         threading.Event().wait()
     except KeyboardInterrupt:
         pass

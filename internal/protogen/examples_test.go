@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
 )
 
@@ -134,6 +135,12 @@ func checkExamples(t *testing.T, name, page string) {
 			err = checkMessage([]byte(block), spec, spec.Body, spec.Type, true)
 		case strings.Contains(block, `"command"`):
 			continue // a roster entry (roster.md), not a message
+		case strings.Contains(block, `"mcp_url"`):
+			// The data folder's seats.json (MCP-client seats), read as
+			// its Go type reads it.
+			dec := json.NewDecoder(strings.NewReader(block))
+			dec.DisallowUnknownFields()
+			err = dec.Decode(&store.SeatsFile{})
 		default:
 			err = fmt.Errorf("neither a request, a result nor a league message")
 		}

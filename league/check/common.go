@@ -31,6 +31,10 @@ func (s *session) managerEnvelope(messageType, conv string) protocol.Envelope {
 // checkHealth: GET /health beside /mcp.
 func (s *session) checkHealth(ctx context.Context) {
 	const id = "health/answers"
+	if s.pull {
+		s.rec.skip(id, "a player on a pull seat serves no port: there is no host to ask GET /health of")
+		return
+	}
 	u, err := url.Parse(s.endpoint)
 	if err != nil {
 		s.rec.fail(id, "the contact endpoint is not a URL: "+err.Error(), exchange{}, "an http URL")

@@ -29,6 +29,7 @@ type inbound struct {
 type peer struct {
 	URL    string // its /mcp URL
 	srv    *http.Server
+	mux    *http.ServeMux                            // POST /mcp, and what HandleHTTP adds (the manager's pull seats)
 	answer func(ctx context.Context, in inbound) any // the result; nil answers with an ack
 
 	mu   sync.Mutex
@@ -42,13 +43,17 @@ func startPeer(host string, answer func(ctx context.Context, in inbound) any) (*
 	if err != nil {
 		return nil, err
 	}
-	p := &peer{URL: "http://" + ln.Addr().String() + "/mcp", answer: answer, news: make(chan struct{}, 1)}
-	p.srv = &http.Server{Handler: http.HandlerFunc(p.serve), ReadHeaderTimeout: 10 * time.Second}
+	p := &peer{URL: "http://" + ln.Addr().String() + "/mcp", answer: answer, news: make(chan struct{}, 1), mux: http.NewServeMux()}
+	p.mux.HandleFunc("/", p.serve)
+	p.srv = &http.Server{Handler: p.mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = p.srv.Serve(ln) }()
 	return p, nil
 }
 
 func (p *peer) close() { _ = p.srv.Close() }
+
+// HandleHTTP serves h beside POST /mcp (relay.Router).
+func (p *peer) HandleHTTP(pattern string, h http.HandlerFunc) { p.mux.HandleFunc(pattern, h) }
 
 func (p *peer) serve(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))

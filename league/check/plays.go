@@ -48,6 +48,7 @@ func (s *session) checkAdmissible(in inbound) {
 		env, meta = req.Envelope, req.PlayerMeta
 	}
 	if err == nil {
+		meta.ContactEndpoint = pullSeatStandIn(meta.ContactEndpoint, s.opts.Role)
 		err = protocol.CheckRegistration(env, &meta, engine.Role(s.opts.Role))
 	}
 	if err != nil {

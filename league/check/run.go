@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
+	"github.com/leaguetui/leaguetui/agents/relay"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/engine"
 	"github.com/leaguetui/leaguetui/league/process"
@@ -96,7 +97,9 @@ type session struct {
 	refereeMeta protocol.AgentMeta
 
 	id       string // the id the agent was given
-	endpoint string // its /mcp URL
+	endpoint string // its /mcp URL (its pull seat's relay endpoint, for a player that asked for one)
+	pull     bool   // the player registered for a pull seat
+	relay    *relay.Relay
 	meta     protocol.AgentMeta
 	games    []string
 	ids      atomic.Int64
@@ -134,6 +137,7 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		return Report{}, err
 	}
 	defer s.mgr.close()
+	s.hostPullSeats(cfg)
 	if opts.Role == RefereeRole {
 		stop, err := s.servePages()
 		if err != nil {
@@ -459,7 +463,7 @@ func (s *session) admitted(ctx context.Context, n int) error {
 		s.rec.pass(id, "")
 	}
 	s.checkAdmissible(in)
-	s.meta, s.endpoint = meta, meta.ContactEndpoint
+	s.meta, s.endpoint = meta, s.seatEndpoint(meta.ContactEndpoint)
 	s.league.Learn(s.endpoint, in.Dialect) // as the manager does: the agent is called in the dialect it registered in
 	if s.endpoint == "" {
 		s.dead = "the agent gave no contact_endpoint"
@@ -501,7 +505,7 @@ func (s *session) readRegistration(msg json.RawMessage) (protocol.AgentMeta, []s
 	if json.Unmarshal(m["game_types"], &games) != nil || len(games) == 0 {
 		problems = append(problems, metaKey+".game_types is missing or not a list of game names")
 	}
-	if ep := str(m, "contact_endpoint"); ep != "" && !strings.HasPrefix(ep, "http://") && !strings.HasPrefix(ep, "https://") {
+	if ep := str(m, "contact_endpoint"); ep != "" && !relay.IsMarker(ep) && !strings.HasPrefix(ep, "http://") && !strings.HasPrefix(ep, "https://") {
 		problems = append(problems, fmt.Sprintf("%s.contact_endpoint %q is not an http(s) URL", metaKey, ep))
 	}
 	return meta, problems

@@ -47,12 +47,15 @@ func (j Joining) Line() string {
 // roster's agents that register on their own, and the open seats.
 func joinTargetFor(opts Spec) joinTarget {
 	t := joinTarget{seats: opts.Config.Joining.OpenSeats}
+	for _, e := range mcpSeatEntries(opts.Config.Joining.MCPSeats) {
+		t.names = append(t.names, e.Name) // each registers when its client takes it
+	}
 	if opts.Roster == nil {
 		return t
 	}
 	for _, list := range [][]config.RosterEntry{opts.Roster.Players, opts.Roster.Referees} {
 		for _, e := range list {
-			if k := e.Kind(); k == config.KindExternal || k == config.KindProgram {
+			if k := e.Kind(); k == config.KindExternal || k == config.KindProgram || k == config.KindMCP {
 				t.names = append(t.names, e.Name)
 			}
 		}

@@ -104,6 +104,13 @@ type League struct {
 	// or the spec's (a random one when none was given).
 	Seed int64
 
+	// Seats is the seat host of the league's MCP-client seats (nil for
+	// none); SeatsURL is its MCP endpoint and SeatsFile the data folder's
+	// seats.json, which holds each seat's join code.
+	Seats     *process.Child
+	SeatsURL  string
+	SeatsFile string
+
 	lock   *store.DataLock // the data folder is ours (and the manager's) until Stop
 	notify func(string)
 	// playerNames are the names of the players the league was started
@@ -149,6 +156,9 @@ func (l *League) Stop() {
 		stopping.Go(func() { p.Stop(5 * time.Second) })
 	}
 	stopAll(l.Players)
+	if l.Seats != nil {
+		_ = l.Seats.Stop(5 * time.Second)
+	}
 	stopping.Wait()
 	if l.Pages != nil {
 		_ = l.Pages.Stop(5 * time.Second)
@@ -196,7 +206,7 @@ func (opts Spec) Size() (players, referees int) {
 	if opts.Roster != nil {
 		players = len(opts.Roster.Players)
 	}
-	return players + opts.Config.Joining.OpenSeats, len(refereeEntries(opts))
+	return players + opts.Config.Joining.OpenSeats + opts.Config.Joining.MCPSeats, len(refereeEntries(opts))
 }
 
 // CheckSize checks that the league has players and a referee: at least
@@ -247,6 +257,9 @@ func Launch(ctx context.Context, spec Spec) (*League, error) {
 		return league, managerGone(ctx, err)
 	}
 	if err := l.startPlayers(ctx); err != nil {
+		return league, managerGone(ctx, err)
+	}
+	if err := l.startSeatHost(ctx); err != nil {
 		return league, managerGone(ctx, err)
 	}
 	return league, nil
@@ -420,7 +433,7 @@ func (l *launching) startPlayers(ctx context.Context) error {
 	league.Players, err = startConcurrently(ctx, len(l.players), func(ctx context.Context, i int) (*process.Child, error) {
 		e := l.players[i]
 		switch e.Kind() {
-		case config.KindExternal:
+		case config.KindExternal, config.KindMCP: // the seat host serves the MCP seats (startSeatHost)
 			return nil, nil
 		case config.KindProgram:
 			return nil, league.startProgram(spec, e, league.say, "")
@@ -576,7 +589,7 @@ func DescribeLeague(dataDir string, s protocol.StandingsFile) string {
 func flagsAgree(opts Spec, s protocol.StandingsFile) error {
 	var differ, given []string
 	// The standings count the open seats taken too.
-	if n := len(s.Standings); opts.Given.Players && opts.Roster == nil && n > 0 && (n < opts.Players || n > opts.Players+opts.Config.Joining.OpenSeats) {
+	if n := len(s.Standings); opts.Given.Players && opts.Roster == nil && n > 0 && (n < opts.Players || n > opts.Players+opts.Config.Joining.OpenSeats+opts.Config.Joining.MCPSeats) {
 		differ = append(differ, fmt.Sprintf("--players %d (it has %d)", opts.Players, n))
 		given = append(given, fmt.Sprintf("--players %d", opts.Players))
 	}

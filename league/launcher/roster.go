@@ -91,8 +91,9 @@ func ProgramLog(dataDir, name string) string {
 // playerEntries are the players a league starts: the roster's, or
 // --players built-in ones named by their ids, their strategies cycled.
 func playerEntries(opts Spec) ([]config.RosterEntry, error) {
+	seats := mcpSeatEntries(opts.Config.Joining.MCPSeats) // --mcp-seats, after the others
 	if opts.Roster != nil {
-		return opts.Roster.Players, nil
+		return append(slices.Clone(opts.Roster.Players), seats...), nil
 	}
 	strategies, err := PlayerStrategies(opts.Config)
 	if err != nil {
@@ -102,7 +103,7 @@ func playerEntries(opts Spec) ([]config.RosterEntry, error) {
 	for i := range entries {
 		entries[i] = config.RosterEntry{Name: config.PlayerIDAt(i), Strategy: strategies[i%len(strategies)]}
 	}
-	return entries, nil
+	return append(entries, seats...), nil
 }
 
 // refereeEntries are the referees a league starts: the roster's, when it
@@ -269,20 +270,25 @@ func (l *League) seatArgs(opts Spec, layout store.Layout, players []config.Roste
 		return nil, nil
 	}
 	args := []string{"--open-seats", strconv.Itoa(opts.Config.Joining.OpenSeats)}
-	var coded, external []string
+	var coded, external, codeless []string
 	for _, e := range players {
-		switch e.Kind() {
-		case config.KindExternal:
+		switch k := e.Kind(); {
+		case k == config.KindExternal && !e.NeedsJoinCode():
+			codeless = append(codeless, e.Name)
+		case k == config.KindExternal:
 			external = append(external, e.Name)
 			coded = append(coded, e.Name)
-		case config.KindBuiltin, config.KindModel:
+		case k == config.KindBuiltin, k == config.KindModel, k == config.KindMCP: // an MCP seat's code is in seats.json
 			coded = append(coded, e.Name)
 		}
+	}
+	path := layout.JoinCodes()
+	if err := l.leaveCodeless(path, codeless); err != nil {
+		return nil, err
 	}
 	if len(coded) == 0 {
 		return args, nil
 	}
-	path := layout.JoinCodes()
 	codes, err := store.EnsureJoinCodes(path, coded)
 	if err != nil {
 		return nil, err
@@ -293,6 +299,23 @@ func (l *League) seatArgs(opts Spec, layout store.Layout, players []config.Roste
 			strings.Join(external, ", "), path))
 	}
 	return append(args, "--join-codes", path), nil
+}
+
+// leaveCodeless makes sure the external entries that need no join code
+// ("join_code": false) have none in the file the manager reads, and says
+// what that gives up: whoever registers under such a name first takes it.
+// Their names stay the league's own (--reserve), so no look-alike of
+// them is taken.
+func (l *League) leaveCodeless(path string, codeless []string) error {
+	if len(codeless) == 0 {
+		return nil
+	}
+	if err := store.ForgetJoinCodes(path, codeless); err != nil {
+		return err
+	}
+	l.say(fmt.Sprintf("no join code for %s (\"join_code\": false): whoever registers first under such a name takes it",
+		strings.Join(codeless, ", ")))
+	return nil
 }
 
 // joinCodeEnv is the environment that gives our own player name its join

@@ -1,0 +1,134 @@
+package relay
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"sync"
+	"time"
+)
+
+// seat is one pull player's calls: those waiting for a poll (queue) and
+// those handed out and waiting for the answer (handed). slots bounds both
+// together, so that a flood of calls is refused rather than held.
+type seat struct {
+	mu        sync.Mutex
+	tokenHash [sha256.Size]byte
+	handed    map[string]*delivery // delivery id -> a call handed out, not yet answered
+	queue     chan *delivery       // calls waiting for a poll
+	slots     chan struct{}        // one per call held
+	polls     chan struct{}        // one per poll waiting
+}
+
+// delivery is one held call.
+type delivery struct {
+	id     string
+	body   []byte
+	answer chan answer   // the player's answer, sent once
+	gone   chan struct{} // closed when the caller stops waiting
+}
+
+// answer is what the caller's response becomes.
+type answer struct {
+	status int
+	body   []byte
+}
+
+func newSeat(queue int) *seat {
+	return &seat{handed: map[string]*delivery{}, queue: make(chan *delivery, queue),
+		slots: make(chan struct{}, queue), polls: make(chan struct{}, pollers)}
+}
+
+func (s *seat) setToken(sum [sha256.Size]byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tokenHash = sum
+}
+
+// opens compares token with the seat's in constant time (the hashes'
+// length is fixed, so their compare leaks nothing of the token's).
+func (s *seat) opens(token string) bool {
+	sum := sha256.Sum256([]byte(token))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return token != "" && subtle.ConstantTimeCompare(sum[:], s.tokenHash[:]) == 1
+}
+
+var errQueueFull = errors.New("the player's queue of calls is full; try again later")
+
+// enqueue holds a call for the next poll, or refuses it when the seat
+// already holds as many as it may.
+func (s *seat) enqueue(body []byte) (*delivery, error) {
+	select {
+	case s.slots <- struct{}{}:
+	default:
+		return nil, errQueueFull
+	}
+	d := &delivery{id: newDeliveryID(), body: body, answer: make(chan answer, 1), gone: make(chan struct{})}
+	s.queue <- d // never blocks: the queue has a place for every slot
+	return d, nil
+}
+
+// release ends a call's hold, answered or not: a poll skips it, and an
+// answer to it is refused.
+func (s *seat) release(d *delivery) {
+	close(d.gone)
+	s.mu.Lock()
+	delete(s.handed, d.id)
+	s.mu.Unlock()
+	<-s.slots
+}
+
+// next waits up to wait for a call whose caller still waits, and hands it
+// out; nil when none came or the poller went.
+func (s *seat) next(ctx context.Context, wait time.Duration) *delivery {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		select {
+		case d := <-s.queue:
+			if s.hand(d) {
+				return d
+			}
+		case <-timer.C:
+			return nil
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// hand records d as handed out, unless its caller has gone already.
+func (s *seat) hand(d *delivery) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-d.gone:
+		return false
+	default:
+	}
+	s.handed[d.id] = d
+	return true
+}
+
+// take is the handed-out call with that delivery id, removed so that it
+// is answered once; nil for an unknown or answered id.
+func (s *seat) take(id string) *delivery {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.handed[id]
+	delete(s.handed, id)
+	return d
+}
+
+func (s *seat) startPoll() bool {
+	select {
+	case s.polls <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+func (s *seat) endPoll() { <-s.polls }

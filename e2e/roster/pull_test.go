@@ -1,0 +1,91 @@
+package roster_test
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leaguetui/leaguetui/internal/leaguetest"
+)
+
+// registerPull registers a player named name for a pull seat
+// (contact_endpoint "pull") and returns the manager's answer.
+func registerPull(t *testing.T, url, name, endpoint string) leaguetest.Reply {
+	t.Helper()
+	meta := map[string]any{"display_name": name, "version": "1.0.0", "game_types": []string{"even_odd"}, "contact_endpoint": endpoint}
+	params := leaguetest.With(leaguetest.Envelope("LEAGUE_REGISTER_REQUEST", "player:"+name), map[string]any{"player_meta": meta})
+	return leaguetest.Call(t, url, "register_player", params)
+}
+
+// TestPullSeatNeverPolled: a player that takes a pull seat and never
+// polls for its calls loses each match as a technical loss (the
+// referee's calls, held at the relay, time out), its opponents play on
+// unharmed, and the league completes. A registration that claims a
+// relay endpoint for itself is refused: only the manager hands them out;
+// so is a referee's asking for a pull seat.
+func TestPullSeatNeverPolled(t *testing.T) {
+	dataDir := t.TempDir()
+	run := startLeaguetui(t, dataDir, nil, "--no-ui", "--data", dataDir, "--seed", "4", "--players", "2", "--open-seats", "1",
+		"--move-timeout", "1s", "--join-timeout", "1s", "--generic-timeout", "1s", "--retry-delay", "100ms", "--attempts", "1", "--free-ports")
+	url := run.managerURL(t)
+	claimed := registerPull(t, url, "impostor", strings.TrimSuffix(url, "/mcp")+"/pull/P01/mcp")
+	if claimed.String("message_type") != "LEAGUE_ERROR" || !strings.Contains(claimed.String("error_description"), "relay endpoints") {
+		t.Errorf("a registration claiming a relay endpoint: %s, want a LEAGUE_ERROR", claimed.Body)
+	}
+	referee := leaguetest.Call(t, url, "register_referee", leaguetest.With(leaguetest.Envelope("REFEREE_REGISTER_REQUEST", "referee:REF09"),
+		map[string]any{"referee_meta": map[string]any{"display_name": "REF09", "version": "1.0.0", "game_types": []string{"even_odd"},
+			"contact_endpoint": "pull"}}))
+	if !strings.Contains(referee.String("error_description"), "only a player may take a pull seat") {
+		t.Errorf("a referee asking for a pull seat: %s, want a LEAGUE_ERROR", referee.Body)
+	}
+	if reply := registerPull(t, url, "silent", "pull"); reply.String("status") != "ACCEPTED" || reply.String("player_id") != "P03" {
+		t.Fatalf("a pull registration: %s, want ACCEPTED as P03", reply.Body)
+	}
+	run.wait(t)
+	for name, row := range rowsByName(readStandings(t, dataDir)) {
+		want := 0
+		if name == "silent" {
+			want = 2
+		}
+		if row.Played != 2 || row.TechnicalLosses != want {
+			t.Errorf("%s: played %d, technical losses %d; want 2 and %d", name, row.Played, row.TechnicalLosses, want)
+		}
+	}
+}
+
+// TestStartersPlayThroughPullSeats: the three starters of examples/ with
+// --pull (no port of their own) play a whole roster league beside
+// built-in players through pull seats, with no technical loss for anyone.
+func TestStartersPlayThroughPullSeats(t *testing.T) {
+	examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goStarter := filepath.Join(t.TempDir(), "starter")
+	build := exec.Command("go", "build", "-o", goStarter, ".")
+	build.Dir = filepath.Join(examples, "go")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build examples/go: %v\n%s", err, out)
+	}
+	pulled := func(entry map[string]any) map[string]any {
+		entry["command"] = append(entry["command"].([]string), "--pull")
+		return entry
+	}
+	roster := writeRoster(t,
+		pulled(starter(t, "py-pull", "python3", filepath.Join(examples, "python", "player.py"))),
+		pulled(starter(t, "js-pull", "node", filepath.Join(examples, "node", "player.js"))),
+		pulled(starter(t, "go-pull", goStarter)),
+		map[string]any{"name": "bob", "strategy": "adaptive"},
+	)
+	dataDir := t.TempDir()
+	run := startLeaguetui(t, dataDir, nil, append([]string{"--no-ui", "--data", dataDir, "--seed", "8",
+		"--roster", roster, "--referees", "2"}, fast...)...)
+	run.wait(t)
+	rows := rowsByName(readStandings(t, dataDir))
+	for _, name := range []string{"py-pull", "js-pull", "go-pull", "bob"} {
+		if row, ok := rows[name]; !ok || row.Played != 3 || row.TechnicalLosses != 0 {
+			t.Errorf("%s: %+v (in the standings: %v); want 3 matches played, no technical loss", name, row, ok)
+		}
+	}
+}
