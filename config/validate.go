@@ -54,6 +54,10 @@ func (f Format) validate(p *problems) {
 	p.check(f.Place == "" || f.UntilSeparated > 0, "--place needs --until-separated N: the matches that place the player")
 	p.check(f.Place == "" || f.Name == "" || f.Name == "round-robin", "--place plays only separating matches: it takes no --format")
 	p.check(f.UntilSeparated == 0 || f.SPRT == "", "--until-separated does not go with --sprt, which decides between two players")
+	p.nonNegative("until-decided", f.UntilDecided)
+	p.check(f.UntilDecided == 0 || f.SPRT == "", "--until-decided does not go with --sprt, which decides between two players")
+	p.check(f.UntilDecided == 0 || f.UntilSeparated == 0, "--until-decided and --until-separated are two stopping rules: give one")
+	p.check(f.UntilDecided == 0 || f.Place == "", "--place places a player with --until-separated, not --until-decided")
 }
 
 // problems collects validation failures.

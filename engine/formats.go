@@ -46,6 +46,11 @@ type FormatSpec struct {
 	// whose 95 % intervals overlap the most (see MostUnsure), and stops
 	// when every adjacent pair is separated.
 	UntilSeparated int `json:"until_separated,omitempty"`
+	// UntilDecided is UntilSeparated that also stops for a pair shown
+	// equivalent within EquivalenceMargin Elo (AdjacentPair.Equivalent):
+	// it plays until every adjacent pair is separated or equivalent.
+	UntilDecided      int     `json:"until_decided,omitempty"`
+	EquivalenceMargin float64 `json:"equivalence_margin,omitempty"`
 	// Place, with UntilSeparated, plays no schedule of its own: only
 	// separating matches that involve this player, placing it among the
 	// others (and the Prior games, a season's, when given).
@@ -62,6 +67,26 @@ func (s FormatSpec) maxGames() int {
 		return s.MaxGames
 	}
 	return DefaultSPRTMaxGames
+}
+
+// DefaultEquivalenceMargin is --until-decided's margin without
+// --equivalence-margin, in Elo: a 64 % expected score.
+const DefaultEquivalenceMargin = 100
+
+// extraMatches is how many matches may follow the schedule, one a round:
+// --until-separated's or --until-decided's.
+func (s FormatSpec) extraMatches() int { return s.UntilSeparated + s.UntilDecided }
+
+// margin is the equivalence margin the adjacent pairs are judged with: 0
+// (none) for --until-separated.
+func (s FormatSpec) margin() float64 {
+	if s.UntilDecided == 0 {
+		return 0
+	}
+	if s.EquivalenceMargin > 0 {
+		return s.EquivalenceMargin
+	}
+	return DefaultEquivalenceMargin
 }
 
 // games is how many times each pair meets.
@@ -83,6 +108,9 @@ func Schedule(spec FormatSpec, players []string, seed int64) ([]Round, int, erro
 func makeSchedule(spec FormatSpec, players []string, seed int64) (*schedule, int, error) {
 	if err := validatePlayers(players); err != nil {
 		return nil, 0, err
+	}
+	if spec.UntilDecided > 0 && (spec.UntilSeparated > 0 || spec.SPRT != nil || spec.Place != "") {
+		return nil, 0, fmt.Errorf("--until-decided goes with neither --until-separated, --sprt nor --place")
 	}
 	s := newSchedule(players)
 	var first Round // the one round a dynamic format starts with
@@ -118,7 +146,7 @@ func makeSchedule(spec FormatSpec, players []string, seed int64) (*schedule, int
 	if first.Number > 0 {
 		s.addRound(first)
 	}
-	return s, max(planned, len(s.rounds)) + spec.UntilSeparated, nil
+	return s, max(planned, len(s.rounds)) + spec.extraMatches(), nil
 }
 
 // validatePlace checks a --place league: a player of the league, placed

@@ -187,7 +187,7 @@ func NewStartInfo(spec FormatSpec, gameType string, players []string, seed int64
 		return nil, err
 	}
 	s := &StartInfo{Seed: seed, GameType: gameType, Players: players, made: made}
-	if spec.Format != FormatRoundRobin && spec.Format != "" || spec.GamesPerPair > 1 || spec.SPRT != nil || spec.UntilSeparated > 0 {
+	if spec.Format != FormatRoundRobin && spec.Format != "" || spec.GamesPerPair > 1 || spec.SPRT != nil || spec.extraMatches() > 0 {
 		s.Format = &spec // a plain round robin's league_started stays as it was
 	}
 	if planned != len(made.rounds) {
@@ -280,6 +280,8 @@ type League struct {
 	planned    int            // rounds the league will have
 	entrants   []string       // the players the league started with, in seeding order
 	sprtCounts [4]int         // the SPRT challenger's results, by outcomeKind
+	sprtPairs  [5]int         // its complete seat-swapped pairs, by its score in the pair (×2)
+	sprtOdd    map[int]int    // its score (×2) in an odd game whose pair is not complete, by round
 	sepPairs   []AdjacentPair // Separation's, kept while no result comes
 	sepFor     int            // the results it was fitted on
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -37,11 +38,11 @@ func (l *League) NextRound() (r Round, ok bool, err error) {
 // round (empty for a Swiss or SPRT round): why a separating match was
 // chosen.
 func (l *League) NextRoundWhy() (r Round, why string, ok bool, err error) {
-	dynamic := l.format.Format == FormatSwiss || l.format.SPRT != nil || l.format.UntilSeparated > 0
+	dynamic := l.format.Format == FormatSwiss || l.format.SPRT != nil || l.format.extraMatches() > 0
 	if !dynamic || l.RoundCount() >= l.planned || l.roundsDone < l.RoundCount() || l.State == LeagueWaiting || l.sprtDecided() {
 		return Round{}, "", false, nil
 	}
-	if l.format.UntilSeparated > 0 && l.RoundCount() >= l.scheduledRounds() {
+	if l.format.extraMatches() > 0 && l.RoundCount() >= l.scheduledRounds() {
 		return l.separatingRound()
 	}
 	if l.format.SPRT != nil {
@@ -55,7 +56,7 @@ func (l *League) NextRoundWhy() (r Round, why string, ok bool, err error) {
 
 // scheduledRounds is how many rounds the league's format plays before any
 // separating match.
-func (l *League) scheduledRounds() int { return l.planned - l.format.UntilSeparated }
+func (l *League) scheduledRounds() int { return l.planned - l.format.extraMatches() }
 
 // Separation is the ranking's adjacent pairs by the fit the separating
 // matches are chosen by: the league's results (and the prior games of a
@@ -67,7 +68,7 @@ func (l *League) Separation() []AdjacentPair {
 	results := append(priorResults(l.format.Prior), slices.Collect(l.RecordedResults().All())...)
 	players := slices.Clone(l.entrants)
 	SortIDs(players)
-	l.sepPairs, l.sepFor = AdjacentPairs(FitRatings(players, results, RatingOptions{})), l.finished
+	l.sepPairs, l.sepFor = AdjacentPairsWithin(FitRatings(players, results, RatingOptions{}), l.format.margin()), l.finished
 	return l.sepPairs
 }
 
@@ -105,7 +106,7 @@ func (l *League) gamesBetween(a, b string) int {
 // nothing left to separate: its schedule played, and every adjacent pair
 // (involving the --place player) separated.
 func (l *League) separated() bool {
-	if l.format.UntilSeparated == 0 || l.RoundCount() < l.scheduledRounds() || l.roundsDone < l.RoundCount() {
+	if l.format.extraMatches() == 0 || l.RoundCount() < l.scheduledRounds() || l.roundsDone < l.RoundCount() {
 		return false
 	}
 	_, unsure := MostUnsure(l.Separation(), l.format.Place, l.Seed, l.RoundCount()+1)
@@ -119,7 +120,7 @@ func (l *League) SPRT() (st SPRTStatus, ok bool) {
 		return SPRTStatus{}, false
 	}
 	c := l.sprtCounts
-	return l.format.SPRT.Status(c[won], c[drew], c[lost]+c[lostTechnically]), true
+	return l.format.SPRT.StatusPaired(c[won], c[drew], c[lost]+c[lostTechnically], l.sprtPairs), true
 }
 
 // sprtDecided reports whether the league's SPRT has accepted a hypothesis:
@@ -138,7 +139,27 @@ func (l *League) countSPRT(r Result) {
 	for _, o := range tally(r) {
 		if o.player == l.format.Challengers[0] && !(o.kind == lostTechnically && kindFor(r, otherPlayer(r, o.player)) == lostTechnically) {
 			l.sprtCounts[o.kind]++
+			l.countPair(r.Round, map[outcomeKind]int{won: 2, drew: 1}[o.kind])
 		}
+	}
+}
+
+// countPair adds the challenger's score (×2: a loss 0, a draw 1, a win 2)
+// in game round, one game a round, to its seat-swapped pair: games 1 and
+// 2, 3 and 4, … (sprtRound alternates the seats). A pair counts once both
+// games have a counted result; a game of a technical loss of both leaves
+// its pair out.
+func (l *League) countPair(round, score int) {
+	if round%2 == 1 {
+		if l.sprtOdd == nil {
+			l.sprtOdd = map[int]int{}
+		}
+		l.sprtOdd[round] = score
+		return
+	}
+	if first, ok := l.sprtOdd[round-1]; ok {
+		delete(l.sprtOdd, round-1)
+		l.sprtPairs[first+score]++ // the pair's score ×2: 0 (LL) to 4 (WW)
 	}
 }
 
@@ -178,26 +199,110 @@ func (l *League) addRound(r *Round) error {
 	return nil
 }
 
-// SeparationStatus is where a league's --until-separated stands.
+// SeparationStatus is where a league's --until-separated or
+// --until-decided stands.
 type SeparationStatus struct {
-	Limit  int  `json:"limit"`  // separating matches it may play
-	Played int  `json:"played"` // separating matches scheduled so far
-	Known  bool `json:"known"`  // the schedule is played: Unsure and Pairs are counted
-	Unsure int  `json:"unsure"` // adjacent pairs not separated (AdjacentPair.Unsure)
-	Pairs  int  `json:"pairs"`  // adjacent pairs
+	Rule   string `json:"rule,omitempty"` // "until-separated" or "until-decided"
+	Limit  int    `json:"limit"`          // separating matches it may play
+	Played int    `json:"played"`         // separating matches scheduled so far
+	Known  bool   `json:"known"`          // the schedule is played: the pairs are counted and judged
+	Unsure int    `json:"unsure"`         // adjacent pairs neither separated nor equivalent (AdjacentPair.Unsure)
+	Pairs  int    `json:"pairs"`          // adjacent pairs
+	// Margin is --until-decided's equivalence margin in Elo; Separated and
+	// Equivalent count the pairs of each verdict, Verdicts judges each
+	// adjacent pair of the ranking by rating, best first.
+	Margin     float64       `json:"equivalence_margin,omitempty"`
+	Separated  int           `json:"separated,omitempty"`
+	Equivalent int           `json:"equivalent,omitempty"`
+	Verdicts   []PairVerdict `json:"verdicts,omitempty"`
 }
 
-// SeparationStatus reports the league's --until-separated; ok is false in a
-// league without one. The pairs are counted once the schedule is played
-// (a fit per result before then would hold up a large league).
+// PairVerdict is one adjacent pair of the ranking by rating and its
+// verdict (VerdictSeparated, VerdictEquivalent or VerdictUnsure).
+type PairVerdict struct {
+	Above   string `json:"above"`
+	Below   string `json:"below"`
+	Rank    int    `json:"rank"` // Above's rank by rating, 1-based
+	Verdict string `json:"verdict"`
+	// Difference ± CI95 is the 95 % interval of elo(Above) − elo(Below),
+	// rounded to hundredths; absent when one of them is unrated.
+	Difference *float64 `json:"elo_difference,omitempty"`
+	CI95       *float64 `json:"ci95,omitempty"`
+}
+
+// ruleName is the flag that made the league play on.
+func (s FormatSpec) ruleName() string {
+	if s.UntilDecided > 0 {
+		return "until-decided"
+	}
+	return "until-separated"
+}
+
+// SeparationStatus reports the league's --until-separated or
+// --until-decided; ok is false in a league without either. The pairs are
+// counted once the schedule is played (a fit per result before then would
+// hold up a large league).
 func (l *League) SeparationStatus() (st SeparationStatus, ok bool) {
-	if l.format.UntilSeparated == 0 {
+	if l.format.extraMatches() == 0 {
 		return st, false
 	}
-	st = SeparationStatus{Limit: l.format.UntilSeparated, Played: max(l.RoundCount()-l.scheduledRounds(), 0)}
+	st = SeparationStatus{Rule: l.format.ruleName(), Limit: l.format.extraMatches(),
+		Played: max(l.RoundCount()-l.scheduledRounds(), 0), Margin: l.format.margin()}
 	if l.State != LeagueWaiting && l.RoundCount() >= l.scheduledRounds() && l.roundsDone == l.RoundCount() {
 		pairs := involving(l.Separation(), l.format.Place)
 		st.Known, st.Unsure, st.Pairs = true, CountUnsure(pairs), len(pairs)
+		for _, p := range pairs {
+			v := p.judged()
+			st.Verdicts = append(st.Verdicts, v)
+			st.Separated += b2i(v.Verdict == VerdictSeparated)
+			st.Equivalent += b2i(v.Verdict == VerdictEquivalent)
+		}
 	}
 	return st, true
+}
+
+// judged is the pair as SeparationStatus reports it.
+func (p AdjacentPair) judged() PairVerdict {
+	v := PairVerdict{Above: p.Above, Below: p.Below, Rank: p.Rank, Verdict: p.Verdict()}
+	if d := p.Difference(); !math.IsNaN(d) {
+		diff, width := math.Round(d*100)/100, math.Round(p.Width*100)/100
+		v.Difference, v.CI95 = &diff, &width
+	}
+	return v
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// StopWhy is the sentence the journal keeps with league_completed for a
+// league that played on after its schedule: whether every adjacent pair
+// was decided or the limit was reached. "" for any other league.
+func (l *League) StopWhy() string {
+	st, ok := l.SeparationStatus()
+	if !ok {
+		return ""
+	}
+	return st.StopWhy()
+}
+
+// StopWhy is League.StopWhy from the status at the league's end; "" while
+// the pairs are not judged yet.
+func (st SeparationStatus) StopWhy() string {
+	if !st.Known {
+		return ""
+	}
+	counts := fmt.Sprintf("%d separated", st.Separated)
+	if st.Margin > 0 {
+		counts += fmt.Sprintf(", %d equivalent within ±%g Elo", st.Equivalent, st.Margin)
+	}
+	if st.Unsure == 0 {
+		return fmt.Sprintf("%s: stopped with every adjacent pair decided after %d of %d extra matches: %s of %d",
+			st.Rule, st.Played, st.Limit, counts, st.Pairs)
+	}
+	return fmt.Sprintf("%s: stopped at the limit of %d extra matches with %d of %d adjacent pairs unsure (%s)",
+		st.Rule, st.Limit, st.Unsure, st.Pairs, counts)
 }

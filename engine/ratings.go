@@ -55,6 +55,7 @@ type Ratings struct {
 	Players []PlayerRating // in the order the players were given
 	Games   int            // games counted
 	Prior   bool           // virtual draws were needed for finite ratings
+	Seat    SeatAdvantage  // the first seat's advantage, fitted after the ratings
 	index   map[string]int
 	rated   []int      // Players index -> row of cov, -1 if unrated
 	cov     covariance // of the mean-0 ratings, natural units
@@ -168,6 +169,7 @@ func fitRatings(players []string, results iter.Seq[Result], opts RatingOptions) 
 	}
 	table.sort()
 	r.fit(table)
+	r.Seat = r.fitSeat(results, opts)
 	return r
 }
 

@@ -41,10 +41,56 @@ type AdjacentPair struct {
 	// Width is the width, in Elo, of half the difference's interval:
 	// 1.96·SE(Δ); +Inf for an unrated player.
 	Width float64
+	// Margin is the equivalence margin of --until-decided, in Elo: the
+	// pair is equivalent when its difference is shown to lie within
+	// ±Margin. 0 (--until-separated) never shows a pair equivalent.
+	Margin float64
 }
 
-// Unsure reports whether the pair's order is not yet sure.
-func (p AdjacentPair) Unsure() bool { return p.Overlap > 0 }
+// The verdicts on an adjacent pair.
+const (
+	VerdictSeparated  = "separated"  // the 95 % interval of the difference excludes 0
+	VerdictEquivalent = "equivalent" // the 95 % interval of the difference lies within ±Margin
+	VerdictUnsure     = "unsure"     // neither yet
+)
+
+// Separated reports whether the pair's order is sure: Δ ≥ 1.96·SE(Δ), an
+// overlap of 0 or less.
+func (p AdjacentPair) Separated() bool { return p.Overlap <= 0 }
+
+// Equivalent reports whether the two are shown equal within the margin
+// by two one-sided tests at 2.5 % each, the error rate of Separated:
+// Δ + 1.96·SE(Δ) < Margin and Δ − 1.96·SE(Δ) > −Margin, which is the
+// difference's 95 % interval inside (−Margin, Margin). Δ ≥ 0 (the pair is
+// ranked by rating), so the first test implies the second.
+func (p AdjacentPair) Equivalent() bool {
+	return p.Margin > 0 && !math.IsInf(p.Width, 1) && p.Difference()+p.Width < p.Margin
+}
+
+// Difference is Δ, elo(Above) − elo(Below), in Elo (NaN for an unrated
+// player).
+func (p AdjacentPair) Difference() float64 {
+	if math.IsInf(p.Width, 1) {
+		return math.NaN()
+	}
+	return p.Width - p.Overlap
+}
+
+// Verdict is the pair's verdict; a pair both separated and equivalent (a
+// small difference measured very closely) is separated: its order is sure.
+func (p AdjacentPair) Verdict() string {
+	switch {
+	case p.Separated():
+		return VerdictSeparated
+	case p.Equivalent():
+		return VerdictEquivalent
+	}
+	return VerdictUnsure
+}
+
+// Unsure reports whether the pair is neither separated nor equivalent: the
+// pairs --until-separated and --until-decided play.
+func (p AdjacentPair) Unsure() bool { return !p.Separated() && !p.Equivalent() }
 
 // RankByRating orders the players of a fit best first: rated players by
 // rating, then unrated ones; equal ratings in the players' natural order.
@@ -56,8 +102,13 @@ func RankByRating(r *Ratings) []PlayerRating {
 	return ranked
 }
 
-// AdjacentPairs lists the ranking's adjacent pairs, best first.
-func AdjacentPairs(r *Ratings) []AdjacentPair {
+// AdjacentPairs lists the ranking's adjacent pairs, best first, with no
+// equivalence margin.
+func AdjacentPairs(r *Ratings) []AdjacentPair { return AdjacentPairsWithin(r, 0) }
+
+// AdjacentPairsWithin lists the ranking's adjacent pairs, best first, each
+// judged equivalent within margin Elo (0: never).
+func AdjacentPairsWithin(r *Ratings, margin float64) []AdjacentPair {
 	ranked := RankByRating(r)
 	var out []AdjacentPair
 	for i := 0; i+1 < len(ranked); i++ {
@@ -67,7 +118,7 @@ func AdjacentPairs(r *Ratings) []AdjacentPair {
 			width = z95 * r.DifferenceSE(a.PlayerID, b.PlayerID)
 			overlap = width - (a.Elo - b.Elo)
 		}
-		out = append(out, AdjacentPair{Above: a.PlayerID, Below: b.PlayerID, Rank: i + 1, Overlap: overlap, Width: width})
+		out = append(out, AdjacentPair{Above: a.PlayerID, Below: b.PlayerID, Rank: i + 1, Overlap: overlap, Width: width, Margin: margin})
 	}
 	return out
 }
@@ -129,6 +180,9 @@ func tieKey(seed int64, round int, p AdjacentPair) uint64 {
 
 // Why is the sentence the journal keeps for a separating match.
 func (p AdjacentPair) Why(unsure, pairs int) string {
+	if p.Margin > 0 {
+		return p.whyUndecided(unsure, pairs)
+	}
 	overlap := "one of them is unrated"
 	if !math.IsInf(p.Overlap, 1) {
 		overlap = fmt.Sprintf("the 95%% interval of their difference, %.1f ± %.1f Elo, reaches %.1f past 0 and is the widest of the unsure adjacent pairs",
@@ -136,6 +190,18 @@ func (p AdjacentPair) Why(unsure, pairs int) string {
 	}
 	return fmt.Sprintf("until-separated: %s and %s are ranked %d and %d and %s; %d of %d adjacent pairs unsure",
 		p.Above, p.Below, p.Rank, p.Rank+1, overlap, unsure, pairs)
+}
+
+// whyUndecided is Why for --until-decided: the pair neither separated nor
+// shown equivalent.
+func (p AdjacentPair) whyUndecided(unsure, pairs int) string {
+	why := "one of them is unrated"
+	if !math.IsInf(p.Overlap, 1) {
+		why = fmt.Sprintf("the 95%% interval of their difference, %.1f ± %.1f Elo, spans 0 and reaches %.1f past the equivalence margin of %g Elo, the widest of the undecided adjacent pairs",
+			p.Difference(), p.Width, p.Difference()+p.Width-p.Margin, p.Margin)
+	}
+	return fmt.Sprintf("until-decided: %s and %s are ranked %d and %d and %s; %d of %d adjacent pairs undecided",
+		p.Above, p.Below, p.Rank, p.Rank+1, why, unsure, pairs)
 }
 
 // PriorGames are the games two players played before a league (in the

@@ -49,6 +49,24 @@ func ratingCell(r protocol.RatingRow, ok bool) string {
 // ratingHead is the heading of ratingCell's column.
 const ratingHead = "   elo ±95% "
 
+// rankHead is the heading of rankCell's columns: the rank interval and
+// the tie group.
+const rankHead = "  ranks tie"
+
+// rankCell is a player's rank interval, the best and worst rank the fit
+// allows ("2-4", one number when sure), and its tie group (the players
+// whose rank intervals overlap); blank without them.
+func rankCell(r protocol.RatingRow, ok bool) string {
+	if !ok || r.RankInterval == nil {
+		return fmt.Sprintf(" %6s %3s", "", "")
+	}
+	ranks := fmt.Sprint(r.RankInterval[0])
+	if r.RankInterval[1] != r.RankInterval[0] {
+		ranks += fmt.Sprintf("-%d", r.RankInterval[1])
+	}
+	return fmt.Sprintf(" %6s %3d", ranks, r.TieGroup)
+}
+
 // sprtLine draws an SPRT's LLR between its bounds, as a bar of width
 // cells: "SPRT [0,10] llr +1.23 -2.94 ├────●───┤ +2.94 continue".
 func sprtLine(st engine.SPRTStatus, width int) string {

@@ -147,11 +147,31 @@ func (s *leagueState) Separation() *engine.SeparationStatus {
 // separationLine says how far --until-separated has gone and how many
 // adjacent pairs are still unsure.
 func separationLine(st engine.SeparationStatus) string {
+	if st.Rule == "until-decided" {
+		return decidedLine(st)
+	}
 	line := fmt.Sprintf(" until-separated %d/%d", st.Played, st.Limit)
 	if st.Known {
 		line += fmt.Sprintf(" · %d of %d adjacent pairs unsure", st.Unsure, st.Pairs)
 	} else {
 		line += " · pairs counted after the schedule"
+	}
+	return line
+}
+
+// decidedLine is separationLine for --until-decided: the counts of each
+// verdict, then every adjacent pair of the ranking by rating, best first,
+// as "A>B" (separated), "A=B" (equivalent within the margin) or "A?B"
+// (unsure), as many as the line has room for.
+func decidedLine(st engine.SeparationStatus) string {
+	line := fmt.Sprintf(" until-decided %d/%d", st.Played, st.Limit)
+	if !st.Known {
+		return line + " · pairs judged after the schedule"
+	}
+	line += fmt.Sprintf(" · %d separated, %d equivalent (±%g Elo), %d unsure ·", st.Separated, st.Equivalent, st.Margin, st.Unsure)
+	mark := map[string]string{engine.VerdictSeparated: ">", engine.VerdictEquivalent: "=", engine.VerdictUnsure: "?"}
+	for _, v := range st.Verdicts {
+		line += " " + v.Above + mark[v.Verdict] + v.Below
 	}
 	return line
 }

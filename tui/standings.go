@@ -285,7 +285,7 @@ func (p *standingsPane) nameColumns(rows []protocol.StandingRow, ratings, costs 
 	idW = min(idW, 10)
 	rest := p.width - (1 + 5 + 1 + idW + 1) - 34 // the figures: played to points
 	if ratings {
-		rest -= visibleWidth(ratingHead)
+		rest -= visibleWidth(ratingHead) + visibleWidth(rankHead)
 	}
 	if costs {
 		rest -= 24

@@ -118,7 +118,7 @@ func (c tableColumns) head(p *standingsPane) string {
 		head += p.headCell(f.col, f.width, false)
 	}
 	if c.ratings != nil {
-		head += ratingHead
+		head += ratingHead + rankHead
 	}
 	if c.costs != nil {
 		head += fmt.Sprintf(" %10s %11s", "tok in/out", "est. cost")
@@ -139,7 +139,7 @@ func (c tableColumns) row(r protocol.StandingRow) string {
 	text += fmt.Sprintf(" %6d %4d %4d %4d %4d %6d", r.Played, r.Wins, r.Draws, r.Losses, r.TechnicalLosses, r.Points)
 	if c.ratings != nil {
 		rating, ok := c.ratings[r.PlayerID]
-		text += ratingCell(rating, ok)
+		text += ratingCell(rating, ok) + rankCell(rating, ok)
 	}
 	cost := c.costs[r.PlayerID]
 	if c.costs != nil {

@@ -430,7 +430,7 @@ func (s *leagueState) Apply(ev engine.Event) {
 	case engine.EventLeagueCompleted:
 		s.Ended = ev.Time
 		done, _ := s.Progress()
-		s.Log(ev.Time, levelInfo, "league completed: %s in %s", plural(done, "match"), plural(len(s.Rounds), "round"))
+		s.Log(ev.Time, levelInfo, "league completed: %s in %s%s", plural(done, "match"), plural(len(s.Rounds), "round"), stopReason(ev.Detail))
 	case engine.EventPaused:
 		s.pausedAt = ev.Time
 		s.Log(ev.Time, levelInfo, "league paused%s; %s running to finish", by(ev.Detail), plural(s.RunningCount(), "match"))
@@ -618,6 +618,15 @@ func by(detail string) string {
 		return ""
 	}
 	return " " + detail
+}
+
+// stopReason is the reason a league that played on gave for its stop, "" for
+// any other league.
+func stopReason(detail string) string {
+	if detail == "" {
+		return ""
+	}
+	return "; " + detail
 }
 
 // describeResult is a result in words: "P01 wins", "draw", "P02 wins (technical loss: P01)".

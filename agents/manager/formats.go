@@ -12,6 +12,9 @@ func formatSpec(f config.Format) (engine.FormatSpec, error) {
 	spec := engine.FormatSpec{Format: engine.Format(cmp.Or(f.Name, string(engine.FormatRoundRobin))),
 		Rounds: f.Rounds, GamesPerPair: f.GamesPerPair, MaxGames: f.MaxGames, Challengers: f.ChallengerIDs(),
 		UntilSeparated: f.UntilSeparated, Place: f.Place}
+	if f.UntilDecided > 0 { // the margin journaled as a number, so a later default cannot change a replay
+		spec.UntilDecided, spec.EquivalenceMargin = f.UntilDecided, float64(cmp.Or(f.EquivalenceMargin, engine.DefaultEquivalenceMargin))
+	}
 	if f.SPRT != "" {
 		test, err := engine.ParseSPRT(f.SPRT)
 		if err != nil {

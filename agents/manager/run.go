@@ -538,7 +538,15 @@ func (m *Manager) completeRound(round int) error {
 // at 1,000 players): until it is done, a reader of the standings waits for
 // it (see ratingsNow), so none sees the ratings of before the last results.
 func (m *Manager) completeLeague() error {
-	if _, err := m.record(engine.Event{Kind: engine.EventLeagueCompleted}); err != nil {
+	err := m.journaled(func(b *batch) error {
+		// Why a league that played on after its schedule stopped (every
+		// adjacent pair decided, or its limit), from the league's fit of
+		// its results (kept by the league, as the standings' status uses
+		// it too); "" for any other league.
+		_, err := b.stage(engine.Event{Kind: engine.EventLeagueCompleted, Detail: m.league.StopWhy()})
+		return err
+	})
+	if err != nil {
 		return err
 	}
 	m.broadcastLeagueCompleted()

@@ -46,6 +46,17 @@ type RatingsDoc struct {
 	MatchesFitted   int         `json:"matches_fitted"`
 	Prior           bool        `json:"prior"` // virtual draws were needed for finite ratings
 	Players         []RatingRow `json:"players"`
+	// SeatAdvantage is the first seat's fitted advantage (engine.Ratings'
+	// Seat); absent when it has no finite value.
+	SeatAdvantage *SeatAdvantage `json:"seat_advantage,omitempty"`
+}
+
+// SeatAdvantage is how much stronger the first seat plays, in Elo, its
+// 95 % interval elo ± ci95, and the games it rests on.
+type SeatAdvantage struct {
+	Elo   float64 `json:"elo"`
+	CI95  float64 `json:"ci95"`
+	Games int     `json:"games"`
 }
 
 // RatingRow is one player's rating, in the order of the standings.
@@ -56,6 +67,11 @@ type RatingRow struct {
 	Games    int      `json:"games"`
 	Rated    bool     `json:"rated"`              // false without a counted game
 	LOSNext  *float64 `json:"los_next,omitempty"` // likelihood of superiority over the next player in the table
+	// RankInterval is the best and worst rank the fit allows the player,
+	// [lowest, highest] (engine.RankIntervals); TieGroup numbers the
+	// players whose rank intervals overlap, 1 from the top.
+	RankInterval *[2]int `json:"rank_interval,omitempty"`
+	TieGroup     int     `json:"tie_group,omitempty"`
 }
 
 // LOSDoc is GET /los?player=ID: the player's likelihood of superiority over

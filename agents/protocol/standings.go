@@ -59,9 +59,19 @@ func NewRatingsDoc(fit *engine.Ratings, matchesFitted int, opts engine.RatingOpt
 	if opts.ExcludeTechnical {
 		doc.TechnicalLosses = TechnicalLossesExcluded
 	}
+	if s := fit.Seat; s.Known {
+		doc.SeatAdvantage = &SeatAdvantage{Elo: round2(s.Elo), CI95: round2(s.CI95), Games: s.Games}
+	}
+	ranks := make(map[string]engine.RankInterval, len(rows))
+	for _, iv := range engine.RankIntervals(fit) {
+		ranks[iv.PlayerID] = iv
+	}
 	for i, row := range rows {
 		r, _ := fit.Rating(row.PlayerID)
 		out := RatingRow{PlayerID: row.PlayerID, Games: r.Games, Rated: r.Rated, Elo: round2(r.Elo), CI95: round2(r.CI95)}
+		if iv, ok := ranks[row.PlayerID]; ok {
+			out.RankInterval, out.TieGroup = &[2]int{iv.Best, iv.Worst}, iv.TieGroup
+		}
 		if i+1 < len(rows) && r.Rated {
 			if next, _ := fit.Rating(rows[i+1].PlayerID); next.Rated {
 				los := round4(fit.LOS(row.PlayerID, next.PlayerID))

@@ -119,6 +119,10 @@ func (p *progress) apply(ev engine.Event) (finished bool, err error) {
 	case engine.EventRoundCompleted:
 		fmt.Fprintf(p.out, "round %d completed\n", ev.Round)
 	case engine.EventLeagueCompleted:
+		if ev.Detail != "" { // a league that played on: why it stopped
+			fmt.Fprintf(p.out, "league completed: %s\n", ev.Detail)
+			return true, nil
+		}
 		fmt.Fprintln(p.out, "league completed")
 		return true, nil
 	case engine.EventStopped:

@@ -45,6 +45,10 @@ func PrintStandings(w io.Writer, s protocol.StandingsFile) {
 		}
 		fmt.Fprintln(w, line)
 	}
+	if line := DescribeSeat(s.Ratings); line != "" {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, line)
+	}
 	if s.SPRT != nil {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, DescribeSPRT(*s.SPRT))
@@ -52,16 +56,60 @@ func PrintStandings(w io.Writer, s protocol.StandingsFile) {
 	if s.Separation != nil {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, DescribeSeparation(*s.Separation))
+		for _, line := range DescribePairs(*s.Separation) {
+			fmt.Fprintln(w, line)
+		}
 	}
 }
 
-// DescribeSeparation is an --until-separated league's state in a line.
+// DescribeSeparation is an --until-separated or --until-decided league's
+// state in a line.
 func DescribeSeparation(st engine.SeparationStatus) string {
+	if st.Rule == "until-decided" {
+		return describeDecided(st)
+	}
 	line := fmt.Sprintf("until-separated: %d of %d separating matches played", st.Played, st.Limit)
 	if st.Known {
 		line += fmt.Sprintf("; %d of %d adjacent pairs unsure (the 95%% interval of their difference spans 0)", st.Unsure, st.Pairs)
 	}
 	return line
+}
+
+// describeDecided is DescribeSeparation for --until-decided.
+func describeDecided(st engine.SeparationStatus) string {
+	line := fmt.Sprintf("until-decided: %d of %d extra matches played", st.Played, st.Limit)
+	if st.Known {
+		line += fmt.Sprintf("; of %d adjacent pairs %d separated, %d equivalent within ±%g Elo, %d unsure",
+			st.Pairs, st.Separated, st.Equivalent, st.Margin, st.Unsure)
+	}
+	return line
+}
+
+// DescribePairs is a line per adjacent pair of the ranking by rating, its
+// ranks, players, the difference's 95 % interval and its verdict:
+//
+//	2-3   P04 over P01   +61.80 ± 40.10 Elo   separated
+func DescribePairs(st engine.SeparationStatus) []string {
+	var lines []string
+	for _, v := range st.Verdicts {
+		interval := "unrated"
+		if v.Difference != nil && v.CI95 != nil {
+			interval = fmt.Sprintf("%+.2f ± %.2f Elo", *v.Difference, *v.CI95)
+		}
+		lines = append(lines, fmt.Sprintf("  %-5s %s over %s   %s   %s",
+			fmt.Sprintf("%d-%d", v.Rank, v.Rank+1), protocol.Printable(v.Above), protocol.Printable(v.Below), interval, v.Verdict))
+	}
+	return lines
+}
+
+// DescribeSeat is the ratings' fitted first-seat advantage in a line, ""
+// without one.
+func DescribeSeat(doc *protocol.RatingsDoc) string {
+	if doc == nil || doc.SeatAdvantage == nil {
+		return ""
+	}
+	s := doc.SeatAdvantage
+	return fmt.Sprintf("seat advantage: the first seat %+.0f ± %.0f Elo over %d games", s.Elo, s.CI95, s.Games)
 }
 
 // DescribeSPRT is the test's state as cutechess and fastchess print it:
@@ -79,8 +127,12 @@ func DescribeSPRT(st engine.SPRTStatus) string {
 	case engine.VerdictH1:
 		verdict = "H1 was accepted"
 	}
-	return fmt.Sprintf("Score of challenger: %d - %d - %d  [%.3f] %d\nSPRT (%s): llr %.3f, lbound %.3f, ubound %.3f - %s",
+	line := fmt.Sprintf("Score of challenger: %d - %d - %d  [%.3f] %d\nSPRT (%s): llr %.3f, lbound %.3f, ubound %.3f - %s",
 		st.Wins, st.Losses, st.Draws, score, n, st.Test, st.LLR, st.Lower, st.Upper, verdict)
+	if p := st.Pentanomial; p != nil { // the seat-swapped pairs, as fastchess prints them
+		line += fmt.Sprintf("\nPtnml(0-2): %d, %d, %d, %d, %d", p[0], p[1], p[2], p[3], p[4])
+	}
+	return line
 }
 
 // ratingsByPlayer indexes a ratings section by player, nil without one.

@@ -78,13 +78,13 @@ func usdText(usd *float64) string {
 
 // StandingsHead is standings.csv's header.
 var StandingsHead = []string{"rank", "player_id", "display_name", "played", "wins", "draws", "losses",
-	"technical_losses", "points", "elo", "ci95", "elo_low", "elo_high", "los_next", "status",
+	"technical_losses", "points", "elo", "ci95", "elo_low", "elo_high", "los_next", "rank_low", "rank_high", "tie_group", "boot_low", "boot_high", "status",
 	"model_moves", "input_tokens", "output_tokens", "est_cost_usd", "budget_spent"}
 
 // StandingsRows is standings.csv: its header, then the table in rank order.
 func (l *League) StandingsRows() [][]string {
 	rows := [][]string{StandingsHead}
-	ratings := l.ratingsByPlayer()
+	ratings, boot := l.ratingsByPlayer(), l.Bootstrap()
 	for _, r := range l.Standings.Standings {
 		row := []string{itoa(r.Rank), cell(r.PlayerID), cell(r.DisplayName), itoa(r.Played), itoa(r.Wins),
 			itoa(r.Draws), itoa(r.Losses), itoa(r.TechnicalLosses), itoa(r.Points)}
@@ -97,6 +97,12 @@ func (l *League) StandingsRows() [][]string {
 		} else {
 			row = append(row, "", "", "", "", "")
 		}
+		row = append(row, rankCells(ratings[r.PlayerID])...)
+		if iv, ok := boot[r.PlayerID]; ok {
+			row = append(row, ftoa(iv.Low, 1), ftoa(iv.High, 1))
+		} else {
+			row = append(row, "", "")
+		}
 		row = append(row, cell(r.Status))
 		if t := l.Models[r.PlayerID]; t != nil {
 			row = append(row, itoa(t.Moves), i64toa(t.InputTokens), i64toa(t.OutputTokens), usdText(t.CostUSD), cell(t.BudgetSpent))
@@ -106,6 +112,16 @@ func (l *League) StandingsRows() [][]string {
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// rankCells are standings.csv's rank_low, rank_high and tie_group: the
+// best and worst rank the fit allows and the group of players whose rank
+// intervals overlap; empty without a fit.
+func rankCells(r protocol.RatingRow) []string {
+	if r.RankInterval == nil {
+		return []string{"", "", ""}
+	}
+	return []string{itoa(r.RankInterval[0]), itoa(r.RankInterval[1]), itoa(r.TieGroup)}
 }
 
 // CrosstableRows is crosstable.csv: a header of "player_id" and every

@@ -212,7 +212,8 @@ func checkExports(t *testing.T, dir, out string, matches int) {
 			"played": strconv.Itoa(want.Played), "wins": strconv.Itoa(want.Wins), "draws": strconv.Itoa(want.Draws),
 			"losses": strconv.Itoa(want.Losses), "technical_losses": strconv.Itoa(want.TechnicalLosses),
 			"points": strconv.Itoa(want.Points), "elo": strconv.FormatFloat(r.Elo, 'f', 1, 64),
-			"ci95": strconv.FormatFloat(r.CI95, 'f', 1, 64), "status": want.Status}
+			"ci95": strconv.FormatFloat(r.CI95, 'f', 1, 64), "status": want.Status,
+			"rank_low": strconv.Itoa(r.RankInterval[0]), "rank_high": strconv.Itoa(r.RankInterval[1]), "tie_group": strconv.Itoa(r.TieGroup)}
 		if tk, ok := tokens[want.PlayerID]; ok {
 			wantRow["input_tokens"], wantRow["output_tokens"] = fmt.Sprint(tk[0]), fmt.Sprint(tk[1])
 		}

@@ -53,6 +53,10 @@ type League struct {
 	Problems []string
 
 	pointsNamed bool // league_started named the league's points
+
+	replayed   *engine.League                       // the journal replayed, for Bootstrap
+	ratingOpts engine.RatingOptions                 // the options the ratings were fitted with
+	bootstrap  *map[string]engine.BootstrapInterval // Bootstrap's, once made
 }
 
 // Match is one scheduled match: its result and facts from the journal,
@@ -291,6 +295,7 @@ func (l *League) readLeague(league *engine.League, notes map[string]*Match, writ
 	if written != nil {
 		opts = written.Ratings.RatingOptions()
 	}
+	l.replayed, l.ratingOpts = league, opts
 	fit := engine.FitRecorded(league.PlayerIDs(), league.RecordedResults(), opts)
 	l.Standings.Ratings = protocol.NewRatingsDoc(fit, l.Standings.MatchesDone, opts, l.Standings.Standings)
 	l.Ratings = l.Standings.Ratings.Players

@@ -159,13 +159,55 @@ func (p page) summary(v view) {
 	p.raw("\n")
 }
 
+// rankTexts are a player's rank interval ("2–4", one number when sure)
+// and tie group, "-" without a fit.
+func rankTexts(r protocol.RatingRow) (ranks, tie string) {
+	if r.RankInterval == nil {
+		return "-", "-"
+	}
+	ranks = fmt.Sprint(r.RankInterval[0])
+	if r.RankInterval[1] != r.RankInterval[0] {
+		ranks += fmt.Sprintf("–%d", r.RankInterval[1])
+	}
+	return ranks, fmt.Sprint(r.TieGroup)
+}
+
+// bootText is a player's bootstrap interval, "[-12, +140]", "-" without.
+func bootText(boot map[string]engine.BootstrapInterval, id string) string {
+	iv, ok := boot[id]
+	if !ok {
+		return "-"
+	}
+	return fmt.Sprintf("[%s, %s]", signed(iv.Low), signed(iv.High))
+}
+
+// bootNote says under the table how the bootstrap intervals were made, or
+// why there are none.
+func bootNote(boot map[string]engine.BootstrapInterval, seed int64) string {
+	if boot == nil {
+		return fmt.Sprintf("No bootstrap interval: a league of more than %d players or without a game.", BootstrapMaxPlayers)
+	}
+	return fmt.Sprintf("±95%%: the fit's standard errors; bootstrap 95%%: the basic bootstrap interval over %d resamples of the games, drawn from seed %d; ranks: the ranks the fit allows; tie: players whose ranks overlap.",
+		BootstrapResamples, seed)
+}
+
+// seatNote is the ratings' first-seat advantage in a sentence, "" without.
+func seatNote(doc *protocol.RatingsDoc) string {
+	if doc == nil || doc.SeatAdvantage == nil {
+		return ""
+	}
+	s := doc.SeatAdvantage
+	return fmt.Sprintf(" Seat advantage: the first seat %+.0f ± %.0f Elo over %d games.", s.Elo, s.CI95, s.Games)
+}
+
 // standings is the table with each player's rating and model tokens, the
 // SPRT's verdict and the model players' costs.
 func (p page) standings(v view) {
 	p.raw(`
 <h2 id="standings">Standings</h2>
 <table>
-<tr><th class="n">rank</th><th>player</th><th>name</th><th class="n">played</th><th class="n">W</th><th class="n">D</th><th class="n">L</th><th class="n">TL</th><th class="n">points</th><th class="n">elo</th><th class="n">±95%</th><th class="n">los</th><th class="n">tok in/out</th><th class="n">est. cost</th><th>status</th></tr>`)
+<tr><th class="n">rank</th><th>player</th><th>name</th><th class="n">played</th><th class="n">W</th><th class="n">D</th><th class="n">L</th><th class="n">TL</th><th class="n">points</th><th class="n">elo</th><th class="n">±95%</th><th class="n">los</th><th class="n">ranks</th><th class="n">tie</th><th class="n">bootstrap 95%</th><th class="n">tok in/out</th><th class="n">est. cost</th><th>status</th></tr>`)
+	boot := v.Bootstrap()
 	for _, r := range v.Standings.Standings {
 		p.raw("\n<tr>")
 		p.cell("n", r.Rank)
@@ -187,6 +229,10 @@ func (p page) standings(v view) {
 		p.cell("n", elo)
 		p.cell("n", ci)
 		p.cell("n", los)
+		ranks, tie := rankTexts(v.Ratings[r.PlayerID])
+		p.cell("n", ranks)
+		p.cell("n", tie)
+		p.cell("n", bootText(boot, r.PlayerID))
 		tokens, money := "-", "-"
 		if t := v.Models[r.PlayerID]; t != nil {
 			tokens, money = fmt.Sprintf("%d/%d", t.InputTokens, t.OutputTokens), protocol.Money(t.CostUSD)
@@ -198,6 +244,9 @@ func (p page) standings(v view) {
 		p.raw("</tr>")
 	}
 	p.raw("\n</table>\n")
+	p.raw(`<p class="dim">`)
+	p.text(bootNote(boot, v.Seed) + seatNote(v.Standings.Ratings))
+	p.raw("</p>\n")
 	if tb := v.Scoring.Tiebreakers; !tb.IsDefault() {
 		p.raw(`<p class="dim">Ranked by `)
 		p.text(tb.Legend()) // the league file's scoring.tiebreakers
