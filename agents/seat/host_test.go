@@ -15,7 +15,7 @@ import (
 
 // startHost starts a host of two seats whose manager is nowhere: what a
 // client can do before any seat is taken.
-func startHost(t *testing.T) *Host {
+func startHost(t testing.TB) *Host {
 	t.Helper()
 	h, err := New(Options{Config: config.Default(), DataDir: t.TempDir(), ManagerURL: "http://127.0.0.1:1/mcp",
 		Seats: []store.SeatCode{{Name: "seat-1", JoinCode: "join-one"}, {Name: "seat-2", JoinCode: "join-two"}}})
@@ -33,7 +33,7 @@ func startHost(t *testing.T) *Host {
 	return h
 }
 
-func session(ctx context.Context, t *testing.T, url string) *mcp.ClientSession {
+func session(ctx context.Context, t testing.TB, url string) *mcp.ClientSession {
 	t.Helper()
 	s, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
 		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
