@@ -60,11 +60,7 @@ func rankCell(r protocol.RatingRow, ok bool) string {
 	if !ok || r.RankInterval == nil {
 		return fmt.Sprintf(" %6s %3s", "", "")
 	}
-	ranks := fmt.Sprint(r.RankInterval[0])
-	if r.RankInterval[1] != r.RankInterval[0] {
-		ranks += fmt.Sprintf("-%d", r.RankInterval[1])
-	}
-	return fmt.Sprintf(" %6s %3d", ranks, r.TieGroup)
+	return fmt.Sprintf(" %6s %3d", r.Ranks(), r.TieGroup)
 }
 
 // sprtLine draws an SPRT's LLR between its bounds, as a bar of width

@@ -1,7 +1,9 @@
 package protocol
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -90,3 +92,21 @@ func (d *RatingsDoc) RatingOptions() engine.RatingOptions {
 
 func round2(x float64) float64 { return math.Round(x*100) / 100 }
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+// Ranks is the rank interval as the tables show it: "2-4", or one number
+// when the fit allows the player one rank only; "" without an interval.
+func (r RatingRow) Ranks() string {
+	if r.RankInterval == nil {
+		return ""
+	}
+	if r.RankInterval[0] == r.RankInterval[1] {
+		return strconv.Itoa(r.RankInterval[0])
+	}
+	return strconv.Itoa(r.RankInterval[0]) + "-" + strconv.Itoa(r.RankInterval[1])
+}
+
+// Described is the first seat's advantage in words, as every table says
+// it: "the first seat +35 ± 60 Elo over 120 games".
+func (s SeatAdvantage) Described() string {
+	return fmt.Sprintf("the first seat %+.0f ± %.0f Elo over %d games", engine.ShownElo(s.Elo), s.CI95, s.Games)
+}

@@ -144,3 +144,39 @@ func TestPrintStandingsMarksSuspended(t *testing.T) {
 		t.Errorf("P01's line %q says SUSPENDED", lines[len(lines)-2])
 	}
 }
+
+// TestPrintStandingsShowsRanksAndTies: each rated player's line ends with
+// the ranks the fit allows it and its tie group, one number for a sure
+// rank, and the seat advantage never reads "-0".
+func TestPrintStandingsShowsRanksAndTies(t *testing.T) {
+	var out bytes.Buffer
+	PrintStandings(&out, protocol.StandingsFile{LeagueID: "l",
+		Standings: []protocol.StandingRow{
+			{Rank: 1, PlayerID: "P01", DisplayName: "P01", Played: 2, Wins: 2, Points: 6},
+			{Rank: 2, PlayerID: "P02", DisplayName: "P02", Played: 2, Wins: 1, Losses: 1, Points: 3},
+			{Rank: 3, PlayerID: "P03", DisplayName: "P03", Played: 2, Losses: 2}},
+		Ratings: &protocol.RatingsDoc{Players: []protocol.RatingRow{
+			{PlayerID: "P01", Elo: 300, CI95: 100, Games: 2, Rated: true, RankInterval: &[2]int{1, 1}, TieGroup: 1},
+			{PlayerID: "P02", Elo: 0, CI95: 100, Games: 2, Rated: true, RankInterval: &[2]int{2, 3}, TieGroup: 2},
+			{PlayerID: "P03", Elo: -30, CI95: 100, Games: 2, Rated: true, RankInterval: &[2]int{2, 3}, TieGroup: 2}},
+			SeatAdvantage: &protocol.SeatAdvantage{Elo: -0.3, CI95: 40, Games: 3}}})
+	want := map[string][2]string{"P01": {"1", "1"}, "P02": {"2-3", "2"}, "P03": {"2-3", "2"}}
+	for _, line := range strings.Split(out.String(), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 3 {
+			continue
+		}
+		if w, ok := want[f[1]]; ok {
+			if got := [2]string{f[len(f)-2], f[len(f)-1]}; got != w {
+				t.Errorf("%s: ranks and tie %v, want %v: %q", f[1], got, w, line)
+			}
+			delete(want, f[1])
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("no line for %v:\n%s", want, out.String())
+	}
+	if !strings.Contains(out.String(), "seat advantage: the first seat +0 ± 40 Elo over 3 games") {
+		t.Errorf("the seat advantage line:\n%s", out.String())
+	}
+}

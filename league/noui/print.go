@@ -3,6 +3,7 @@ package noui
 import (
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
@@ -31,7 +32,7 @@ func PrintStandings(w io.Writer, s protocol.StandingsFile) {
 	head := fmt.Sprintf("%4s  %-8s %-16s %6s %4s %4s %4s %4s %6s", "rank", "player", "name", "played", "W", "D", "L", "TL", "points")
 	ratings := ratingsByPlayer(s.Ratings)
 	if ratings != nil {
-		head += fmt.Sprintf(" %6s %6s %5s", "elo", "±95%", "los")
+		head += fmt.Sprintf(" %6s %6s %5s %6s %3s", "elo", "±95%", "los", "ranks", "tie")
 	}
 	fmt.Fprintln(w, head)
 	for _, r := range s.Standings {
@@ -108,8 +109,7 @@ func DescribeSeat(doc *protocol.RatingsDoc) string {
 	if doc == nil || doc.SeatAdvantage == nil {
 		return ""
 	}
-	s := doc.SeatAdvantage
-	return fmt.Sprintf("seat advantage: the first seat %+.0f ± %.0f Elo over %d games", s.Elo, s.CI95, s.Games)
+	return "seat advantage: " + doc.SeatAdvantage.Described()
 }
 
 // DescribeSPRT is the test's state as cutechess and fastchess print it:
@@ -147,17 +147,23 @@ func ratingsByPlayer(doc *protocol.RatingsDoc) map[string]protocol.RatingRow {
 	return out
 }
 
-// FormatRating is a rating's three columns: Elo, ± its 95 % half-width and
-// the likelihood of superiority over the next player ("-" where none).
+// FormatRating is a rating's columns: Elo, ± its 95 % half-width, the
+// likelihood of superiority over the next player, the ranks the fit
+// allows it and its tie group (the players whose ranks overlap); "-"
+// where there is none.
 func FormatRating(r protocol.RatingRow) string {
+	ranks, tie := "-", "-"
+	if r.RankInterval != nil {
+		ranks, tie = r.Ranks(), strconv.Itoa(r.TieGroup)
+	}
 	if !r.Rated {
-		return fmt.Sprintf(" %6s %6s %5s", "-", "-", "-")
+		return fmt.Sprintf(" %6s %6s %5s %6s %3s", "-", "-", "-", ranks, tie)
 	}
 	los := "-"
 	if r.LOSNext != nil {
 		los = fmt.Sprintf("%.2f", *r.LOSNext)
 	}
-	return fmt.Sprintf(" %+6.0f %6s %5s", engine.ShownElo(r.Elo), fmt.Sprintf("±%.0f", r.CI95), los)
+	return fmt.Sprintf(" %+6.0f %6s %5s %6s %3s", engine.ShownElo(r.Elo), fmt.Sprintf("±%.0f", r.CI95), los, ranks, tie)
 }
 
 // budgetNote marks a model player whose budget stopped its moves.

@@ -159,17 +159,13 @@ func (p page) summary(v view) {
 	p.raw("\n")
 }
 
-// rankTexts are a player's rank interval ("2–4", one number when sure)
+// rankTexts are a player's rank interval ("2-4", one number when sure)
 // and tie group, "-" without a fit.
 func rankTexts(r protocol.RatingRow) (ranks, tie string) {
 	if r.RankInterval == nil {
 		return "-", "-"
 	}
-	ranks = fmt.Sprint(r.RankInterval[0])
-	if r.RankInterval[1] != r.RankInterval[0] {
-		ranks += fmt.Sprintf("–%d", r.RankInterval[1])
-	}
-	return ranks, fmt.Sprint(r.TieGroup)
+	return r.Ranks(), fmt.Sprint(r.TieGroup)
 }
 
 // bootText is a player's bootstrap interval, "[-12, +140]", "-" without.
@@ -196,8 +192,7 @@ func seatNote(doc *protocol.RatingsDoc) string {
 	if doc == nil || doc.SeatAdvantage == nil {
 		return ""
 	}
-	s := doc.SeatAdvantage
-	return fmt.Sprintf(" Seat advantage: the first seat %+.0f ± %.0f Elo over %d games.", s.Elo, s.CI95, s.Games)
+	return " Seat advantage: " + doc.SeatAdvantage.Described() + "."
 }
 
 // standings is the table with each player's rating and model tokens, the
