@@ -5,8 +5,6 @@
 package roster_test
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,10 +12,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -59,14 +55,7 @@ func writeRoster(t *testing.T, players ...map[string]any) string {
 }
 
 // liveRun is leaguetui running, its stderr read line by line as it comes.
-type liveRun struct {
-	cmd    *exec.Cmd
-	stdout bytes.Buffer
-	mu     sync.Mutex
-	lines  []string
-	grew   chan struct{}
-	exited chan error
-}
+type liveRun struct{ *leaguetest.Live }
 
 func startLeaguetui(t *testing.T, dataDir string, env []string, args ...string) *liveRun {
 	t.Helper()
@@ -77,84 +66,26 @@ func startLeaguetui(t *testing.T, dataDir string, env []string, args ...string) 
 // test's own), as a user who types relative paths runs it.
 func startLeaguetuiIn(t *testing.T, dir, dataDir string, env []string, args ...string) *liveRun {
 	t.Helper()
-	r := &liveRun{grew: make(chan struct{}, 1), exited: make(chan error, 1)}
-	r.cmd = exec.Command(leaguetest.Binary(t), args...)
-	r.cmd.Dir = dir
-	r.cmd.Env = append(append(os.Environ(), leaguetest.ChildEnv()...), env...)
-	r.cmd.Stdout = &r.stdout
-	stderr, err := r.cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		scanner := bufio.NewScanner(stderr)
-		for scanner.Scan() {
-			r.mu.Lock()
-			r.lines = append(r.lines, scanner.Text())
-			r.mu.Unlock()
-			select {
-			case r.grew <- struct{}{}:
-			default:
-			}
-		}
-		r.exited <- r.cmd.Wait()
-	}()
-	t.Cleanup(func() {
-		_ = r.cmd.Process.Kill()
-		leaguetest.KillLeftovers(t, dataDir)
-	})
-	return r
-}
-
-func (r *liveRun) stderr() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return strings.Join(r.lines, "\n")
-}
-
-// awaitLine waits for a stderr line holding want and returns it.
-func (r *liveRun) awaitLine(t *testing.T, want string, timeout time.Duration) string {
-	t.Helper()
-	deadline := time.After(timeout)
-	for {
-		r.mu.Lock()
-		i := slices.IndexFunc(r.lines, func(l string) bool { return strings.Contains(l, want) })
-		line := ""
-		if i >= 0 {
-			line = r.lines[i]
-		}
-		r.mu.Unlock()
-		if i >= 0 {
-			return line
-		}
-		select {
-		case <-r.grew:
-		case <-deadline:
-			t.Fatalf("no line with %q on stderr within %s:\n%s", want, timeout, r.stderr())
-		}
-	}
+	return &liveRun{leaguetest.StartLive(t, dir, dataDir, env, args...)}
 }
 
 // wait waits for leaguetui to exit and requires status 0.
 func (r *liveRun) wait(t *testing.T) {
 	t.Helper()
 	select {
-	case err := <-r.exited:
+	case err := <-r.Exited():
 		if err != nil {
-			t.Fatalf("leaguetui: %v (want exit status 0)\nstderr:\n%s", err, r.stderr())
+			t.Fatalf("leaguetui: %v (want exit status 0)\nstderr:\n%s", err, r.Stderr())
 		}
 	case <-time.After(runTimeout):
-		t.Fatalf("leaguetui did not finish within %s\nstderr:\n%s", runTimeout, r.stderr())
+		t.Fatalf("leaguetui did not finish within %s\nstderr:\n%s", runTimeout, r.Stderr())
 	}
 }
 
 // managerURL is the /mcp URL leaguetui says to register at.
 func (r *liveRun) managerURL(t *testing.T) string {
 	t.Helper()
-	line := r.awaitLine(t, "register at ", 60*time.Second)
+	line := r.AwaitLine(t, "register at ", 60*time.Second)
 	return strings.Fields(line[strings.Index(line, "register at ")+len("register at "):])[0]
 }
 
@@ -184,14 +115,14 @@ func mixedLeague(t *testing.T, fake *fakellm.Server, roster string) (protocol.St
 		"--roster", roster, "--referees", "2"}, fast...)...)
 	url := run.managerURL(t)
 	startExternal(t, dataDir, url, "carol", "--strategy", "counter", "--seed", "11")
-	run.awaitLine(t, "everyone has joined", 60*time.Second)
+	run.AwaitLine(t, "everyone has joined", 60*time.Second)
 	run.wait(t)
-	if !strings.Contains(run.stderr(), "joined: carol (P05)") {
-		t.Errorf("stderr does not say carol joined as P05:\n%s", run.stderr())
+	if !strings.Contains(run.Stderr(), "joined: carol (P05)") {
+		t.Errorf("stderr does not say carol joined as P05:\n%s", run.Stderr())
 	}
 	for _, name := range []string{"bob", "gpt", "claude", "alice", "carol"} {
-		if !strings.Contains(run.stdout.String(), name) {
-			t.Errorf("the standings on stdout do not name %s:\n%s", name, run.stdout.String())
+		if !strings.Contains(run.Stdout.String(), name) {
+			t.Errorf("the standings on stdout do not name %s:\n%s", name, run.Stdout.String())
 		}
 	}
 	return readStandings(t, dataDir), dataDir
@@ -279,7 +210,7 @@ func supervisedLeague(t *testing.T, alice map[string]any) (map[string]protocol.S
 			t.Errorf("%s has %d technical losses: only alice failed", name, r.TechnicalLosses)
 		}
 	}
-	return rows, run.stderr(), string(log)
+	return rows, run.Stderr(), string(log)
 }
 
 func TestRosterProgramCrashIsRestarted(t *testing.T) {
@@ -323,8 +254,8 @@ func TestJoinWindowNamesTheMissing(t *testing.T) {
 	run.wait(t)
 	for _, want := range []string{"waiting for at most 2s for carol and 1 open seat; register at http://127.0.0.1:",
 		"the join window (2s) has passed; starting without carol and 1 open seat"} {
-		if !strings.Contains(run.stderr(), want) {
-			t.Errorf("stderr lacks %q:\n%s", want, run.stderr())
+		if !strings.Contains(run.Stderr(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, run.Stderr())
 		}
 	}
 	if rows := rowsByName(readStandings(t, dataDir)); len(rows) != 2 || rows["bob"].PlayerID != "P01" || rows["dan"].PlayerID != "P02" {
@@ -412,8 +343,8 @@ func TestRosterRefereeProgram(t *testing.T) {
 	}
 	run := startLeaguetui(t, dataDir, nil, append([]string{"--no-ui", "--data", dataDir, "--seed", "9", "--roster", roster}, fast...)...)
 	run.wait(t)
-	if !strings.Contains(run.stderr(), "joined: umpire (REF01)") {
-		t.Errorf("stderr does not say the umpire joined as REF01:\n%s", run.stderr())
+	if !strings.Contains(run.Stderr(), "joined: umpire (REF01)") {
+		t.Errorf("stderr does not say the umpire joined as REF01:\n%s", run.Stderr())
 	}
 	for name, r := range rowsByName(readStandings(t, dataDir)) {
 		if r.Played != 2 || r.TechnicalLosses != 0 {

@@ -5,16 +5,12 @@
 package seats
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -34,12 +30,8 @@ const (
 
 // league is leaguetui --no-ui running, its stderr read line by line.
 type league struct {
-	cmd     *exec.Cmd
+	*leaguetest.Live
 	dataDir string
-	mu      sync.Mutex
-	lines   []string
-	grew    chan struct{}
-	exited  chan error
 }
 
 // startLeague runs leaguetui --no-ui on a new data folder with args.
@@ -51,69 +43,14 @@ func startLeague(t *testing.T, args ...string) *league {
 // startLeagueIn runs leaguetui --no-ui on dataDir with args.
 func startLeagueIn(t *testing.T, dataDir string, args ...string) *league {
 	t.Helper()
-	l := &league{dataDir: dataDir, grew: make(chan struct{}, 1), exited: make(chan error, 1)}
-	l.cmd = exec.Command(leaguetest.Binary(t), append([]string{"--no-ui", "--free-ports", "--data", l.dataDir}, args...)...)
-	l.cmd.Env = append(os.Environ(), leaguetest.ChildEnv()...)
-	stderr, err := l.cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := l.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		scanner := bufio.NewScanner(stderr)
-		for scanner.Scan() {
-			l.mu.Lock()
-			l.lines = append(l.lines, scanner.Text())
-			l.mu.Unlock()
-			select {
-			case l.grew <- struct{}{}:
-			default:
-			}
-		}
-		l.exited <- l.cmd.Wait()
-	}()
-	t.Cleanup(func() {
-		_ = l.cmd.Process.Kill()
-		leaguetest.KillLeftovers(t, l.dataDir)
-	})
-	return l
-}
-
-func (l *league) stderr() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return strings.Join(l.lines, "\n")
-}
-
-// awaitLine waits for a stderr line holding want and returns it.
-func (l *league) awaitLine(t *testing.T, want string, timeout time.Duration) string {
-	t.Helper()
-	deadline := time.After(timeout)
-	for {
-		l.mu.Lock()
-		i := slices.IndexFunc(l.lines, func(s string) bool { return strings.Contains(s, want) })
-		line := ""
-		if i >= 0 {
-			line = l.lines[i]
-		}
-		l.mu.Unlock()
-		if i >= 0 {
-			return line
-		}
-		select {
-		case <-l.grew:
-		case <-deadline:
-			t.Fatalf("no line with %q on stderr within %s:\n%s", want, timeout, l.stderr())
-		}
-	}
+	return &league{dataDir: dataDir,
+		Live: leaguetest.StartLive(t, "", dataDir, nil, append([]string{"--no-ui", "--free-ports", "--data", dataDir}, args...)...)}
 }
 
 // seats waits for the league to say where its seats are, and reads them.
 func (l *league) seats(t *testing.T) store.SeatsFile {
 	t.Helper()
-	line := l.awaitLine(t, "MCP-client seats at ", 60*time.Second)
+	line := l.AwaitLine(t, "MCP-client seats at ", 60*time.Second)
 	path := store.Layout{Root: l.dataDir}.Seats()
 	if !strings.Contains(line, path) {
 		t.Errorf("the line names no %s: %s", path, line)
@@ -139,12 +76,12 @@ func (l *league) seats(t *testing.T) store.SeatsFile {
 func (l *league) wait(t *testing.T) protocol.StandingsFile {
 	t.Helper()
 	select {
-	case err := <-l.exited:
+	case err := <-l.Exited():
 		if err != nil {
-			t.Fatalf("leaguetui: %v (want exit status 0)\nstderr:\n%s", err, l.stderr())
+			t.Fatalf("leaguetui: %v (want exit status 0)\nstderr:\n%s", err, l.Stderr())
 		}
 	case <-time.After(runTimeout):
-		t.Fatalf("leaguetui did not finish within %s\nstderr:\n%s", runTimeout, l.stderr())
+		t.Fatalf("leaguetui did not finish within %s\nstderr:\n%s", runTimeout, l.Stderr())
 	}
 	layout := store.Layout{Root: l.dataDir, LeagueID: leagueID}
 	host, _ := layout.ProcessOutput("seats")
@@ -393,10 +330,10 @@ func TestSeatSurvivesKillAndResume(t *testing.T) {
 	if n, err := before.play(ctx, 1); err != nil || n != 1 {
 		t.Fatalf("before the kill: %d moves, %v", n, err)
 	}
-	if err := first.cmd.Process.Kill(); err != nil {
+	if err := first.Cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	<-first.exited
+	<-first.Exited()
 	leaguetest.KillLeftovers(t, dataDir)
 
 	resumed := startLeagueIn(t, dataDir)
