@@ -1,10 +1,12 @@
 package manager
 
 import (
+	"net/http"
 	"strings"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/relay"
+	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/engine"
 )
 
@@ -24,6 +26,27 @@ const pullPending = "-"
 func (m *Manager) mountRelay() {
 	m.relay = relay.New(relay.Options{MaxBody: m.opts.Config.Network.MessageBytes, Log: m.Log})
 	m.relay.Mount(m.Server)
+	m.Server.HandleHTTP("GET /pull/{agent}/health", m.servePullHealth)
+}
+
+// servePullHealth answers for a pull seat's player where another agent's
+// /health is its own: the league cannot reach the player, so the console
+// asks its relay endpoint, which says ACTIVE while the player polls and
+// 503 (no answer) once it stopped. An id with no seat is 404.
+func (m *Manager) servePullHealth(w http.ResponseWriter, req *http.Request) {
+	id := req.PathValue("agent")
+	m.mu.Lock()
+	agent, known := m.league.Agent(id)
+	m.mu.Unlock()
+	switch {
+	case !known || agent.Endpoint != m.pullEndpoint(id):
+		http.Error(w, "no pull seat "+id, http.StatusNotFound)
+	case !m.relay.Polling(id):
+		http.Error(w, "the player of pull seat "+id+" does not poll it", http.StatusServiceUnavailable)
+	default:
+		rpc.WriteJSON(w, http.StatusOK, protocol.Health{ID: id, Role: protocol.PlayerRole, DisplayName: agent.DisplayName,
+			State: protocol.StateActive, LeagueID: m.LeagueID(), Endpoint: agent.Endpoint})
+	}
 }
 
 // askedForPull says a player's registration asks for a pull seat, and

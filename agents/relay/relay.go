@@ -146,6 +146,14 @@ func (r *Relay) Mount(router Router) {
 	router.HandleHTTP("POST /pull/{agent}/reply/{delivery}", r.serveReply)
 }
 
+// Polling says agent has a seat and its player polls it (a poll waits
+// now, or one ended within the poll wait): what its health is, since the
+// league cannot reach the player itself.
+func (r *Relay) Polling(agent string) bool {
+	s := r.seat(agent)
+	return s != nil && s.polling(r.opts.PollWait)
+}
+
 // Open gives agent a seat, or its seat a new token (the agent registered
 // again): from now on only token opens it. Calls already held stay.
 func (r *Relay) Open(agent, token string) {

@@ -19,6 +19,7 @@ type seat struct {
 	queue     chan *delivery       // calls waiting for a poll
 	slots     chan struct{}        // one per call held
 	polls     chan struct{}        // one per poll waiting
+	lastPoll  time.Time            // when the last poll ended (under mu)
 }
 
 // delivery is one held call.
@@ -131,4 +132,21 @@ func (s *seat) startPoll() bool {
 	}
 }
 
-func (s *seat) endPoll() { <-s.polls }
+func (s *seat) endPoll() {
+	s.mu.Lock()
+	s.lastPoll = time.Now()
+	s.mu.Unlock()
+	<-s.polls
+}
+
+// polling says the player polls the seat: a poll of its waits now, or
+// one ended within wait (the player is answering a call, or on its way
+// back).
+func (s *seat) polling(wait time.Duration) bool {
+	if len(s.polls) > 0 {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.lastPoll.IsZero() && time.Since(s.lastPoll) < wait
+}

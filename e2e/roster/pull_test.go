@@ -1,12 +1,16 @@
 package roster_test
 
 import (
+	"io"
+	"net/http"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
+	"github.com/leaguetui/leaguetui/league/control"
 )
 
 // registerPull registers a player named name for a pull seat
@@ -39,9 +43,11 @@ func TestPullSeatNeverPolled(t *testing.T) {
 	if !strings.Contains(referee.String("error_description"), "only a player may take a pull seat") {
 		t.Errorf("a referee asking for a pull seat: %s, want a LEAGUE_ERROR", referee.Body)
 	}
-	if reply := registerPull(t, url, "silent", "pull"); reply.String("status") != "ACCEPTED" || reply.String("player_id") != "P03" {
+	reply := registerPull(t, url, "silent", "pull")
+	if reply.String("status") != "ACCEPTED" || reply.String("player_id") != "P03" {
 		t.Fatalf("a pull registration: %s, want ACCEPTED as P03", reply.Body)
 	}
+	checkPullHealth(t, strings.TrimSuffix(url, "/mcp")+"/pull/P03", reply.String("auth_token"))
 	run.wait(t)
 	for name, row := range rowsByName(readStandings(t, dataDir)) {
 		want := 0
@@ -51,6 +57,47 @@ func TestPullSeatNeverPolled(t *testing.T) {
 		if row.Played != 2 || row.TechnicalLosses != want {
 			t.Errorf("%s: played %d, technical losses %d; want 2 and %d", name, row.Played, row.TechnicalLosses, want)
 		}
+	}
+}
+
+// checkPullHealth: the /health of a pull seat's relay endpoint (where the
+// console asks for the player's) is 503 while its player does not poll,
+// and ACTIVE, with the player's name, while it does; the poll here takes
+// a call and never answers it.
+func checkPullHealth(t *testing.T, seat, token string) {
+	t.Helper()
+	health := func() (int, string) {
+		resp, err := http.Get(control.HealthURL(seat + "/mcp"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	if status, body := health(); status != http.StatusServiceUnavailable {
+		t.Errorf("the health of a pull seat never polled: %d %s, want 503", status, body)
+	}
+	go func() {
+		req, _ := http.NewRequest(http.MethodGet, seat+"/next", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		status, body := health()
+		if status == http.StatusOK {
+			if !strings.Contains(body, `"state":"ACTIVE"`) || !strings.Contains(body, `"display_name":"silent"`) {
+				t.Errorf("the health of a polled pull seat: %s", body)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the health of a polled pull seat is still %d %s", status, body)
+		}
+		time.Sleep(10 * time.Millisecond) // a poll interval
 	}
 }
 
