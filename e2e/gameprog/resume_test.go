@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
-	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
@@ -35,11 +34,11 @@ func TestKilledGameProgramLeagueResumes(t *testing.T) {
 	dir := t.TempDir()
 	var agents []int
 	killed := leaguetest.RunLeaguetui(t, dir, leagueTimeout, func(pid int) {
-		if agents != nil || journaledResults(dir, leagueID) < 2 {
+		if agents != nil || leaguetest.JournaledResults(dir, leagueID) < 2 {
 			return
 		}
 		// While a match is played: a game program is running.
-		if under := descendants(pid); slices.ContainsFunc(under, isGameProgram) {
+		if under := leaguetest.Descendants(pid); slices.ContainsFunc(under, isGameProgram) {
 			agents = under
 			_ = leaguetest.SignalPID(pid, syscall.SIGKILL)
 		}
@@ -51,7 +50,7 @@ func TestKilledGameProgramLeagueResumes(t *testing.T) {
 	for _, pid := range agents {
 		awaitGone(t, pid)
 	}
-	if got := journaledResults(dir, leagueID); got >= 6 {
+	if got := leaguetest.JournaledResults(dir, leagueID); got >= 6 {
 		t.Fatalf("the kill came after the league's %d results: nothing was left to resume", got)
 	} else {
 		t.Logf("killed with %d of 6 results journaled; %d processes under leaguetui", got, len(agents))
@@ -74,30 +73,6 @@ func TestKilledGameProgramLeagueResumes(t *testing.T) {
 
 func isGameProgram(pid int) bool {
 	return strings.Contains(leaguetest.CommandLine(pid), "tic_tac_toe.py")
-}
-
-// descendants are the processes under pid: its agents and the game
-// programs its referees run.
-func descendants(pid int) []int {
-	children, _ := leaguetest.ChildPIDs(pid)
-	all := children
-	for _, child := range children {
-		all = append(all, descendants(child)...)
-	}
-	return all
-}
-
-// journaledResults counts the results in the league's journal now (0 while
-// it has none); a line under way is not counted.
-func journaledResults(dir, leagueID string) int {
-	data, _ := os.ReadFile(store.Layout{Root: dir, LeagueID: leagueID}.Journal())
-	n := 0
-	for line := range bytes.Lines(data) {
-		if bytes.HasSuffix(line, []byte("\n")) && bytes.Contains(line, []byte(`"kind":"match_result"`)) {
-			n++
-		}
-	}
-	return n
 }
 
 // awaitGone waits until process pid has exited, as the agents of a killed

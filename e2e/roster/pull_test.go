@@ -136,3 +136,60 @@ func TestStartersPlayThroughPullSeats(t *testing.T) {
 		}
 	}
 }
+
+// TestPullSeatSurvivesKill: leaguetui killed with SIGKILL in the middle of
+// a league with a pull player (the Python starter with --pull), and run
+// again with the resume command, completes the league with every match
+// played once and no technical loss: the resumed manager's relay starts
+// empty, and the starter, started again, registers again with its saved
+// credentials and takes a new pull seat.
+func TestPullSeatSurvivesKill(t *testing.T) {
+	if !leaguetest.HaveProc() {
+		t.Skip("needs Linux /proc to see the agents die")
+	}
+	examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := starter(t, "py-pull", "python3", filepath.Join(examples, "python", "player.py"))
+	entry["command"] = append(entry["command"].([]string), "--pull")
+	roster := writeRoster(t, entry, map[string]any{"name": "bob", "strategy": "adaptive"},
+		map[string]any{"name": "carol", "strategy": "random"}, map[string]any{"name": "dan", "strategy": "counter"})
+	dataDir := t.TempDir()
+	first := startLeaguetui(t, dataDir, nil, append([]string{"--no-ui", "--data", dataDir, "--seed", "8",
+		"--roster", roster, "--referees", "2"}, fast...)...)
+	first.AwaitLine(t, "[2/6]", runTimeout)
+	under := leaguetest.Descendants(first.Cmd.Process.Pid)
+	if err := first.Cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-first.Exited()
+	for _, pid := range under {
+		deadline := time.Now().Add(10 * time.Second)
+		for leaguetest.CommandLine(pid) != "" {
+			if time.Now().After(deadline) {
+				t.Fatalf("process %d outlived the leaguetui killed with SIGKILL", pid)
+			}
+			time.Sleep(5 * time.Millisecond) // a poll interval
+		}
+	}
+	if done := leaguetest.JournaledResults(dataDir, leagueID); done >= 6 {
+		t.Fatalf("the kill came after the league's %d results: nothing was left to resume", done)
+	} else {
+		t.Logf("killed with %d of 6 results journaled, %d processes under leaguetui", done, len(under))
+	}
+	resumed := startLeaguetui(t, dataDir, nil, "--no-ui", "--data", dataDir, "--free-ports")
+	resumed.wait(t)
+	if !strings.Contains(resumed.Stderr(), "resuming league") {
+		t.Errorf("the second run did not resume the league:\n%s", resumed.Stderr())
+	}
+	rows := rowsByName(readStandings(t, dataDir))
+	for _, name := range []string{"py-pull", "bob", "carol", "dan"} {
+		if row, ok := rows[name]; !ok || row.Played != 3 || row.TechnicalLosses != 0 {
+			t.Errorf("%s: %+v (in the standings: %v); want 3 matches played, no technical loss", name, row, ok)
+		}
+	}
+	if got := leaguetest.JournaledResults(dataDir, leagueID); got != 6 {
+		t.Errorf("%d results in the journal, want 6 (each match once)", got)
+	}
+}

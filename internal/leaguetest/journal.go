@@ -2,6 +2,7 @@ package leaguetest
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"os"
 	"testing"
@@ -39,4 +40,18 @@ func Journal(t testing.TB, dataDir, leagueID string) []engine.Event {
 		t.Fatal(err)
 	}
 	return events
+}
+
+// JournaledResults counts the results in a league's journal now, 0 while
+// it has none; a line under way is not counted. For a test that acts at a
+// moment of a league (kill it after its second result).
+func JournaledResults(dataDir, leagueID string) int {
+	data, _ := os.ReadFile(store.Layout{Root: dataDir, LeagueID: leagueID}.Journal())
+	n := 0
+	for line := range bytes.Lines(data) {
+		if bytes.HasSuffix(line, []byte("\n")) && bytes.Contains(line, []byte(`"kind":"match_result"`)) {
+			n++
+		}
+	}
+	return n
 }

@@ -373,6 +373,17 @@ func NextEvents(t testing.TB, ctl *control.Client, after int64, timeout time.Dur
 }
 
 // ChildPIDs lists the children of process pid now (Linux /proc).
+// Descendants are the processes under pid, its children's children
+// included: a league's agents and the programs they run.
+func Descendants(pid int) []int {
+	children, _ := ChildPIDs(pid)
+	all := children
+	for _, child := range children {
+		all = append(all, Descendants(child)...)
+	}
+	return all
+}
+
 func ChildPIDs(pid int) ([]int, error) {
 	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
 	if err != nil {
