@@ -60,14 +60,14 @@ func TestUnmodifiedAgentTakesCodelessEntry(t *testing.T) {
 		map[string]any{"name": volo10Name, "external": true, "join_code": false})
 	run := startLeaguetui(t, dataDir, nil, append([]string{"--no-ui", "--data", dataDir, "--seed", "5", "--roster", roster}, fast...)...)
 	url := run.managerURL(t)
-	run.awaitLine(t, `no join code for Agent Alpha ("join_code": false)`, 10*time.Second)
+	run.AwaitLine(t, `no join code for Agent Alpha ("join_code": false)`, 10*time.Second)
 	wantRefused(t, registerAs(t, url, "Agent AIpha", nil), "a look-alike of the codeless name", "looks like")
 
 	reply := leaguetest.Post(t, url, volo10Registration(t, volo10Peer(t).Endpoint))
 	if reply.String("status") != "ACCEPTED" || reply.String("player_id") != "P02" {
 		t.Fatalf("volo10's registration: %s, want ACCEPTED as P02", reply.Body)
 	}
-	run.awaitLine(t, "everyone has joined", 30*time.Second)
+	run.AwaitLine(t, "everyone has joined", 30*time.Second)
 	run.wait(t)
 	row, ok := rowsByName(readStandings(t, dataDir))[volo10Name]
 	if !ok || row.PlayerID != "P02" || row.Played != 1 || row.TechnicalLosses != 0 {

@@ -75,17 +75,17 @@ func TestSeatsAndJoinCodesNoUI(t *testing.T) {
 		"--open-seats", "1"}, fast...)...)
 	url := run.managerURL(t)
 	codes := filepath.Join(dataDir, "join-codes.json")
-	run.awaitLine(t, "the join codes of carol are in "+codes, 10*time.Second)
+	run.AwaitLine(t, "the join codes of carol are in "+codes, 10*time.Second)
 
 	wantRefused(t, registerAs(t, url, "carol", nil), "carol without her join code", "register with the join code")
 	wantRefused(t, registerAs(t, url, "carol", map[string]any{"join_code": "join-0000"}), "carol with a wrong code",
 		`player_meta.join_code is not the join code of "carol"`)
 	wantRefused(t, registerAs(t, url, "P99", nil), "a stranger named P99", "has the form of an agent id")
 	leaguetest.StartPlayer(t, t.TempDir(), url, "zed", "--seed", "5")
-	run.awaitLine(t, "joined: zed (P04); waiting for carol", 30*time.Second)
+	run.AwaitLine(t, "joined: zed (P04); waiting for carol", 30*time.Second)
 	wantRefused(t, registerAs(t, url, "yan", nil), "a second stranger for one seat", "no open seat is left")
 	startExternal(t, dataDir, url, "carol", "--seed", "5")
-	run.awaitLine(t, "everyone has joined", 30*time.Second)
+	run.AwaitLine(t, "everyone has joined", 30*time.Second)
 	run.wait(t)
 	rows := rowsByName(readStandings(t, dataDir))
 	want := map[string]string{"bob": "P01", "dan": "P02", "carol": "P03", "zed": "P04"}
