@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -27,9 +29,14 @@ func NewReplay(league *report.League) *Replay {
 	return &Replay{league: league, width: 100, height: 30}
 }
 
-// RunReplay shows the replay until the user quits.
-func RunReplay(league *report.League) error {
-	_, err := tea.NewProgram(NewReplay(league), tea.WithAltScreen()).Run()
+// RunReplay shows the replay until the user quits or ctx ends (SIGTERM,
+// or SIGHUP when its terminal closes: a normal way out, as for the
+// console).
+func RunReplay(ctx context.Context, league *report.League) error {
+	_, err := tea.NewProgram(NewReplay(league), tea.WithAltScreen(), tea.WithContext(ctx)).Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil
+	}
 	return err
 }
 

@@ -5,7 +5,9 @@ import (
 	"maps"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -45,6 +47,18 @@ func TestReplayInTmux(t *testing.T) {
 	x.WaitScreenFor(10*time.Second, "the replay to quit", func(s string) bool { return !strings.Contains(s, "replay · league") })
 	if after := leaguetest.FolderState(t, data); !maps.Equal(after, before) {
 		t.Error("the replay changed the data folder")
+	}
+	// A replay whose terminal closes ends (SIGHUP), as the console does.
+	y := leaguetest.NewTmux(t, 120, 40, fmt.Sprintf("exec %s replay %s", bin, data))
+	y.WaitScreen(20*time.Second, "replay · league league_2025_even_odd")
+	pid, _ := strconv.Atoi(y.Pane("#{pane_pid}"))
+	y.Close()
+	for deadline := time.Now().Add(10 * time.Second); leaguetest.CommandLine(pid) != ""; {
+		if time.Now().After(deadline) {
+			_ = leaguetest.SignalPID(pid, syscall.SIGKILL)
+			t.Fatalf("the replay (pid %d) ran on after its terminal closed", pid)
+		}
+		time.Sleep(10 * time.Millisecond) // a poll interval
 	}
 	// Without a terminal, it says what to run instead, a command that
 	// works: not --no-ui, which replay does not take.

@@ -131,7 +131,7 @@ first, G the last, j/k scroll the transcript, q quits.
 Flags:
 `
 
-func runReplay(_ context.Context, args []string, stdout io.Writer) error {
+func runReplay(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := newCommandFlagSet("leaguetui replay", replayHelp, stdout)
 	league := fs.String("league", "", "the league `id` to replay, when the data folder holds several")
 	data, err := parseWithFolder(fs, args)
@@ -145,5 +145,5 @@ func runReplay(_ context.Context, args []string, stdout io.Writer) error {
 	if err := tui.CheckTerminal(os.Stdin, os.Stdout, "run leaguetui report "+data+" for every match as an HTML page"); err != nil {
 		return err
 	}
-	return tui.RunReplay(l)
+	return tui.RunReplay(ctx, l)
 }

@@ -58,6 +58,15 @@ func (x *Tmux) Screen() string {
 	return out
 }
 
+// Close closes the terminal, as a user closing its window does: the
+// program in it gets SIGHUP.
+func (x *Tmux) Close() {
+	x.t.Helper()
+	if out, err := x.run("kill-session", "-t", x.session); err != nil {
+		x.t.Fatalf("tmux kill-session: %v: %s", err, out)
+	}
+}
+
 // Transcript is everything the terminal shows and has scrolled away:
 // tmux scrolls a pane's last line away when it marks the pane dead.
 func (x *Tmux) Transcript() string {
