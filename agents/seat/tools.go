@@ -127,8 +127,8 @@ func (h *Host) waitForTurn(ctx context.Context, req *mcp.CallToolRequest, in Wai
 		return nil, Turn{}, errNoSeat
 	}
 	wait := DefaultWait
-	if in.TimeoutSeconds > 0 {
-		wait = min(time.Duration(in.TimeoutSeconds)*time.Second, MaxWait)
+	if in.TimeoutSeconds > 0 { // capped in seconds first: a huge count must not wrap as a Duration
+		wait = time.Duration(min(in.TimeoutSeconds, int(MaxWait/time.Second))) * time.Second
 	}
 	return nil, s.turns.next(ctx, wait), nil
 }
