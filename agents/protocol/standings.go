@@ -105,6 +105,15 @@ func (r RatingRow) Ranks() string {
 	return strconv.Itoa(r.RankInterval[0]) + "-" + strconv.Itoa(r.RankInterval[1])
 }
 
+// RankCells are the rank interval and the tie group as a table's two
+// cells, "-" each without an interval.
+func (r RatingRow) RankCells() (ranks, tie string) {
+	if r.RankInterval == nil {
+		return "-", "-"
+	}
+	return r.Ranks(), strconv.Itoa(r.TieGroup)
+}
+
 // Described is the first seat's advantage in words, as every table says
 // it: "the first seat +35 ± 60 Elo over 120 games".
 func (s SeatAdvantage) Described() string {

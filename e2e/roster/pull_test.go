@@ -3,7 +3,6 @@ package roster_test
 import (
 	"io"
 	"net/http"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -109,12 +108,7 @@ func TestStartersPlayThroughPullSeats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goStarter := filepath.Join(t.TempDir(), "starter")
-	build := exec.Command("go", "build", "-o", goStarter, ".")
-	build.Dir = filepath.Join(examples, "go")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build examples/go: %v\n%s", err, out)
-	}
+	goStarter := leaguetest.GoStarter(t)
 	pulled := func(entry map[string]any) map[string]any {
 		entry["command"] = append(entry["command"].([]string), "--pull")
 		return entry

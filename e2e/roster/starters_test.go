@@ -26,12 +26,7 @@ func TestStartersPlayARosterLeague(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goStarter := filepath.Join(t.TempDir(), "starter")
-	build := exec.Command("go", "build", "-o", goStarter, ".")
-	build.Dir = filepath.Join(examples, "go")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build examples/go: %v\n%s", err, out)
-	}
+	goStarter := leaguetest.GoStarter(t)
 	roster := writeRoster(t,
 		starter(t, "py-starter", "python3", filepath.Join(examples, "python", "player.py")),
 		starter(t, "js-starter", "node", filepath.Join(examples, "node", "player.js")),

@@ -1,10 +1,11 @@
 package check_test
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/leaguetui/leaguetui/internal/leaguetest"
 )
 
 // TestPullStartersPassStrict: the Python, Node and Go starters with
@@ -19,15 +20,7 @@ func TestPullStartersPassStrict(t *testing.T) {
 		"node": func(t *testing.T) []string {
 			return []string{interpreter(t, "node"), filepath.Join(examples(t), "node", "player.js")}
 		},
-		"go": func(t *testing.T) []string {
-			bin := filepath.Join(t.TempDir(), "starter")
-			build := exec.Command("go", "build", "-o", bin, ".")
-			build.Dir = filepath.Join(examples(t), "go")
-			if out, err := build.CombinedOutput(); err != nil {
-				t.Fatalf("go build examples/go: %v\n%s", err, out)
-			}
-			return []string{bin}
-		},
+		"go": func(t *testing.T) []string { return []string{leaguetest.GoStarter(t)} },
 	}
 	for name, command := range starters {
 		t.Run(name, func(t *testing.T) {

@@ -66,16 +66,7 @@ func TestStartersPassStrict(t *testing.T) {
 			// is installed (Debian's links its configuration into /etc).
 			return []string{jdk(t), filepath.Join(examples(t), "java", "Player.java")}
 		},
-		"go": func(t *testing.T) []string {
-			// Its own module, standard library only: built as a student would.
-			bin := filepath.Join(t.TempDir(), "starter")
-			build := exec.Command("go", "build", "-o", bin, ".")
-			build.Dir = filepath.Join(examples(t), "go")
-			if out, err := build.CombinedOutput(); err != nil {
-				t.Fatalf("go build examples/go: %v\n%s", err, out)
-			}
-			return []string{bin}
-		},
+		"go": func(t *testing.T) []string { return []string{leaguetest.GoStarter(t)} },
 	}
 	for name, command := range starters {
 		t.Run(name, func(t *testing.T) {

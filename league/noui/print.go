@@ -3,7 +3,6 @@ package noui
 import (
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/engine"
@@ -152,10 +151,7 @@ func ratingsByPlayer(doc *protocol.RatingsDoc) map[string]protocol.RatingRow {
 // allows it and its tie group (the players whose ranks overlap); "-"
 // where there is none.
 func FormatRating(r protocol.RatingRow) string {
-	ranks, tie := "-", "-"
-	if r.RankInterval != nil {
-		ranks, tie = r.Ranks(), strconv.Itoa(r.TieGroup)
-	}
+	ranks, tie := r.RankCells()
 	if !r.Rated {
 		return fmt.Sprintf(" %6s %6s %5s %6s %3s", "-", "-", "-", ranks, tie)
 	}

@@ -159,15 +159,6 @@ func (p page) summary(v view) {
 	p.raw("\n")
 }
 
-// rankTexts are a player's rank interval ("2-4", one number when sure)
-// and tie group, "-" without a fit.
-func rankTexts(r protocol.RatingRow) (ranks, tie string) {
-	if r.RankInterval == nil {
-		return "-", "-"
-	}
-	return r.Ranks(), fmt.Sprint(r.TieGroup)
-}
-
 // bootText is a player's bootstrap interval, "[-12, +140]", "-" without.
 func bootText(boot map[string]engine.BootstrapInterval, id string) string {
 	iv, ok := boot[id]
@@ -224,7 +215,7 @@ func (p page) standings(v view) {
 		p.cell("n", elo)
 		p.cell("n", ci)
 		p.cell("n", los)
-		ranks, tie := rankTexts(v.Ratings[r.PlayerID])
+		ranks, tie := v.Ratings[r.PlayerID].RankCells()
 		p.cell("n", ranks)
 		p.cell("n", tie)
 		p.cell("n", bootText(boot, r.PlayerID))
