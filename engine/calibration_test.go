@@ -10,8 +10,9 @@ import (
 
 // The calibration of the ratings' intervals: many seeded leagues of
 // players of known strengths, and how often each interval holds the
-// truth. docs/ratings.md carries the table calibrationTable writes, and
-// TestCalibrationTableIsThePages holds the page to it.
+// truth. docs/ratings.md and docs/formats.md carry the table
+// calibrationTable writes, and TestCalibrationTableIsThePages holds the
+// pages to it.
 
 // calibrationLeague is a double round robin of 6 players 100 Elo apart
 // played 3 times (90 games), each game won with the Bradley–Terry
@@ -85,7 +86,7 @@ func calibrationTable(c calibration) string {
 
 // TestCalibrationTableIsThePages computes the calibration over 200
 // leagues (1,200 intervals of each kind) and checks that docs/ratings.md
-// carries its table, and that each 95 % interval holds the truth 93–97 %
+// and docs/formats.md carry its table, and that each 95 % interval holds the truth 93–97 %
 // of the time.
 func TestCalibrationTableIsThePages(t *testing.T) {
 	if testing.Short() {
@@ -94,12 +95,14 @@ func TestCalibrationTableIsThePages(t *testing.T) {
 	c := calibrate(200, 200)
 	table := calibrationTable(c)
 	t.Logf("\n%s", table)
-	page, err := os.ReadFile("../docs/ratings.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(page), table) {
-		t.Errorf("docs/ratings.md does not carry the calibration table; it is now\n%s", table)
+	for _, name := range []string{"ratings.md", "formats.md"} {
+		page, err := os.ReadFile("../docs/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(page), table) {
+			t.Errorf("docs/%s does not carry the calibration table; it is now\n%s", name, table)
+		}
 	}
 	for name, held := range map[string]int{"analytic": c.analytic, "bootstrap": c.bootstrap} {
 		if p := c.percent(held); p < 93 || p > 97 {

@@ -228,6 +228,11 @@ type PairVerdict struct {
 	// rounded to hundredths; absent when one of them is unrated.
 	Difference *float64 `json:"elo_difference,omitempty"`
 	CI95       *float64 `json:"ci95,omitempty"`
+	// LLR is --until-decided's log-likelihood ratio of Δ = margin against
+	// Δ = 0 (AdjacentPair.LLR), rounded to hundredths: separated at
+	// DecidedUpper or more, equivalent at DecidedLower or less; absent
+	// for --until-separated and while one of them is unrated.
+	LLR *float64 `json:"llr,omitempty"`
 }
 
 // ruleName is the flag that made the league play on.
@@ -267,6 +272,10 @@ func (p AdjacentPair) judged() PairVerdict {
 	if d := p.Difference(); !math.IsNaN(d) {
 		diff, width := math.Round(d*100)/100, math.Round(p.Width*100)/100
 		v.Difference, v.CI95 = &diff, &width
+	}
+	if llr := p.LLR(); !math.IsNaN(llr) {
+		llr = math.Round(llr*100) / 100
+		v.LLR = &llr
 	}
 	return v
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"testing"
 )
 
@@ -82,6 +83,7 @@ func BenchmarkPentanomialSPRT(b *testing.B) {
 							games[model] += st.Wins + st.Draws + st.Losses
 							if elo == 0 && st.Verdict == VerdictH1 || elo == 20 && st.Verdict == VerdictH0 {
 								wrong[model]++
+								wrong[fmt.Sprintf("%s at %.0f", model, elo)]++
 							}
 						}
 					}
@@ -96,6 +98,13 @@ func reportSPRTSaving(b *testing.B, bias float64, games, wrong map[string]int, r
 	tri, penta := float64(games[SPRTTrinomial])/float64(runs), float64(games[SPRTPentanomial])/float64(runs)
 	fmt.Printf("first seat +%.0f Elo: mean games to a decision trinomial %.0f, pentanomial %.0f (%.1f %% fewer); wrong %d and %d of %d\n",
 		bias, tri, penta, 100*(1-penta/tri), wrong[SPRTTrinomial], wrong[SPRTPentanomial], runs)
+	// With a seat advantage the challenger 20 Elo stronger scores less than
+	// 20 Elo's expectation over a pair (the logistic curve flattens away
+	// from 0), so H0 accepted there is not wholly an error; at 0 Elo it is.
+	pair := (EloExpected(20+bias) + 1 - EloExpected(bias-20)) / 2
+	fmt.Printf("  wrong at 0 Elo (H1 accepted): trinomial %d, pentanomial %d of %d; at 20 Elo (H0 accepted): %d and %d of %d, where a pair scores %.3f (%.1f Elo)\n",
+		wrong[SPRTTrinomial+" at 0"], wrong[SPRTPentanomial+" at 0"], runs/2, wrong[SPRTTrinomial+" at 20"], wrong[SPRTPentanomial+" at 20"], runs/2,
+		pair, -400*math.Log10(1/pair-1))
 	b.ReportMetric(tri, "games_trinomial")
 	b.ReportMetric(penta, "games_pentanomial")
 	b.ReportMetric(100*(1-penta/tri), "saving_pct")

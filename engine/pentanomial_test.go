@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -76,6 +77,11 @@ func TestPentanomialCountsByHand(t *testing.T) {
 	trinomial.Model = ""
 	if st, _ := playSequence(t, trinomial, "WLDWWWLLTDD").SPRT(); st.LLR != trinomial.LLR(4, 3, 3) || *st.Pentanomial != [5]int{1, 0, 1, 1, 1} {
 		t.Errorf("trinomial: %+v", st)
+	}
+	for spec, model := range map[string]string{"elo0=0,elo1=10": SPRTPentanomial, "elo0=0,elo1=10,model=trinomial": SPRTTrinomial} {
+		if parsed, err := ParseSPRT(spec); err != nil || parsed.Model != model || !strings.HasSuffix(parsed.String(), ",model="+model) {
+			t.Errorf("%q parsed as %+v (%v), want model %s", spec, parsed, err, model)
+		}
 	}
 	for _, bad := range []string{"elo0=0,elo1=10,model=hexanomial", "elo0=0,elo1=10,model="} {
 		if _, err := ParseSPRT(bad); err == nil {

@@ -32,13 +32,16 @@ type SeasonTotal struct {
 }
 
 // SeasonRow is one line of the season's table: the totals, the rating
-// fitted over the whole season and the likelihood that the player is
-// stronger than the next one down (nil for the last, or an unrated one).
+// fitted over the whole season, the likelihood that the player is
+// stronger than the next one down (nil for the last, or an unrated one),
+// and the ranks the season's fit allows it with its tie group
+// (RankIntervals over the season's fit).
 type SeasonRow struct {
 	SeasonTotal
 	Rank    int
 	Rating  PlayerRating
 	LOSNext *float64
+	Ranks   RankInterval
 }
 
 // SeasonResults is every result of the season, league after league: what
@@ -96,10 +99,14 @@ func SeasonTable(leagues []SeasonLeague, opts RatingOptions) []SeasonRow {
 			t.Points += r.Points
 		}
 	}
+	ranks := map[string]RankInterval{}
+	for _, iv := range RankIntervals(fit) {
+		ranks[iv.PlayerID] = iv
+	}
 	rows := make([]SeasonRow, 0, len(totals))
 	for _, name := range SeasonNames(leagues) {
 		p, _ := fit.Rating(name)
-		rows = append(rows, SeasonRow{SeasonTotal: *totals[name], Rating: p})
+		rows = append(rows, SeasonRow{SeasonTotal: *totals[name], Rating: p, Ranks: ranks[name]})
 	}
 	slices.SortStableFunc(rows, func(a, b SeasonRow) int {
 		return cmp.Or(byRating(a.Rating, b.Rating), cmp.Compare(a.Name, b.Name))

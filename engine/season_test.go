@@ -90,3 +90,31 @@ func TestSeasonAddsUpItsLeagues(t *testing.T) {
 		t.Errorf("eve is rated after the first league, which she missed")
 	}
 }
+
+// TestSeasonTableCarriesRankIntervals: a season of two pairs of equal
+// players 600 Elo apart, over four leagues, ranks each pair 1-2 and 3-4
+// in its own tie group (the pairs across are sure, those within are
+// not), and every row's interval is RankIntervals' over the season's fit.
+func TestSeasonTableCarriesRankIntervals(t *testing.T) {
+	strengths := map[string]float64{"ann": 600, "bob": 600, "cat": 0, "dan": 0}
+	names := []string{"ann", "bob", "cat", "dan"}
+	var leagues []SeasonLeague
+	for seed := int64(1); seed <= 4; seed++ {
+		leagues = append(leagues, seasonLeague(t, fmt.Sprintf("week%d", seed), names, strengths, seed))
+	}
+	want := map[string]RankInterval{}
+	for _, iv := range RankIntervals(FitSeason(leagues, RatingOptions{})) {
+		want[iv.PlayerID] = iv
+	}
+	for _, row := range SeasonTable(leagues, RatingOptions{}) {
+		best, worst, group := 1, 2, 1
+		if strengths[row.Name] == 0 {
+			best, worst, group = 3, 4, 2
+		}
+		iv := row.Ranks
+		if iv != want[row.Name] || iv.PlayerID != row.Name || iv.Best != best || iv.Worst != worst || iv.TieGroup != group {
+			t.Errorf("%s: ranks %d-%d in tie group %d (the fit's %+v), want %d-%d in %d", row.Name, iv.Best, iv.Worst, iv.TieGroup,
+				want[row.Name], best, worst, group)
+		}
+	}
+}

@@ -54,17 +54,69 @@ const (
 	VerdictUnsure     = "unsure"     // neither yet
 )
 
-// Separated reports whether the pair's order is sure: Δ ≥ 1.96·SE(Δ), an
-// overlap of 0 or less.
-func (p AdjacentPair) Separated() bool { return p.Overlap <= 0 }
+// Separated reports whether the pair's order is sure. Without a margin
+// (--until-separated): Δ ≥ 1.96·SE(Δ), an overlap of 0 or less. With one
+// (--until-decided): the pair's sequential test accepted "Δ = Margin"
+// over "Δ = 0", LLR ≥ ln((1−β)/α) (see LLR).
+func (p AdjacentPair) Separated() bool {
+	if p.Margin > 0 && decidedSequentially {
+		return p.LLR() >= DecidedUpper
+	}
+	return p.Overlap <= 0
+}
 
-// Equivalent reports whether the two are shown equal within the margin
-// by two one-sided tests at 2.5 % each, the error rate of Separated:
-// Δ + 1.96·SE(Δ) < Margin and Δ − 1.96·SE(Δ) > −Margin, which is the
-// difference's 95 % interval inside (−Margin, Margin). Δ ≥ 0 (the pair is
-// ranked by rating), so the first test implies the second.
+// Equivalent reports whether the two are shown equal within the margin:
+// the pair's sequential test accepted "Δ = 0" over "Δ = Margin", LLR ≤
+// ln(β/(1−α)). The same test of "Δ = 0" over "Δ = −Margin" has the
+// smaller ratio (Δ ≥ 0: the pair is ranked by rating), so the first
+// acceptance implies the second, as with two one-sided tests.
 func (p AdjacentPair) Equivalent() bool {
-	return p.Margin > 0 && !math.IsInf(p.Width, 1) && p.Difference()+p.Width < p.Margin
+	if !decidedSequentially {
+		return p.Margin > 0 && !math.IsInf(p.Width, 1) && p.Difference()+p.Width < p.Margin
+	}
+	return p.Margin > 0 && p.LLR() <= DecidedLower
+}
+
+// decidedSequentially is false only in the benchmark that measures the
+// rule it replaced: the 95 % interval at every look (separated when it
+// excludes 0, equivalent when it lies within ±Margin).
+var decidedSequentially = true
+
+// --until-decided looks at every pair after every result, as long as the
+// league plays. A fixed-sample test repeated at each look errs far more
+// often than its level: the 95 % interval's rule separated 16 of 108
+// adjacent pairs of equal players in BenchmarkDecidingFourGroups. Each
+// pair's verdict is therefore Wald's sequential probability ratio test of
+// H0 "Δ = 0" against H1 "Δ = Margin" on the fit's normal approximation
+// Δ̂ ~ N(Δ, SE(Δ)²) (the GSPRT of Fishtest's normalised tests):
+//
+//	LLR = (Δ̂·M − M²/2) / SE(Δ)²
+//
+// whose bounds hold however many times the test is looked at, because
+// exp(LLR) is a martingale under H0: a pair of equal players is ever
+// called separated with probability at most α/(1−β) in each order, a pair
+// Margin apart ever called equivalent with at most β/(1−α). α = β =
+// 2.5 %, each side's error of the 95 % interval.
+const (
+	DecidedAlpha = 0.025
+	DecidedBeta  = 0.025
+)
+
+// DecidedUpper and DecidedLower are the test's bounds: ln((1−β)/α) and
+// ln(β/(1−α)), ±3.66.
+var (
+	DecidedUpper = math.Log((1 - DecidedBeta) / DecidedAlpha)
+	DecidedLower = math.Log(DecidedBeta / (1 - DecidedAlpha))
+)
+
+// LLR is the pair's log-likelihood ratio of "Δ = Margin" against "Δ = 0";
+// NaN without a margin or while one of them is unrated.
+func (p AdjacentPair) LLR() float64 {
+	if p.Margin <= 0 || math.IsInf(p.Width, 1) || p.Width <= 0 {
+		return math.NaN()
+	}
+	se := p.Width / z95
+	return (p.Difference()*p.Margin - p.Margin*p.Margin/2) / (se * se)
 }
 
 // Difference is Δ, elo(Above) − elo(Below), in Elo (NaN for an unrated
@@ -150,9 +202,10 @@ func involving(pairs []AdjacentPair, player string) []AdjacentPair {
 
 // MostUnsure chooses the next separating match: among the adjacent pairs
 // (only those involving place, when it is not ""), the unsure one whose
-// difference's interval is the widest, equal widths ordered by a hash of
+// difference's interval is the widest (for --until-decided: whose test is
+// furthest from a decision, choiceKey), equal keys ordered by a hash of
 // the seed, the round and the pair. ok is false when every such pair is
-// separated.
+// decided.
 func MostUnsure(pairs []AdjacentPair, place string, seed int64, round int) (AdjacentPair, bool) {
 	var best AdjacentPair
 	found := false
@@ -160,18 +213,39 @@ func MostUnsure(pairs []AdjacentPair, place string, seed int64, round int) (Adja
 		if !p.Unsure() {
 			continue
 		}
-		if !found || separationKey(p) > separationKey(best) ||
-			separationKey(p) == separationKey(best) && tieKey(seed, round, p) < tieKey(seed, round, best) {
+		if !found || choiceKey(p) > choiceKey(best) ||
+			choiceKey(p) == choiceKey(best) && tieKey(seed, round, p) < tieKey(seed, round, best) {
 			best, found = p, true
 		}
 	}
 	return best, found
 }
 
-// separationKey is what MostUnsure chooses the largest of: the width of
-// the difference's interval (a benchmark swaps in the overlap, to measure
-// the other rule).
+// separationKey is what MostUnsure chooses the largest of without a
+// margin: the width of the difference's interval (a benchmark swaps in
+// the overlap, to measure the other rule).
 var separationKey = func(p AdjacentPair) float64 { return p.Width }
+
+// choiceKey is what MostUnsure chooses the largest of: for --until-decided
+// the distance of the pair's test from its nearer bound, so the match goes
+// to the pair furthest from a decision (+Inf for an unrated player). On
+// BenchmarkDecidingFourGroups that stopped in a median of 1,767 matches,
+// where the widest interval, --until-separated's choice, took 1,951.
+func choiceKey(p AdjacentPair) float64 {
+	if p.Margin <= 0 || !decidedSequentially {
+		return separationKey(p)
+	}
+	return decidedKey(p)
+}
+
+// decidedKey is choiceKey with a margin (a benchmark swaps in the width,
+// to measure the other choice).
+var decidedKey = func(p AdjacentPair) float64 {
+	if llr := p.LLR(); !math.IsNaN(llr) {
+		return min(DecidedUpper-llr, llr-DecidedLower)
+	}
+	return math.Inf(1)
+}
 
 // tieKey orders pairs of equal width, from the seed alone.
 func tieKey(seed int64, round int, p AdjacentPair) uint64 {
@@ -197,8 +271,8 @@ func (p AdjacentPair) Why(unsure, pairs int) string {
 func (p AdjacentPair) whyUndecided(unsure, pairs int) string {
 	why := "one of them is unrated"
 	if !math.IsInf(p.Overlap, 1) {
-		why = fmt.Sprintf("the 95%% interval of their difference, %.1f ± %.1f Elo, spans 0 and reaches %.1f past the equivalence margin of %g Elo, the widest of the undecided adjacent pairs",
-			p.Difference(), p.Width, p.Difference()+p.Width-p.Margin, p.Margin)
+		why = fmt.Sprintf("their difference, %.1f ± %.1f Elo, gives Δ = %g Elo against Δ = 0 a log-likelihood ratio of %.2f, between %.2f (equivalent) and %.2f (separated), the furthest from a decision of the undecided adjacent pairs",
+			p.Difference(), p.Width, p.Margin, p.LLR(), DecidedLower, DecidedUpper)
 	}
 	return fmt.Sprintf("until-decided: %s and %s are ranked %d and %d and %s; %d of %d adjacent pairs undecided",
 		p.Above, p.Below, p.Rank, p.Rank+1, why, unsure, pairs)

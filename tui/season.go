@@ -64,8 +64,9 @@ type seasonTable []seasonColumn
 
 // seasonColumns are the season's columns that fit width: the name column
 // is as wide as the widest name (4 to 16 cells), then, while the table is
-// still too wide, the least needed give way (los, games, leagues, TL,
-// played), so that the rating, the point of the table, stays on screen.
+// still too wide, the least needed give way (the tie group, the rank
+// interval, los, games, leagues, TL, played), so that the rating, the
+// point of the table, stays on screen.
 // The rating column is the league table's (ratingCell), so a season's
 // figures read as the league's do.
 func seasonColumns(rows []engine.SeasonRow, width int) seasonTable {
@@ -79,33 +80,40 @@ func seasonColumns(rows []engine.SeasonRow, width int) seasonTable {
 	all := seasonTable{
 		{head: "rank", width: 4, cell: num(func(r *engine.SeasonRow) int { return r.Rank })},
 		{head: "name", width: min(name, 16), sep: "  ", left: true, cell: func(r *engine.SeasonRow) string { return r.Name }},
-		{head: "leagues", width: 7, sep: " ", drop: 3, cell: num(func(r *engine.SeasonRow) int { return r.Leagues })},
-		{head: "played", width: 6, sep: " ", drop: 5, cell: num(func(r *engine.SeasonRow) int { return r.Played })},
+		{head: "leagues", width: 7, sep: " ", drop: 5, cell: num(func(r *engine.SeasonRow) int { return r.Leagues })},
+		{head: "played", width: 6, sep: " ", drop: 7, cell: num(func(r *engine.SeasonRow) int { return r.Played })},
 		{head: "W", width: 4, sep: " ", cell: num(func(r *engine.SeasonRow) int { return r.Wins })},
 		{head: "D", width: 4, sep: " ", cell: num(func(r *engine.SeasonRow) int { return r.Draws })},
 		{head: "L", width: 4, sep: " ", cell: num(func(r *engine.SeasonRow) int { return r.Losses })},
-		{head: "TL", width: 4, sep: " ", drop: 4, cell: num(func(r *engine.SeasonRow) int { return r.TechnicalLosses })},
+		{head: "TL", width: 4, sep: " ", drop: 6, cell: num(func(r *engine.SeasonRow) int { return r.TechnicalLosses })},
 		{head: "points", width: 7, sep: " ", cell: func(r *engine.SeasonRow) string { return points(r.Points) }},
 		{head: ratingHead, width: visibleWidth(ratingHead), cell: func(r *engine.SeasonRow) string {
 			return ratingCell(protocolRating(*r), true)
 		}},
-		{head: "games", width: 5, drop: 2, cell: num(func(r *engine.SeasonRow) int { return r.Rating.Games })},
-		{head: "los", width: 5, sep: " ", drop: 1, cell: func(r *engine.SeasonRow) string {
+		{head: "games", width: 5, drop: 4, cell: num(func(r *engine.SeasonRow) int { return r.Rating.Games })},
+		{head: "los", width: 5, sep: " ", drop: 3, cell: func(r *engine.SeasonRow) string {
 			if r.LOSNext == nil {
 				return ""
 			}
 			return fmt.Sprintf("%.0f%%", 100**r.LOSNext)
 		}},
+		{head: "ranks", width: 5, sep: " ", drop: 2, cell: func(r *engine.SeasonRow) string { ranks, _ := protocolRating(*r).RankCells(); return ranks }},
+		{head: "tie", width: 3, sep: " ", drop: 1, cell: func(r *engine.SeasonRow) string { _, tie := protocolRating(*r).RankCells(); return tie }},
 	}
-	for order := 1; all.width()+1 > width && order <= 5; order++ {
+	for order := 1; all.width()+1 > width && order <= 7; order++ {
 		all = slices.DeleteFunc(all, func(c seasonColumn) bool { return c.drop == order })
 	}
 	return all
 }
 
-// protocolRating is a season row's rating as the league table's cell takes it.
+// protocolRating is a season row's rating as the league table's cells
+// take it: its rating, its rank interval and tie group.
 func protocolRating(r engine.SeasonRow) protocol.RatingRow {
-	return protocol.RatingRow{Elo: r.Rating.Elo, CI95: r.Rating.CI95, Rated: r.Rating.Rated}
+	row := protocol.RatingRow{Elo: r.Rating.Elo, CI95: r.Rating.CI95, Rated: r.Rating.Rated}
+	if r.Ranks.Best > 0 {
+		row.RankInterval, row.TieGroup = &[2]int{r.Ranks.Best, r.Ranks.Worst}, r.Ranks.TieGroup
+	}
+	return row
 }
 
 // width is the cells a row of the table takes.

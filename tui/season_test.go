@@ -73,8 +73,14 @@ func TestSeasonFitsEveryPane(t *testing.T) {
 				t.Errorf("%dx%d: the rating of %s is cut:\n%s", size[0], size[1], r.Name, screen)
 			}
 		}
-		if size[0] == 200 && !strings.Contains(screen, "leagues") {
-			t.Errorf("200x50: the leagues column is dropped with room for it:\n%s", screen)
+		if size[0] == 200 && (!strings.Contains(screen, "leagues") || !strings.Contains(screen, "ranks") || !strings.Contains(screen, "tie")) {
+			t.Errorf("200x50: the leagues, ranks or tie column is dropped with room for it:\n%s", screen)
+		}
+		for _, r := range table {
+			ranks, tie := protocolRating(r).RankCells()
+			if line := screenLine(screen, " "+r.Name+" "); size[0] == 200 && (ranks != "1-2" || tie != "1" || !strings.Contains(line, " "+padLeft(ranks, 5)+" "+padLeft(tie, 3)+" ")) {
+				t.Errorf("200x50: %s's rank interval %s and tie group %s (two games: 1-2 and 1) are not on its row: %q", r.Name, ranks, tie, line)
+			}
 		}
 	}
 }

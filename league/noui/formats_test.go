@@ -200,37 +200,43 @@ func TestSPRTGauntletEndsWhenDecided(t *testing.T) {
 	if s == nil {
 		t.Fatalf("standings.json has no sprt")
 	}
-	var w, d, l int   // the challenger's, all games
-	var before [3]int // the same without the last game
+	// The test counts the games in their seat-swapped pairs (pentanomial,
+	// the default): games 1 and 2, 3 and 4, ..., by the challenger's
+	// score in the pair (0 to 4 half points).
+	var w, d, l int // the challenger's, all games
+	score := map[int]int{}
 	for _, m := range matches {
-		k := 2
 		switch {
 		case m.Result.Status == "DRAW":
-			d, k = d+1, 1
+			d, score[m.RoundID] = d+1, 1
 		case deref(m.Result.WinnerPlayerID) == "P01":
-			w, k = w+1, 0
+			w, score[m.RoundID] = w+1, 2
 		default:
 			l++
 		}
-		if m.RoundID != len(matches) {
-			before[k]++
+	}
+	var pairs, before [5]int // before: without the last complete pair
+	for first := 1; first+1 <= len(matches); first += 2 {
+		pairs[score[first]+score[first+1]]++
+		if first+1 != len(matches) {
+			before[score[first]+score[first+1]]++
 		}
 	}
-	if s.Wins != w || s.Draws != d || s.Losses != l {
-		t.Errorf("sprt counts %d/%d/%d, the match files give %d/%d/%d", s.Wins, s.Draws, s.Losses, w, d, l)
+	if s.Wins != w || s.Draws != d || s.Losses != l || s.Pentanomial == nil || *s.Pentanomial != pairs {
+		t.Errorf("sprt counts %d/%d/%d, pairs %v; the match files give %d/%d/%d, pairs %v", s.Wins, s.Draws, s.Losses, s.Pentanomial, w, d, l, pairs)
 	}
 	decided := s.Verdict != "continue"
-	if decided != (s.LLR >= s.Upper || s.LLR <= s.Lower) || (!decided && len(matches) != 300) {
-		t.Errorf("verdict %q with llr %.3f in [%.3f, %.3f] after %d games", s.Verdict, s.LLR, s.Lower, s.Upper, len(matches))
+	if decided != (s.LLR >= s.Upper || s.LLR <= s.Lower) || (!decided && len(matches) != 300) || s.Test.Model != "pentanomial" {
+		t.Errorf("verdict %q with llr %.3f in [%.3f, %.3f] after %d games (model %q)", s.Verdict, s.LLR, s.Lower, s.Upper, len(matches), s.Test.Model)
 	}
-	if now := s.Test.Status(w, d, l); now.Verdict != s.Verdict || math.Abs(now.LLR-s.LLR) > 1e-9 {
+	if now := s.Test.StatusPaired(w, d, l, pairs); now.Verdict != s.Verdict || math.Abs(now.LLR-s.LLR) > 1e-9 {
 		t.Errorf("recomputed %+v, served %+v", now, *s)
 	}
-	// It stopped at the first game that decided: one game fewer had not.
-	if was := s.Test.Status(before[0], before[1], before[2]); decided && was.Verdict != "continue" {
-		t.Errorf("the test was already decided (%s) a game before the league ended", was.Verdict)
+	// It stopped at the first pair that decided: one pair fewer had not.
+	if was := s.Test.StatusPaired(0, 0, 0, before); decided && (len(matches)%2 != 0 || was.Verdict != "continue") {
+		t.Errorf("the test was already decided (%s) a pair before the league ended, after %d games", was.Verdict, len(matches))
 	}
-	if st.RoundsTotal != len(matches) || !strings.Contains(run.stdout, "SPRT (elo0=0,elo1=150,alpha=0.05,beta=0.05): llr ") {
+	if st.RoundsTotal != len(matches) || !strings.Contains(run.stdout, "SPRT (elo0=0,elo1=150,alpha=0.05,beta=0.05,model=pentanomial): llr ") {
 		t.Errorf("rounds total %d for %d games; stdout:\n%s", st.RoundsTotal, len(matches), run.stdout)
 	}
 }

@@ -34,7 +34,9 @@ func TestSeasonsPageSaysUntilDecided(t *testing.T) {
 		limited.StopWhy(),
 		noui.DescribeSeparation(decidedExample),
 		noui.DescribePairs(limited)[0],
-		"equivalent when Δ + 1.96 × SE(Δ) < margin",
+		"LLR = (Δ × margin − margin² / 2) / SE(Δ)²",
+		fmt.Sprintf("**separated** when LLR ≥ %.2f (ln(0.975/0.025))", engine.DecidedUpper),
+		fmt.Sprintf("**equivalent** when LLR ≤ %.2f", engine.DecidedLower),
 		fmt.Sprintf("`--equivalence-margin` (default %d Elo, an expected score of %.0f %%)", engine.DefaultEquivalenceMargin,
 			100*engine.EloExpected(engine.DefaultEquivalenceMargin)),
 	} {
@@ -42,15 +44,17 @@ func TestSeasonsPageSaysUntilDecided(t *testing.T) {
 			t.Errorf("docs/seasons.md does not say %q", want)
 		}
 	}
-	// The formula: Δ = 25, 1.96·SE(Δ) = 70 is within 100 (equivalent),
-	// 80 is not (25 + 80 > 100), and Δ = 0 with 99.9 is.
+	// The formula: Δ = 0 with SE(Δ) = 30 gives −5000/900 = −5.6
+	// (equivalent), Δ = 25 with SE = 48.5 (the example's ± 95) −1.06
+	// (unsure), Δ = 200 with SE = 60 15000/3600 = 4.2 (separated).
 	for _, c := range []struct {
-		diff, width float64
-		equivalent  bool
-	}{{25, 70, true}, {25, 80, false}, {0, 99.9, true}} {
-		p := engine.AdjacentPair{Overlap: c.width - c.diff, Width: c.width, Margin: 100}
-		if p.Equivalent() != c.equivalent {
-			t.Errorf("Δ %g ± %g: equivalent %v, the page's formula %v", c.diff, c.width, p.Equivalent(), c.equivalent)
+		diff, se float64
+		verdict  string
+	}{{0, 30, engine.VerdictEquivalent}, {25, 95 / 1.959963984540054, engine.VerdictUnsure}, {200, 60, engine.VerdictSeparated}} {
+		width := 1.959963984540054 * c.se
+		p := engine.AdjacentPair{Overlap: width - c.diff, Width: width, Margin: 100}
+		if p.Verdict() != c.verdict {
+			t.Errorf("Δ %g, SE %g: %s, the page's formula %s", c.diff, c.se, p.Verdict(), c.verdict)
 		}
 	}
 }

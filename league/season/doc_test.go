@@ -3,6 +3,7 @@ package season_test
 import (
 	"math"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -25,8 +26,12 @@ func TestSeasonsPageIsTheCode(t *testing.T) {
 		engine.AdjacentPair{Above: "P03", Below: "P05", Rank: 4, Overlap: 38.2, Width: 100}.Why(3, 7),
 		noui.DescribeSeparation(engine.SeparationStatus{Limit: 40, Played: 12, Known: true, Unsure: 0, Pairs: 7}),
 		"overlap = 1.96 × SE(Δ) − Δ,  Δ = elo(a) − elo(b) ≥ 0,  separated when overlap ≤ 0",
+		season.JointLine(engine.JointFit{Known: true, Games: 30, Seat: engine.SeatAdvantage{Elo: 82.09, CI95: 194.62, Known: true},
+			Draw: engine.DrawParameter{Nu: 2.0681, Low: 0.9086, High: 4.7074, EqualDraw: 0.5084, Known: true}}),
+		"`leaguetui season --json` gives it as `joint_fit`: " + jointFields(),
 	} {
-		if !strings.Contains(page, want) {
+		flat := func(s string) string { return strings.Join(strings.Fields(s), " ") } // a sentence wraps where the page's lines do
+		if !strings.Contains(page, want) && !strings.Contains(flat(page), flat(want)) {
 			t.Errorf("docs/seasons.md does not say %q", want)
 		}
 	}
@@ -65,4 +70,17 @@ func TestSeasonsPageIsTheCode(t *testing.T) {
 	if separated == 0 {
 		t.Errorf("the example separates no pair: it checks only one side of the formula")
 	}
+}
+
+// jointFields are season.JointDoc's JSON names as the page lists them:
+// "`seat_elo`, `seat_ci95`, ...", the last two joined by the page's
+// "(absent without a draw) and".
+func jointFields() string {
+	typ := reflect.TypeFor[season.JointDoc]()
+	var names []string
+	for i := range typ.NumField() {
+		names = append(names, "`"+strings.Split(typ.Field(i).Tag.Get("json"), ",")[0]+"`")
+	}
+	last := len(names) - 1
+	return strings.Join(names[:last], ", ") + " (absent without a draw) and " + names[last]
 }

@@ -27,7 +27,7 @@ func (s *Season) WritePage(out string) error {
 	if err := s.WriteExports(out); err != nil {
 		return err
 	}
-	v := pageView{Season: s, Rows: s.Table(), Chart: s.chart()}
+	v := pageView{Season: s, Rows: s.Table(), Chart: s.chart(), Joint: JointLine(s.Joint())}
 	labels := s.LeagueLabels()
 	for i, l := range s.Leagues {
 		link := fmt.Sprintf("leagues/%04d/%s", i+1, report.HTMLFile)
@@ -53,6 +53,7 @@ type pageView struct {
 	Rows  []engine.SeasonRow
 	Chart chart
 	Links []leagueLink
+	Joint string // the seat and the draws fitted with the ratings (JointLine)
 }
 
 type leagueLink struct {
@@ -306,7 +307,8 @@ func (s *Season) EndLabels() map[string]LabelBox {
 }
 
 var pageTemplate = template.Must(template.New("season").Funcs(template.FuncMap{
-	"elo": func(x float64) string { return ftoa(x, 0) },
+	"elo":   func(x float64) string { return ftoa(x, 0) },
+	"ranks": Ranks,
 	"pct": func(p *float64) string {
 		if p == nil {
 			return ""
@@ -331,11 +333,12 @@ svg.chart text.label{font-size:11px}
 </style></head>
 <body>
 <h1>Season {{.Dir}}</h1>
-<p>{{.GameType}}: {{len .Leagues}} leagues, {{.Games}} games. Ratings are one Bradley-Terry fit over every game of the season, with 95% intervals; <em>games</em> is how many games a rating rests on; <em>los</em> the likelihood of superiority over the next.</p>
+<p>{{.GameType}}: {{len .Leagues}} leagues, {{.Games}} games. Ratings are one Bradley-Terry fit over every game of the season, with 95% intervals; <em>games</em> is how many games a rating rests on; <em>los</em> the likelihood of superiority over the next; <em>ranks</em> the ranks the fit allows a player, and players whose ranks overlap share a <em>tie</em> group.</p>
 <table id="standings">
-<thead><tr><th>rank</th><th class="name">name</th><th>leagues</th><th>played</th><th>W</th><th>D</th><th>L</th><th>TL</th><th>points</th><th>elo</th><th>±95%</th><th>games</th><th>los</th></tr></thead>
-<tbody>{{range .Rows}}<tr><td>{{.Rank}}</td><td class="name">{{.Name}}</td><td>{{.Leagues}}</td><td>{{.Played}}</td><td>{{.Wins}}</td><td>{{.Draws}}</td><td>{{.Losses}}</td><td>{{.TechnicalLosses}}</td><td>{{.Points}}</td><td>{{if .Rating.Rated}}{{elo .Rating.Elo}}{{end}}</td><td>{{if .Rating.Rated}}{{elo .Rating.CI95}}{{end}}</td><td>{{.Rating.Games}}</td><td>{{pct .LOSNext}}</td></tr>
+<thead><tr><th>rank</th><th class="name">name</th><th>leagues</th><th>played</th><th>W</th><th>D</th><th>L</th><th>TL</th><th>points</th><th>elo</th><th>±95%</th><th>games</th><th>los</th><th>ranks</th><th>tie</th></tr></thead>
+<tbody>{{range .Rows}}<tr><td>{{.Rank}}</td><td class="name">{{.Name}}</td><td>{{.Leagues}}</td><td>{{.Played}}</td><td>{{.Wins}}</td><td>{{.Draws}}</td><td>{{.Losses}}</td><td>{{.TechnicalLosses}}</td><td>{{.Points}}</td><td>{{if .Rating.Rated}}{{elo .Rating.Elo}}{{end}}</td><td>{{if .Rating.Rated}}{{elo .Rating.CI95}}{{end}}</td><td>{{.Rating.Games}}</td><td>{{pct .LOSNext}}</td><td>{{ranks .Ranks}}</td><td>{{.Ranks.TieGroup}}</td></tr>
 {{end}}</tbody></table>
+{{if .Joint}}<p id="joint">Seat and draws, {{.Joint}}.</p>{{end}}
 <h2>Ratings after each league</h2>
 <p>Each line is a player's rating after each league (the fit over the leagues up to that one), its band the 95% interval; point at a player to see its band alone.</p>
 <svg id="history" class="chart" xmlns="http://www.w3.org/2000/svg" width="{{.Chart.Width}}" height="{{.Chart.Height}}" viewBox="0 0 {{.Chart.Width}} {{.Chart.Height}}" role="img" aria-label="each player's rating after each league, its 95% interval as a band">

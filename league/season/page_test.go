@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +41,7 @@ type seen struct {
 	Links   []string   `json:"links"`
 	Images  int        `json:"images"`
 	Scripts int        `json:"scripts"`
+	Joint   string     `json:"joint"`
 }
 
 const read = `({
@@ -51,6 +53,7 @@ const read = `({
   links: Array.from(document.querySelectorAll("#leagues a")).map(a => a.href),
   images: document.querySelectorAll("img").length,
   scripts: document.querySelectorAll("script").length,
+  joint: (document.getElementById("joint") || {textContent: ""}).textContent,
 })`
 
 // TestSeasonPageInChromium writes the page of a season of two leagues,
@@ -85,6 +88,9 @@ func TestSeasonPageInChromium(t *testing.T) {
 	if got.Title == "pwned" || got.Images != 0 || got.Scripts != 0 {
 		t.Errorf("the hostile name ran as markup: title %q, %d images, %d scripts", got.Title, got.Images, got.Scripts)
 	}
+	if line := season.JointLine(s.Joint()); line == "" || got.Joint != "Seat and draws, "+line+"." {
+		t.Errorf("the page says %q of the seat and the draws, the season's fit %q", got.Joint, line)
+	}
 	table := s.Table()
 	if len(got.Rows) != len(table) {
 		t.Fatalf("the page's table has %d rows, the season %d", len(got.Rows), len(table))
@@ -93,6 +99,9 @@ func TestSeasonPageInChromium(t *testing.T) {
 	for i, row := range table {
 		if got.Rows[i][1] != row.Name {
 			t.Errorf("row %d: %q, want %q", i+1, got.Rows[i][1], row.Name)
+		}
+		if n := len(got.Rows[i]); n != 15 || got.Rows[i][13] != season.Ranks(row.Ranks) || got.Rows[i][14] != strconv.Itoa(row.Ranks.TieGroup) {
+			t.Errorf("row %d: %q, want the rank interval %s and the tie group %d last", i+1, got.Rows[i], season.Ranks(row.Ranks), row.Ranks.TieGroup)
 		}
 		foundHostile = foundHostile || got.Rows[i][1] == hostile
 	}

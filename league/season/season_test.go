@@ -183,7 +183,12 @@ func checkSeason(t *testing.T, dir string, leagues []playedLeague) {
 	names := slices.Sorted(maps.Keys(played))
 	engine.SortIDs(names)
 	fit := engine.FitRatings(names, all, engine.RatingOptions{})
+	checkJoint(t, s, engine.FitSeatAndDraws(names, all, engine.RatingOptions{}))
 	table := s.Table()
+	ranks := map[string]engine.RankInterval{}
+	for _, iv := range engine.RankIntervals(fit) {
+		ranks[iv.PlayerID] = iv
+	}
 	if len(table) != len(played) {
 		t.Errorf("the table has %d players, the leagues %d", len(table), len(played))
 	}
@@ -197,9 +202,35 @@ func checkSeason(t *testing.T, dir string, leagues []playedLeague) {
 			t.Errorf("%s: %v ± %v, the engine's fit over the leagues' results %v ± %v", row.Name, row.Rating.Elo, row.Rating.CI95,
 				want.Elo, want.CI95)
 		}
+		if iv := ranks[row.Name]; row.Ranks != iv || iv.Best < 1 {
+			t.Errorf("%s: ranks %+v, the fit's %+v", row.Name, row.Ranks, iv)
+		}
 		if row.Wins+row.Draws+row.Losses+row.TechnicalLosses != row.Played {
 			t.Errorf("%s: %+v does not add up", row.Name, row.SeasonTotal)
 		}
+	}
+}
+
+// checkJoint checks the season document's joint fit of the seat and the
+// draws, and its sentence in the text table, against the engine's fit
+// over the leagues' journals.
+func checkJoint(t *testing.T, s *season.Season, want engine.JointFit) {
+	t.Helper()
+	got := s.Document().Joint
+	var text strings.Builder
+	if err := s.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("joint fit %+v: %q", want, season.JointLine(want))
+	switch {
+	case !want.Known && got != nil, want.Known && got == nil:
+		t.Errorf("joint fit %+v, the document's %+v", want, got)
+	case !want.Known:
+	case math.Abs(got.SeatElo-want.Seat.Elo) > 0.005 || math.Abs(got.SeatCI95-want.Seat.CI95) > 0.005 || got.Games != want.Games ||
+		(got.DrawNu != nil) != want.Draw.Known || want.Draw.Known && math.Abs(*got.DrawNu-want.Draw.Nu) > 0.00005:
+		t.Errorf("the document's joint fit %+v, the engine's %+v", *got, want)
+	case !strings.Contains(text.String(), season.JointLine(want)+"\n"):
+		t.Errorf("the text table does not end with %q:\n%s", season.JointLine(want), text.String())
 	}
 }
 

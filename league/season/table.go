@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -44,6 +45,70 @@ type Doc struct {
 	Interval  string      `json:"interval"`
 	Leagues   []LeagueRef `json:"leagues"`
 	Standings []RowDoc    `json:"standings"`
+	// Joint is the first seat's advantage and the draw parameter fitted
+	// with the players' strengths over the season (engine.FitSeatAndDraws);
+	// absent where the season gives no such fit.
+	Joint *JointDoc `json:"joint_fit,omitempty"`
+}
+
+// JointDoc is the season's joint fit: the first seat's advantage in Elo
+// and the half-width of its 95 % interval, and Davidson's draw parameter
+// ν with its 95 % interval and the share of games two equal players draw
+// (absent without a draw), over the games counted.
+type JointDoc struct {
+	SeatElo   float64  `json:"seat_elo"`
+	SeatCI95  float64  `json:"seat_ci95"`
+	DrawNu    *float64 `json:"draw_nu,omitempty"`
+	DrawLow   *float64 `json:"draw_nu_low,omitempty"`
+	DrawHigh  *float64 `json:"draw_nu_high,omitempty"`
+	EqualDraw *float64 `json:"equal_draw,omitempty"`
+	Games     int      `json:"games"`
+}
+
+// Joint is the season's joint fit of the seat and the draws.
+func (s *Season) Joint() engine.JointFit {
+	leagues := s.Engine()
+	return engine.FitSeatAndDraws(engine.SeasonNames(leagues), engine.SeasonResults(leagues), engine.RatingOptions{})
+}
+
+// jointDoc is the fit as the document gives it, rounded as the ratings
+// are; nil without a fit.
+func jointDoc(j engine.JointFit) *JointDoc {
+	if !j.Known {
+		return nil
+	}
+	r := func(x float64, places int) *float64 {
+		p := math.Pow(10, float64(places))
+		v := math.Round(x*p) / p
+		return &v
+	}
+	doc := &JointDoc{SeatElo: *r(j.Seat.Elo, 2), SeatCI95: *r(j.Seat.CI95, 2), Games: j.Games}
+	if j.Draw.Known {
+		doc.DrawNu, doc.DrawLow, doc.DrawHigh, doc.EqualDraw = r(j.Draw.Nu, 4), r(j.Draw.Low, 4), r(j.Draw.High, 4), r(j.Draw.EqualDraw, 4)
+	}
+	return doc
+}
+
+// JointLine is the joint fit in a sentence, "" without one.
+func JointLine(j engine.JointFit) string {
+	if !j.Known {
+		return ""
+	}
+	line := fmt.Sprintf("fitted with the ratings over %d games: the first seat %s ± %s Elo", j.Games, signed(j.Seat.Elo), ftoa(j.Seat.CI95, 0))
+	if j.Draw.Known {
+		line += fmt.Sprintf("; draw parameter ν %s (95%%: %s to %s), two equal players draw %s%%", ftoa(j.Draw.Nu, 2), ftoa(j.Draw.Low, 2),
+			ftoa(j.Draw.High, 2), ftoa(100*j.Draw.EqualDraw, 0))
+	}
+	return line
+}
+
+// signed is x to the whole Elo with its sign, never -0.
+func signed(x float64) string {
+	s := ftoa(x, 0)
+	if s != "0" && !strings.HasPrefix(s, "-") {
+		return "+" + s
+	}
+	return s
 }
 
 // LeagueRef is a league of the season, in the order it was added.
@@ -63,6 +128,11 @@ type RowDoc struct {
 	CI95       float64  `json:"ci95"`
 	RatedGames int      `json:"rated_games"` // the games the rating rests on
 	LOSNext    *float64 `json:"los_next,omitempty"`
+	// RankInterval is the best and worst rank the season's fit allows,
+	// [lowest, highest]; TieGroup numbers the players whose rank intervals
+	// overlap, 1 from the top (as a league's standings.json).
+	RankInterval [2]int `json:"rank_interval"`
+	TieGroup     int    `json:"tie_group"`
 }
 
 // Document is the season as a JSON document.
@@ -74,8 +144,10 @@ func (s *Season) Document() Doc {
 	}
 	for _, r := range s.Table() {
 		doc.Standings = append(doc.Standings, RowDoc{Rank: r.Rank, SeasonTotal: r.SeasonTotal, Rated: r.Rating.Rated,
-			Elo: r.Rating.Elo, CI95: r.Rating.CI95, RatedGames: r.Rating.Games, LOSNext: r.LOSNext})
+			Elo: r.Rating.Elo, CI95: r.Rating.CI95, RatedGames: r.Rating.Games, LOSNext: r.LOSNext,
+			RankInterval: [2]int{r.Ranks.Best, r.Ranks.Worst}, TieGroup: r.Ranks.TieGroup})
 	}
+	doc.Joint = jointDoc(s.Joint())
 	return doc
 }
 
@@ -92,8 +164,8 @@ func (s *Season) WriteJSON(w io.Writer) error {
 // WriteText writes the season's table for a terminal.
 func (s *Season) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "season %s  %s  %d leagues  %d games\n\n", s.Dir, s.GameType(), len(s.Leagues), s.Games())
-	fmt.Fprintf(w, "%4s  %-20s %7s %6s %4s %4s %4s %4s %7s %7s %6s %6s %5s\n", "rank", "name", "leagues", "played", "W", "D", "L", "TL",
-		"points", "elo", "±95%", "games", "los")
+	fmt.Fprintf(w, "%4s  %-20s %7s %6s %4s %4s %4s %4s %7s %7s %6s %6s %5s %7s %4s\n", "rank", "name", "leagues", "played", "W", "D", "L", "TL",
+		"points", "elo", "±95%", "games", "los", "ranks", "tie")
 	for _, r := range s.Table() {
 		elo, ci, los := "-", "-", ""
 		if r.Rating.Rated {
@@ -102,11 +174,24 @@ func (s *Season) WriteText(w io.Writer) error {
 		if r.LOSNext != nil {
 			los = fmt.Sprintf("%.0f%%", 100**r.LOSNext)
 		}
-		fmt.Fprintf(w, "%4d  %-20s %7d %6d %4d %4d %4d %4d %7s %7s %6s %6d %5s\n", r.Rank, clip(r.Name, 20), r.Leagues, r.Played,
-			r.Wins, r.Draws, r.Losses, r.TechnicalLosses, ftoa(r.Points, 1), elo, ci, r.Rating.Games, los)
+		fmt.Fprintf(w, "%4d  %-20s %7d %6d %4d %4d %4d %4d %7s %7s %6s %6d %5s %7s %4d\n", r.Rank, clip(r.Name, 20), r.Leagues, r.Played,
+			r.Wins, r.Draws, r.Losses, r.TechnicalLosses, ftoa(r.Points, 1), elo, ci, r.Rating.Games, los, Ranks(r.Ranks), r.Ranks.TieGroup)
 	}
-	_, err := fmt.Fprintln(w, "\nelo: one Bradley-Terry fit over every game of the season; games: those the rating rests on; los: likelihood of superiority over the next")
+	_, err := fmt.Fprintln(w, "\nelo: one Bradley-Terry fit over every game of the season; games: those the rating rests on; los: likelihood of superiority over the next;\n"+
+		"ranks: the ranks the fit allows; tie: players whose ranks overlap share a tie group")
+	if line := JointLine(s.Joint()); line != "" && err == nil {
+		_, err = fmt.Fprintln(w, line)
+	}
 	return err
+}
+
+// Ranks is a rank interval as the tables write it: "3" when sure, "2-4"
+// when not (protocol.RatingRow.Ranks for a league's table).
+func Ranks(iv engine.RankInterval) string {
+	if iv.Best == iv.Worst {
+		return itoa(iv.Best)
+	}
+	return itoa(iv.Best) + "-" + itoa(iv.Worst)
 }
 
 // clip shortens a name to n runes for the terminal's table.
@@ -125,7 +210,7 @@ func clip(s string, n int) string {
 
 // StandingsHead is season_standings.csv's header.
 var StandingsHead = []string{"rank", "name", "leagues", "played", "wins", "draws", "losses", "technical_losses", "points",
-	"elo", "ci95", "elo_low", "elo_high", "rated_games", "los_next"}
+	"elo", "ci95", "elo_low", "elo_high", "rated_games", "los_next", "rank_low", "rank_high", "tie_group"}
 
 // StandingsRows is season_standings.csv: its header, then the table.
 func (s *Season) StandingsRows() [][]string {
@@ -142,7 +227,7 @@ func (s *Season) StandingsRows() [][]string {
 		if r.LOSNext != nil {
 			los = ftoa(*r.LOSNext, 4)
 		}
-		rows = append(rows, append(row, itoa(r.Rating.Games), los))
+		rows = append(rows, append(row, itoa(r.Rating.Games), los, itoa(r.Ranks.Best), itoa(r.Ranks.Worst), itoa(r.Ranks.TieGroup)))
 	}
 	return rows
 }
