@@ -26,6 +26,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/relay"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/agents/throttle"
 	"github.com/leaguetui/leaguetui/agents/tlsconf"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
@@ -77,7 +78,8 @@ type Manager struct {
 	journal *store.Journal
 	lock    *store.DataLock // one manager per data folder: the journal has one writer
 	post    *rpc.Mailer
-	relay   *relay.Relay // the pull seats' (pull.go)
+	relay   *relay.Relay      // the pull seats' (pull.go)
+	guesses *throttle.Guesses // wrong join codes by source (register.go)
 
 	standingsFile, roundsFile *store.Coalescer // see openFiles
 	ratings                   ratingsCache     // see ratingsNow

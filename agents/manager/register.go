@@ -3,13 +3,16 @@ package manager
 import (
 	"cmp"
 	"context"
+	"crypto/subtle"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/agents/throttle"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -30,6 +33,7 @@ func (m *Manager) routes() {
 	m.Server.Handle(protocol.TypeResumeLeague, m.handleResume)
 	m.Server.Handle(protocol.TypeStopLeague, m.handleStop)
 	m.serveHTTP()
+	m.guesses = throttle.New(throttle.Options{})
 	m.mountRelay()
 	m.mcpTools()
 }
@@ -61,6 +65,7 @@ func (m *Manager) handleRegisterReferee(ctx context.Context, in protocol.Inbound
 // decided and staged under m.mu, and waited for in the journal outside it
 // (see journaled): the acceptance is sent once it is durable.
 func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta protocol.AgentMeta, role engine.Role, dialect protocol.Dialect) (any, error) {
+	env.Sender = protocol.RegistrationSender(env, meta, role) // a newcomer's that sends none (another implementation's)
 	pull, err := m.askedForPull(&meta, role)
 	if err != nil {
 		return nil, err
@@ -71,19 +76,21 @@ func (m *Manager) register(ctx context.Context, env protocol.Envelope, meta prot
 	if reason := m.unfitReason(ctx, meta, role, dialect); reason != "" {
 		return m.rejectRegistration(env, role, reason), nil
 	}
+	source := throttle.Source(rpc.RemoteAddr(ctx))
 	token, hash, err := m.newToken()
 	if err != nil {
 		return nil, err
 	}
 	var entry enrolment
 	err = m.journaled(func(b *batch) (err error) {
-		entry, err = m.enrol(b, env, meta, role, dialect, hash)
+		entry, err = m.enrol(b, env, meta, role, dialect, hash, source)
 		return err
 	})
 	switch {
 	case err != nil:
 		return nil, err
 	case entry.refused != "":
+		m.countWrongCode(source, entry.wrongCode)
 		return m.rejectRegistration(env, role, entry.refused), nil
 	}
 	if role == engine.RoleReferee && !meta.MatchTickets {
@@ -108,6 +115,49 @@ func (m *Manager) checkRegistration(env protocol.Envelope, meta *protocol.AgentM
 			role, meta.ContactEndpoint)
 	}
 	return nil
+}
+
+// guessRefusal is why a newcomer's registration with a join code is
+// refused before its code is compared, or "": its source (rpc.RemoteAddr)
+// gave too many wrong codes of late and is locked out for a while
+// (agents/throttle), so that no client guesses codes at the rate the
+// manager answers; a wrong one sent meanwhile makes the lock-out longer
+// (the answer is the same whatever the code: it tells nothing). A player
+// registering again as itself (its token) is never held up: its token,
+// not a code, admits it.
+func (m *Manager) guessRefusal(source string, meta protocol.AgentMeta) string {
+	if meta.JoinCode == "" {
+		return ""
+	}
+	wait := m.guesses.LockedOut(source)
+	if wait <= 0 {
+		return ""
+	}
+	if m.wrongJoinCode(meta) {
+		wait = m.guesses.Wrong(source)
+	}
+	return fmt.Sprintf("too many wrong join codes from your address: try again in %s", wait.Round(time.Second))
+}
+
+// wrongJoinCode says meta presents a join code that is not the one of
+// the name it registers under (a name that has one).
+func (m *Manager) wrongJoinCode(meta protocol.AgentMeta) bool {
+	want, coded := m.opts.JoinCodes.Lookup(meta.DisplayName)
+	return coded && meta.JoinCode != "" && subtle.ConstantTimeCompare([]byte(meta.JoinCode), []byte(want)) != 1
+}
+
+// countWrongCode counts against source a newcomer refused for a join
+// code that is not its name's (wrongCode).
+func (m *Manager) countWrongCode(source string, wrongCode bool) {
+	if !wrongCode {
+		return
+	}
+	if lock := m.guesses.Wrong(source); lock > 0 {
+		// Said at a bounded rate (store.RefusedKey), as every refusal: a
+		// guesser cannot flood the log.
+		m.Log.Warn("wrong join codes", "event_type", "JOIN_CODE_GUESSES", store.RefusedKey, "join_code_guesses",
+			"source", source, "locked_out", lock.String())
+	}
 }
 
 // unfitReason is why an agent that cannot take part in this league is
@@ -139,12 +189,15 @@ type enrolment struct {
 	agent   engine.AgentInfo
 	again   bool   // a returning agent, keeping its id
 	refused string // why the league refuses it; nothing was staged
+	// wrongCode says it was refused for a join code that is not its
+	// name's: a guess, counted against its source.
+	wrongCode bool
 }
 
 // enrol decides, within journaled, whether the league takes the agent
 // and, if so, stages its registration and learns its dialect, so that the
 // league never calls it in another.
-func (m *Manager) enrol(b *batch, env protocol.Envelope, meta protocol.AgentMeta, role engine.Role, dialect protocol.Dialect, hash string) (enrolment, error) {
+func (m *Manager) enrol(b *batch, env protocol.Envelope, meta protocol.AgentMeta, role engine.Role, dialect protocol.Dialect, hash, source string) (enrolment, error) {
 	agent, known := m.returningAgent(env, role)
 	if role == engine.RoleReferee && !known {
 		if err := cmp.Or(m.admitReferee(meta.RefereeKey), m.admitTicketless(meta)); err != nil {
@@ -167,8 +220,11 @@ func (m *Manager) enrol(b *batch, env protocol.Envelope, meta protocol.AgentMeta
 		return enrolment{refused: "the league has already started"}, nil
 	}
 	if !known && role == engine.RolePlayer {
-		if refused := m.newcomerRefusal(meta); refused != "" {
+		if refused := m.guessRefusal(source, meta); refused != "" {
 			return enrolment{refused: refused}, nil
+		}
+		if refused := m.newcomerRefusal(meta); refused != "" {
+			return enrolment{refused: refused, wrongCode: m.wrongJoinCode(meta)}, nil
 		}
 	}
 	renamed := known && meta.DisplayName != "" && !strings.EqualFold(agent.DisplayName, meta.DisplayName)

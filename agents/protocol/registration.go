@@ -40,6 +40,7 @@ func CheckEnvelope(env Envelope) error {
 // safely. It writes meta's endpoint in the one spelling that makes one
 // endpoint one agent. `leaguetui check` holds registrations to it too.
 func CheckRegistration(env Envelope, meta *AgentMeta, role engine.Role) error {
+	env.Sender = RegistrationSender(env, *meta, role)
 	if err := CheckEnvelope(env); err != nil {
 		return err
 	}
@@ -47,6 +48,21 @@ func CheckRegistration(env Envelope, meta *AgentMeta, role engine.Role) error {
 		return Reject(CodeMissingField, "%s_meta.contact_endpoint is required", role)
 	}
 	return checkMeta(role, meta)
+}
+
+// RegistrationSender is a registration's sender, or, for a newcomer's
+// that sends none (volo10's player, protocol.md "where other
+// implementations differ"), the one its message says: its role, and the
+// display name it registers under. A newcomer's sender proves nothing and
+// gives nothing (its id, token and seat come from the league, its name
+// is held to the same rules), so deriving it admits no one an explicit
+// sender would not. One that presents an auth_token keeps needing its
+// sender: the token is checked against the agent the sender names.
+func RegistrationSender(env Envelope, meta AgentMeta, role engine.Role) string {
+	if env.Sender != "" || env.AuthToken != "" || role == engine.RoleManager {
+		return env.Sender
+	}
+	return RoleSender(role, meta.DisplayName)
 }
 
 // checkMeta refuses an agent's metadata with E003 (the specification has

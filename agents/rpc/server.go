@@ -443,11 +443,25 @@ func NewHTTPServer(h http.Handler, readTimeout time.Duration, log *slog.Logger) 
 		ReadTimeout:       readTimeout,
 		IdleTimeout:       IdleTimeout,
 		MaxHeaderBytes:    64 << 10,
+		// Each connection's requests know where they come from
+		// (RemoteAddr), for bounds kept per source: one value a connection.
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			return context.WithValue(ctx, remoteAddrKey{}, c.RemoteAddr().String())
+		},
 	}
 	if log != nil {
 		srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	}
 	return srv
+}
+
+type remoteAddrKey struct{}
+
+// RemoteAddr is the address ("host:port") of the peer whose request ctx
+// is (a handler's, on a server NewHTTPServer made); "" when unknown.
+func RemoteAddr(ctx context.Context) string {
+	addr, _ := ctx.Value(remoteAddrKey{}).(string)
+	return addr
 }
 
 // IdleTimeout is how long a server keeps a connection no request uses.

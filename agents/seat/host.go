@@ -28,6 +28,7 @@ import (
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/agents/store"
+	"github.com/leaguetui/leaguetui/agents/throttle"
 	"github.com/leaguetui/leaguetui/agents/tlsconf"
 	"github.com/leaguetui/leaguetui/config"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -52,6 +53,8 @@ type Host struct {
 	server *http.Server
 	url    string
 	http   *http.Client // to the manager's standings
+
+	guesses *throttle.Guesses // wrong join codes by source: take_seat's guesses are bounded
 
 	mu        sync.Mutex
 	bySession map[string]*seat // MCP session id -> the seat it took
@@ -80,7 +83,7 @@ func New(opts Options) (*Host, error) {
 	if len(opts.Seats) == 0 {
 		return nil, errors.New("a seat host needs one seat or more")
 	}
-	h := &Host{opts: opts, bySession: map[string]*seat{},
+	h := &Host{opts: opts, bySession: map[string]*seat{}, guesses: throttle.New(throttle.Options{}),
 		http: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: tlsconf.Client()}}}
 	names := map[string]bool{}
 	for _, s := range opts.Seats {
@@ -109,7 +112,7 @@ func (h *Host) Start(ctx context.Context) error {
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sdk },
 		&mcp.StreamableHTTPOptions{JSONResponse: true, SessionTimeout: sessionIdle, MaxRequestBodyBytes: requestBytes})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", handler)
+	mux.Handle("/mcp", withSource(handler))
 	// No write deadline: a wait_for_turn holds its request up to MaxWait.
 	h.server = rpc.NewHTTPServer(mux, 0, nil)
 	go func() { _ = h.server.Serve(ln) }()
@@ -190,12 +193,35 @@ func (h *Host) Shutdown(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
+// sourceHeader carries, from withSource to the tools, the address a
+// request came from: the tools see the request's header and nothing else.
+const sourceHeader = "League-Seat-Source"
+
+// withSource sets each request's sourceHeader to its remote address,
+// whatever the client sent in it.
+func withSource(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Set(sourceHeader, throttle.Source(r.RemoteAddr))
+		next.ServeHTTP(w, r)
+	})
+}
+
 // take binds session to the seat whose join code is code, registering
 // its player on the first take. A client that comes back in a new session
-// takes the same seat: the old session loses it.
-func (h *Host) take(ctx context.Context, session, code string) (*seat, error) {
+// takes the same seat: the old session loses it. A source (withSource)
+// that gave too many wrong codes of late is refused for a while
+// (agents/throttle), whatever its code, and a wrong one makes the wait
+// longer.
+func (h *Host) take(ctx context.Context, session, source, code string) (*seat, error) {
 	s := h.seatWithCode(code)
+	if wait := h.guesses.LockedOut(source); wait > 0 {
+		if s == nil {
+			wait = h.guesses.Wrong(source)
+		}
+		return nil, fmt.Errorf("too many wrong join codes from your address: try again in %s", wait.Round(time.Second))
+	}
 	if s == nil {
+		h.guesses.Wrong(source)
 		return nil, errors.New("no seat has this join code: check it with the league's organiser")
 	}
 	if err := h.seatPlayer(ctx, s); err != nil {

@@ -112,7 +112,11 @@ func (h *Host) addTools(s *mcp.Server) {
 }
 
 func (h *Host) takeSeat(ctx context.Context, req *mcp.CallToolRequest, in TakeSeatIn) (*mcp.CallToolResult, TakeSeatOut, error) {
-	s, err := h.take(ctx, req.Session.ID(), in.JoinCode)
+	var source string
+	if req.Extra != nil {
+		source = req.Extra.Header.Get(sourceHeader) // withSource's: the client's own value is replaced
+	}
+	s, err := h.take(ctx, req.Session.ID(), source, in.JoinCode)
 	if err != nil {
 		return nil, TakeSeatOut{}, err
 	}

@@ -69,6 +69,8 @@ func TestBadValuesRefusedBeforeAnythingStarts(t *testing.T) {
 			[]string{"--game " + badGame, `unknown field "colour"`}},
 		{"cpu profiles into a folder that cannot be made", []string{"bench", "--cpu-profile", filepath.Join(aFile, "profiles")}, nil,
 			[]string{"--cpu-profile", "not writable"}},
+		{"seats bench profiled", []string{"bench", "--seats", "--cpu-profile", filepath.Join(base, "profiles")}, nil,
+			[]string{"--seats measures three leagues; --cpu-profile profiles one"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

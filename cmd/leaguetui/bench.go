@@ -116,6 +116,15 @@ started and what one start of the program costs; and the ratio of the
 program's CPU per match to the built-in game's, against the target of at most
 1.3 x (a verdict; --json: "targets").
 
+With --seats the bench measures three leagues instead, one after the
+other, the same manager, referees and seed: --players push players (each
+serving its own /mcp), as many pull-seat players (each polling its seat on
+the manager's relay and answering by POST) and as many MCP-client seats
+(an MCP client of the official Go SDK per seat, looping over wait_for_turn
+and submit_move), the players and clients inside the bench process. It
+prints each league's median match and what each seat adds to the push
+league's, against the target of 2 ms (issue 46; --json: "leagues").
+
 Progress goes to stderr; the result to stdout, as a table or, with --json,
 as JSON (durations in ms or s as named, memory in bytes, null when n/a).
 
@@ -143,6 +152,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if f.cfg.GameFile != "" {
 		return f.runGame(ctx, exe, dir, stdout, stderr)
 	}
+	if f.seats {
+		return f.runSeats(ctx, exe, dir, stdout, stderr)
+	}
 	report, err := f.measure(ctx, exe, dir, stderr)
 	if err != nil {
 		return stoppedOr(ctx, err)
@@ -165,6 +177,7 @@ type benchFlags struct {
 	data, cpuProfile, builtinGame  string
 	args                           []string // as given, for the built-in league's flags
 	keepData, asJSON, inProcess    bool
+	seats                          bool // --seats: the league three ways (benchseats.go)
 }
 
 // newBenchFlags defines the bench's flags on a new flag set.
@@ -185,6 +198,8 @@ func newBenchFlags(stdout io.Writer) *benchFlags {
 		"listener and player) instead of one process each: for leagues of hundreds of players")
 	fs.StringVar(&f.builtinGame, "builtin-game", "", "with --game FILE.json, the built-in `game` whose league the program's is measured beside\n"+
 		"(default the manifest's name without _program: even_odd for examples/games/even_odd.json)")
+	fs.BoolVar(&f.seats, "seats", false, "measure instead the same league three ways, one after the other: push players, pull-seat\n"+
+		"players and MCP-client seats, and what each seat adds to the median match (docs/benchmark.md)")
 	fs.StringVar(&f.cpuProfile, "cpu-profile", os.Getenv(node.CPUProfileEnv), "write every agent's CPU profile of the league to this `folder` and print where\n"+
 		"the CPU went, by kind of work (default $"+node.CPUProfileEnv+")")
 	return f
@@ -212,6 +227,9 @@ func readBenchFlags(args []string, stdout io.Writer) (*benchFlags, error) {
 	}
 	if f.cfg.GameFile != "" && f.cpuProfile != "" {
 		return nil, &usageError{"--cpu-profile measures one league; with --game FILE.json the bench measures two: leave one of them out"}
+	}
+	if err := f.checkSeats(); err != nil {
+		return nil, err
 	}
 	if f.players < 2 || f.referees < 1 {
 		return nil, &usageError{fmt.Sprintf("a league needs --players 2 or more and --referees 1 or more (got --players %d --referees %d)", f.players, f.referees)}
