@@ -218,6 +218,12 @@ type LLM struct {
 	// ReplyBytes caps one reply of the provider (1 MiB): a longer one is
 	// refused (REPLY_TOO_LARGE), a MODEL_GENERATION_ERROR.
 	ReplyBytes int64
+	// RPM and TPM are ceilings on the requests and the tokens a minute
+	// that all the model players of one provider and key send together
+	// (agents/ratelimit); 0 is none: the provider's headers and 429s pace
+	// them alone.
+	RPM int
+	TPM int
 	// Price is this model's price (--llm-price); unset, the price table's.
 	Price Price
 	// RecordDir (--record-models) keeps every request to the provider
@@ -239,6 +245,8 @@ type LLM struct {
 	// LeagueBudgetEnd is what becomes of a league whose budget is spent:
 	// "stop" (the default, "" too) ends it, "pause" pauses it.
 	LeagueBudgetEnd string
+	// Harness is how the model is asked (harness.go); zero is the built-in.
+	Harness Harness
 }
 
 // Participants bounds how many agents a league needs before it can start.

@@ -47,7 +47,7 @@ var flagGroups = map[FlagGroup][]string{
 	StrategyFlags: {"strategies"},
 	ModelFlags: {"llm-provider", "llm-model", "llm-base-url", "llm-api-key-env", "llm-api-key-file", "llm-fallback",
 		"llm-max-tokens-per-match", "llm-price", "record-models", "replay-models", "llm-budget-usd", "llm-budget-tokens",
-		"league-budget-usd", "league-budget-tokens", "llm-tool-calls", "league-budget-end", "llm-reply-bytes"},
+		"league-budget-usd", "league-budget-tokens", "llm-tool-calls", "league-budget-end", "llm-reply-bytes", "llm-rpm", "llm-tpm"},
 }
 
 // League is the name CommandFlags gives the league leaguetui starts

@@ -151,7 +151,7 @@ var overrides = []override{
 		"games each pair plays in a round robin or gauntlet, seats alternating", 1,
 		func(c *Config) *int { return &c.Format.GamesPerPair }),
 	stringField("sprt", "LEAGUETUI_SPRT",
-		"sequential test for a gauntlet of one challenger against one opponent, e.g. elo0=0,elo1=10,alpha=0.05,beta=0.05: the league ends as soon as a hypothesis is accepted (logistic GSPRT); model=pentanomial counts the games in their seat-swapped pairs",
+		"sequential test for a gauntlet of one challenger against one opponent, e.g. elo0=0,elo1=10,alpha=0.05,beta=0.05: the league ends as soon as a hypothesis is accepted (logistic GSPRT) on the games counted in their seat-swapped pairs (model=pentanomial, the default); model=trinomial counts them one by one",
 		func(c *Config) *string { return &c.Format.SPRT }),
 	intOverride("max-games", "LEAGUETUI_MAX_GAMES", "games an --sprt test plays at most (0: 10000)", 0,
 		func(c *Config) *int { return &c.Format.MaxGames }),
@@ -162,7 +162,7 @@ var overrides = []override{
 		"after the schedule, play up to `N` more matches, each between the adjacent pair of the ranking whose 95% interval of their difference is the widest of those not yet decided, until every adjacent pair is separated or shown equivalent within --equivalence-margin (0: none)", 0,
 		func(c *Config) *int { return &c.Format.UntilDecided }),
 	intOverride("equivalence-margin", "LEAGUETUI_EQUIVALENCE_MARGIN",
-		"with --until-decided, the `Elo` within which two adjacent players are equivalent: the 95% interval of their difference inside ±ELO (two one-sided tests at 2.5%) (0: 100)", 0,
+		"with --until-decided, the `Elo` within which two adjacent players are equivalent: a sequential test of a difference of 0 against one of ELO, looked at after every result, errs at most 2.5% each way (0: 100)", 0,
 		func(c *Config) *int { return &c.Format.EquivalenceMargin }),
 	stringField("place", "LEAGUETUI_PLACE",
 		"with --until-separated, play only separating matches that involve this `player` (id or display name), placing it among the others and the season's players",
@@ -246,6 +246,12 @@ var overrides = []override{
 	sizeOverride("llm-reply-bytes", "LEAGUETUI_LLM_REPLY_BYTES",
 		"the most a model provider's reply may hold; a longer one is refused (REPLY_TOO_LARGE, a MODEL_GENERATION_ERROR)",
 		func(c *Config) *int64 { return &c.Player.LLM.ReplyBytes }),
+	intOverride("llm-rpm", "LEAGUETUI_LLM_RPM",
+		"requests a minute all the model players of one provider and key may send together, a ceiling under what its headers and 429s teach (docs/games.md); 0 is none", 0,
+		func(c *Config) *int { return &c.Player.LLM.RPM }),
+	intOverride("llm-tpm", "LEAGUETUI_LLM_TPM",
+		"tokens (prompt and answer cap) a minute all the model players of one provider and key may send together, a ceiling under what its headers teach; 0 is none", 0,
+		func(c *Config) *int { return &c.Player.LLM.TPM }),
 }
 
 // usdOverride is an amount of US dollars, not negative.
@@ -559,7 +565,7 @@ func (f *Flags) Args() []string {
 		if !ok || o.perAgent {
 			continue
 		}
-		if o.flag == flagConfig || (o.flag == "game" && IsGameFile(raw)) || strings.HasPrefix(o.flag, "tls-") || o.flag == "llm-api-key-file" || strings.HasSuffix(o.flag, "-models") {
+		if o.flag == flagConfig || (o.flag == "game" && IsGameFile(raw)) || strings.HasPrefix(o.flag, "tls-") || strings.HasSuffix(o.flag, "-file") || strings.HasSuffix(o.flag, "-models") {
 			raw = absPath(raw)
 		}
 		if o.boolean {

@@ -47,6 +47,10 @@ func typeKeys(t reflect.Type) keys {
 	k := keys{}
 	for i := range t.NumField() {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if t.Field(i).Anonymous && name == "" {
+			merge(k, typeKeys(t.Field(i).Type)) // an embedded struct's keys are its parent's, as encoding/json reads them
+			continue
+		}
 		if name != "" && name != "-" {
 			k[name] = typeKeys(t.Field(i).Type)
 		}

@@ -179,6 +179,9 @@ type playerFile struct {
 			Fallback          *string `json:"fallback"`
 			MaxTokensPerMatch *int    `json:"max_tokens_per_match"`
 			ReplyBytes        *int64  `json:"reply_bytes"`
+			RPM               *int    `json:"rpm"`
+			TPM               *int    `json:"tpm"`
+			harnessJSON
 		} `json:"llm"`
 	} `json:"settings"`
 }
@@ -303,6 +306,11 @@ func loadDefaults(dir string, cfg *Config) error {
 	set(&llm.Fallback, file.Fallback)
 	set(&llm.MaxTokensPerMatch, file.MaxTokensPerMatch)
 	set(&llm.ReplyBytes, file.ReplyBytes)
+	set(&llm.RPM, file.RPM)
+	set(&llm.TPM, file.TPM)
+	if err := file.harnessJSON.applyTo(&llm.Harness, "settings.llm."); err != nil {
+		return &FileError{Path: filepath.Join(dir, "defaults", "player.json"), Err: err}
+	}
 	return nil
 }
 

@@ -165,6 +165,7 @@ type rosterLLM struct {
 	BudgetUSD         float64     `json:"budget_usd"`
 	BudgetTokens      int64       `json:"budget_tokens"`
 	ToolCalls         string      `json:"tool_calls"`
+	harnessJSON
 }
 
 // UnmarshalJSON reads an entry, refusing keys it does not know: a
@@ -185,6 +186,9 @@ func (e *RosterEntry) UnmarshalJSON(data []byte) error {
 		e.LLM = &LLM{Provider: l.Provider, Model: l.Model, BaseURL: l.BaseURL, APIKeyEnv: l.APIKeyEnv,
 			APIKeyFile: l.APIKeyFile, Fallback: l.Fallback, MaxTokensPerMatch: l.MaxTokensPerMatch,
 			BudgetUSD: l.BudgetUSD, BudgetTokens: l.BudgetTokens, ToolCalls: l.ToolCalls}
+		if err := l.harnessJSON.applyTo(&e.LLM.Harness, "llm."); err != nil {
+			return err
+		}
 		if l.BudgetUSD < 0 || l.BudgetTokens < 0 {
 			return fmt.Errorf("llm.budget_usd, llm.budget_tokens: must not be negative")
 		}

@@ -113,6 +113,9 @@ func TestRosterPageMatchesCode(t *testing.T) {
 	if alice := r.Players[3]; alice.Limits.DiskMB != 256 || !alice.Sandboxed() || alice.EffectiveLimits().Processes != DefaultProgramLimits.Processes {
 		t.Errorf("the example's program entry: %+v", alice)
 	}
+	if careful := r.Players[5].LLM; careful == nil || careful.Harness != (Harness{Temperature: Number{true, 0}, Seed: Number{true, 7}, History: "3", Rethinks: 2}) {
+		t.Errorf("the example's model entry with a harness: %+v", careful)
+	}
 	defaults := map[string]int{"memory_mb": DefaultProgramLimits.MemoryMB, "processes": DefaultProgramLimits.Processes,
 		"file_mb": DefaultProgramLimits.FileMB, "disk_mb": DefaultProgramLimits.DiskMB, "cpu_seconds": DefaultProgramLimits.CPUSeconds}
 	for key, want := range defaults {

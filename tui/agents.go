@@ -110,6 +110,9 @@ func modelCostText(c *protocol.ModelCost) string {
 	if c.BudgetSpent != "" {
 		text += " · " + c.BudgetSpent + " budget spent"
 	}
+	if c.Rethinks > 0 {
+		text += fmt.Sprintf(" · %d rethinks", c.Rethinks) // asks beyond one a move, apart from the moves
+	}
 	if c.Failures > 0 {
 		text += fmt.Sprintf(" · %d failed", c.Failures)
 	}

@@ -91,6 +91,9 @@ func (r *Replay) View() string {
 		if t := m.Models[p]; t != nil {
 			line += fmt.Sprintf(" · %s/%s %d/%d tok %s %d ms", clean(t.Provider), clean(t.Model), t.InputTokens, t.OutputTokens,
 				protocol.Money(t.CostUSD), t.LatencyMS)
+			if t.Rethinks > 0 {
+				line += fmt.Sprintf(" · %d rethinks", t.Rethinks)
+			}
 		}
 		lines = append(lines, line)
 	}

@@ -19,8 +19,9 @@ import (
 // at the price table's price or in tokens. A move is asked of the model
 // only while neither budget is spent; its cost is counted when its answer
 // comes. So a budget is passed by at most the calls in flight when it ran
-// out: each at most one move's requests (the prompt, maxOutputTokens out,
-// and the retries its deadline allows).
+// out: each at most one move's requests (the prompt, the harness's output
+// cap out, and the retries and rethinks its deadline allows; a rethink is
+// asked only while no budget is spent).
 
 // The names a spent budget goes by, in a move's budget_spent and
 // /health's.

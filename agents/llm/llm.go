@@ -45,6 +45,9 @@ type Tool struct {
 	// race) and Options is not sent as an enum; otherwise such a value is
 	// MODEL_INVALID_TOOL.
 	LinkMove bool
+	// HideOptions: the harness shows no legal moves, so Options judge the
+	// answer but are not sent.
+	HideOptions bool
 }
 
 // Turn is one move asked of the model.
@@ -56,6 +59,14 @@ type Turn struct {
 	CurrentPage    string // link race: where the player stands
 	TargetPage     string // link race: where it goes
 	Deadline       time.Time
+
+	// What TurnFor built the turn of, for the harness to build it again
+	// (fromGame false: a turn made by hand, asked as it is); ownSystem:
+	// System is the harness's, kept when the move is asked as text.
+	mc        engine.MoveContext
+	past      []PastMatch
+	fromGame  bool
+	ownSystem bool
 }
 
 // Move is what the model decided: Choice, or a failure named in Report.

@@ -44,6 +44,7 @@ type Model struct {
 	ledger         *ledger // the league's spend, against league; nil without a league budget
 	name           string
 	blank          *blanker // the key's spellings, blanked from every answer; nil without a key
+	harness        *harness // how the model is asked (harness.go)
 }
 
 // circuit is one provider's circuit breaker and the failure that last
@@ -124,7 +125,7 @@ func New(s config.LLM, o Options) (*Model, error) {
 		return nil, err
 	}
 	blank := newBlanker(key)
-	client, err := replyClient(s, o.Player, blank)
+	client, err := replyClient(s, o, key, blank)
 	if err != nil {
 		return nil, err
 	}
@@ -136,6 +137,9 @@ func New(s config.LLM, o Options) (*Model, error) {
 	}
 	m := &Model{settings: s, backend: b, circuit: circuitFor(s.Provider + " " + s.ServerURL()), spent: map[string]int64{},
 		player: o.Budget, league: o.LeagueBudget, name: o.Player, blank: blank}
+	if m.harness, err = loadHarness(s.Harness); err != nil {
+		return nil, err
+	}
 	if o.Price.Set {
 		m.price = &protocol.Price{InputPerMillion: o.Price.InputPerMillion, OutputPerMillion: o.Price.OutputPerMillion}
 	}
@@ -174,7 +178,11 @@ func Check(s config.LLM) error {
 			return fmt.Errorf("--replay-models %s: not a record folder", s.ReplayDir)
 		}
 	}
-	return nil
+	if err := s.Harness.CheckFor(s.API()); err != nil {
+		return err
+	}
+	_, err := loadHarness(s.Harness) // its files read and its template tried, before any move
+	return err
 }
 
 // CheckIn is Check for a player of the league cfg sets up: besides its
@@ -270,47 +278,6 @@ func (m *Model) Ask(ctx context.Context, turn Turn) Move {
 	return move
 }
 
-func (m *Model) ask(ctx context.Context, turn Turn) Move {
-	move := Move{Report: m.report()}
-	if which, spent := m.BudgetSpent(); which != "" {
-		move.Report.BudgetSpent = which
-		m.fail(&move, turn, engine.ErrorGeneration, map[string]any{"exception_type": BudgetSpent,
-			"has_tool_call_request": false, "budget": which, "spent_usd": spent.usd, "spent_tokens": spent.tokens})
-		return move
-	}
-	if spent, over := m.overBudget(turn.MatchID); over {
-		m.fail(&move, turn, engine.ErrorGeneration, map[string]any{"exception_type": "TokenBudgetExceeded",
-			"has_tool_call_request": false, "tokens_spent": spent, "max_tokens_per_match": m.settings.MaxTokensPerMatch})
-		return move
-	}
-	ctx, cancel := context.WithDeadline(ctx, turn.Deadline.Add(-replyMargin))
-	defer cancel()
-	start := time.Now()
-	res, err := m.askWithRetries(ctx, turn)
-	res = m.blank.blankAnswer(res) // before any of it is cut to a cap or reported
-	m.cost(&move.Report, res.usage)
-	move.Report.Reasoning = reasoningOf(res)
-	move.Report.LatencyMS = time.Since(start).Milliseconds()
-	m.charge(turn.MatchID, move.Report)
-	if err != nil {
-		pe := asProviderError(err, m.circuit)
-		meta := map[string]any{"exception_type": pe.exceptionType, "has_tool_call_request": false}
-		if pe.statusCode != 0 {
-			meta["status_code"] = pe.statusCode
-		}
-		m.fail(&move, turn, pe.errorType, meta)
-		return move
-	}
-	move.Report.TextMove = res.call != nil && res.call.FromText
-	choice, errorType, meta := decide(res.call, turn)
-	if errorType != "" {
-		m.fail(&move, turn, errorType, meta)
-		return move
-	}
-	move.Choice = choice
-	return move
-}
-
 // cost writes a move's tokens, and their money at the model's price.
 func (m *Model) cost(r *protocol.ModelMove, u usage) {
 	r.InputTokens, r.OutputTokens = u.in, u.out
@@ -323,6 +290,9 @@ func (m *Model) cost(r *protocol.ModelMove, u usage) {
 // report starts a move's report with the model's name.
 func (m *Model) report() (r protocol.ModelMove) {
 	r.Provider, r.Model = m.settings.Provider, m.settings.Model
+	if m.harness != nil {
+		r.Harness = m.harness.report
+	}
 	return r
 }
 

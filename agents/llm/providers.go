@@ -16,17 +16,19 @@ import (
 	openaioption "github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared"
 
+	"github.com/leaguetui/leaguetui/agents/ratelimit"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 	"github.com/leaguetui/leaguetui/config"
 )
 
-// maxOutputTokens bounds one answer: a move is one short tool call.
-const maxOutputTokens = 256
+// maxOutputTokens bounds one answer of the built-in harness: a move is one
+// short tool call (--llm-max-output-tokens changes it).
+const maxOutputTokens = config.DefaultMaxOutputTokens
 
 // toolSchema is the JSON schema of a tool's single string argument.
 func toolSchema(t Tool) map[string]any {
 	param := map[string]any{"type": "string", "description": t.Description}
-	if len(t.Options) > 0 && !t.LinkMove {
+	if len(t.Options) > 0 && !t.LinkMove && !t.HideOptions {
 		param["enum"] = t.Options
 	}
 	return map[string]any{"type": "object", "properties": map[string]any{t.Param: param}, "required": []string{t.Param}}
@@ -36,23 +38,29 @@ func toolSchema(t Tool) map[string]any {
 // server such as Ollama). The SDK's own retries are off: ours stay inside
 // the move deadline.
 type openAIBackend struct {
-	client openai.Client
-	model  string
-	mode   *toolMode
+	client  openai.Client
+	model   string
+	mode    *toolMode
+	harness config.Harness
 }
 
 // replyClient is the HTTP client a provider's SDK talks through: every
 // reply read up to the settings' byte cap only (rpc.CapReplies), so a
 // provider that answers without end fails the move (REPLY_TOO_LARGE, a
 // MODEL_GENERATION_ERROR) instead of filling the player's memory.
-// With a record folder the client records every exchange there, or
-// answers every request from it and reaches no network.
-func replyClient(s config.LLM, player string, blank *blanker) (*http.Client, error) {
+// Every request waits for its slot in the schedule the model players of
+// the provider and key share (ratelimit.For, in the data folder's
+// models/ when there is one). With a record folder the client records
+// every exchange there, or answers every request from it and reaches no
+// network (nor the schedule).
+func replyClient(s config.LLM, o Options, key string, blank *blanker) (*http.Client, error) {
 	limit := s.ReplyBytes
 	if limit <= 0 {
 		limit = config.Default().Player.LLM.ReplyBytes
 	}
-	transport := rpc.CapReplies(http.DefaultTransport, limit)
+	limiter := ratelimit.For(o.DataDir, ratelimit.Identity(s.API(), s.ServerURL(), key), ratelimit.Limits{RPM: s.RPM, TPM: s.TPM})
+	transport := &ratelimit.Transport{Limiter: limiter, Next: rpc.CapReplies(http.DefaultTransport, limit), AnswerTokens: int64(s.Harness.OutputCap())}
+	player := o.Player
 	dir, replay := s.RecordDir, false
 	if s.ReplayDir != "" {
 		dir, replay = s.ReplayDir, true
@@ -79,7 +87,7 @@ func newOpenAI(s config.LLM, key string, client *http.Client) *openAIBackend {
 	if url := s.ServerURL(); url != "" {
 		opts = append(opts, openaioption.WithBaseURL(url))
 	}
-	return &openAIBackend{client: openai.NewClient(opts...), model: s.Model, mode: newToolMode(s.ToolCalls)}
+	return &openAIBackend{client: openai.NewClient(opts...), model: s.Model, mode: newToolMode(s.ToolCalls), harness: s.Harness}
 }
 
 func (b *openAIBackend) complete(ctx context.Context, turn Turn) (answer, error) {
@@ -112,8 +120,9 @@ func (b *openAIBackend) ask(ctx context.Context, turn Turn, text bool) (answer, 
 	params := openai.ChatCompletionNewParams{
 		Model:               shared.ChatModel(b.model),
 		Messages:            []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(system), openai.UserMessage(prompt)},
-		MaxCompletionTokens: openai.Int(maxOutputTokens),
+		MaxCompletionTokens: openai.Int(int64(b.harness.OutputCap())),
 	}
+	openAISampling(&params, b.harness)
 	if !text {
 		params.Tools = []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
 			Name: turn.Tool.Name, Description: openai.String(turn.Tool.Description), Parameters: toolSchema(turn.Tool)})}
@@ -155,9 +164,10 @@ func said(text string, call *toolCall) string {
 
 // anthropicBackend speaks the Messages API, retries off like openAIBackend.
 type anthropicBackend struct {
-	client anthropic.Client
-	model  string
-	mode   *toolMode
+	client  anthropic.Client
+	model   string
+	mode    *toolMode
+	harness config.Harness
 }
 
 func newAnthropic(s config.LLM, key string, client *http.Client) *anthropicBackend {
@@ -166,7 +176,7 @@ func newAnthropic(s config.LLM, key string, client *http.Client) *anthropicBacke
 	if url := s.ServerURL(); url != "" {
 		opts = append(opts, anthropicoption.WithBaseURL(url))
 	}
-	return &anthropicBackend{client: anthropic.NewClient(opts...), model: s.Model, mode: newToolMode(s.ToolCalls)}
+	return &anthropicBackend{client: anthropic.NewClient(opts...), model: s.Model, mode: newToolMode(s.ToolCalls), harness: s.Harness}
 }
 
 func (b *anthropicBackend) complete(ctx context.Context, turn Turn) (answer, error) {
@@ -177,10 +187,11 @@ func (b *anthropicBackend) ask(ctx context.Context, turn Turn, text bool) (answe
 	system, prompt := prompts(turn, text)
 	params := anthropic.MessageNewParams{
 		Model:     anthropic.Model(b.model),
-		MaxTokens: maxOutputTokens,
+		MaxTokens: int64(b.harness.OutputCap()),
 		System:    []anthropic.TextBlockParam{{Text: system}},
 		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(prompt))},
 	}
+	anthropicSampling(&params, b.harness)
 	if !text {
 		tool := anthropic.ToolUnionParamOfTool(anthropic.ToolInputSchemaParam{
 			Properties: toolSchema(turn.Tool)["properties"], Required: []string{turn.Tool.Param}}, turn.Tool.Name)
@@ -239,4 +250,35 @@ func retryAfter(resp *http.Response) time.Duration {
 		return time.Until(at)
 	}
 	return 0
+}
+
+// openAISampling sends the harness's sampling settings that are set; the
+// built-in harness sends none, so the request is as it always was.
+func openAISampling(p *openai.ChatCompletionNewParams, h config.Harness) {
+	if h.Temperature.Set {
+		p.Temperature = openai.Float(h.Temperature.Value)
+	}
+	if h.TopP.Set {
+		p.TopP = openai.Float(h.TopP.Value)
+	}
+	if h.Seed.Set {
+		p.Seed = openai.Int(int64(h.Seed.Value))
+	}
+	if h.ReasoningEffort != "" {
+		p.ReasoningEffort = shared.ReasoningEffort(h.ReasoningEffort)
+	}
+}
+
+// anthropicSampling is openAISampling for the Messages API, whose
+// thinking budget stands for a reasoning effort.
+func anthropicSampling(p *anthropic.MessageNewParams, h config.Harness) {
+	if h.Temperature.Set {
+		p.Temperature = anthropic.Float(h.Temperature.Value)
+	}
+	if h.TopP.Set {
+		p.TopP = anthropic.Float(h.TopP.Value)
+	}
+	if h.ThinkingBudget > 0 {
+		p.Thinking = anthropic.ThinkingConfigParamOfEnabled(int64(h.ThinkingBudget))
+	}
 }

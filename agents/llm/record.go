@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/rpc"
 )
 
@@ -24,7 +25,8 @@ import (
 // one JSON file per distinct request, so a person can read it and diff
 // two: the request (method, path, body: the prompt, the tools, the model)
 // and the replies it got, in order. The file is named by the request's
-// key, a hash of its method, path and canonical body, which is all a
+// key, a hash of its method, path and canonical body and of the player's
+// harness when it is not the built-in one (requestKey), which is all a
 // replay matches on. Headers are never written but Content-Type and
 // Retry-After, so no key is; any text equal to the key, in any spelling
 // (keyForms), is blanked in case a server echoes it.
@@ -33,7 +35,10 @@ import (
 type recordedExchange struct {
 	Key     string          `json:"key"`
 	Request recordedRequest `json:"request"`
-	Replies []recordedReply `json:"replies"`
+	// Harness is the harness the request was asked with, part of its key;
+	// absent for the built-in one, whose keys are as they always were.
+	Harness *protocol.Harness `json:"harness,omitempty"`
+	Replies []recordedReply   `json:"replies"`
 }
 
 type recordedRequest struct {
@@ -79,10 +84,18 @@ func recordFolder(dir, player string) (string, error) {
 }
 
 // requestKey is a request's key: method, path and body with its JSON
-// canonical (keys sorted, no spaces), whoever wrote it.
-func requestKey(method, path string, body []byte) (string, json.RawMessage) {
+// canonical (keys sorted, no spaces), whoever wrote it, and the harness it
+// was asked with unless that is the built-in one: two harnesses of one
+// model never answer each other's requests, even those whose bodies are
+// alike (a harness that differs only in its rethinks).
+func requestKey(method, path string, body []byte, h *protocol.Harness) (string, json.RawMessage) {
 	canonical := canonicalJSON(body)
-	sum := sha256.Sum256([]byte(method + " " + path + "\n" + string(canonical)))
+	text := method + " " + path + "\n" + string(canonical)
+	if h != nil {
+		raw, _ := json.Marshal(h)
+		text += "\nharness " + string(raw)
+	}
+	sum := sha256.Sum256([]byte(text))
 	return hex.EncodeToString(sum[:12]), canonical
 }
 
@@ -120,11 +133,12 @@ func (c *cassette) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Body.Close()
 		req.Body = io.NopCloser(bytes.NewReader(body))
 	}
-	key, canonical := requestKey(req.Method, req.URL.Path, body)
+	h := harnessOf(req.Context())
+	key, canonical := requestKey(req.Method, req.URL.Path, body, h)
 	if c.replay {
 		return c.answer(req, key)
 	}
-	return c.record(req, recordedRequest{Method: req.Method, Path: req.URL.Path, Body: canonical}, key)
+	return c.record(req, recordedRequest{Method: req.Method, Path: req.URL.Path, Body: canonical}, key, h)
 }
 
 func (c *cassette) path(key string) string { return filepath.Join(c.dir, key+".json") }
@@ -269,12 +283,12 @@ func (replayedTimeout) Temporary() bool { return true }
 
 // record sends the request and keeps its reply (or its timeout) in the
 // request's file, after the replies it got before.
-func (c *cassette) record(req *http.Request, asked recordedRequest, key string) (*http.Response, error) {
+func (c *cassette) record(req *http.Request, asked recordedRequest, key string, h *protocol.Harness) (*http.Response, error) {
 	resp, err := c.next.RoundTrip(req)
 	if err != nil {
 		var netErr net.Error
 		if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout()) {
-			c.keep(asked, key, recordedReply{Timeout: true})
+			c.keep(asked, key, h, recordedReply{Timeout: true})
 		}
 		return nil, err
 	}
@@ -294,17 +308,17 @@ func (c *cassette) record(req *http.Request, asked recordedRequest, key string) 
 	} else {
 		reply.Text = string(body)
 	}
-	c.keep(asked, key, reply)
+	c.keep(asked, key, h, reply)
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	return resp, nil
 }
 
 // keep appends reply to the request's file. A record that cannot be
 // written does not fail the move: the league goes on, the record is short.
-func (c *cassette) keep(asked recordedRequest, key string, reply recordedReply) {
+func (c *cassette) keep(asked recordedRequest, key string, h *protocol.Harness, reply recordedReply) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ex := recordedExchange{Key: key, Request: asked}
+	ex := recordedExchange{Key: key, Request: asked, Harness: h}
 	if raw, err := os.ReadFile(c.path(key)); err == nil {
 		_ = json.Unmarshal(raw, &ex)
 	}

@@ -147,6 +147,14 @@ func (b *blanker) blankReport(r *protocol.ModelMove) {
 	if r.Metadata != nil {
 		r.Metadata = b.blankValue(r.Metadata).(map[string]any)
 	}
+	if r.Asks != nil {
+		asks := make([]protocol.ModelAsk, len(r.Asks))
+		for i, a := range r.Asks {
+			a.Reply, a.Feedback = b.blank(a.Reply), b.blank(a.Feedback)
+			asks[i] = a
+		}
+		r.Asks = asks
+	}
 }
 
 // blankValue is v, a value as encoding/json decodes one, with its strings

@@ -43,10 +43,14 @@ type textMove struct {
 // asText is turn asked without tools: the move described in the prompt.
 func asText(turn Turn) (system, prompt string) {
 	spec := textMove{Tool: turn.Tool.Name, Param: turn.Tool.Param}
-	if !turn.Tool.LinkMove {
+	if !turn.Tool.LinkMove && !turn.Tool.HideOptions {
 		spec.Options = turn.Tool.Options
 	}
-	return textSystem, fmt.Sprintf("%s\n%s%s\nAnswer with only the JSON object {%s: your choice}.", turn.Prompt, TextMoveLabel,
+	system = textSystem
+	if turn.ownSystem {
+		system = turn.System // the harness's own, whichever way the move is asked
+	}
+	return system, fmt.Sprintf("%s\n%s%s\nAnswer with only the JSON object {%s: your choice}.", turn.Prompt, TextMoveLabel,
 		QuoteJSON(spec), Quote(turn.Tool.Param))
 }
 

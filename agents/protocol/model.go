@@ -1,9 +1,11 @@
 package protocol
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"slices"
+	"strings"
 )
 
 // ModelMove is what a model player says of one move beside it, in the
@@ -37,7 +39,86 @@ type ModelMove struct {
 	// Reasoning is what the model was asked and what it answered, each
 	// cut to ReasoningBytes: why it chose the move.
 	Reasoning *Reasoning `json:"reasoning,omitempty"`
+	// Harness is how the player asks its model, absent for the built-in
+	// harness.
+	Harness *Harness `json:"harness,omitempty"`
+	// Rethinks counts the asks after the first, when an answer was not a
+	// legal move; Asks is then every ask, in order, the last the one the
+	// move is. The move's tokens, cost and latency are the asks' sums.
+	Rethinks int        `json:"rethinks,omitempty"`
+	Asks     []ModelAsk `json:"asks,omitempty"`
 }
+
+// Harness is a model player's harness as its match files and the report
+// keep it (config.Harness): the prompt files by name and the SHA-256 of
+// their text, and each setting it gives. Unset settings are absent.
+type Harness struct {
+	SystemPrompt    string   `json:"system_prompt,omitempty"`   // "FILE sha256:HEX"
+	PromptTemplate  string   `json:"prompt_template,omitempty"` // "FILE sha256:HEX"
+	Temperature     *float64 `json:"temperature,omitempty"`
+	TopP            *float64 `json:"top_p,omitempty"`
+	Seed            *int64   `json:"seed,omitempty"`
+	ReasoningEffort string   `json:"reasoning_effort,omitempty"`
+	ThinkingBudget  int      `json:"thinking_budget,omitempty"`
+	MaxOutputTokens int      `json:"max_output_tokens,omitempty"`
+	Moves           string   `json:"moves,omitempty"`   // "hidden"; absent: listed
+	History         string   `json:"history,omitempty"` // "none" or a count; absent: all
+	Rethinks        int      `json:"rethinks,omitempty"`
+}
+
+// String is the harness in one line, its settings by name: what the
+// report and the console show beside the player.
+func (h *Harness) String() string {
+	if h == nil {
+		return "built-in"
+	}
+	var parts []string
+	add := func(name string, v any, set bool) {
+		if set {
+			parts = append(parts, fmt.Sprintf("%s %v", name, v))
+		}
+	}
+	add("system", h.SystemPrompt, h.SystemPrompt != "")
+	add("template", h.PromptTemplate, h.PromptTemplate != "")
+	add("temperature", deref(h.Temperature), h.Temperature != nil)
+	add("top_p", deref(h.TopP), h.TopP != nil)
+	add("seed", deref(h.Seed), h.Seed != nil)
+	add("effort", h.ReasoningEffort, h.ReasoningEffort != "")
+	add("thinking", h.ThinkingBudget, h.ThinkingBudget != 0)
+	add("max_output", h.MaxOutputTokens, h.MaxOutputTokens != 0)
+	add("moves", h.Moves, h.Moves != "")
+	add("history", h.History, h.History != "")
+	add("rethinks", h.Rethinks, h.Rethinks != 0)
+	if len(parts) == 0 {
+		return "built-in"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// deref is *p, or nil for a nil p (the setting is then left out).
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// ModelAsk is one ask of a move that took more than one: its cost, and
+// when its answer was no legal move, the error the game named and the
+// message fed back to the model (Feedback), with the reply cut to
+// AskReplyBytes.
+type ModelAsk struct {
+	InputTokens  int64    `json:"input_tokens"`
+	OutputTokens int64    `json:"output_tokens"`
+	CostUSD      *float64 `json:"cost_usd,omitempty"`
+	LatencyMS    int64    `json:"latency_ms"`
+	ErrorType    string   `json:"error_type,omitempty"`
+	Feedback     string   `json:"feedback,omitempty"`
+	Reply        string   `json:"reply,omitempty"`
+}
+
+// AskReplyBytes caps the reply each of a move's asks keeps.
+const AskReplyBytes = 1024
 
 // ReasoningBytes caps the prompt and the reply a move's reasoning keeps,
 // each.
@@ -77,6 +158,10 @@ type ModelCost struct {
 	// model's moves.
 	BudgetSpent string       `json:"budget_spent,omitempty"`
 	Errors      []ModelError `json:"errors,omitempty"` // per match only
+	// Rethinks counts the asks beyond one per move (ModelMove.Rethinks),
+	// apart from Moves; Harness is the player's, absent for the built-in.
+	Rethinks int      `json:"rethinks,omitempty"`
+	Harness  *Harness `json:"harness,omitempty"`
 }
 
 // ModelError is one failed model move, with the seed's metadata.
@@ -91,7 +176,8 @@ type ModelError struct {
 // Add counts one move's report and keeps its failure.
 func (c *ModelCost) Add(r ModelMove, step int) {
 	one := ModelCost{Provider: r.Provider, Model: r.Model, Moves: 1, InputTokens: r.InputTokens,
-		OutputTokens: r.OutputTokens, LatencyMS: r.LatencyMS, Price: r.Price, BudgetSpent: r.BudgetSpent}
+		OutputTokens: r.OutputTokens, LatencyMS: r.LatencyMS, Price: r.Price, BudgetSpent: r.BudgetSpent,
+		Rethinks: r.Rethinks, Harness: r.Harness}
 	if r.Fallback {
 		one.Fallbacks = 1
 	}
@@ -113,6 +199,10 @@ func (c *ModelCost) Merge(o ModelCost) {
 	if o.BudgetSpent != "" {
 		c.BudgetSpent = o.BudgetSpent
 	}
+	if o.Harness != nil {
+		c.Harness = o.Harness
+	}
+	c.Rethinks = int(AddCount(int64(c.Rethinks), int64(o.Rethinks)))
 	defer func() { c.CostUSD = costOf(c.Price, c.InputTokens, c.OutputTokens) }()
 	c.Moves = int(AddCount(int64(c.Moves), int64(o.Moves)))
 	c.InputTokens = AddCount(c.InputTokens, o.InputTokens)

@@ -205,6 +205,8 @@ func commandTable(stdout, stderr io.Writer) map[string]func(context.Context, []s
 		"web":        func(ctx context.Context, args []string) error { return runWeb(ctx, args, stdout, stderr) },
 		"replay":     func(ctx context.Context, args []string) error { return runReplay(ctx, args, stdout) },
 		"season":     func(ctx context.Context, args []string) error { return runSeason(ctx, args, stdout) },
+		"scan":       func(ctx context.Context, args []string) error { return runScan(ctx, args, stdout) },
+		"export":     func(ctx context.Context, args []string) error { return runExport(ctx, args, stdout, stderr) },
 	}
 }
 

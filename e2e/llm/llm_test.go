@@ -52,7 +52,7 @@ type modelReply struct {
 }
 
 // modelReplies reads the model blocks of a match's move replies.
-func modelReplies(t *testing.T, m match) []modelReply {
+func modelReplies(t testing.TB, m match) []modelReply {
 	t.Helper()
 	var out []modelReply
 	for _, e := range m.Transcript {

@@ -131,6 +131,7 @@ func modelArgs(e config.RosterEntry) []string {
 		"--llm-max-tokens-per-match", strconv.Itoa(l.MaxTokensPerMatch), "--llm-price", l.Price.String(),
 		"--llm-budget-usd", strconv.FormatFloat(l.BudgetUSD, 'f', -1, 64), "--llm-budget-tokens", strconv.FormatInt(l.BudgetTokens, 10),
 		"--llm-tool-calls", l.ToolCalls}
+	args = append(args, l.Harness.Args()...) // the entry's harness, every setting, over the league's
 	if l.APIKeyFile != "" {
 		args = append(args, "--llm-api-key-file", l.APIKeyFile)
 	}

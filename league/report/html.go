@@ -25,6 +25,9 @@ func (l *League) Write(dir string) error {
 	if err := l.WriteExports(dir); err != nil {
 		return err
 	}
+	if err := l.writeMoves(dir); err != nil { // failures.go: the page links moves.jsonl
+		return err
+	}
 	return l.WriteHTML(dir)
 }
 

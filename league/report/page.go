@@ -68,6 +68,7 @@ func writePage(w *bufio.Writer, v view) error {
 	p.standings(v)
 	p.ratings(v)
 	p.crosstable(v)
+	p.failures(v) // failures.go: the failure scan's section
 	p.rounds(v)
 	p.raw("\n<h2 id=\"matches\">Matches</h2>\n")
 	for _, m := range v.Matches {
@@ -145,7 +146,7 @@ func (p page) summary(v view) {
 	p.text(v.Generated)
 	p.raw(`.</span></p>
 <nav><a href="#standings">Standings</a> · <a href="#ratings">Ratings</a> · <a href="#crosstable">Crosstable</a> · <a href="#rounds">Rounds</a> · <a href="#matches">Matches</a>
-· exports: <a href="standings.csv">standings.csv</a>, <a href="crosstable.csv">crosstable.csv</a>, <a href="matches.csv">matches.csv</a>, <a href="results.jsonl">results.jsonl</a></nav>
+· exports: <a href="standings.csv">standings.csv</a>, <a href="crosstable.csv">crosstable.csv</a>, <a href="matches.csv">matches.csv</a>, <a href="results.jsonl">results.jsonl</a>, <a href="moves.jsonl">moves.jsonl</a></nav>
 `)
 	if len(v.Problems) > 0 {
 		p.raw(`<div class="problems"><b>What the data folder lacks or contradicts:</b><ul>`)
@@ -252,7 +253,7 @@ func (p page) standings(v view) {
 	p.raw("\n")
 	if len(v.Models) > 0 {
 		p.raw(`<h3>Model players</h3>
-<table><tr><th>player</th><th>provider/model</th><th class="n">moves</th><th class="n">tokens in</th><th class="n">tokens out</th><th class="n">ms/move</th><th class="n">failed</th><th class="n">est. cost</th><th class="n">per point</th></tr>`)
+<table><tr><th>player</th><th>provider/model</th><th>harness</th><th class="n">moves</th><th class="n">rethinks</th><th class="n">tokens in</th><th class="n">tokens out</th><th class="n">ms/move</th><th class="n">failed</th><th class="n">est. cost</th><th class="n">per point</th></tr>`)
 		points := map[string]int{}
 		for _, r := range v.Standings.Standings {
 			points[r.PlayerID] = r.Points
@@ -266,11 +267,12 @@ func (p page) standings(v view) {
 			p.raw("\n<tr>")
 			p.cell("mono", id)
 			p.cell("", t.Provider+"/"+t.Model)
+			p.cell("", t.Harness.String())
 			money := protocol.Money(t.CostUSD)
 			if t.BudgetSpent != "" {
 				money += " (" + t.BudgetSpent + " budget spent)"
 			}
-			for _, n := range []any{t.Moves, t.InputTokens, t.OutputTokens, perMove, t.Failures, money, perPoint(t.CostUSD, points[id])} {
+			for _, n := range []any{t.Moves, t.Rethinks, t.InputTokens, t.OutputTokens, perMove, t.Failures, money, perPoint(t.CostUSD, points[id])} {
 				p.cell("n", n)
 			}
 			p.raw("</tr>")
@@ -550,13 +552,13 @@ func (p page) modelSpend(l *League) {
 
 // matchModels is each model player's cost in the match.
 func (p page) matchModels(m *Match) {
-	p.raw(`<table><tr><th>model player</th><th>provider/model</th><th class="n">moves</th><th class="n">tokens in</th><th class="n">tokens out</th><th class="n">latency ms</th><th class="n">failed</th><th class="n">est. cost</th></tr>`)
+	p.raw(`<table><tr><th>model player</th><th>provider/model</th><th class="n">moves</th><th class="n">rethinks</th><th class="n">tokens in</th><th class="n">tokens out</th><th class="n">latency ms</th><th class="n">failed</th><th class="n">est. cost</th></tr>`)
 	for _, id := range slices.Sorted(maps.Keys(m.Models)) {
 		t := m.Models[id]
 		p.raw("<tr>")
 		p.cell("mono", id)
 		p.cell("", t.Provider+"/"+t.Model)
-		for _, n := range []any{t.Moves, t.InputTokens, t.OutputTokens, t.LatencyMS, t.Failures, protocol.Money(t.CostUSD)} {
+		for _, n := range []any{t.Moves, t.Rethinks, t.InputTokens, t.OutputTokens, t.LatencyMS, t.Failures, protocol.Money(t.CostUSD)} {
 			p.cell("n", n)
 		}
 		p.raw("</tr>")
@@ -604,7 +606,9 @@ func (p page) transcript(m *Match) {
 	p.raw(`</summary>
 <table><tr><th class="n">#</th><th>time</th><th>message</th><th>from → to</th><th>move</th><th>model</th><th>content</th></tr>`)
 	for _, e := range m.Exchanges {
-		p.raw("\n<tr>")
+		p.raw("\n<tr id=\"")
+		p.text(MoveAnchor(m.MatchID, e.Seq)) // the failure scan links a move here
+		p.raw("\">")
 		p.cell("n", e.Seq)
 		p.cell("mono", e.Timestamp)
 		p.cell("", e.MessageType)
@@ -623,6 +627,9 @@ func (p page) transcript(m *Match) {
 			}
 			if mm.Fallback {
 				p.raw(" · fallback")
+			}
+			if mm.Rethinks > 0 {
+				p.textf(" · %d asks (%d rethinks)", len(mm.Asks), mm.Rethinks)
 			}
 			p.reasoning(mm.Reasoning)
 		}

@@ -108,6 +108,10 @@ type Server struct {
 	answers  []Answer // used in turn; the last one answers every later request
 	requests []Request
 	holding  int // Hang requests whose client has not given up yet
+
+	limit *rateLimit // Limit's, guarded by mu; nil for none
+
+	scripts map[string]*[]Answer // per model, answers used as answers are (StartScripted, script.go)
 }
 
 // Start runs a fake on a free port of 127.0.0.1 that answers with answers
@@ -166,9 +170,10 @@ func (s *Server) Requests() []Request {
 func (s *Server) next(r Request) Answer {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r.Answer = s.answers[0]
-	if len(s.answers) > 1 {
-		s.answers = s.answers[1:]
+	answers := s.queueFor(r.Model)
+	r.Answer = (*answers)[0]
+	if len(*answers) > 1 {
+		*answers = (*answers)[1:]
 	}
 	s.requests = append(s.requests, r)
 	return r.Answer
@@ -191,6 +196,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	key := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if q.api == "anthropic" {
 		key = r.Header.Get("X-Api-Key")
+	}
+	if s.overLimit(w, q.api, Request{API: q.api, Model: q.model, Tool: q.tool, Text: q.text, Prompt: q.prompt, Key: key, At: time.Now()}) {
+		return
 	}
 	answer := s.next(Request{API: q.api, Model: q.model, Tool: q.tool, Text: q.text, Prompt: q.prompt, Key: key,
 		At: time.Now()})
@@ -374,6 +382,7 @@ func reply(q asked, answer Answer, key string) map[string]any {
 		raw, _ := json.Marshal(args)
 		say = "I choose " + string(raw) + "."
 	}
+	args, say, withCall = scripted(q, answer, args, say, withCall)
 	if q.api == "anthropic" {
 		content := []any{map[string]any{"type": "text", "text": say}}
 		if withCall {

@@ -3,6 +3,9 @@
 //
 //	go run ./internal/leaguetest/fakellm/cmd/fakellm -answers good
 //
+// -rate limits it to that many requests a second (429 past it), and
+// -rate-headers states the limit in the API's rate-limit headers.
+//
 // It prints the base URLs to give --llm-base-url and serves until
 // interrupted.
 package main
@@ -20,6 +23,8 @@ import (
 
 func main() {
 	answers := flag.String("answers", "good", fmt.Sprintf("comma-separated answers, used in turn, the last one for good: %v", fakellm.Answers))
+	rate := flag.Float64("rate", 0, "answer 429 to the requests past this many a second (0: no limit)")
+	rateHeaders := flag.Bool("rate-headers", false, "with -rate, state the limit in the API's rate-limit headers")
 	flag.Parse()
 	var list []fakellm.Answer
 	for _, a := range strings.Split(*answers, ",") {
@@ -31,6 +36,9 @@ func main() {
 		list = append(list, answer)
 	}
 	fake := fakellm.Start(list...)
+	if *rate > 0 {
+		fake.Limit(*rate, *rateHeaders)
+	}
 	defer fake.Close()
 	fmt.Printf("openai: --llm-provider openai --llm-base-url %s\nanthropic: --llm-provider anthropic --llm-base-url %s\n", fake.OpenAIURL(), fake.URL)
 	interrupt := make(chan os.Signal, 1)
