@@ -57,9 +57,11 @@ func CheckRegistration(env Envelope, meta *AgentMeta, role engine.Role) error {
 // gives nothing (its id, token and seat come from the league, its name
 // is held to the same rules), so deriving it admits no one an explicit
 // sender would not. One that presents an auth_token keeps needing its
-// sender: the token is checked against the agent the sender names.
+// sender: the token is checked against the agent the sender names. So
+// does one that does not say it speaks league.v2 (no "protocol"): that is
+// an envelope missing its fields, not a peer that leaves its name out.
 func RegistrationSender(env Envelope, meta AgentMeta, role engine.Role) string {
-	if env.Sender != "" || env.AuthToken != "" || role == engine.RoleManager {
+	if env.Sender != "" || env.AuthToken != "" || env.Protocol == "" || role == engine.RoleManager {
 		return env.Sender
 	}
 	return RoleSender(role, meta.DisplayName)

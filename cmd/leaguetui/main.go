@@ -54,6 +54,8 @@ Usage:
   leaguetui web --attach URL     serve a running manager's live web view for spectators
   leaguetui replay DATA          step through a finished league's matches in the console
   leaguetui season DIR [flags]   the table of a season folder (leagues added with --season DIR)
+  leaguetui scan DATA [flags]    why each model game not won was lost, in named categories
+  leaguetui export DATA [flags]  one JSON line per model move (--format jsonl), or the CSV files
   leaguetui probe [flags] URL    exit 0 when the agent at URL answers healthy (for container health checks)
   leaguetui completion SHELL     print the completion script for bash, zsh or fish
 
