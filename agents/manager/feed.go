@@ -128,7 +128,7 @@ func (m *Manager) serveEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page.Events = withoutSecrets(page.Events)
-	body, err := appendFeedPage(make([]byte, 0, feedPageBytes(len(page.Events))), &page)
+	body, err := protocol.AppendJSON(make([]byte, 0, feedPageBytes(len(page.Events))), &page)
 	if err != nil {
 		rpc.WriteJSON(w, http.StatusOK, page) // says what encoding/json says of it, as it always did
 		return
@@ -139,33 +139,6 @@ func (m *Manager) serveEvents(w http.ResponseWriter, r *http.Request) {
 // feedPageBytes is room for a page of n events, most of them a match's
 // steps and results, so that its text is written in one allocation.
 func feedPageBytes(n int) int { return 128 + 320*n }
-
-// appendFeedPage appends a page of the feed as json.Marshal writes it,
-// its events written by hand (appendEventJSON).
-func appendFeedPage(dst []byte, page *protocol.FeedPage) ([]byte, error) {
-	dst = append(dst, `{"events":`...)
-	if page.Events == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, '[')
-		for i := range page.Events {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err error
-			if dst, err = appendEventJSON(dst, &page.Events[i]); err != nil {
-				return dst, err
-			}
-		}
-		dst = append(dst, ']')
-	}
-	dst = strconv.AppendInt(append(dst, `,"last_seq":`...), page.LastSeq, 10)
-	dst = protocol.AppendString(append(dst, `,"state":`...), string(page.State))
-	if page.StorageFailure != "" {
-		dst = protocol.AppendString(append(dst, `,"storage_failure":`...), page.StorageFailure)
-	}
-	return append(dst, '}'), nil
-}
 
 // withoutSecrets blanks what the journal keeps but no reader of the feed
 // may see: an agent's token hashes (kept so that a restarted manager can

@@ -3,6 +3,7 @@ package manager
 import (
 	"fmt"
 
+	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/store"
 	"github.com/leaguetui/leaguetui/engine"
 )
@@ -71,7 +72,7 @@ func (b *batch) stage(ev engine.Event) (engine.Event, error) {
 	if b.lines.Data == nil {
 		b.lines.Data = make([]byte, 0, firstLines)
 	}
-	line, err := appendEventJSON(b.lines.Data, &ev)
+	line, err := journalLine(b.lines.Data, &ev)
 	if err != nil {
 		if b.encodeErr == nil {
 			b.encodeErr = fmt.Errorf("store: encode journal record: %w", err)
@@ -127,4 +128,15 @@ func (m *Manager) record(ev engine.Event) (engine.Event, error) {
 		return err
 	})
 	return ev, err
+}
+
+// journalLine appends ev's line as encoding/json writes it. The wire
+// codec writes a time beyond the year 9999 that no reader takes back
+// (time.Time refuses it), where encoding/json refused to write it: the
+// journal refuses it too, so that every line it holds can be replayed.
+func journalLine(dst []byte, ev *engine.Event) ([]byte, error) {
+	if year := ev.Time.Year(); year < 0 || year > 9999 {
+		return dst, fmt.Errorf("event time %v: year outside of range [0,9999]", ev.Time)
+	}
+	return protocol.AppendJSON(dst, ev)
 }

@@ -1,7 +1,7 @@
 package protocol
 
 import (
-	"encoding/json"
+	"github.com/segmentio/encoding/json"
 
 	"github.com/leaguetui/leaguetui/agents/protocol/internal/wirejson"
 	"github.com/leaguetui/leaguetui/engine"

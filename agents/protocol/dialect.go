@@ -2,10 +2,11 @@ package protocol
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
+
+	"github.com/segmentio/encoding/json"
 )
 
 // Dialect is how a peer frames league messages (protocol.md §9 #1, §1.2):

@@ -2,14 +2,15 @@ package protocol
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/segmentio/encoding/json"
 )
 
 // Encoded is a message encoded before it is sent, for one that goes alike
 // to many peers (a round's broadcasts): encoded once, each copy costs no
-// encoding. It is sent as the bytes encoding/json makes of the message.
+// encoding. It is sent as the bytes Marshal makes of the message.
 // Its Envelope is the message's, for whoever reads the header (the client
 // picks the method by its message type); JSON must not change once sent.
 type Encoded struct {
@@ -19,7 +20,7 @@ type Encoded struct {
 
 // Encode encodes msg once for many sends.
 func Encode(msg Message) (*Encoded, error) {
-	data, err := marshal(msg)
+	data, err := Marshal(msg)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", msg.Header().MessageType, err)
 	}
@@ -30,7 +31,7 @@ func Encode(msg Message) (*Encoded, error) {
 func (e *Encoded) MarshalJSON() ([]byte, error) { return e.JSON, nil }
 
 // request frames the message as EncodeRequest frames params, copying its
-// bytes instead of checking them again: they are encoding/json's own.
+// bytes instead of checking them again: they are Marshal's own.
 func (e *Encoded) request(method string, id int64) ([]byte, error) {
 	return appendRequest(make([]byte, 0, requestRoom(method, e.JSON)), method, e.JSON, id), nil
 }
@@ -50,19 +51,6 @@ func appendRequest(dst []byte, method string, params []byte, id int64) []byte {
 func requestRoom(method string, params []byte) int {
 	return len(`{"jsonrpc":"2.0","method":"","params":,"id":-9223372036854775808}`) + len(method) + len(params)
 }
-
-// Marshal, MarshalIndent and Unmarshal are encoding/json's: the wire's JSON
-// is encoding/json's, and what reads or writes it faster (wirejson) gives
-// the same values and bytes.
-func Marshal(v any) ([]byte, error) { return json.Marshal(v) }
-
-// MarshalIndent is json.MarshalIndent (see Marshal).
-func MarshalIndent(v any, prefix, indent string) ([]byte, error) {
-	return json.MarshalIndent(v, prefix, indent)
-}
-
-// Unmarshal is json.Unmarshal (see Marshal).
-func Unmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
 
 // WithAuthToken is a copy of the message that carries token as its
 // auth_token, for a broadcast whose every copy is signed for its

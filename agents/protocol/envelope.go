@@ -11,10 +11,10 @@
 // An agent's role is Role, the engine's typed engine.Role under this
 // package's name (table.go), so the wire and the journal compare one type.
 // The framing (jsonrpc.go, encoded.go), routing and dialects (routing.go,
-// dialect.go) and the liberal decoding (liberal.go) say what goes where;
-// how JSON is walked, read in one pass and spliced without encoding/json's
-// reflection is internal/wirejson's, which reads and writes as encoding/json
-// does, with encoding/json as its fuzzers' oracle.
+// dialect.go) and the liberal decoding (liberal.go) say what goes where.
+// Every message is written and read from its Go type by the one wire codec
+// (jsontext.go); internal/wirejson scans a frame's head and splices a
+// result's facts, as encoding/json would, its fuzzers' oracle.
 package protocol
 
 import (

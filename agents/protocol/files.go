@@ -2,8 +2,9 @@ package protocol
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
+
+	"github.com/segmentio/encoding/json"
 
 	"github.com/leaguetui/leaguetui/agents/protocol/internal/wirejson"
 	"github.com/leaguetui/leaguetui/engine"
@@ -198,6 +199,17 @@ type TranscriptEntry struct {
 	Content map[string]any `json:"content"`
 }
 
+// View is the game's drawing of what the asked seat sees, as a move call
+// carries it (move_request.context.text, a game program's board), or ""
+// when the entry carries none. It comes from the game: a terminal or a
+// page shows it only made printable, a line at a time.
+func (e TranscriptEntry) View() string {
+	request, _ := e.Content["move_request"].(map[string]any)
+	context, _ := request["context"].(map[string]any)
+	view, _ := context["text"].(string)
+	return view
+}
+
 // TranscriptHead is what a transcript says of an exchange besides its
 // content: the one declaration of those fields, for the entries a reader
 // decodes and the records a referee writes.
@@ -228,14 +240,14 @@ func (r MatchResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads what MarshalJSON writes: the game's details stay in
 // Details, the score and the offenders in their own fields.
 func (r *MatchResult) UnmarshalJSON(data []byte) error {
-	if err := json.Unmarshal(data, &r.GameResult); err != nil {
+	if err := Unmarshal(data, &r.GameResult); err != nil {
 		return err
 	}
 	var own struct {
 		Score     map[string]int `json:"score"`
 		Offenders []string       `json:"offending_players"`
 	}
-	if err := json.Unmarshal(data, &own); err != nil {
+	if err := Unmarshal(data, &own); err != nil {
 		return err
 	}
 	r.Score, r.Offenders = own.Score, own.Offenders
@@ -309,18 +321,8 @@ func DeleteKeys(v any, drop func(key string) bool) { wirejson.DeleteKeys(v, drop
 // EncodeMatchFile encodes f, indented, with transcript as its transcript
 // (f.Transcript is not read), one exchange a line. The transcript's
 // contents are copied as they are, not decoded and encoded again, and the
-// rest is written by hand (appendMatchFile): a match's file costs its
-// referee one pass over its messages.
+// rest is written by hand.
 func EncodeMatchFile(f MatchFile, transcript []TranscriptRecord) ([]byte, error) {
-	if out, ok := appendMatchFile(make([]byte, 0, 1024+transcriptSize(transcript)), &f, transcript); ok {
-		return out, nil
-	}
-	return encodeMatchFileThroughJSON(f, transcript)
-}
-
-// encodeMatchFileThroughJSON is EncodeMatchFile by encoding/json, for a
-// result appendMatchResult leaves to it: the bytes appendMatchFile gives.
-func encodeMatchFileThroughJSON(f MatchFile, transcript []TranscriptRecord) ([]byte, error) {
 	f.Transcript = nil
 	head, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
@@ -383,7 +385,7 @@ func AbandonMatchFile(data []byte, reason string) ([]byte, error) {
 		} `json:"transcript"`
 		Result json.RawMessage `json:"result"` // replaced, so read liberally: whatever a referee put there
 	}
-	if err := json.Unmarshal(data, &doc); err != nil {
+	if err := Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("abandon match file: %w", err)
 	}
 	f := doc.MatchFile
@@ -408,5 +410,5 @@ func IsAbandonedMatchFile(data []byte) bool {
 	var head struct {
 		Lifecycle Lifecycle `json:"lifecycle"`
 	}
-	return json.Unmarshal(data, &head) == nil && head.Lifecycle.State == MatchAbandoned
+	return Unmarshal(data, &head) == nil && head.Lifecycle.State == MatchAbandoned
 }

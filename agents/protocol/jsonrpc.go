@@ -2,10 +2,12 @@ package protocol
 
 import (
 	"bytes"
-	"encoding/json"
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/segmentio/encoding/json"
 
 	"github.com/leaguetui/leaguetui/agents/protocol/internal/wirejson"
 )
@@ -59,16 +61,7 @@ func EncodeRequest(method string, params any, id int64) ([]byte, error) {
 	if encoded, ok := params.(*Encoded); ok {
 		return encoded.request(method, id)
 	}
-	buf := wireBuffers.Get().(*[]byte)
-	defer wireBuffers.Put(buf)
-	w := wireWriter{buf: (*buf)[:0]}
-	written := w.message(params)
-	*buf = w.buf
-	if !written { // not a hot message, or one encoding/json must write
-		return json.Marshal(outgoingRequest{JSONRPC: "2.0", Method: method, Params: params, ID: id})
-	}
-	// json.Marshal writes params inside the frame as it writes them alone.
-	return appendRequest(make([]byte, 0, requestRoom(method, w.buf)), method, w.buf, id), nil
+	return json.Marshal(outgoingRequest{JSONRPC: "2.0", Method: method, Params: params, ID: id})
 }
 
 // ParseRequest checks the JSON-RPC framing of a request body. It is the one
@@ -86,7 +79,7 @@ func ParseRequest(body []byte) (*Request, *RPCError) {
 func ParseRequestInto(body []byte, into *Request) (*Request, *RPCError) {
 	trimmed := bytes.TrimSpace(body)
 	if IsBatch(trimmed) {
-		if !json.Valid(trimmed) {
+		if !Valid(trimmed) {
 			return nil, NewRPCError(CodeParseError, "", "parse error: not valid JSON")
 		}
 		return nil, NewRPCError(CodeInvalidRequest, "", "batch requests are not supported")
@@ -140,9 +133,9 @@ func scanRequest(body []byte) (req Request, ok bool) {
 		}
 		switch {
 		case bytes.EqualFold(key, []byte("jsonrpc")):
-			return readKnownString(raw, &req.JSONRPC)
+			return wirejson.ReadString(raw, &req.JSONRPC)
 		case bytes.EqualFold(key, []byte("method")):
-			return readKnownString(raw, &req.Method)
+			return wirejson.ReadString(raw, &req.Method)
 		case bytes.EqualFold(key, []byte("id")):
 			req.ID = raw
 		}
@@ -151,14 +144,16 @@ func scanRequest(body []byte) (req Request, ok bool) {
 	return req, ok
 }
 
-// decodeRequest reads body with scanRequest, or with encoding/json where
-// scanRequest leaves it to it.
+// decodeRequest reads body with scanRequest, or, where scanRequest
+// leaves it (a frame that is wrong or odd), with encoding/json itself:
+// unlike the wire codec it reads on past a member of the wrong type, so
+// the error can echo the id the frame does carry.
 func decodeRequest(body []byte) (Request, error) {
 	if req, ok := scanRequest(body); ok {
 		return req, nil
 	}
 	var req Request
-	err := json.Unmarshal(body, &req)
+	err := stdjson.Unmarshal(body, &req)
 	return req, err
 }
 
@@ -193,54 +188,18 @@ func withValidID(req *Request) *Request {
 	return req
 }
 
-// EncodeResult frames a successful response: the bytes json.Marshal makes
-// of the Response, framed by hand around the encoded result when
-// encoding/json would copy the id as it is, so that the reply every
-// request gets is not scanned and copied a second time.
+// EncodeResult frames a successful response.
 func EncodeResult(id json.RawMessage, result any) ([]byte, error) {
-	id = nullID(id)
-	verbatim := wirejson.Verbatim(id)
-	if verbatim {
-		if out, ok := frameWritten(id, result); ok {
-			return out, nil
-		}
-	}
-	raw, err := marshal(result)
-	if err != nil {
-		return nil, err
-	}
-	if !verbatim {
-		return json.Marshal(Response{JSONRPC: "2.0", Result: raw, ID: id})
-	}
-	out := make([]byte, 0, len(raw)+len(id)+len(`{"jsonrpc":"2.0","result":,"id":}`))
-	return wirejson.AppendObject(out, wirejson.Member{Name: "jsonrpc", Raw: jsonrpcVersion},
-		wirejson.Member{Name: "result", Raw: raw}, wirejson.Member{Name: "id", Raw: id}), nil
+	return json.Marshal(outgoingResponse{JSONRPC: "2.0", Result: result, ID: nullID(id)})
 }
 
-// resultOpening is the frame of a result up to the result itself, as
-// EncodeResult's AppendObject writes it.
-const resultOpening = `{"jsonrpc":"2.0","result":`
-
-// frameWritten frames a result the wire writer writes by hand (see
-// marshal) in the writer's pooled buffer, and copies the whole reply out
-// once: the result is not copied out on its own first. ok is false for
-// a result it does not write; EncodeResult then marshals it.
-func frameWritten(id json.RawMessage, result any) (out []byte, ok bool) {
-	buf := wireBuffers.Get().(*[]byte)
-	defer wireBuffers.Put(buf)
-	w := wireWriter{buf: append((*buf)[:0], resultOpening...)}
-	written := w.message(result)
-	*buf = w.buf
-	if !written {
-		return nil, false
-	}
-	out = make([]byte, 0, len(w.buf)+len(`,"id":}`)+len(id))
-	out = append(append(append(out, w.buf...), `,"id":`...), id...)
-	return append(out, '}'), true
+// outgoingResponse is Response with its result not yet encoded: the reply
+// is encoded in one pass, its result inside it.
+type outgoingResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	Result  any             `json:"result"`
+	ID      json.RawMessage `json:"id"`
 }
-
-// jsonrpcVersion is the value of every frame's "jsonrpc", encoded.
-var jsonrpcVersion = []byte(`"2.0"`)
 
 // EncodeError frames an error response.
 func EncodeError(id json.RawMessage, rpcErr *RPCError) []byte {
@@ -330,7 +289,7 @@ func scanReply(body []byte) (frame replyFrame, ok bool) {
 // decodeReply reads a reply's frame with encoding/json, where scanReply
 // leaves it to it.
 func decodeReply(body []byte) (frame replyFrame, err error) {
-	if err := json.Unmarshal(body, &frame); err != nil {
+	if err := Unmarshal(body, &frame); err != nil {
 		return replyFrame{}, fmt.Errorf("reply is not JSON: %w", err)
 	}
 	return frame, nil
@@ -358,7 +317,7 @@ func unwrapProbe(result json.RawMessage) (json.RawMessage, error) {
 		IsError bool            `json:"isError"`
 		Message json.RawMessage `json:"message"`
 	}
-	if json.Unmarshal(result, &probe) != nil {
+	if Unmarshal(result, &probe) != nil {
 		return result, nil // not an object: a peer's plain value such as "ok"
 	}
 	if probe.MessageType == "" && readHead(probe.Message).MessageType != "" {
@@ -369,7 +328,7 @@ func unwrapProbe(result json.RawMessage) (json.RawMessage, error) {
 		if len(probe.StructuredContent) > 0 {
 			return unwrapResult(probe.StructuredContent)
 		}
-		if len(probe.Content) > 0 && json.Valid([]byte(probe.Content[0].Text)) {
+		if len(probe.Content) > 0 && Valid([]byte(probe.Content[0].Text)) {
 			return unwrapResult(json.RawMessage(probe.Content[0].Text))
 		}
 		if probe.IsError && len(probe.Content) > 0 {
@@ -378,7 +337,7 @@ func unwrapProbe(result json.RawMessage) (json.RawMessage, error) {
 	}
 	if probe.MessageType == TypeLeagueError {
 		var le LeagueError
-		if err := json.Unmarshal(result, &le); err != nil {
+		if err := Unmarshal(result, &le); err != nil {
 			return nil, fmt.Errorf("unreadable LEAGUE_ERROR: %w", err)
 		}
 		return nil, &le

@@ -2,9 +2,10 @@ package protocol
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/segmentio/encoding/json"
 
 	"github.com/leaguetui/leaguetui/agents/protocol/internal/wirejson"
 )
@@ -94,7 +95,7 @@ func mayHoldAlias(data []byte, tables []*aliasTable) bool {
 // its first present alias, and data's fields.
 func withAliases(data []byte, tables ...*aliasTable) ([]byte, map[string]json.RawMessage, error) {
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil {
+	if err := Unmarshal(data, &fields); err != nil {
 		return nil, nil, err
 	}
 	if fields == nil {
@@ -132,35 +133,34 @@ func truncate(b []byte) string {
 // Decode reads a league message body into msg, accepting the field spellings
 // of other implementations. It is the one entry point for inbound messages.
 func Decode(data []byte, msg Message) error {
-	if decodeOnePass(data, msg) {
-		return nil
-	}
-	return decodeGeneral(data, msg)
-}
-
-// decodeGeneral is Decode for any message: its aliases filled in, then
-// encoding/json's reflection.
-func decodeGeneral(data []byte, msg Message) error {
-	tables := []*aliasTable{envelopeAliases}
 	switch msg := msg.(type) {
-	case *GameJoinAck:
-		return msg.UnmarshalJSON(data) // it fills in the envelope's aliases and its own, once
-	case *RegisterResponse:
-		tables = append(tables, registerRespAlias)
-	case *GameInvitation:
-		tables = append(tables, invitationAliases)
-	case *LeagueQuery:
-		tables = append(tables, leagueQueryAliases)
-	case *StartMatch:
-		tables = append(tables, announcedMatchAliases)
 	case *MoveAnswer:
 		return decodeChoice(data, msg)
+	case *GameJoinAck:
+		return msg.UnmarshalJSON(data) // it fills in the envelope's aliases and its own, once
 	}
-	normalized, err := canonical(data, tables...)
+	normalized, err := canonical(data, aliasTablesOf(msg)...)
 	if err != nil {
 		return err
 	}
-	return json.Unmarshal(normalized, msg)
+	return Unmarshal(normalized, msg)
+}
+
+// aliasTablesOf are the other spellings Decode fills in for msg.
+func aliasTablesOf(msg Message) []*aliasTable {
+	switch msg.(type) {
+	case *GameJoinAck:
+		return nil // its UnmarshalJSON fills in its aliases
+	case *RegisterResponse:
+		return []*aliasTable{envelopeAliases, registerRespAlias}
+	case *GameInvitation:
+		return []*aliasTable{envelopeAliases, invitationAliases}
+	case *LeagueQuery:
+		return []*aliasTable{envelopeAliases, leagueQueryAliases}
+	case *StartMatch:
+		return []*aliasTable{envelopeAliases, announcedMatchAliases}
+	}
+	return []*aliasTable{envelopeAliases}
 }
 
 // decodeChoice also reads the generic GAME_MOVE_RESPONSE form
@@ -173,7 +173,7 @@ func decodeChoice(data []byte, resp *MoveAnswer) error {
 		return err
 	}
 	type plain MoveAnswer
-	if err := json.Unmarshal(normalized, (*plain)(resp)); err != nil {
+	if err := Unmarshal(normalized, (*plain)(resp)); err != nil {
 		return err
 	}
 	if resp.Choice != "" {
@@ -183,7 +183,7 @@ func decodeChoice(data []byte, resp *MoveAnswer) error {
 	var generic struct {
 		MoveData *MoveData `json:"move_data"`
 	}
-	if json.Unmarshal(data, &generic) == nil && generic.MoveData != nil {
+	if Unmarshal(data, &generic) == nil && generic.MoveData != nil {
 		resp.HasMoveData, resp.MoveType = true, generic.MoveData.MoveType
 		resp.Choice = strings.TrimSpace(generic.MoveData.Choice)
 	}
@@ -198,7 +198,7 @@ func (m *AgentMeta) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	type plain AgentMeta
-	return json.Unmarshal(normalized, (*plain)(m))
+	return Unmarshal(normalized, (*plain)(m))
 }
 
 // UnmarshalJSON accepts the player_a_id family of spellings.
@@ -208,7 +208,7 @@ func (m *AnnouncedMatch) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	type plain AnnouncedMatch
-	return json.Unmarshal(normalized, (*plain)(m))
+	return Unmarshal(normalized, (*plain)(m))
 }
 
 // UnmarshalJSON treats a missing accept as true, as the volo10 referee does:
@@ -220,7 +220,7 @@ func (a *GameJoinAck) UnmarshalJSON(data []byte) error {
 	}
 	type plain GameJoinAck
 	p := plain{Accept: true}
-	if err := json.Unmarshal(normalized, &p); err != nil {
+	if err := Unmarshal(normalized, &p); err != nil {
 		return err
 	}
 	*a = GameJoinAck(p)
@@ -261,7 +261,7 @@ func (r *GameResult) decodeThroughMap(data []byte) error {
 		return err
 	}
 	type plain GameResult
-	if err := json.Unmarshal(normalized, (*plain)(r)); err != nil {
+	if err := Unmarshal(normalized, (*plain)(r)); err != nil {
 		return err
 	}
 	r.Details = extras(fields, append(gameResultKeys, "winner", "winner_id"))
@@ -298,11 +298,11 @@ func (d *ReportDetails) UnmarshalJSON(data []byte) error {
 // decodeThroughMap is UnmarshalJSON for what wirejson.ReadObject leaves.
 func (d *ReportDetails) decodeThroughMap(data []byte) error {
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil {
+	if err := Unmarshal(data, &fields); err != nil {
 		return err
 	}
 	type plain ReportDetails
-	if err := json.Unmarshal(data, (*plain)(d)); err != nil {
+	if err := Unmarshal(data, (*plain)(d)); err != nil {
 		return err
 	}
 	d.Game = extras(fields, reportDetailKeys)
@@ -325,7 +325,7 @@ func (r *ReportResult) decodeThroughMap(data []byte) error {
 		return err
 	}
 	type plain ReportResult
-	if err := json.Unmarshal(normalized, (*plain)(r)); err != nil {
+	if err := Unmarshal(normalized, (*plain)(r)); err != nil {
 		return err
 	}
 	r.Winner = winnerOrNil(r.Winner)
@@ -349,7 +349,7 @@ func extras(fields map[string]json.RawMessage, known []string) map[string]any {
 			continue
 		}
 		var v any
-		if json.Unmarshal(raw, &v) == nil {
+		if Unmarshal(raw, &v) == nil {
 			out[k] = v
 		}
 	}
@@ -393,7 +393,7 @@ var (
 			{Name: "technical_loss", Read: func(d *ReportDetails, raw []byte) bool { return wirejson.ReadBool(raw, &d.TechnicalLoss) }},
 			{Name: "reason", Read: func(d *ReportDetails, raw []byte) bool { return wirejson.ReadString(raw, &d.Reason) }},
 			{Name: "offending_player", Read: func(d *ReportDetails, raw []byte) bool { return wirejson.ReadString(raw, &d.OffendingPlayer) }},
-			{Name: "offending_players", Read: func(d *ReportDetails, raw []byte) bool { return json.Unmarshal(raw, &d.Offenders) == nil }},
+			{Name: "offending_players", Read: func(d *ReportDetails, raw []byte) bool { return Unmarshal(raw, &d.Offenders) == nil }},
 		},
 		Facts: func(d *ReportDetails) *map[string]any { return &d.Game },
 	}

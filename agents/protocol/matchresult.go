@@ -1,7 +1,7 @@
 package protocol
 
 import (
-	"encoding/json"
+	"github.com/segmentio/encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,7 +28,7 @@ func (r MatchResult) marshalThroughMap() ([]byte, error) {
 		return nil, err
 	}
 	var fields map[string]any
-	if err := json.Unmarshal(base, &fields); err != nil {
+	if err := Unmarshal(base, &fields); err != nil {
 		return nil, err
 	}
 	fields["score"] = r.Score

@@ -35,8 +35,8 @@ func FuzzEncodeRequest(f *testing.F) {
 		f.Add([]byte(body), "<a&b>\xff\u2028\x00\"\\", int64(-1))
 	}
 	f.Fuzz(func(t *testing.T, body []byte, method string, id int64) {
-		for _, proto := range hotTypes() {
-			msg := newOfSameType(proto)
+		for _, spec := range Messages {
+			msg := newBody(spec)
 			if json.Unmarshal(body, msg) == nil {
 				checkRequestAlike(t, "fuzzed", method, msg, id)
 			}

@@ -2,9 +2,10 @@ package protocol
 
 import (
 	"bytes"
-	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/segmentio/encoding/json"
 
 	"github.com/leaguetui/leaguetui/agents/protocol/internal/wirejson"
 )
@@ -86,13 +87,13 @@ func route(method string, params json.RawMessage, paramsHead *head) (Inbound, bo
 			Name      string          `json:"name"`
 			Arguments json.RawMessage `json:"arguments"`
 		}
-		_ = json.Unmarshal(params, &call)
+		_ = Unmarshal(params, &call)
 		in.ViaTool, in.Body, name = true, call.Arguments, call.Name
 	case methodMCPMsg, methodProtoMsg, methodHandleMsg:
 		var wrapped struct {
 			Message json.RawMessage `json:"message"`
 		}
-		if json.Unmarshal(params, &wrapped) == nil && len(wrapped.Message) > 0 {
+		if Unmarshal(params, &wrapped) == nil && len(wrapped.Message) > 0 {
 			in.Body = wrapped.Message
 		}
 	case methodLeague:
@@ -174,7 +175,7 @@ type headReader struct {
 
 func (r *headReader) take(key, raw []byte) {
 	if field := r.h.field(key); field != nil {
-		r.notString = r.notString || !readKnownString(raw, field)
+		r.notString = r.notString || !wirejson.ReadString(raw, field)
 	}
 }
 
@@ -203,7 +204,7 @@ func (h *head) field(key []byte) *string {
 
 func decodeHead(body json.RawMessage) head {
 	var h head
-	if json.Unmarshal(body, &h) != nil {
+	if Unmarshal(body, &h) != nil {
 		return head{}
 	}
 	return h
@@ -232,7 +233,7 @@ func mergeEnvelopePayload(params json.RawMessage) json.RawMessage {
 		Envelope map[string]json.RawMessage `json:"envelope"`
 		Payload  map[string]json.RawMessage `json:"payload"`
 	}
-	if json.Unmarshal(params, &parts) != nil || parts.Envelope == nil {
+	if Unmarshal(params, &parts) != nil || parts.Envelope == nil {
 		return params
 	}
 	for k, v := range parts.Payload {

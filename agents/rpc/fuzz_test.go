@@ -148,9 +148,24 @@ func checkResponse(t *testing.T, body []byte, rec *httptest.ResponseRecorder, pa
 	if rpcErr != nil && (resp.Error == nil || resp.Error.Code != rpcErr.Code) {
 		t.Fatalf("framing error %v, answered %s\nfor %q", rpcErr, rec.Body, body)
 	}
-	if want := wantID(parsed); !bytes.Equal(resp.ID, want) {
+	if want := wantID(parsed); !sameID(resp.ID, want) {
 		t.Fatalf("id %s, want %s\nfor %q", resp.ID, want, body)
 	}
+}
+
+// sameID: the answer's id is the request's, as a JSON value (a string's
+// "&" may be written "\u0026", as encoding/json writes it).
+func sameID(got, want json.RawMessage) bool {
+	if bytes.Equal(got, want) {
+		return true
+	}
+	var g, w any
+	decode := func(raw json.RawMessage, v *any) bool {
+		d := json.NewDecoder(bytes.NewReader(raw))
+		d.UseNumber() // 1e400 or a long integer stays as it was written
+		return d.Decode(v) == nil
+	}
+	return decode(got, &g) && decode(want, &w) && g == w
 }
 
 func wantID(parsed *protocol.Request) json.RawMessage {

@@ -155,13 +155,6 @@ func PlainASCII(inner []byte) bool {
 	return true
 }
 
-// Verbatim reports one scanned JSON value that encoding/json writes as it
-// is when it encodes it as a json.RawMessage: plain ASCII (PlainASCII)
-// without the characters it escapes for HTML.
-func Verbatim(raw []byte) bool {
-	return PlainASCII(raw) && !bytes.ContainsAny(raw, "<>&")
-}
-
 // space skips white space. Our peers' JSON is compact: most calls find
 // none, and return on their first comparison.
 func (s *Scanner) space() {

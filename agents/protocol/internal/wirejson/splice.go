@@ -2,10 +2,11 @@ package wirejson
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/segmentio/encoding/json"
 )
 
 // Member is one member of an object being written: its name, and its

@@ -1,14 +1,10 @@
 package protocol
 
-import (
-	"encoding/json"
-	"slices"
-	"testing"
-)
+import "testing"
 
-// onePassSamples are a player's messages in other spellings and forms,
-// for FuzzMessageOnePass's seeds.
-var onePassSamples = []string{
+// spellingSamples are a player's messages in other spellings and forms,
+// for the codec fuzzers' seeds.
+var spellingSamples = []string{
 	`{"type":"GAME_INVITATION","game_id":"R1M1","round":"2","token":"t","role":"PLAYER_A","opponent":"P02"}`,
 	`{"message_type":"GAME_INVITATION","messageType":"X","match_id":"R1M1","matchId":"R9M9","role_in_match":"PLAYER_B","role":"PLAYER_A"}`,
 	`{"round_id":null,"match_id":null,"player_id":"P01","Player_Id":"P02"}`,
@@ -26,47 +22,6 @@ var onePassSamples = []string{
 	`{"league_seed":1e3}`, `{"league_seed":-0,"standings":{"P01":null}}`, `{"league_seed":9223372036854775808}`,
 	`{"league_seed":null,"standings":{"P01":{"wins":1},"P01":{"draws":2}}}`, `{"standings":null,"player_a_endpoint":"x"}`,
 	`{"standings":{"P\u00301":{"wins":1}}}`, `{"standings":[]}`, `{"Standings":{}}`, `{"player_A_ticket":"t","player_B_ticket":7}`,
-}
-
-// FuzzMessageOnePass: Decode reads a GAME_INVITATION, a
-// CHOOSE_PARITY_CALL, a GAME_OVER, a GAME_JOIN_ACK, a
-// CHOOSE_PARITY_RESPONSE and a START_MATCH from any body to the same
-// value and error as its general path (decodeGeneral: aliases filled in,
-// then encoding/json), which is how it read them before it read them in
-// one pass.
-func FuzzMessageOnePass(f *testing.F) {
-	for _, msg := range matchMessages() {
-		wire, _ := json.Marshal(msg)
-		f.Add(wire)
-	}
-	for _, body := range slices.Concat(onePassSamples, resultSamples, hostileSamples) {
-		f.Add([]byte(body))
-	}
-	f.Fuzz(func(t *testing.T, body []byte) {
-		for _, proto := range []Message{&GameInvitation{}, &MoveCall{}, &GameOver{}, &GameJoinAck{}, &MoveAnswer{}, &StartMatch{}} {
-			checkDecodedAlike(t, "Decode", body, proto, Decode, decodeGeneral)
-		}
-	})
-}
-
-// TestMessageOnePassTaken: leaguetui's own invitation, move call,
-// result, join acknowledgement, move answer and START_MATCH are read in
-// one pass, not left to the general path.
-func TestMessageOnePassTaken(t *testing.T) {
-	for name, msg := range matchMessages() {
-		switch msg.(type) {
-		case *GameInvitation, *MoveCall, *GameOver, *GameJoinAck, *MoveAnswer, *StartMatch:
-		default:
-			continue
-		}
-		wire, err := json.Marshal(msg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := newOfSameType(msg); !decodeOnePass(wire, got) {
-			t.Errorf("%s is left to the general path: %s", name, wire)
-		}
-	}
 }
 
 // BenchmarkMoveExchange is the JSON work of one move, both ends: the
