@@ -38,3 +38,15 @@ func (l *League) Bootstrap() map[string]engine.BootstrapInterval {
 	l.bootstrap = &out
 	return out
 }
+
+// JointFit is the first seat's advantage and Davidson's draw parameter
+// fitted with the players' strengths over the league's games
+// (engine.FitSeatAndDraws), as a season's table gives them; not Known for
+// a league of more than BootstrapMaxPlayers players or without a game.
+func (l *League) JointFit() engine.JointFit {
+	if l.replayed == nil || len(l.replayed.PlayerIDs()) > BootstrapMaxPlayers {
+		return engine.JointFit{}
+	}
+	results := slices.Collect(l.replayed.RecordedResults().All())
+	return engine.FitSeatAndDraws(l.replayed.PlayerIDs(), results, l.ratingOpts)
+}

@@ -19,7 +19,7 @@ import (
 // rating the bootstrap interval of engine.BootstrapRatings over the
 // league's games from the league's seed, the same on every load, in
 // standings.csv's boot_low and boot_high beside the rank interval and tie
-// group.
+// group; and the joint fit of the seat and the draws.
 func TestBootstrapIsTheLeaguesSeed(t *testing.T) {
 	const seed = 11
 	dir := t.TempDir()
@@ -102,6 +102,28 @@ func TestBootstrapIsTheLeaguesSeed(t *testing.T) {
 			t.Errorf("two loads gave\n%v\n%v", first, rows)
 		}
 		first = rows
+		checkJointFit(t, l, engine.FitSeatAndDraws(ids, results, engine.RatingOptions{}))
+	}
+}
+
+// checkJointFit: the report gives the league's joint fit of the seat and
+// the draws, the engine's over the league's games, in a sentence under
+// the ratings, as the season's table gives a season's.
+func checkJointFit(t *testing.T, l *report.League, want engine.JointFit) {
+	t.Helper()
+	if got := l.JointFit(); !want.Known || got.Described() != want.Described() {
+		t.Fatalf("the report's joint fit %+v, the engine's %+v", got, want)
+	}
+	dir := t.TempDir()
+	if err := l.WriteHTML(dir); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, report.HTMLFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line := "Seat and draws, " + want.Described() + "."; !strings.Contains(string(page), line) {
+		t.Errorf("the report does not say %q", line)
 	}
 }
 

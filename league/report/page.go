@@ -187,6 +187,15 @@ func seatNote(doc *protocol.RatingsDoc) string {
 	return " Seat advantage: " + doc.SeatAdvantage.Described() + "."
 }
 
+// jointNote is the seat and the draws fitted with the ratings in a
+// sentence, "" without a fit.
+func jointNote(j engine.JointFit) string {
+	if !j.Known {
+		return ""
+	}
+	return " Seat and draws, " + j.Described() + "."
+}
+
 // standings is the table with each player's rating and model tokens, the
 // SPRT's verdict and the model players' costs.
 func (p page) standings(v view) {
@@ -232,7 +241,7 @@ func (p page) standings(v view) {
 	}
 	p.raw("\n</table>\n")
 	p.raw(`<p class="dim">`)
-	p.text(bootNote(boot, v.Seed) + seatNote(v.Standings.Ratings))
+	p.text(bootNote(boot, v.Seed) + seatNote(v.Standings.Ratings) + jointNote(v.JointFit()))
 	p.raw("</p>\n")
 	if tb := v.Scoring.Tiebreakers; !tb.IsDefault() {
 		p.raw(`<p class="dim">Ranked by `)

@@ -90,26 +90,7 @@ func jointDoc(j engine.JointFit) *JointDoc {
 }
 
 // JointLine is the joint fit in a sentence, "" without one.
-func JointLine(j engine.JointFit) string {
-	if !j.Known {
-		return ""
-	}
-	line := fmt.Sprintf("fitted with the ratings over %d games: the first seat %s ± %s Elo", j.Games, signed(j.Seat.Elo), ftoa(j.Seat.CI95, 0))
-	if j.Draw.Known {
-		line += fmt.Sprintf("; draw parameter ν %s (95%%: %s to %s), two equal players draw %s%%", ftoa(j.Draw.Nu, 2), ftoa(j.Draw.Low, 2),
-			ftoa(j.Draw.High, 2), ftoa(100*j.Draw.EqualDraw, 0))
-	}
-	return line
-}
-
-// signed is x to the whole Elo with its sign, never -0.
-func signed(x float64) string {
-	s := ftoa(x, 0)
-	if s != "0" && !strings.HasPrefix(s, "-") {
-		return "+" + s
-	}
-	return s
-}
+func JointLine(j engine.JointFit) string { return j.Described() }
 
 // LeagueRef is a league of the season, in the order it was added.
 type LeagueRef struct {
@@ -281,10 +262,4 @@ func cell(s string) string {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // ftoa writes x with prec decimals, never -0.
-func ftoa(x float64, prec int) string {
-	s := strconv.FormatFloat(x, 'f', prec, 64)
-	if strings.Trim(s, "-0.") == "" {
-		return strings.TrimPrefix(s, "-")
-	}
-	return s
-}
+func ftoa(x float64, prec int) string { return engine.Fixed(x, prec) }
