@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -153,4 +154,27 @@ func checkDecodedAlike(t *testing.T, body []byte, proto Message) {
 // newBody is a zero message of spec's type.
 func newBody(spec MessageSpec) Message {
 	return reflect.New(reflect.TypeOf(spec.Body)).Interface().(Message)
+}
+
+// TestDecodingErrorsQuoteNoInput: a value of the wrong type, a number
+// past its type and a syntax error are reported without the body's bytes
+// (a token sent in the wrong field would come back in the reply), as
+// encoding/json reports them: the kind of value and the type.
+func TestDecodingErrorsQuoteNoInput(t *testing.T) {
+	const secret = "tok-5ecret"
+	for body, kind := range map[string]string{
+		`{"league_seed":"` + secret + `"}`:     "string",
+		`{"league_seed":{"` + secret + `":1}}`: "object",
+		`{"match_id":["` + secret + `"]}`:      "array",
+		`{"league_seed":1e400}`:                "number",
+		`{"round_id":"` + secret + `"}`:        "",
+		`{"match_id":"` + secret + `",}`:       "",
+		`{"match_id":` + secret + `}`:          "",
+	} {
+		err := Unmarshal([]byte(body), &StartMatch{})
+		if err == nil || strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), "1e400") ||
+			kind != "" && !strings.Contains(err.Error(), "cannot unmarshal "+kind+" ") {
+			t.Errorf("%s: %v", body, err)
+		}
+	}
 }

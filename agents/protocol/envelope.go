@@ -18,6 +18,7 @@
 package protocol
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -108,7 +109,9 @@ func (r *RoundID) UnmarshalJSON(b []byte) error {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		return fmt.Errorf("round_id %s is not a number", b)
+		// Not the value itself: a decoding error goes back to the peer
+		// and into the log, and the value could be another's token.
+		return errors.New("round_id is not a whole number")
 	}
 	*r = RoundID(n)
 	return nil

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/segmentio/encoding/json"
 )
@@ -44,7 +45,55 @@ func Unmarshal(data []byte, v any) error {
 	if nestedTooDeep(data) {
 		return errTooDeep
 	}
-	return json.Unmarshal(data, v)
+	return withoutInput(json.Unmarshal(data, v))
+}
+
+// withoutInput is a decoding error that quotes none of the input. The
+// codec's errors carry the first bytes of the value they stopped at, and
+// a decoding error reaches the peer in the reply and the log: a token
+// one agent sent in the wrong field must not come back in them. Its
+// errors are then what encoding/json says: the kind of value, the type
+// it did not fit, or the syntax error without the text.
+func withoutInput(err error) error {
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &typeErr):
+		shown := *typeErr
+		shown.Value = valueKind(typeErr.Value)
+		return &shown
+	}
+	msg, _, _ := strings.Cut(strings.TrimPrefix(err.Error(), "json: "), ": ")
+	return errors.New("json: " + msg)
+}
+
+// valueKind is the kind of JSON value the codec quotes the start of (as
+// a Go string, or as it is), as encoding/json names it in its errors.
+func valueKind(quoted string) string {
+	if strings.HasPrefix(quoted, "number ") { // "number 1e400 overflows"
+		return "number"
+	}
+	raw := quoted
+	if unquoted, err := strconv.Unquote(quoted); err == nil {
+		raw = unquoted
+	}
+	raw = strings.TrimLeft(raw, " \t\r\n")
+	switch {
+	case raw == "":
+		return "value"
+	case raw[0] == '"':
+		return "string"
+	case raw[0] == '{':
+		return "object"
+	case raw[0] == '[':
+		return "array"
+	case raw[0] == 't' || raw[0] == 'f':
+		return "bool"
+	case raw[0] == 'n':
+		return "null"
+	}
+	return "number"
 }
 
 // Valid is json.Valid through the wire's codec, with encoding/json's

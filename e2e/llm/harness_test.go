@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -68,18 +69,18 @@ func modelStats(t *testing.T, dir, player string) (moves, rethinks int, input in
 // raceWithRethinks races a model player against a random one, the fake
 // answering a near miss (a link of the page cut by its last letter) and
 // then legal links.
-func raceWithRethinks(t *testing.T, rethinks string) (*fakellm.Server, string, match) {
+func raceWithRethinks(t *testing.T, rethinks string) (*fakellm.Server, string, match, string) {
 	t.Helper()
 	fake := fakellm.Start(fakellm.NearMissLink, fakellm.Good)
 	t.Cleanup(fake.Close)
 	t.Setenv("OPENAI_API_KEY", testKey)
 	dir := t.TempDir()
-	matches, _ := runLeague(t, dir, "--game", "link_race", "--players", "2", "--strategies", "llm,random",
+	matches, stdout := runLeague(t, dir, "--game", "link_race", "--players", "2", "--strategies", "llm,random",
 		"--llm-provider", "openai", "--llm-base-url", fake.OpenAIURL(), "--llm-rethinks", rethinks)
 	if len(matches) != 1 {
 		t.Fatalf("%d match files, want 1", len(matches))
 	}
-	return fake, dir, matches[0]
+	return fake, dir, matches[0], stdout
 }
 
 // A near miss then a legal link: with --llm-rethinks 2 the race goes on,
@@ -87,7 +88,7 @@ func raceWithRethinks(t *testing.T, rethinks string) (*fakellm.Server, string, m
 // back, and every ask counted in the move's tokens and the player's;
 // without rethinks the near miss loses the race, as it always did.
 func TestRethinksSaveTheMove(t *testing.T) {
-	fake, dir, m := raceWithRethinks(t, "2")
+	fake, dir, m, stdout := raceWithRethinks(t, "2")
 	moves := askedMoves(t, m)
 	if len(moves) == 0 {
 		t.Fatal("no model move in the match file")
@@ -120,8 +121,14 @@ func TestRethinksSaveTheMove(t *testing.T) {
 	if page := reportPage(t, dir); !strings.Contains(page, "2 asks (1 rethinks)") || !strings.Contains(page, `<th class="n">rethinks</th>`) {
 		t.Errorf("the report does not count the rethink:\n%s", page)
 	}
+	if !slices.ContainsFunc(strings.Split(stdout, "\n"), func(line string) bool {
+		f := strings.Fields(line)
+		return len(f) == 11 && f[0] == "P01" && f[8] == "1" // --no-ui's model table: its rethinks column
+	}) {
+		t.Errorf("--no-ui's model table does not count the rethink:\n%s", stdout)
+	}
 
-	fake, _, m = raceWithRethinks(t, "0")
+	fake, _, m, _ = raceWithRethinks(t, "0")
 	moves = askedMoves(t, m)
 	if len(moves) != 1 || moves[0].ErrorType != engine.ErrorInvalidLink || moves[0].Rethinks != 0 || moves[0].Asks != nil ||
 		m.Result.PlayerStatuses["P01"] != lost || len(fake.Requests()) != 1 {

@@ -200,12 +200,12 @@ func TestEvenOddLeagueOfModels(t *testing.T) {
 			t.Errorf("%s's history: strategy %q, model stats %+v", player, h.Strategy, h.Stats.Model)
 		}
 		// Under the standings: model, provider/model, moves, tokens in and
-		// out, ms/move, failed, fallbacks, and "no price": the fake model
-		// is in no price table.
+		// out, ms/move, failed, fallbacks, rethinks, and "no price": the
+		// fake model is in no price table.
 		want := []string{player, "openai/fake", "3", fmt.Sprint(3 * fakellm.InputTokens), fmt.Sprint(3 * fakellm.OutputTokens)}
 		if !slices.ContainsFunc(strings.Split(stdout, "\n"), func(line string) bool {
 			f := strings.Fields(line)
-			return len(f) == 10 && slices.Equal(f[:5], want) && f[6] == "0" && f[7] == "0" && f[8]+" "+f[9] == "no price"
+			return len(f) == 11 && slices.Equal(f[:5], want) && f[6] == "0" && f[7] == "0" && f[8] == "0" && f[9]+" "+f[10] == "no price"
 		}) {
 			t.Errorf("no model cost line %v for %s under the standings:\n%s", want, player, stdout)
 		}

@@ -198,7 +198,7 @@ func checkHistoryMoney(t *testing.T, dir, player string, want float64) {
 func tableLine(t *testing.T, stdout, player string) []string {
 	t.Helper()
 	for _, line := range strings.Split(stdout, "\n") {
-		if f := strings.Fields(line); len(f) == 9 && f[0] == player && strings.Contains(f[1], "/") {
+		if f := strings.Fields(line); len(f) == 10 && f[0] == player && strings.Contains(f[1], "/") {
 			return f
 		}
 	}

@@ -178,7 +178,8 @@ func PrintModelCosts(w io.Writer, s protocol.StandingsFile, costs map[string]*pr
 	if len(costs) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n%-8s %-24s %6s %10s %10s %8s %6s %9s %s\n", "model", "provider/model", "moves", "tokens in", "tokens out", "ms/move", "failed", "fallbacks", "est. cost")
+	fmt.Fprintf(w, "\n%-8s %-24s %6s %10s %10s %8s %6s %9s %8s %s\n", "model", "provider/model", "moves", "tokens in", "tokens out", "ms/move", "failed", "fallbacks",
+		"rethinks", "est. cost")
 	for _, r := range s.Standings {
 		c := costs[r.PlayerID]
 		if c == nil {
@@ -188,8 +189,8 @@ func PrintModelCosts(w io.Writer, s protocol.StandingsFile, costs map[string]*pr
 		if c.Moves > 0 {
 			perMove = c.LatencyMS / int64(c.Moves)
 		}
-		fmt.Fprintf(w, "%-8s %-24s %6d %10d %10d %8d %6d %9d %s\n", r.PlayerID, protocol.Printable(c.Provider+"/"+c.Model), c.Moves,
-			c.InputTokens, c.OutputTokens, perMove, c.Failures, c.Fallbacks, protocol.Money(c.CostUSD)+budgetNote(c))
+		fmt.Fprintf(w, "%-8s %-24s %6d %10d %10d %8d %6d %9d %8d %s\n", r.PlayerID, protocol.Printable(c.Provider+"/"+c.Model), c.Moves,
+			c.InputTokens, c.OutputTokens, perMove, c.Failures, c.Fallbacks, c.Rethinks, protocol.Money(c.CostUSD)+budgetNote(c))
 	}
 	total, unpriced := protocol.ModelSpend(costs)
 	line := "league spend, estimated from the price table: " + protocol.Money(total)
