@@ -11,15 +11,17 @@ import (
 	"github.com/segmentio/encoding/json"
 )
 
-// The wire's JSON. Every message, match file and journal line is written
-// and read from its Go type alone, through this seam: a field added to a
-// type is on the wire, in the files and in the journal with no other
-// edit. The codec is github.com/segmentio/encoding/json, which writes
-// encoding/json's bytes and reads its values from the same struct tags at
-// less CPU; TestEveryMessageFieldSurvives holds every message type of the
-// table (and the journal's event) to encoding/json, field by field, and
-// docs/architecture.md says why this codec and not hand-written or
-// generated ones.
+// The wire's JSON. Every message, document, match file and journal line
+// is written and read from its Go type through this seam: a field added
+// to a message is on the wire, in the files and in the journal with no
+// other edit. The codec is github.com/segmentio/encoding/json, which
+// writes encoding/json's bytes and reads its values from the same struct
+// tags at less CPU. Only a result's facts, which lie flat beside its
+// fields, are written and read by hand (flatten.go, matchresult.go, the
+// result shapes in liberal.go). TestEveryFieldCrossesTheWire,
+// FuzzCodecReads and FuzzCodecWrites hold the codec to encoding/json on
+// every type of the message table; docs/architecture.md says why this
+// codec, and where it differs.
 
 // appendFlags are the flags under which json.Append writes what
 // encoding/json's Marshal writes (HTML escaped, map keys sorted).
