@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -237,19 +236,14 @@ func requestFailed[E any, PE interface {
 	return classify(err, 0, 0)
 }
 
-// retryAfter reads a Retry-After of whole seconds (or an HTTP date).
+// retryAfter is a 429's wait as the provider gives it (ratelimit.RetryAfter:
+// bounded, never negative), 0 without one.
 func retryAfter(resp *http.Response) time.Duration {
 	if resp == nil {
 		return 0
 	}
-	raw := resp.Header.Get("Retry-After")
-	if secs, err := strconv.Atoi(raw); err == nil && secs > 0 {
-		return time.Duration(secs) * time.Second
-	}
-	if at, err := http.ParseTime(raw); err == nil {
-		return time.Until(at)
-	}
-	return 0
+	wait, _ := ratelimit.RetryAfter(resp.Header, time.Now())
+	return wait
 }
 
 // openAISampling sends the harness's sampling settings that are set; the

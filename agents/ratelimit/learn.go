@@ -163,21 +163,30 @@ func resetIn(h http.Header, names []string, now time.Time) time.Duration {
 	return defaultHold
 }
 
-// retryAfter reads a 429's wait: retry-after-ms (OpenAI's), else
-// Retry-After in seconds or as an HTTP date, within maxHold; defaultHold
-// when there is none.
+// retryAfter is RetryAfter, defaultHold when the answer says no wait.
 func retryAfter(h http.Header, now time.Time) time.Duration {
+	if d, ok := RetryAfter(h, now); ok {
+		return d
+	}
+	return defaultHold
+}
+
+// RetryAfter reads a 429's wait: retry-after-ms (OpenAI's), else
+// Retry-After in seconds or as an HTTP date, within 0 and maxHold (a
+// provider's number neither wraps nor goes negative); false when the
+// answer gives none.
+func RetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	if ms, err := strconv.ParseFloat(h.Get("retry-after-ms"), 64); err == nil && ms >= 0 && !math.IsInf(ms, 0) {
-		return bound(time.Duration(math.Min(ms, float64(maxHold/time.Millisecond)) * float64(time.Millisecond)))
+		return bound(time.Duration(math.Min(ms, float64(maxHold/time.Millisecond)) * float64(time.Millisecond))), true
 	}
 	raw := h.Get("Retry-After")
 	if secs, err := strconv.ParseFloat(raw, 64); err == nil && secs >= 0 && !math.IsInf(secs, 0) {
-		return bound(time.Duration(math.Min(secs, maxHold.Seconds()) * float64(time.Second)))
+		return bound(time.Duration(math.Min(secs, maxHold.Seconds()) * float64(time.Second))), true
 	}
 	if at, err := http.ParseTime(raw); err == nil {
-		return bound(at.Sub(now))
+		return bound(at.Sub(now)), true
 	}
-	return defaultHold
+	return 0, false
 }
 
 // bound keeps a wait within 0 and maxHold.
