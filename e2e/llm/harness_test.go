@@ -33,21 +33,7 @@ type askedMove struct {
 // askedMoves are a match's model blocks, in its transcript's order.
 func askedMoves(t *testing.T, m match) []askedMove {
 	t.Helper()
-	var out []askedMove
-	for _, e := range m.Transcript {
-		block, ok := e.Content["model"]
-		if !ok {
-			continue
-		}
-		raw, _ := json.Marshal(block)
-		var a askedMove
-		if err := json.Unmarshal(raw, &a); err != nil {
-			t.Fatalf("%s: model block %s: %v", m.MatchID, raw, err)
-		}
-		a.Player, _ = e.Content["player_id"].(string)
-		out = append(out, a)
-	}
-	return out
+	return modelBlocks(t, m, func(a *askedMove, player string) { a.Player = player })
 }
 
 // modelStats is a player's history.json stats.model with its rethinks.

@@ -54,19 +54,28 @@ type modelReply struct {
 // modelReplies reads the model blocks of a match's move replies.
 func modelReplies(t testing.TB, m match) []modelReply {
 	t.Helper()
-	var out []modelReply
+	return modelBlocks(t, m, func(r *modelReply, player string) { r.Player = player })
+}
+
+// modelBlocks decodes the "model" block of each of a match's transcript
+// entries that has one into a T, in the transcript's order, and hands
+// each its player.
+func modelBlocks[T any](t testing.TB, m match, player func(*T, string)) []T {
+	t.Helper()
+	var out []T
 	for _, e := range m.Transcript {
 		block, ok := e.Content["model"]
 		if !ok {
 			continue
 		}
 		raw, _ := json.Marshal(block)
-		var r modelReply
-		if err := json.Unmarshal(raw, &r); err != nil {
+		var v T
+		if err := json.Unmarshal(raw, &v); err != nil {
 			t.Fatalf("%s: model block %s: %v", m.MatchID, raw, err)
 		}
-		r.Player, _ = e.Content["player_id"].(string)
-		out = append(out, r)
+		id, _ := e.Content["player_id"].(string)
+		player(&v, id)
+		out = append(out, v)
 	}
 	return out
 }
