@@ -308,7 +308,15 @@ func (m *Manager) holdResumedLeague(done, total int) error {
 // for the agents, stops serving, and closes its files, the journal and the
 // data folder's lock.
 func (m *Manager) Shutdown(ctx context.Context) error {
-	return m.Stop(ctx, node.Stopping{Finish: m.awaitRun, Deliver: m.post.Drain, Close: m.closeAll})
+	return m.Stop(ctx, node.Stopping{Finish: m.awaitRun, Deliver: m.deliver, Close: m.closeAll})
+}
+
+// deliver sends the notifications still queued, the pull seats' within
+// the relay's grace (relay.Drain): a pull player that stopped polling
+// must not hold the manager's stop until its calls' MaxHold.
+func (m *Manager) deliver(ctx context.Context) {
+	m.relay.Drain()
+	m.post.Drain(ctx)
 }
 
 // awaitRun waits for the league run, if one was started, to end, and for

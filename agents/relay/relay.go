@@ -15,6 +15,9 @@
 //	                               League-Delivery header, or 204 after PollWait
 //	POST /pull/P05/reply/DELIVERY  the player's answer (Bearer TOKEN), written as
 //	                               the held call's response; 204
+//	POST /pull/P05/next            both in one request: the answer to the call the
+//	                               League-Delivery header names (none: no answer),
+//	                               then the poll's answer
 //
 // Every participant may be hostile: the token is compared in constant
 // time, each seat holds at most Queue calls and 8 polls at once, all
@@ -77,6 +80,11 @@ const (
 	// deadlineSlack is what a held request's read deadline gets beyond its
 	// wait (the server's own deadline covers only the request's arrival).
 	deadlineSlack = 5 * time.Second
+	// DrainGrace is how long, once the manager is stopping (Drain), a call
+	// held already waits for its player to take it, and a poll for a call:
+	// a player that polls takes its calls within milliseconds, and one
+	// that stopped polling must not hold the manager's stop for MaxHold.
+	DrainGrace = 2 * time.Second
 )
 
 // Options bound a relay; zero values are the defaults.
@@ -91,10 +99,12 @@ type Options struct {
 
 // Relay holds the pull seats of a league's manager.
 type Relay struct {
-	opts  Options
-	held  atomic.Int64 // bytes of the calls held now, all seats together
-	mu    sync.Mutex
-	seats map[string]*seat // agent id -> its seat
+	opts      Options
+	held      atomic.Int64  // bytes of the calls held now, all seats together
+	draining  chan struct{} // closed by Drain
+	drainOnce sync.Once
+	mu        sync.Mutex
+	seats     map[string]*seat // agent id -> its seat
 }
 
 // New makes a relay with opts' bounds.
@@ -118,7 +128,24 @@ func New(opts Options) *Relay {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Relay{opts: opts, seats: map[string]*seat{}}
+	return &Relay{opts: opts, seats: map[string]*seat{}, draining: make(chan struct{})}
+}
+
+// Drain is the manager's stop beginning: from now on a call is held only
+// for a player that polls (one whose seat no poll waits on is refused at
+// once), and every call and poll waits at most DrainGrace more, so that
+// the calls still queued (the league's last notifications) reach the
+// players that poll and the manager's server stops within DrainGrace
+// whatever the others do.
+func (r *Relay) Drain() { r.drainOnce.Do(func() { close(r.draining) }) }
+
+func (r *Relay) isDraining() bool {
+	select {
+	case <-r.draining:
+		return true
+	default:
+		return false
+	}
 }
 
 // Endpoint is the relay endpoint of agent's seat, under base (the
@@ -139,11 +166,12 @@ type Router interface {
 	HandleHTTP(pattern string, h http.HandlerFunc)
 }
 
-// Mount serves the relay's three routes on r.
+// Mount serves the relay's routes on r.
 func (r *Relay) Mount(router Router) {
 	router.HandleHTTP("POST /pull/{agent}/mcp", r.serveCall)
 	router.HandleHTTP("GET /pull/{agent}/next", r.serveNext)
 	router.HandleHTTP("POST /pull/{agent}/reply/{delivery}", r.serveReply)
+	router.HandleHTTP("POST /pull/{agent}/next", r.serveAnswerNext)
 }
 
 // Polling says agent has a seat and its player polls it (a poll waits
@@ -195,6 +223,10 @@ func (r *Relay) serveCall(w http.ResponseWriter, req *http.Request) {
 	if !ok {
 		return
 	}
+	if r.isDraining() && !s.pollWaiting() {
+		refuse(w, http.StatusServiceUnavailable, "the league is stopping and the player does not poll its seat now")
+		return
+	}
 	if !r.hold(len(body)) {
 		refuse(w, http.StatusServiceUnavailable, "the league's relay holds as many calls as it may; try again later")
 		return
@@ -209,12 +241,21 @@ func (r *Relay) serveCall(w http.ResponseWriter, req *http.Request) {
 	extendDeadline(w, r.opts.MaxHold)
 	hold := time.NewTimer(r.opts.MaxHold)
 	defer hold.Stop()
-	select {
-	case a := <-d.answer:
-		writeAnswer(w, a)
-	case <-hold.C:
-		refuse(w, http.StatusGatewayTimeout, "the player did not answer in time")
-	case <-req.Context().Done():
+	draining := r.draining
+	for {
+		select {
+		case a := <-d.answer:
+			writeAnswer(w, a)
+			return
+		case <-hold.C:
+			refuse(w, http.StatusGatewayTimeout, "the player did not answer in time")
+			return
+		case <-req.Context().Done():
+			return
+		case <-draining:
+			draining = nil // fires once
+			hold.Reset(DrainGrace)
+		}
 	}
 }
 
@@ -231,17 +272,43 @@ func (r *Relay) hold(n int) bool {
 // serveNext hands the seat's next call to its player, or 204 when none
 // comes within PollWait.
 func (r *Relay) serveNext(w http.ResponseWriter, req *http.Request) {
+	if s := r.authorized(w, req); s != nil {
+		r.pollNext(w, req, s)
+	}
+}
+
+// serveAnswerNext answers the call its League-Delivery header names with
+// its body, as serveReply does, then waits for the seat's next call as
+// serveNext does: a player that answers each call this way makes one
+// request a call instead of two. Without the header it is a poll.
+func (r *Relay) serveAnswerNext(w http.ResponseWriter, req *http.Request) {
 	s := r.authorized(w, req)
 	if s == nil {
 		return
 	}
+	if id := req.Header.Get(DeliveryHeader); id != "" {
+		body, ok := r.readBody(w, req)
+		if !ok {
+			return
+		}
+		if status, why := s.answer(id, body); status != 0 {
+			refuse(w, status, why)
+			return
+		}
+	}
+	r.pollNext(w, req, s)
+}
+
+// pollNext is a poll of s: its next call, or 204 when none comes within
+// PollWait.
+func (r *Relay) pollNext(w http.ResponseWriter, req *http.Request, s *seat) {
 	if !s.startPoll() {
 		refuse(w, http.StatusTooManyRequests, "too many polls of this seat at once")
 		return
 	}
 	defer s.endPoll()
 	extendDeadline(w, r.opts.PollWait)
-	d := s.next(req.Context(), r.opts.PollWait)
+	d := s.next(req.Context(), r.opts.PollWait, r.draining)
 	if d == nil {
 		w.WriteHeader(http.StatusNoContent)
 		return
@@ -262,21 +329,11 @@ func (r *Relay) serveReply(w http.ResponseWriter, req *http.Request) {
 	if !ok {
 		return
 	}
-	d := s.take(req.PathValue("delivery"))
-	if d == nil {
-		refuse(w, http.StatusNotFound, "no call of this seat waits for an answer with that delivery id (unknown, or answered already)")
+	if status, why := s.answer(req.PathValue("delivery"), body); status != 0 {
+		refuse(w, status, why)
 		return
 	}
-	status := http.StatusOK
-	if len(body) == 0 {
-		status = http.StatusAccepted // a notification's answer: no body
-	}
-	select {
-	case d.answer <- answer{status: status, body: body}:
-		w.WriteHeader(http.StatusNoContent)
-	case <-d.gone:
-		refuse(w, http.StatusGone, "the call's caller stopped waiting before the answer came")
-	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // authorized is the seat of the request's agent when it carries that

@@ -310,3 +310,102 @@ func TestHeldBytesBound(t *testing.T) {
 		t.Errorf("a call once the bytes are freed: %d, want 200", r.status)
 	}
 }
+
+// answerAndPoll posts body as the answer to delivery (none when "") with
+// the poll for the seat's next call, in one request (POST …/next).
+func (l *league) answerAndPoll(agent, token, delivery, body string) reply {
+	l.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, l.url+"/pull/"+agent+"/next", strings.NewReader(body))
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	if delivery != "" {
+		req.Header.Set(relay.DeliveryHeader, delivery)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return reply{status: resp.StatusCode, body: string(raw), delivery: resp.Header.Get(relay.DeliveryHeader)}
+}
+
+// TestAnswerCarriesTheNextPoll: POST …/next with no delivery is a poll;
+// with League-Delivery its body answers that call (the caller gets it,
+// 202 for a notification's empty answer) and the same request then
+// waits for the next call. An answer it cannot deliver is refused as POST
+// …/reply refuses it, and polls nothing.
+func TestAnswerCarriesTheNextPoll(t *testing.T) {
+	l := newLeague(t, relay.Options{PollWait: 200 * time.Millisecond})
+	first := l.call("P01", `{"id":1}`, 30*time.Second)
+	got := l.answerAndPoll("P01", "tok-one", "", "")
+	if got.status != http.StatusOK || got.body != `{"id":1}` || got.delivery == "" {
+		t.Fatalf("a bare POST next: %d %q (delivery %q), want the call", got.status, got.body, got.delivery)
+	}
+	second := l.call("P01", `{"method":"notify"}`, 30*time.Second)
+	next := l.answerAndPoll("P01", "tok-one", got.delivery, `{"ok":1}`)
+	if r := await(t, first); r.status != http.StatusOK || r.body != `{"ok":1}` {
+		t.Errorf("the first call's caller got %d %q, want 200 and the answer carried by the poll", r.status, r.body)
+	}
+	if next.status != http.StatusOK || next.body != `{"method":"notify"}` {
+		t.Fatalf("the answer's poll: %d %q, want the second call", next.status, next.body)
+	}
+	last := l.answerAndPoll("P01", "tok-one", next.delivery, "")
+	if r := await(t, second); r.status != http.StatusAccepted || r.body != "" {
+		t.Errorf("the notification's caller got %d %q, want 202 and no body", r.status, r.body)
+	}
+	if last.status != http.StatusNoContent {
+		t.Errorf("the last answer's poll, nothing queued: %d %q, want 204 after the poll wait", last.status, last.body)
+	}
+	for _, c := range []struct {
+		token, delivery string
+		want            int
+	}{{"tok-one", next.delivery, http.StatusNotFound}, {"tok-one", "d-0123", http.StatusNotFound}, {"tok-two", got.delivery, http.StatusUnauthorized}} {
+		if r := l.answerAndPoll("P01", c.token, c.delivery, `{}`); r.status != c.want {
+			t.Errorf("POST next for delivery %q with token %q: %d %q, want %d", c.delivery, c.token, r.status, r.body, c.want)
+		}
+	}
+}
+
+// TestDrainEndsEveryWait: once the manager stops (Drain), a call held
+// for a player that no longer polls ends within DrainGrace (504), not
+// after MaxHold; a new call to a seat no poll waits on is refused at
+// once; a poll waits at most DrainGrace; and a player that still polls
+// still gets its calls.
+func TestDrainEndsEveryWait(t *testing.T) {
+	l := newLeague(t, relay.Options{PollWait: 20 * time.Second, MaxHold: time.Minute})
+	forgotten := l.call("P02", `{"id":1}`, time.Minute)
+	polled := make(chan reply, 1)
+	go func() { polled <- l.do(http.MethodGet, "/pull/P01/next", "tok-one", nil) }()
+	for deadline := time.Now().Add(10 * time.Second); !l.relay.PollWaiting("P01"); {
+		if time.Now().After(deadline) {
+			t.Fatal("P01's poll never waited")
+		}
+		time.Sleep(time.Millisecond) // a bounded wait for the poll to arrive, not a synchronisation by time
+	}
+	began := time.Now()
+	l.relay.Drain()
+	last := l.call("P01", `{"method":"league_completed"}`, time.Minute)
+	got := await(t, polled)
+	if got.status != http.StatusOK || got.body != `{"method":"league_completed"}` {
+		t.Fatalf("the poll that waited during Drain: %d %q, want the last call", got.status, got.body)
+	}
+	l.answer("P01", "tok-one", got.delivery, "")
+	if r := await(t, last); r.status != http.StatusAccepted {
+		t.Errorf("the last call, answered during Drain: %d %q, want 202", r.status, r.body)
+	}
+	if r := await(t, forgotten); r.status != http.StatusGatewayTimeout || time.Since(began) > relay.DrainGrace+5*time.Second {
+		t.Errorf("a call no one polls for, after Drain: %d after %s, want 504 within DrainGrace", r.status, time.Since(began))
+	}
+	if r := l.do(http.MethodPost, "/pull/P02/mcp", "", []byte(`{"id":2}`)); r.status != http.StatusServiceUnavailable {
+		t.Errorf("a new call to a seat no poll waits on, after Drain: %d %q, want 503 at once", r.status, r.body)
+	}
+	began = time.Now()
+	if r := l.do(http.MethodGet, "/pull/P02/next", "tok-two", nil); r.status != http.StatusNoContent || time.Since(began) > relay.DrainGrace+5*time.Second {
+		t.Errorf("a poll after Drain: %d after %s, want 204 within DrainGrace", r.status, time.Since(began))
+	}
+}

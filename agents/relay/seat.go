@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
+	"net/http"
 	"sync"
 	"time"
 )
@@ -82,8 +83,9 @@ func (s *seat) release(d *delivery) {
 }
 
 // next waits up to wait for a call whose caller still waits, and hands it
-// out; nil when none came or the poller went.
-func (s *seat) next(ctx context.Context, wait time.Duration) *delivery {
+// out; nil when none came or the poller went. Once draining is closed it
+// waits at most DrainGrace more.
+func (s *seat) next(ctx context.Context, wait time.Duration, draining <-chan struct{}) *delivery {
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	for {
@@ -96,9 +98,15 @@ func (s *seat) next(ctx context.Context, wait time.Duration) *delivery {
 			return nil
 		case <-ctx.Done():
 			return nil
+		case <-draining:
+			draining = nil // fires once
+			timer.Reset(DrainGrace)
 		}
 	}
 }
+
+// pollWaiting says a poll of the seat waits now for a call.
+func (s *seat) pollWaiting() bool { return len(s.polls) > 0 }
 
 // hand records d as handed out, unless its caller has gone already.
 func (s *seat) hand(d *delivery) bool {
@@ -121,6 +129,26 @@ func (s *seat) take(id string) *delivery {
 	d := s.handed[id]
 	delete(s.handed, id)
 	return d
+}
+
+// answer writes body as the answer to the call with that delivery id:
+// its caller's response (202 with no body for a notification's empty
+// answer). A status other than 0 says why it could not, with the reason.
+func (s *seat) answer(id string, body []byte) (status int, why string) {
+	d := s.take(id)
+	if d == nil {
+		return http.StatusNotFound, "no call of this seat waits for an answer with that delivery id (unknown, or answered already)"
+	}
+	a := answer{status: http.StatusOK, body: body}
+	if len(body) == 0 {
+		a.status = http.StatusAccepted // a notification's answer: no body
+	}
+	select {
+	case d.answer <- a:
+		return 0, ""
+	case <-d.gone:
+		return http.StatusGone, "the call's caller stopped waiting before the answer came"
+	}
 }
 
 func (s *seat) startPoll() bool {
