@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/leaguetui/leaguetui/agents/mcpserve"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 )
 
@@ -93,67 +94,67 @@ var errNoSeat = errors.New("this session holds no seat: call take_seat with your
 // addTools registers the four tools on the host's MCP server.
 func (h *Host) addTools(s *mcp.Server) {
 	never, once := false, true
-	mcp.AddTool(s, &mcp.Tool{Name: "take_seat", Title: "Take your seat",
+	mcpserve.AddTypedTool(s, &mcp.Tool{Name: "take_seat", Title: "Take your seat",
 		Description: "Take your seat in the league with the join code the organiser gave you; call it once, first (again after reconnecting: the seat is kept for you). " +
 			"A session holds one seat.",
 		Annotations: &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: &never}}, h.takeSeat)
-	mcp.AddTool(s, &mcp.Tool{Name: "wait_for_turn", Title: "Wait for your turn",
+	mcpserve.AddTypedTool(s, &mcp.Tool{Name: "wait_for_turn", Title: "Wait for your turn",
 		Description: "Wait (up to timeout_seconds, default 20, at most 30) until a move is asked of your seat. " +
 			`state "your_turn": read observation and legal, then call submit_move with match_id and one of legal before deadline. ` +
 			`state "waiting": nothing yet, call wait_for_turn again. state "league_completed": the league is over, stop.`,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, h.waitForTurn)
-	mcp.AddTool(s, &mcp.Tool{Name: "submit_move", Title: "Submit your move",
+	mcpserve.AddTypedTool(s, &mcp.Tool{Name: "submit_move", Title: "Submit your move",
 		Description: "Submit your move for the turn wait_for_turn gave: match_id as given, move exactly one of its legal moves. " +
 			"Answers accepted, or why not (then correct it and submit again before the deadline). Then call wait_for_turn again.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: &once}}, h.submitMove)
-	mcp.AddTool(s, &mcp.Tool{Name: "get_standings", Title: "League standings",
+	mcpserve.AddTypedTool(s, &mcp.Tool{Name: "get_standings", Title: "League standings",
 		Description: "The league's standings now: each player's rank, results and points, and how far the league has got. Yours is the row whose player_id is you.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, h.getStandings)
 }
 
-func (h *Host) takeSeat(ctx context.Context, req *mcp.CallToolRequest, in TakeSeatIn) (*mcp.CallToolResult, TakeSeatOut, error) {
+func (h *Host) takeSeat(ctx context.Context, req *mcp.CallToolRequest, in TakeSeatIn) (TakeSeatOut, error) {
 	var source string
 	if req.Extra != nil {
 		source = req.Extra.Header.Get(sourceHeader) // withSource's: the client's own value is replaced
 	}
 	s, err := h.take(ctx, req.Session.ID(), source, in.JoinCode)
 	if err != nil {
-		return nil, TakeSeatOut{}, err
+		return TakeSeatOut{}, err
 	}
 	id, _ := s.player.Identity()
-	return nil, TakeSeatOut{Seat: s.name, PlayerID: id, LeagueID: s.player.LeagueID(), GameType: h.opts.Config.GameType,
+	return TakeSeatOut{Seat: s.name, PlayerID: id, LeagueID: s.player.LeagueID(), GameType: h.opts.Config.GameType,
 		Next: "call wait_for_turn, and repeat it until state is league_completed"}, nil
 }
 
-func (h *Host) waitForTurn(ctx context.Context, req *mcp.CallToolRequest, in WaitIn) (*mcp.CallToolResult, Turn, error) {
+func (h *Host) waitForTurn(ctx context.Context, req *mcp.CallToolRequest, in WaitIn) (Turn, error) {
 	s := h.seatOf(req.Session.ID())
 	if s == nil {
-		return nil, Turn{}, errNoSeat
+		return Turn{}, errNoSeat
 	}
 	wait := DefaultWait
 	if in.TimeoutSeconds > 0 { // capped in seconds first: a huge count must not wrap as a Duration
 		wait = time.Duration(min(in.TimeoutSeconds, int(MaxWait/time.Second))) * time.Second
 	}
-	return nil, s.turns.next(ctx, wait), nil
+	return s.turns.next(ctx, wait), nil
 }
 
-func (h *Host) submitMove(_ context.Context, req *mcp.CallToolRequest, in SubmitIn) (*mcp.CallToolResult, SubmitOut, error) {
+func (h *Host) submitMove(_ context.Context, req *mcp.CallToolRequest, in SubmitIn) (SubmitOut, error) {
 	s := h.seatOf(req.Session.ID())
 	if s == nil {
-		return nil, SubmitOut{}, errNoSeat
+		return SubmitOut{}, errNoSeat
 	}
 	if _, err := s.turns.submit(in.MatchID, in.Move); err != nil {
-		return nil, SubmitOut{}, err
+		return SubmitOut{}, err
 	}
-	return nil, SubmitOut{Accepted: true, MatchID: in.MatchID, Move: in.Move, Next: "call wait_for_turn"}, nil
+	return SubmitOut{Accepted: true, MatchID: in.MatchID, Move: in.Move, Next: "call wait_for_turn"}, nil
 }
 
-func (h *Host) getStandings(ctx context.Context, req *mcp.CallToolRequest, _ StandingsIn) (*mcp.CallToolResult, StandingsOut, error) {
+func (h *Host) getStandings(ctx context.Context, req *mcp.CallToolRequest, _ StandingsIn) (StandingsOut, error) {
 	s := h.seatOf(req.Session.ID())
 	if s == nil {
-		return nil, StandingsOut{}, errNoSeat
+		return StandingsOut{}, errNoSeat
 	}
 	out, err := h.standings(ctx)
 	out.You, _ = s.player.Identity()
-	return nil, out, err
+	return out, err
 }

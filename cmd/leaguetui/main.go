@@ -661,7 +661,7 @@ func runManager(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	manager.SetSoftMemoryLimit()
+	node.SetMemory(manager.Memory)
 	m, err := manager.New(manager.Options{Config: cfg, DataDir: *af.data, Port: *af.port, Seed: *seed, SeedSet: seedSet,
 		AdminToken: adminToken, Hold: *hold, SeasonPrior: seasonPrior,
 		RefereeKey: refereeKey, OpenReferees: *openReferees, Reserved: splitNames(*reserve),

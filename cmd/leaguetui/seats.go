@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/leaguetui/leaguetui/agents/node"
 	"github.com/leaguetui/leaguetui/agents/seat"
 	"github.com/leaguetui/leaguetui/agents/store"
 )
@@ -36,6 +37,7 @@ func runSeats(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return &usageError{fmt.Sprintf("--seats %s: %v", *seatsFile, err)}
 	}
+	node.SetMemory(seat.Memory)
 	host, err := seat.New(seat.Options{Config: cfg, DataDir: *af.data, Port: *af.port, ManagerURL: *af.manager,
 		Seats: seats.Seats, Stdout: stdout})
 	if err != nil {
