@@ -106,8 +106,11 @@ func TestMetricsAgreeWithTheJournal(t *testing.T) {
 	if got := r.histogramCount("leaguetui_referee_match_duration_seconds"); got != 6 {
 		t.Errorf("the referee's match_duration_seconds count = %d, want 6", got)
 	}
-	if got := r.histogramCount("leaguetui_referee_move_duration_seconds"); got < 6*2*2 { // each match: 2 joins, 2 moves at least
-		t.Errorf("the referee's move_duration_seconds count = %d, want at least 24", got)
+	if got := r.labelledHistogramCount("leaguetui_referee_move_duration_seconds", "call", "join"); got != 6*2 { // each match: 2 joins
+		t.Errorf("the referee's move_duration_seconds{call=join} count = %d, want 12", got)
+	}
+	if got := r.labelledHistogramCount("leaguetui_referee_move_duration_seconds", "call", "move"); got < 6*2 { // 2 moves at least
+		t.Errorf("the referee's move_duration_seconds{call=move} count = %d, want at least 12", got)
 	}
 	moves := modelMoves(t, dir)
 	p := scrape(t, model.Endpoint)
@@ -171,6 +174,18 @@ func (f families) value(name, label, value string) float64 {
 func (f families) histogramCount(name string) uint64 {
 	if fam := f[name]; fam != nil && len(fam.GetMetric()) == 1 {
 		return fam.GetMetric()[0].GetHistogram().GetSampleCount()
+	}
+	return 0
+}
+
+// labelledHistogramCount is the count of the histogram with label=value.
+func (f families) labelledHistogramCount(name, label, value string) uint64 {
+	if fam := f[name]; fam != nil {
+		for _, m := range fam.GetMetric() {
+			if hasLabel(m, label, value) {
+				return m.GetHistogram().GetSampleCount()
+			}
+		}
 	}
 	return 0
 }

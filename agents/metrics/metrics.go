@@ -69,11 +69,17 @@ func NewManager(reg prometheus.Registerer, running func() float64, syncs func() 
 	return m
 }
 
+// The referee's move_duration_seconds calls: what it asked the player.
+const (
+	CallJoin = "join" // an invitation, answered by the join ack
+	CallMove = "move" // a move call
+)
+
 // Referee is a referee's metrics.
 type Referee struct {
 	MatchesDone   prometheus.Counter
 	MatchDuration prometheus.Histogram
-	MoveDuration  prometheus.Histogram
+	MoveDuration  *prometheus.HistogramVec // call: join (an invitation's answer), move
 }
 
 // NewReferee registers a referee's metrics in reg.
@@ -82,7 +88,8 @@ func NewReferee(reg prometheus.Registerer) *Referee {
 	return &Referee{
 		MatchesDone:   f.counter("matches_done_total", "Matches this referee played to a result and reported."),
 		MatchDuration: f.histogram("match_duration_seconds", "From a match's start on this referee to its result.", matchBuckets),
-		MoveDuration:  f.histogram("move_duration_seconds", "From asking a player for a move (or a join, or a choice) to its answer.", moveBuckets),
+		MoveDuration: f.histogramVec("move_duration_seconds", "From asking a player to join a match (call=join) or for a move (call=move) to its answer.",
+			"call", moveBuckets),
 	}
 }
 
@@ -135,6 +142,14 @@ func (f factory) histogram(name, help string, buckets []float64) prometheus.Hist
 	o := f.opts(name, help)
 	h := prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: o.Namespace, Subsystem: o.Subsystem, Name: o.Name,
 		Help: o.Help, Buckets: buckets})
+	f.reg.MustRegister(h)
+	return h
+}
+
+func (f factory) histogramVec(name, help, label string, buckets []float64) *prometheus.HistogramVec {
+	o := f.opts(name, help)
+	h := prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: o.Namespace, Subsystem: o.Subsystem, Name: o.Name,
+		Help: o.Help, Buckets: buckets}, []string{label})
 	f.reg.MustRegister(h)
 	return h
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/leaguetui/leaguetui/agents/metrics"
 	"github.com/leaguetui/leaguetui/agents/protocol"
 	"github.com/leaguetui/leaguetui/agents/retry"
 	"github.com/leaguetui/leaguetui/agents/rpc"
@@ -381,8 +382,10 @@ func interrupted(err error) bool {
 func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Message, timeout time.Duration,
 	answerType string, read func(json.RawMessage) (bool, error), repeat bool) error {
 	deadline := time.Now().Add(timeout)
+	kind := metrics.CallJoin
 	if call, ok := msg.(*protocol.MoveCall); ok {
 		call.Deadline = protocol.FormatTime(deadline) // protocol.md §3.8: now + the move timeout, for this attempt
+		kind = metrics.CallMove
 	}
 	late := run.r.inbox.expect(run.start.MatchID, player, answerType, run.tickets[player])
 	defer late.close()
@@ -391,7 +394,7 @@ func (run *matchRun) askOnce(ctx context.Context, player string, msg protocol.Me
 	if err != nil {
 		return err
 	}
-	run.r.metrics.MoveDuration.Observe(time.Since(asked).Seconds())
+	run.r.metrics.MoveDuration.WithLabelValues(kind).Observe(time.Since(asked).Seconds())
 	run.transcript.addRaw(run.senderOf(player), run.r.Sender(), raw)
 	if answered, invalid := read(raw); answered {
 		return invalid
