@@ -6,3 +6,6 @@ func (r *Relay) PollWaiting(agent string) bool {
 	s := r.seat(agent)
 	return s != nil && s.pollWaiting()
 }
+
+// Pollers is how many polls of one seat may wait at once.
+const Pollers = pollers

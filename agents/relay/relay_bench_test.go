@@ -22,7 +22,8 @@ const moveAnswer = `{"jsonrpc":"2.0","id":7,"result":{"protocol":"league.v2","me
 // BenchmarkMoveCall measures a move call on loopback as a referee makes
 // it, to a player that serves its own /mcp (push) and to a player behind
 // a pull seat that takes it with a long poll and answers by POST (pull),
-// each answering at once. It reports the median call in milliseconds: the
+// and to one that answers with its next poll, one request a call
+// (pull-one-request, the starters' way), each answering at once. It reports the median call in milliseconds: the
 // issue's target is a pull seat adding no more than 2 ms to it.
 //
 //	go test -run '^$' -bench MoveCall ./agents/relay
@@ -35,18 +36,52 @@ func BenchmarkMoveCall(b *testing.B) {
 		defer player.Close()
 		timeCalls(b, player.URL+"/mcp")
 	})
-	b.Run("pull", func(b *testing.B) {
-		r := relay.New(relay.Options{})
-		m := mux{http.NewServeMux()}
-		r.Mount(m)
-		league := httptest.NewServer(m)
-		defer league.Close()
-		r.Open("P01", "tok-one")
-		ctx, stop := context.WithCancel(context.Background())
-		defer stop()
-		go pullPlayer(ctx, league.URL, "P01", "tok-one")
-		timeCalls(b, league.URL+"/pull/P01/mcp")
-	})
+	for _, seat := range []struct {
+		name   string
+		player func(ctx context.Context, league, agent, token string)
+	}{{"pull", pullPlayer}, {"pull-one-request", answerAndPollPlayer}} {
+		b.Run(seat.name, func(b *testing.B) {
+			r := relay.New(relay.Options{})
+			m := mux{http.NewServeMux()}
+			r.Mount(m)
+			league := httptest.NewServer(m)
+			defer league.Close()
+			r.Open("P01", "tok-one")
+			ctx, stop := context.WithCancel(context.Background())
+			defer stop()
+			go seat.player(ctx, league.URL, "P01", "tok-one")
+			timeCalls(b, league.URL+"/pull/P01/mcp")
+		})
+	}
+}
+
+// answerAndPollPlayer answers every call with moveAnswer carried by its
+// next poll (POST …/next), as the starters' --pull workers do, until ctx
+// ends.
+func answerAndPollPlayer(ctx context.Context, league, agent, token string) {
+	client := &http.Client{}
+	var delivery string
+	for ctx.Err() == nil {
+		body := ""
+		if delivery != "" {
+			body = moveAnswer
+		}
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, league+"/pull/"+agent+"/next", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		if delivery != "" {
+			req.Header.Set(relay.DeliveryHeader, delivery)
+		}
+		delivery = ""
+		resp, err := client.Do(req)
+		if err != nil {
+			continue
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			delivery = resp.Header.Get(relay.DeliveryHeader)
+		}
+	}
 }
 
 // timeCalls posts b.N move calls to endpoint one after another and reports

@@ -10,9 +10,9 @@
 // invitation, move and result calls (even_odd and link_race), checks match
 // tickets, serves GET /health and the MCP tools/list, and logs one line per
 // match. With --pull it listens on no port (behind NAT, a firewall): it
-// takes the league's calls over connections it opens to the manager and
-// answers each by POST. The wire is described in leaguetui's
-// docs/protocol.md and docs/joining.md.
+// takes the league's calls over connections it opens to the manager, each
+// request carrying the answer to the last call and bringing the next. The
+// wire is described in leaguetui's docs/protocol.md and docs/joining.md.
 package main
 
 import (
@@ -74,8 +74,9 @@ type credentials struct {
 
 type player struct {
 	name, manager, endpoint, credsPath string
-	mu                                 sync.Mutex
+	mu                                 sync.Mutex // guards creds
 	creds                              credentials
+	renewing                           sync.Mutex // one registration at a time (--pull's workers)
 }
 
 // now is UTC in whole seconds: strict peers refuse fractions.
@@ -107,12 +108,16 @@ func (p *player) envelope(messageType string, request msg) msg {
 
 // register registers with the manager, presenting saved credentials if any.
 func (p *player) register() error {
+	saved := p.identity()
 	if data, err := os.ReadFile(p.credsPath); err == nil {
-		_ = json.Unmarshal(data, &p.creds)
+		_ = json.Unmarshal(data, &saved)
 	}
+	p.mu.Lock() // --pull's other workers read the credentials meanwhile
+	p.creds = saved
+	p.mu.Unlock()
 	req := p.envelope("LEAGUE_REGISTER_REQUEST", msg{"conversation_id": "conv-register-" + p.name})
-	if p.creds.AuthToken != "" {
-		req["auth_token"] = p.creds.AuthToken // "it is me again"
+	if saved.AuthToken != "" {
+		req["auth_token"] = saved.AuthToken // "it is me again"
 	}
 	req["player_meta"] = msg{"display_name": p.name, "version": "1.0.0",
 		"game_types": []string{"even_odd", "link_race"}, "contact_endpoint": p.endpoint}
@@ -154,7 +159,7 @@ func (p *player) register() error {
 	if err := os.MkdirAll(filepath.Dir(p.credsPath), 0o755); err != nil {
 		return err
 	}
-	log.Printf("registered as %s in %s", p.creds.PlayerID, p.creds.LeagueID)
+	log.Printf("registered as %s in %s", reply.Result.PlayerID, reply.Result.LeagueID)
 	return os.WriteFile(p.credsPath, data, 0o600)
 }
 
@@ -298,32 +303,64 @@ func (p *player) serveMCP(w http.ResponseWriter, r *http.Request) {
 
 // --- --pull: no port; calls come over connections this player opens --------
 
-// pull takes each call the league makes to this player with a long poll of
-// the manager's relay (GET .../next, which answers 204 when nothing came
-// for a while), answers it in a goroutine of its own, and polls again at
-// once.
+// pullWorkers is how many calls a pull player answers at once: calls come
+// concurrently (a notification during a match).
+const pullWorkers = 4
+
+// pull takes the league's calls over connections this player opens to the
+// manager's relay, with pullWorkers workers (see pullWorker), until ctx
+// ends or one of them cannot register again.
 func (p *player) pull(ctx context.Context, handler http.Handler) error {
-	base := strings.TrimSuffix(p.manager, "/mcp") + "/pull/" + p.identity().PlayerID
+	url := strings.TrimSuffix(p.manager, "/mcp") + "/pull/" + p.identity().PlayerID + "/next"
 	client := &http.Client{Timeout: time.Minute}
+	ended := make(chan error, pullWorkers)
+	for range pullWorkers {
+		go func() { ended <- p.pullWorker(ctx, client, handler, url) }()
+	}
+	return <-ended
+}
+
+// pullWorker is one worker's loop: POST .../next carrying the answer to
+// this worker's last call (none the first time), which the relay writes as
+// that caller's HTTP response and then waits for the next call (or answers
+// 204 when none came for a while); answer that call, and repeat. One
+// request a call.
+func (p *player) pullWorker(ctx context.Context, client *http.Client, handler http.Handler, url string) error {
+	var delivery string // the last call's delivery id
+	var answer []byte   // and its answer
 	for ctx.Err() == nil {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/next", nil)
-		req.Header.Set("Authorization", "Bearer "+p.identity().AuthToken)
+		token := p.identity().AuthToken
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(answer))
+		req.Header.Set("Authorization", "Bearer "+token)
+		if delivery != "" {
+			req.Header.Set("League-Delivery", delivery)
+			req.Header.Set("Content-Type", "application/json")
+		}
 		resp, err := client.Do(req)
-		if err != nil { // the manager is away: try again shortly
+		if ctx.Err() != nil { // the player is stopping
+			return nil
+		}
+		if err != nil { // the manager is away: try again shortly, answer and all
 			log.Printf("poll: %v", err)
 			time.Sleep(time.Second)
 			continue
 		}
-		body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+		call, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1)) // one byte over: the handler refuses it
 		resp.Body.Close()
 		switch {
-		case resp.StatusCode == http.StatusOK && err == nil:
-			go p.answerCall(ctx, client, handler, base, resp.Header.Get("League-Delivery"), body)
-		case resp.StatusCode == http.StatusUnauthorized: // the token is no longer this seat's
-			if err := p.register(); err != nil {
+		case (resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusNoContent) && err == nil:
+			delivery, answer = resp.Header.Get("League-Delivery"), nil // none: no call this time (204)
+			if delivery != "" {
+				answer = answerCall(handler, call)
+			}
+		case resp.StatusCode == http.StatusUnauthorized: // the token is no longer this seat's: register again, keep the answer
+			if err := p.renew(token); err != nil {
 				return err
 			}
-		case resp.StatusCode != http.StatusNoContent: // 204: nothing this time
+		case delivery != "" && slices.Contains([]int{404, 410, 413}, resp.StatusCode): // the answer went nowhere: poll on without it
+			log.Printf("answer %s: HTTP %d", delivery, resp.StatusCode)
+			delivery, answer = "", nil
+		default:
 			time.Sleep(time.Second)
 		}
 	}
@@ -331,21 +368,23 @@ func (p *player) pull(ctx context.Context, handler http.Handler) error {
 }
 
 // answerCall runs one call through the handler a player that listens
-// serves on /mcp, and POSTs what it wrote to .../reply/<delivery>: the
-// relay writes it as the caller's HTTP response (an empty body for a
+// serves on /mcp: what it writes is the call's answer (an empty body for a
 // notification).
-func (p *player) answerCall(ctx context.Context, client *http.Client, handler http.Handler, base, delivery string, body []byte) {
+func answerCall(handler http.Handler, call []byte) []byte {
 	recorded := httptest.NewRecorder()
-	handler.ServeHTTP(recorded, httptest.NewRequest(http.MethodPost, "/mcp", bytes.NewReader(body)))
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/reply/"+delivery, recorded.Body)
-	req.Header.Set("Authorization", "Bearer "+p.identity().AuthToken)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := client.Do(req)
-	if err != nil { // the manager is away
-		log.Printf("reply %s: %v", delivery, err)
-		return
+	handler.ServeHTTP(recorded, httptest.NewRequest(http.MethodPost, "/mcp", bytes.NewReader(call)))
+	return recorded.Body.Bytes()
+}
+
+// renew registers again, once for all the workers refused token: the
+// first registers, the others find a new token in use and poll on with it.
+func (p *player) renew(token string) error {
+	p.renewing.Lock()
+	defer p.renewing.Unlock()
+	if p.identity().AuthToken != token {
+		return nil
 	}
-	resp.Body.Close() // 410: the caller stopped waiting
+	return p.register()
 }
 
 func main() {

@@ -10,7 +10,8 @@
 // and result calls (even_odd and link_race), checks match tickets, serves
 // GET /health and the MCP tools/list, and logs one line per match. With --pull
 // it listens on no port (behind NAT, a firewall): it takes the league's calls
-// over connections it opens to the manager and answers each by POST.
+// over connections it opens to the manager, each request carrying the answer
+// to the last call and bringing the next.
 // The wire is described in leaguetui's docs/protocol.md and docs/joining.md.
 'use strict';
 const crypto = require('node:crypto');
@@ -232,42 +233,65 @@ const server = http.createServer((req, res) => {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// pull takes each call the league makes to this player with a long poll of the
-// manager's relay (GET .../next, which answers 204 when nothing came for a
-// while), answers it without waiting, and polls again at once.
+const PULL_WORKERS = 4; // calls come concurrently (a notification during a match): one worker each
+
+// pull takes the league's calls over connections this player opens to the
+// manager's relay, with PULL_WORKERS workers (see pullWorker).
 async function pull() {
-  const base = `${args.manager.replace(/\/mcp$/, '')}/pull/${creds.player_id}`;
+  await Promise.all(Array.from({ length: PULL_WORKERS }, pullWorker));
+}
+
+// pullWorker is one worker's loop: POST .../next carrying the answer to this
+// worker's last call (none the first time), which the relay writes as that
+// caller's HTTP response and then waits for the next call (or answers 204 when
+// none came for a while); answer that call, and repeat. One request a call.
+async function pullWorker() {
+  const url = `${args.manager.replace(/\/mcp$/, '')}/pull/${creds.player_id}/next`;
+  let delivery = null; // the last call's delivery id
+  let answer = ''; // and its answer
   for (;;) {
-    const auth = { Authorization: `Bearer ${creds.auth_token}` };
+    const token = creds.auth_token;
+    const headers = { Authorization: `Bearer ${token}` };
+    if (delivery) Object.assign(headers, { 'League-Delivery': delivery, 'Content-Type': 'application/json' });
     try {
-      const resp = await fetch(`${base}/next`, { headers: auth, signal: AbortSignal.timeout(60000) });
-      if (resp.status === 200) {
-        replyTo(base, auth, resp.headers.get('league-delivery'), await readCapped(resp));
+      const resp = await fetch(url, { method: 'POST', headers, body: answer, signal: AbortSignal.timeout(60000) });
+      if (resp.status === 200 || resp.status === 204) { // 204: no call this time
+        delivery = resp.headers.get('league-delivery');
+        answer = delivery ? replyTo(await readCapped(resp).catch(() => null)) : '';
         continue;
       }
       await resp.arrayBuffer();
-      if (resp.status === 401) await register(); // the token is no longer this seat's
-      else if (resp.status !== 204) await sleep(1000); // 204: nothing this time
-    } catch (e) { // the manager is away: try again shortly
+      if (resp.status === 401) { // the token is no longer this seat's: register again, keep the answer
+        await renew(token);
+      } else if (delivery && [404, 410, 413].includes(resp.status)) { // the answer went nowhere: poll on without it
+        console.error(`answer ${delivery}: HTTP ${resp.status}`);
+        delivery = null;
+        answer = '';
+      } else {
+        await sleep(1000);
+      }
+    } catch (e) { // the manager is away: try again shortly, answer and all
       console.error(`poll: ${e.message}`);
       await sleep(1000);
     }
   }
 }
 
-// replyTo POSTs the answer to one call to .../reply/<delivery>: the relay
-// writes it as the caller's HTTP response (an empty body for a notification).
-async function replyTo(base, auth, delivery, text) {
-  try {
-    const { obj } = respond(text);
-    const resp = await fetch(`${base}/reply/${delivery}`, {
-      method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' },
-      body: obj === null ? '' : JSON.stringify(obj), signal: AbortSignal.timeout(30000),
-    });
-    await resp.arrayBuffer();
-  } catch (e) { // the caller stopped waiting (410), or the manager is away
-    console.error(`reply ${delivery}: ${e.message}`);
-  }
+// replyTo is the answer to one call (null: one over MAX_BODY), as this player
+// would write it as the HTTP response on its own /mcp (empty for a notification).
+function replyTo(text) {
+  const { obj } = text === null
+    ? { obj: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'request body too large' } } }
+    : respond(text);
+  return obj === null ? '' : JSON.stringify(obj);
+}
+
+// renew registers again, once for all the workers refused token: the first
+// registers, the others wait for it and poll on with the new token.
+let renewing = null;
+async function renew(token) {
+  if (creds.auth_token === token && !renewing) renewing = register().finally(() => { renewing = null; });
+  await renewing;
 }
 
 function fail(e) {

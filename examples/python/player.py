@@ -10,10 +10,11 @@ it registers again after a restart, answers the referee's invitation, move
 and result calls (even_odd and link_race), checks match tickets, serves
 GET /health and the MCP tools/list, and logs one line per match. With --pull
 it listens on no port (behind NAT, a firewall): it takes the league's calls
-over connections it opens to the manager and answers each by POST.
+over connections it opens to the manager, each request carrying the answer to
+the last call and bringing the next.
 The wire is described in leaguetui's docs/protocol.md and docs/joining.md.
 """
-import argparse, hashlib, hmac, json, os, random, sys, threading, time, urllib.error, urllib.request
+import argparse, hashlib, hmac, json, os, queue, random, sys, threading, time, urllib.error, urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 MAX_BODY = 1 << 20  # larger requests are refused unread
@@ -43,6 +44,7 @@ class Player:
         self.endpoint = "http://127.0.0.1:%d/mcp" % args.port
         self.creds_path = os.path.join(args.data, "credentials-%s.json" % args.name)
         self.creds = {}  # player_id, auth_token, league_id, match_ticket_key
+        self.renewing = threading.Lock()  # one registration at a time (--pull's workers)
 
     def envelope(self, message_type, conversation_id, request=None):
         env = {"protocol": "league.v2", "message_type": message_type,
@@ -200,47 +202,73 @@ def make_handler(player):
     return Handler
 
 
-# --- --pull: no port; calls come over a connection this player opens ----
+# --- --pull: no port; calls come over connections this player opens ----
+
+PULL_WORKERS = 4  # calls come concurrently (a notification during a match): one worker each
+
 
 def pull(player):
-    """Take each call the league makes to this player with a long poll of the
-    manager's relay (GET .../next, which answers 204 when nothing came for a
-    while), answer it in a thread of its own, and poll again at once."""
-    base = player.args.manager.rsplit("/mcp", 1)[0] + "/pull/" + player.creds["player_id"]
-    while True:
-        auth = {"Authorization": "Bearer " + player.creds["auth_token"]}
+    """Take the league's calls over connections this player opens to the manager's
+    relay, with PULL_WORKERS workers (see pull_worker); return only to end the
+    player, when one of them could not register again."""
+    ended = queue.Queue()  # sys.exit in a thread ends only that thread: hand it to the main one
+
+    def worker():
         try:
-            with urllib.request.urlopen(urllib.request.Request(base + "/next", headers=auth), timeout=60) as resp:
-                if resp.status != 200:
-                    continue  # 204: nothing this time
-                delivery, raw = resp.headers["League-Delivery"], resp.read(MAX_BODY + 1)
+            pull_worker(player)
+        except SystemExit as e:
+            ended.put(e)
+    for _ in range(PULL_WORKERS):
+        threading.Thread(target=worker, daemon=True).start()
+    raise ended.get()
+
+
+def pull_worker(player):
+    """One worker's loop: POST .../next carrying the answer to this worker's last
+    call (none the first time), which the relay writes as that caller's HTTP
+    response and then waits for the next call (or answers 204 when none came for
+    a while); answer that call, and repeat. One request a call."""
+    url = player.args.manager.rsplit("/mcp", 1)[0] + "/pull/%s/next" % player.creds["player_id"]
+    delivery, answer_body = None, b""  # the last call's delivery id and its answer
+    while True:
+        token = player.creds["auth_token"]
+        headers = {"Authorization": "Bearer " + token, "Content-Type": "application/json"}
+        if delivery:
+            headers["League-Delivery"] = delivery
+        req = urllib.request.Request(url, answer_body, headers, method="POST")
+        try:
+            with urllib.request.urlopen(req, timeout=60) as resp:
+                delivery, raw = resp.headers.get("League-Delivery"), resp.read(MAX_BODY + 1)
+            answer_body = reply_to(player, raw) if delivery else b""  # 204: no call this time
         except urllib.error.HTTPError as e:
-            if e.code == 401:  # the token is no longer this seat's: register again
-                player.register()
+            if e.code == 401:  # the token is no longer this seat's: register again, keep the answer
+                renew(player, token)
+            elif delivery and e.code in (404, 410, 413):  # the answer went nowhere: poll on without it
+                print("answer %s: %s" % (delivery, e), file=sys.stderr)
+                delivery, answer_body = None, b""
             else:
                 time.sleep(1)
-            continue
-        except OSError as e:  # the manager is away: try again shortly
+        except OSError as e:  # the manager is away: try again shortly, answer and all
             print("poll: %s" % e, file=sys.stderr)
             time.sleep(1)
-            continue
-        threading.Thread(target=reply_to, args=(player, base, auth, delivery, raw), daemon=True).start()
 
 
-def reply_to(player, base, auth, delivery, raw):
-    """POST the answer to one call to .../reply/<delivery>: the relay writes it
-    as the caller's HTTP response (an empty body for a notification)."""
+def reply_to(player, raw):
+    """The answer to one call, as this player would write it as the HTTP response
+    on its own /mcp (an empty body for a notification)."""
     if len(raw) > MAX_BODY:
-        status, response = 200, {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "request body too large"}}
+        response = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "request body too large"}}
     else:
-        status, response = answer(player, raw)
-    body = b"" if response is None else json.dumps(response).encode()
-    req = urllib.request.Request(base + "/reply/" + delivery, body,
-                                 dict(auth, **{"Content-Type": "application/json"}), method="POST")
-    try:
-        urllib.request.urlopen(req, timeout=30).close()
-    except OSError as e:  # the caller stopped waiting (410), or the manager is away
-        print("reply %s: %s" % (delivery, e), file=sys.stderr)
+        _, response = answer(player, raw)
+    return b"" if response is None else json.dumps(response).encode()
+
+
+def renew(player, token):
+    """Register again, once for all the workers refused token: the first registers,
+    the others find a new token in use and poll on with it."""
+    with player.renewing:
+        if player.creds.get("auth_token") == token:
+            player.register()
 
 
 def main():
