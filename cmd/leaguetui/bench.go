@@ -118,12 +118,15 @@ program's CPU per match to the built-in game's, against the target of at most
 
 With --seats the bench measures three leagues instead, one after the
 other, the same manager, referees and seed: --players push players (each
-serving its own /mcp), as many pull-seat players (each polling its seat on
-the manager's relay and answering by POST) and as many MCP-client seats
-(an MCP client of the official Go SDK per seat, looping over wait_for_turn
-and submit_move), the players and clients inside the bench process. It
-prints each league's median match and what each seat adds to the push
-league's, against the target of 2 ms (issue 46; --json: "leagues").
+serving its own /mcp), as many pull-seat players (each taking its calls
+from its seat on the manager's relay, answering each with its next poll)
+and as many MCP-client seats (an MCP client of the official Go SDK per
+seat, looping over wait_for_turn and submit_move), the players and clients
+inside the bench process. It plays them --seat-rounds times, each round in
+another order, and prints over the rounds each league's median match and
+CPU a match (every process's) and what each seat adds to the push league's,
+against the target of 2 ms added to the median (issue 46; --json:
+"leagues", and "rounds" for each round's).
 
 Progress goes to stderr; the result to stdout, as a table or, with --json,
 as JSON (durations in ms or s as named, memory in bytes, null when n/a).
@@ -178,6 +181,7 @@ type benchFlags struct {
 	args                           []string // as given, for the built-in league's flags
 	keepData, asJSON, inProcess    bool
 	seats                          bool // --seats: the league three ways (benchseats.go)
+	seatRounds                     int  // --seat-rounds: how many times --seats plays them
 }
 
 // newBenchFlags defines the bench's flags on a new flag set.
@@ -200,6 +204,7 @@ func newBenchFlags(stdout io.Writer) *benchFlags {
 		"(default the manifest's name without _program: even_odd for examples/games/even_odd.json)")
 	fs.BoolVar(&f.seats, "seats", false, "measure instead the same league three ways, one after the other: push players, pull-seat\n"+
 		"players and MCP-client seats, and what each seat adds to the median match (docs/benchmark.md)")
+	fs.IntVar(&f.seatRounds, "seat-rounds", 3, "with --seats, how many times to play the three leagues, each time in another order")
 	fs.StringVar(&f.cpuProfile, "cpu-profile", os.Getenv(node.CPUProfileEnv), "write every agent's CPU profile of the league to this `folder` and print where\n"+
 		"the CPU went, by kind of work (default $"+node.CPUProfileEnv+")")
 	return f

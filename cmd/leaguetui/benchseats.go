@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/leaguetui/leaguetui/league/bench"
@@ -12,6 +13,8 @@ import (
 // leagues of its own, the players inside the bench process.
 func (f *benchFlags) checkSeats() error {
 	switch {
+	case f.seatRounds < 1:
+		return &usageError{fmt.Sprintf("--seat-rounds must be 1 or more (got %d)", f.seatRounds)}
 	case !f.seats:
 		return nil
 	case f.cfg.GameFile != "":
@@ -23,10 +26,10 @@ func (f *benchFlags) checkSeats() error {
 }
 
 // runSeats measures the same league with push players, pull-seat players
-// and MCP-client seats (bench.Seats) and prints what each seat adds to
-// the median match.
+// and MCP-client seats, f.seatRounds times (bench.Seats), and prints what
+// each seat adds to the median match and to its CPU.
 func (f *benchFlags) runSeats(ctx context.Context, exe, dir string, stdout, stderr io.Writer) error {
-	result, err := bench.Seats(ctx, bench.SeatsOptions{Progress: stderr, Spec: launcher.Spec{
+	result, err := bench.Seats(ctx, bench.SeatsOptions{Rounds: f.seatRounds, Progress: stderr, Spec: launcher.Spec{
 		Config: f.cfg, ConfigArgs: f.cf.Args(), Executable: exe,
 		DataDir: dir, Players: f.players, Referees: f.referees, Seed: f.seed, Given: launcher.Given{Seed: true}, FreePorts: true}})
 	if err != nil {

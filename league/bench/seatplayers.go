@@ -51,38 +51,54 @@ func keptAlive(players int) *http.Client {
 	return &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4*players + 8, IdleConnTimeout: time.Minute}}
 }
 
-// pullLoop is a pull player's loop: poll the seat, answer each call it
-// hands out, until ctx ends. Each call is answered while the next poll
-// waits, as a player serving its own /mcp answers calls at once.
+// pullWorkers is how many calls a pull player answers at once: a
+// notification may come while a match's call is answered.
+const pullWorkers = 2
+
+// pullLoop is a pull player's loop, until ctx ends: pullWorkers workers,
+// each posting the answer to its last call with the poll for its next
+// (POST …/next with League-Delivery), one request a call.
 func pullLoop(ctx context.Context, client *http.Client, base string, p *player.Player) {
 	id, token := p.Identity()
-	var answering sync.WaitGroup
-	defer answering.Wait()
-	for ctx.Err() == nil {
-		call, delivery, err := poll(ctx, client, base+"/pull/"+id+"/next", token)
-		if err != nil {
-			sleepCtx(ctx, 100*time.Millisecond) // refused, or the manager is gone: do not spin
-			continue
-		}
-		if delivery == "" {
-			continue
-		}
-		answering.Go(func() { answerPulled(ctx, client, base+"/pull/"+id+"/reply/"+delivery, token, p, call) })
+	url := base + "/pull/" + id + "/next"
+	var workers sync.WaitGroup
+	for range pullWorkers {
+		workers.Go(func() {
+			var answered string // the delivery whose answer goes with the next poll
+			var answer []byte
+			for ctx.Err() == nil {
+				call, delivery, err := answerAndPoll(ctx, client, url, token, answered, answer)
+				answered, answer = "", nil
+				if err != nil {
+					sleepCtx(ctx, 100*time.Millisecond) // refused, or the manager is gone: do not spin
+					continue
+				}
+				if delivery != "" {
+					answered, answer = delivery, answerCall(ctx, p, call)
+				}
+			}
+		})
 	}
+	workers.Wait()
 }
 
 // pullBytes bounds what a poll reads: a call is at most the league's
 // message size, far under this.
 const pullBytes = 8 << 20
 
-// poll waits for the seat's next call: its body and delivery id, or no
-// id when the poll's wait ended with none.
-func poll(ctx context.Context, client *http.Client, url, token string) ([]byte, string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+// answerAndPoll posts the answer to delivery (none when delivery is
+// empty) and waits for the seat's next call: its body and delivery id, or
+// no id when the poll's wait ended with none.
+func answerAndPoll(ctx context.Context, client *http.Client, url, token, delivery string, answer []byte) ([]byte, string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(answer))
 	if err != nil {
 		return nil, "", err
 	}
 	req.Header.Set("Authorization", "Bearer "+token)
+	if delivery != "" {
+		req.Header.Set(relay.DeliveryHeader, delivery)
+		req.Header.Set("Content-Type", "application/json")
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		return nil, "", err
@@ -100,26 +116,17 @@ func poll(ctx context.Context, client *http.Client, url, token string) ([]byte, 
 	return body, resp.Header.Get(relay.DeliveryHeader), nil
 }
 
-// answerPulled has p's handler answer call and posts the answer to the
-// relay; a notification's answer is the empty body.
-func answerPulled(ctx context.Context, client *http.Client, url, token string, p *player.Player, call []byte) {
+// answerCall is p's handler's answer to call, as a pull starter's loop
+// has its player answer; a notification's answer is the empty body.
+func answerCall(ctx context.Context, p *player.Player, call []byte) []byte {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "/mcp", bytes.NewReader(call))
 	if err != nil {
-		return
+		return nil
 	}
 	req.Header.Set("Content-Type", "application/json")
 	answer := httptest.NewRecorder()
 	p.Server.ServeHTTP(answer, req)
-	reply, err := http.NewRequestWithContext(ctx, http.MethodPost, url, answer.Body)
-	if err != nil {
-		return
-	}
-	reply.Header.Set("Authorization", "Bearer "+token)
-	reply.Header.Set("Content-Type", "application/json")
-	if resp, err := client.Do(reply); err == nil {
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-	}
+	return answer.Body.Bytes()
 }
 
 // playSeats takes every seat of the league's seats file with an MCP
