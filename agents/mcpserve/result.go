@@ -13,11 +13,11 @@ import (
 )
 
 // validate checks raw tool arguments against a resolved schema. Absent
-// arguments are an empty object, so that a tool without required fields
+// (or null) arguments are an empty object, so that a tool without required fields
 // may be called bare.
 func validate(schema *jsonschema.Resolved, args json.RawMessage) error {
-	if len(bytes.TrimSpace(args)) == 0 {
-		args = json.RawMessage("{}")
+	if trimmed := bytes.TrimSpace(args); len(trimmed) == 0 || string(trimmed) == "null" {
+		args = json.RawMessage("{}") // none, or null: no arguments, as the SDK reads them
 	}
 	var instance any
 	if err := json.Unmarshal(args, &instance); err != nil {

@@ -69,6 +69,13 @@ func TestTypedToolAnswersAsTheSDKs(t *testing.T) {
 		t.Errorf("tools/list:\n ours %s\n  sdk %s", g, w)
 	}
 	_, outputSchema := typedSchema[typedOut]("submit_move", "output")
+	// Arguments that are no object are refused by both, ours saying so
+	// where the SDK quotes its decoder.
+	for _, c := range []*mcp.ClientSession{sdk, ours} {
+		if res, err := c.CallTool(ctx, &mcp.CallToolParams{Name: "submit_move", Arguments: json.RawMessage(`[1]`)}); err != nil || !res.IsError {
+			t.Errorf("arguments [1]: %v, %v, want a tool error", jsonOf(t, res), err)
+		}
+	}
 	for _, args := range []any{
 		map[string]any{"match_id": "R1M1"},
 		map[string]any{"match_id": "R1M1", "wait": 3},
@@ -77,6 +84,7 @@ func TestTypedToolAnswersAsTheSDKs(t *testing.T) {
 		map[string]any{"match_id": "R1M1", "colour": "red"},
 		map[string]any{"match_id": "R9M9"},
 		nil,
+		json.RawMessage(`null`),
 	} {
 		w, err := sdk.CallTool(ctx, &mcp.CallToolParams{Name: "submit_move", Arguments: args})
 		if err != nil {
