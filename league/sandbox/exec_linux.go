@@ -66,9 +66,12 @@ func Exec(args []string) error {
 
 // confine applies the policy to the calling thread, in an order where each
 // step still has the rights it needs: capabilities are dropped first (that
-// needs CAP_SETPCAP, which leaguetui run as root has), the rlimits next,
-// then no_new_privs, Landlock, and seccomp last (its filter would refuse
-// none of the calls before it, but it is the narrowest).
+// needs CAP_SETPCAP, which leaguetui run as root has), then no_new_privs,
+// Landlock, and seccomp (its filter would refuse none of the calls before
+// it, nor setrlimit), and the rlimits last: building the Landlock rules
+// and the filter allocates, and a low memory limit set before them could
+// leave this process no room (a race-detector build, whose runtime maps
+// memory as it goes, ran out between the limit and execve).
 func confine(p Policy) error {
 	for _, procs := range p.Join {
 		if err := os.WriteFile(procs, []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
@@ -81,16 +84,16 @@ func confine(p Policy) error {
 	if err := dropCapabilities(); err != nil {
 		return err
 	}
-	if err := setRlimits(p.Limits); err != nil {
-		return err
-	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
 	if err := restrictLandlock(p); err != nil {
 		return err
 	}
-	return loadSeccomp(p)
+	if err := loadSeccomp(p); err != nil {
+		return err
+	}
+	return setRlimits(p.Limits)
 }
 
 // dropCapabilities leaves the program no capability, even when leaguetui
