@@ -9,3 +9,12 @@ func (r *Relay) PollWaiting(agent string) bool {
 
 // Pollers is how many polls of one seat may wait at once.
 const Pollers = pollers
+
+// Held is how many calls agent's seat holds now, queued or handed out.
+func (r *Relay) Held(agent string) int {
+	s := r.seat(agent)
+	if s == nil {
+		return 0
+	}
+	return len(s.slots)
+}

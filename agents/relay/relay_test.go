@@ -342,11 +342,13 @@ func (l *league) answerAndPoll(agent, token, delivery, body string) reply {
 func TestAnswerCarriesTheNextPoll(t *testing.T) {
 	l := newLeague(t, relay.Options{PollWait: 200 * time.Millisecond})
 	first := l.call("P01", `{"id":1}`, 30*time.Second)
+	awaitRelay(t, "the first call held", func() bool { return l.relay.Held("P01") == 1 })
 	got := l.answerAndPoll("P01", "tok-one", "", "")
 	if got.status != http.StatusOK || got.body != `{"id":1}` || got.delivery == "" {
 		t.Fatalf("a bare POST next: %d %q (delivery %q), want the call", got.status, got.body, got.delivery)
 	}
 	second := l.call("P01", `{"method":"notify"}`, 30*time.Second)
+	awaitRelay(t, "the second call held", func() bool { return l.relay.Held("P01") == 2 })
 	next := l.answerAndPoll("P01", "tok-one", got.delivery, `{"ok":1}`)
 	if r := await(t, first); r.status != http.StatusOK || r.body != `{"ok":1}` {
 		t.Errorf("the first call's caller got %d %q, want 200 and the answer carried by the poll", r.status, r.body)
@@ -381,12 +383,8 @@ func TestDrainEndsEveryWait(t *testing.T) {
 	forgotten := l.call("P02", `{"id":1}`, time.Minute)
 	polled := make(chan reply, 1)
 	go func() { polled <- l.do(http.MethodGet, "/pull/P01/next", "tok-one", nil) }()
-	for deadline := time.Now().Add(10 * time.Second); !l.relay.PollWaiting("P01"); {
-		if time.Now().After(deadline) {
-			t.Fatal("P01's poll never waited")
-		}
-		time.Sleep(time.Millisecond) // a bounded wait for the poll to arrive, not a synchronisation by time
-	}
+	awaitRelay(t, "P01's poll waiting", func() bool { return l.relay.PollWaiting("P01") })
+	awaitRelay(t, "P02's call held", func() bool { return l.relay.Held("P02") == 1 })
 	began := time.Now()
 	l.relay.Drain()
 	last := l.call("P01", `{"method":"league_completed"}`, time.Minute)
@@ -407,5 +405,17 @@ func TestDrainEndsEveryWait(t *testing.T) {
 	began = time.Now()
 	if r := l.do(http.MethodGet, "/pull/P02/next", "tok-two", nil); r.status != http.StatusNoContent || time.Since(began) > relay.DrainGrace+5*time.Second {
 		t.Errorf("a poll after Drain: %d after %s, want 204 within DrainGrace", r.status, time.Since(began))
+	}
+}
+
+// awaitRelay waits, a bounded while, until the relay's state is what done
+// says: a request the test sent in the background has arrived.
+func awaitRelay(t *testing.T, what string, done func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !done(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("never: %s", what)
+		}
+		time.Sleep(time.Millisecond) // a bounded poll of the relay's state, not a synchronisation by time
 	}
 }
