@@ -10,6 +10,6 @@ import "github.com/leaguetui/leaguetui/agents/node"
 // At Go's default GOGC of 100 it collected every few moves, and collecting
 // took well over half of its CPU (BenchmarkMoveThroughSeat, docs/
 // benchmark.md); at 400 the heap grows to five times what is live before
-// a collection, and the soft limit (the manager's too) bounds a host whose live
-// heap grows.
+// a collection, and the soft limit (the manager's too) bounds a host
+// whose live heap grows.
 var Memory = node.Memory{GCPercent: 400, SoftLimit: node.SoftLimit}

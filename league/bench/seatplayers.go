@@ -26,7 +26,8 @@ import (
 // register with the contact endpoint "pull" (relay.Marker) and take
 // their calls from their pull seats: each polls its seat on the
 // manager's relay, has its player answer the call in this process (its
-// handler, as a pull starter's loop calls its own) and posts the answer.
+// handler, as a pull starter's loop calls its own) and carries the
+// answer on its next poll.
 func hostPullPlayers(ctx context.Context, spec launcher.Spec, managerURL string) (func(), error) {
 	spec.Config.Network.Advertise = relay.Marker
 	hosted, err := hostPlayers(ctx, spec, managerURL, spec.Players)

@@ -17,7 +17,7 @@ import (
 // How a seats league's players reach it (Seats).
 const (
 	SeatPush = "push" // each player serves its own /mcp, as every league's built-in players
-	SeatPull = "pull" // each player polls a pull seat on the manager's relay and answers by POST
+	SeatPull = "pull" // each player polls a pull seat on the manager's relay, each answer carried by its next poll
 	SeatMCP  = "mcp"  // each player is an MCP-client seat, an MCP client playing through its tools
 )
 

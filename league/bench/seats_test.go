@@ -35,8 +35,8 @@ func TestSeatsPlaysTheLeagueThreeWays(t *testing.T) {
 	}
 	for r, round := range result.Rounds {
 		for i, l := range round {
-			if l.Kind != SeatKinds[i] || l.Matches != 12 || l.MatchP50 <= 0 || l.MatchP99 < l.MatchP50 || !l.CPUKnown || l.CPU <= 0 {
-				t.Errorf("round %d, league %d: %+v, want the %s league's 12 matches (4 players, 2 games a pair), their durations and CPU", r+1, i, l, SeatKinds[i])
+			if l.Kind != SeatKinds[i] || l.Matches != 12 || l.MatchP50 <= 0 || l.MatchP99 < l.MatchP50 || l.MoveMean <= 0 || !l.CPUKnown || l.CPU <= 0 {
+				t.Errorf("round %d, league %d: %+v, want the %s league's 12 matches (4 players, 2 games a pair), their durations, mean move and CPU", r+1, i, l, SeatKinds[i])
 			}
 		}
 	}
