@@ -62,24 +62,14 @@ func answerAndPollPlayer(ctx context.Context, league, agent, token string) {
 	client := &http.Client{}
 	var delivery string
 	for ctx.Err() == nil {
-		body := ""
+		var answer []byte
 		if delivery != "" {
-			body = moveAnswer
+			answer = []byte(moveAnswer)
 		}
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, league+"/pull/"+agent+"/next", strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+token)
-		if delivery != "" {
-			req.Header.Set(relay.DeliveryHeader, delivery)
-		}
+		_, next, err := relay.AnswerAndPoll(ctx, client, league+"/pull/"+agent+"/next", token, delivery, answer, 1<<20)
 		delivery = ""
-		resp, err := client.Do(req)
-		if err != nil {
-			continue
-		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode == http.StatusOK {
-			delivery = resp.Header.Get(relay.DeliveryHeader)
+		if err == nil {
+			delivery = next
 		}
 	}
 }

@@ -50,6 +50,8 @@ func refereeMoves(ctx context.Context, referees []*process.Child) (moveTally, er
 }
 
 func refereeMovesOf(ctx context.Context, endpoint string) (moveTally, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second) // a referee that does not answer fails the bench, not hangs it
+	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(endpoint, "/mcp")+"/metrics", nil)
 	if err != nil {
 		return moveTally{}, err

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -68,7 +67,7 @@ func pullLoop(ctx context.Context, client *http.Client, base string, p *player.P
 			var answered string // the delivery whose answer goes with the next poll
 			var answer []byte
 			for ctx.Err() == nil {
-				call, delivery, err := answerAndPoll(ctx, client, url, token, answered, answer)
+				call, delivery, err := relay.AnswerAndPoll(ctx, client, url, token, answered, answer, pullBytes)
 				answered, answer = "", nil
 				if err != nil {
 					sleepCtx(ctx, 100*time.Millisecond) // refused, or the manager is gone: do not spin
@@ -86,36 +85,6 @@ func pullLoop(ctx context.Context, client *http.Client, base string, p *player.P
 // pullBytes bounds what a poll reads: a call is at most the league's
 // message size, far under this.
 const pullBytes = 8 << 20
-
-// answerAndPoll posts the answer to delivery (none when delivery is
-// empty) and waits for the seat's next call: its body and delivery id, or
-// no id when the poll's wait ended with none.
-func answerAndPoll(ctx context.Context, client *http.Client, url, token, delivery string, answer []byte) ([]byte, string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(answer))
-	if err != nil {
-		return nil, "", err
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	if delivery != "" {
-		req.Header.Set(relay.DeliveryHeader, delivery)
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, "", err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, pullBytes))
-	switch {
-	case err != nil:
-		return nil, "", err
-	case resp.StatusCode == http.StatusNoContent:
-		return nil, "", nil
-	case resp.StatusCode != http.StatusOK:
-		return nil, "", fmt.Errorf("the relay answered the poll with HTTP %d", resp.StatusCode)
-	}
-	return body, resp.Header.Get(relay.DeliveryHeader), nil
-}
 
 // answerCall is p's handler's answer to call, as a pull starter's loop
 // has its player answer; a notification's answer is the empty body.
